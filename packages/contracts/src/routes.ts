@@ -1,0 +1,29 @@
+/** Paths of the authorization server, relative to its issuer. */
+export const AUTH_ROUTES = {
+  authorize: '/oauth2/v1/authorize',
+  token: '/oauth2/v1/token',
+  jwks: '/oauth2/v1/keys',
+  userinfo: '/oauth2/v1/userinfo',
+  introspect: '/oauth2/v1/introspect',
+  revoke: '/oauth2/v1/revoke',
+  logout: '/oauth2/v1/logout',
+  discovery: '/.well-known/openid-configuration',
+  login: '/login',
+  mfaVerify: '/mfa/verify',
+} as const;
+
+/** Paths of a relying-party app. */
+export const CLIENT_ROUTES = {
+  landing: '/',
+  callback: '/callback',
+  logout: '/logout',
+  signedOut: '/signed-out',
+} as const;
+
+/** Paths of the resource server. */
+export const API_ROUTES = {
+  prefix: '/api',
+  openapi: '/api/openapi.json',
+  health: '/healthz',
+  ready: '/readyz',
+} as const;

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
+import { openSqlite } from './sqlite-driver.ts';
+
+/** The engines Gatehouse stores data in. */
+export type Engine = DatabaseTarget['engine'];
+
+/** An open database: a Kysely instance plus the engine behind it. */
+export interface Database<Schema = unknown> {
+  readonly db: Kysely<Schema>;
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+/** Options for {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** Most connections a PostgreSQL pool opens (default 10). */
+  maxConnections?: number;
+}
+
+const INT8_OID = 20;
+
+/** Opens the database named by a `sqlite:` or `postgres://` URL. */
+export function openDatabase<Schema = unknown>(url: string, options: OpenDatabaseOptions = {}): Database<Schema> {
+  const target = parseDatabaseUrl(url);
+  if (target.engine === 'sqlite') {
+    if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
+    return { db, engine: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: options.maxConnections ?? 10,
+    // Timestamps are stored as epoch milliseconds in BIGINT columns; they fit a JS number.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}

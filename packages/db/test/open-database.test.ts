@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { migrateToLatest, openDatabase, parseDatabaseUrl, type Database } from '../src/index.ts';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
+
+interface Schema {
+  things: { id: number; name: string; created_at: number };
+}
+
+const migrations = {
+  '001_things': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('things')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+describe('parseDatabaseUrl', () => {
+  it('recognises both engines and refuses others', () => {
+    expect(parseDatabaseUrl('sqlite:./data/a.db')).toEqual({ engine: 'sqlite', path: './data/a.db' });
+    expect(parseDatabaseUrl('sqlite::memory:')).toEqual({ engine: 'sqlite', path: ':memory:' });
+    expect(parseDatabaseUrl('postgres://u@h:5432/d')).toEqual({ engine: 'postgres', connectionString: 'postgres://u@h:5432/d' });
+    expect(() => parseDatabaseUrl('mysql://u:secret@h/d')).toThrow(
+      'unsupported database URL "mysql://u:***@h/d": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db',
+    );
+  });
+});
+
+describe.each(TEST_ENGINES)('openDatabase on %s', (engine) => {
+  let target: TestDatabase;
+  let database: Database<Schema>;
+
+  beforeAll(async () => {
+    target = await createTestDatabase(engine);
+    database = openDatabase<Schema>(target.url);
+  });
+  afterAll(async () => {
+    await database.close();
+    await target.drop();
+  });
+
+  it('applies migrations once and round-trips rows with epoch-millisecond bigints', async () => {
+    expect(database.engine).toBe(engine);
+    expect(await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations)).toEqual(['001_things']);
+    expect(await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations)).toEqual([]);
+    const now = 1_790_000_000_123;
+    await database.db.insertInto('things').values({ id: 1, name: 'one', created_at: now }).execute();
+    const rows = await database.db.selectFrom('things').selectAll().execute();
+    expect(rows).toEqual([{ id: 1, name: 'one', created_at: now }]);
+    const count = await sql<{ n: number }>`select count(*) as n from things`.execute(database.db);
+    expect(Number(count.rows[0]?.n)).toBe(1);
+  });
+});
