@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { migrateToLatest } from '@gatehouse/db';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
+import { authMigrations } from '../../src/storage/migrations.ts';
+import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
+
+describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
+  let target: TestDatabase;
+  beforeAll(async () => {
+    target = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await target.drop();
+  });
+
+  it('creates every table, and reopening applies nothing twice', async () => {
+    const first = await openAuthDatabase(target.url);
+    try {
+      const tables = (await first.db.introspection.getTables()).map((t) => t.name).sort();
+      expect(tables).toEqual([
+        'accounts',
+        'auth_migrations',
+        'auth_migrations_lock',
+        'clients',
+        'oidc_payloads',
+        'regulation_failures',
+        'signing_keys',
+      ]);
+    } finally {
+      await first.close();
+    }
+
+    const second = await openAuthDatabase(target.url);
+    try {
+      expect(await migrateToLatest(second.db as Kysely<unknown>, 'auth', authMigrations)).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});
