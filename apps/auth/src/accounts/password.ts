@@ -1,0 +1,30 @@
+/**
+ * Password hashing. Rules:
+ * - argon2id with OWASP's minimum profile (19 MiB, 2 passes, 1 lane); parameters live in the hash;
+ * - a malformed stored hash verifies as false, never throws to the login handler;
+ * - a login for an unknown user still pays one argon2 verification (burnPasswordCheck),
+ *   so response time does not reveal which usernames exist.
+ */
+import argon2 from 'argon2';
+
+const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export function hashPassword(password: string): Promise<string> {
+  return argon2.hash(password, OPTIONS);
+}
+
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  try {
+    return await argon2.verify(hash, password);
+  } catch {
+    return false;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Spends the time of a failed password check; the result is always discarded. */
+export async function burnPasswordCheck(password: string): Promise<void> {
+  dummyHash ??= hashPassword('gatehouse-dummy-password-for-unknown-users');
+  await verifyPassword(await dummyHash, password);
+}
