@@ -1,0 +1,117 @@
+/**
+ * The resource server's settings, read once from the environment.
+ * Rules:
+ * - every variable has a development default, except API_INTROSPECTION_CLIENT_SECRET,
+ *   whose development default `dev-api-secret` is refused when NODE_ENV=production;
+ * - the server listens on loopback (127.0.0.1) unless API_HOST says otherwise;
+ * - a bad value fails start-up with one message naming the variable.
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
+
+export type TokenMode = 'jwt' | 'introspection';
+
+export interface ApiConfig {
+  readonly production: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly databaseUrl: string;
+  /** Issuer of the authorization server; its discovery document is `${issuer}/.well-known/openid-configuration`. */
+  readonly issuer: string;
+  /** The audience access tokens must be issued for. */
+  readonly audience: string;
+  /** `jwt` verifies access tokens locally against the JWKS; `introspection` asks the authorization server (RFC 7662). */
+  readonly tokenMode: TokenMode;
+  readonly introspectionClient: { readonly clientId: string; readonly clientSecret: string };
+  /** Path of the JSON file declaring collections, versions and paging. */
+  readonly collectionsFile: string;
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+  /** Largest request body accepted, bytes. */
+  readonly bodyLimit: number;
+  /** `realm` of the WWW-Authenticate challenges. */
+  readonly realm: string;
+  /** Leeway for `exp` and `nbf`, seconds. */
+  readonly clockTolerance: number;
+  /** Least time between two JWKS refetches triggered by an unknown `kid`, seconds. */
+  readonly jwksCooldown: number;
+  /** Age after which the JWKS is refetched on the next use, seconds. */
+  readonly jwksMaxAge: number;
+  /** Most tokens the verified-token cache holds. */
+  readonly tokenCacheSize: number;
+  /** Longest time an introspection answer is reused, seconds (bounds how late a revocation is noticed). */
+  readonly introspectionCacheMaxAge: number;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+}
+
+export const DEV_INTROSPECTION_SECRET = 'dev-api-secret';
+const DEFAULT_COLLECTIONS_FILE = fileURLToPath(new URL('../../collections.json', import.meta.url));
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const seconds = z.coerce.number().int().nonnegative();
+
+const Env = z.object({
+  NODE_ENV: z.string().default('development'),
+  API_HOST: z.string().min(1).default('127.0.0.1'),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  API_DATABASE_URL: z.string().min(1).default('sqlite:./data/api.db'),
+  API_ISSUER: z.url().default('http://localhost:3000'),
+  API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
+  API_TOKEN_MODE: z.enum(['jwt', 'introspection']).default('jwt'),
+  API_INTROSPECTION_CLIENT_ID: z.string().min(1).default('api'),
+  API_INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
+  API_COLLECTIONS_FILE: z.string().min(1).default(DEFAULT_COLLECTIONS_FILE),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  API_BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+  API_REALM: z.string().regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/, 'printable ASCII without quotes or backslashes').default('gatehouse-api'),
+  API_CLOCK_TOLERANCE: seconds.max(300).default(30),
+  API_JWKS_COOLDOWN: seconds.default(30),
+  API_JWKS_MAX_AGE: seconds.default(600),
+  API_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
+  API_INTROSPECTION_CACHE_MAX_AGE: seconds.default(60),
+});
+
+/** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
+export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.API_INTROSPECTION_CLIENT_SECRET) {
+    throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');
+  }
+  if (production && e.API_INTROSPECTION_CLIENT_SECRET === DEV_INTROSPECTION_SECRET) {
+    throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production');
+  }
+  return Object.freeze({
+    production,
+    host: e.API_HOST,
+    port: e.API_PORT,
+    databaseUrl: e.API_DATABASE_URL,
+    issuer: e.API_ISSUER.replace(/\/+$/, ''),
+    audience: e.API_AUDIENCE,
+    tokenMode: e.API_TOKEN_MODE,
+    introspectionClient: Object.freeze({
+      clientId: e.API_INTROSPECTION_CLIENT_ID,
+      clientSecret: e.API_INTROSPECTION_CLIENT_SECRET ?? DEV_INTROSPECTION_SECRET,
+    }),
+    collectionsFile: e.API_COLLECTIONS_FILE,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.API_BODY_LIMIT,
+    realm: e.API_REALM,
+    clockTolerance: e.API_CLOCK_TOLERANCE,
+    jwksCooldown: e.API_JWKS_COOLDOWN,
+    jwksMaxAge: e.API_JWKS_MAX_AGE,
+    tokenCacheSize: e.API_TOKEN_CACHE_SIZE,
+    introspectionCacheMaxAge: e.API_INTROSPECTION_CACHE_MAX_AGE,
+  });
+}

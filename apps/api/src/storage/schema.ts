@@ -1,0 +1,11 @@
+/** Tables of the resource server. Timestamps are epoch milliseconds in BIGINT columns. */
+export interface ApiSchema {
+  api_items: {
+    collection: string;
+    id: number;
+    /** The item's fields except `id`, as a JSON object. */
+    data: string;
+    created_at: number;
+    updated_at: number;
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Kysely } from 'kysely';
+import { migrateToLatest, openDatabase, type Database } from '@gatehouse/db';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
+import { apiMigrations } from '../src/storage/migrations.ts';
+import { createItemStore, type ItemStore } from '../src/storage/item-store.ts';
+import type { ApiSchema } from '../src/storage/schema.ts';
+
+describe.each(TEST_ENGINES)('item store on %s', (engine) => {
+  let target: TestDatabase;
+  let database: Database<ApiSchema>;
+  let store: ItemStore;
+
+  beforeAll(async () => {
+    target = await createTestDatabase(engine);
+    database = openDatabase<ApiSchema>(target.url);
+    expect(await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations)).toEqual(['001_items']);
+    store = createItemStore(database.db);
+  });
+  afterAll(async () => {
+    await database.close();
+    await target.drop();
+  });
+
+  it('creates, refuses a duplicate id, reads, replaces and removes, per collection', async () => {
+    expect(await store.create('movies', { id: 7, title: 'Alien' }, 1_000)).toBe(true);
+    expect(await store.create('movies', { id: 7, title: 'Other' }, 2_000)).toBe(false);
+    expect(await store.create('cars', { id: 7, model: 'Ka' }, 2_000)).toBe(true);
+    expect(await store.get('movies', 7)).toEqual({ id: 7, title: 'Alien' });
+    expect(await store.get('cars', 7)).toEqual({ id: 7, model: 'Ka' });
+    expect(await store.get('movies', 8)).toBeUndefined();
+
+    expect(await store.replace('movies', { id: 7, title: 'Aliens' }, 3_000)).toBe(true);
+    expect(await store.replace('movies', { id: 9, title: 'Nope' }, 3_000)).toBe(false);
+    expect(await store.get('movies', 7)).toEqual({ id: 7, title: 'Aliens' });
+    const row = await database.db.selectFrom('api_items').selectAll().where('collection', '=', 'movies').executeTakeFirstOrThrow();
+    expect({ created: Number(row.created_at), updated: Number(row.updated_at) }).toEqual({ created: 1_000, updated: 3_000 });
+
+    expect(await store.remove('movies', 7)).toBe(true);
+    expect(await store.remove('movies', 7)).toBe(false);
+    expect(await store.get('movies', 7)).toBeUndefined();
+    expect(await store.get('cars', 7)).toEqual({ id: 7, model: 'Ka' });
+  });
+
+  it('pages by id, keyed on the last id seen', async () => {
+    for (const id of [30, 10, 20, 50, 40]) await store.create('customers', { id, name: `c${id}` }, 1);
+    expect((await store.list('customers', { after: 0, limit: 2 })).map((i) => i.id)).toEqual([10, 20]);
+    expect((await store.list('customers', { after: 20, limit: 2 })).map((i) => i.id)).toEqual([30, 40]);
+    expect(await store.list('customers', { after: 40, limit: 2 })).toEqual([{ id: 50, name: 'c50' }]);
+    expect(await store.list('customers', { after: 50, limit: 2 })).toEqual([]);
+    expect(await store.list('nothing', { after: 0, limit: 2 })).toEqual([]);
+  });
+
+  it('keeps large ids exact', async () => {
+    const id = Number.MAX_SAFE_INTEGER;
+    expect(await store.create('users', { id, username: 'max' }, 1)).toBe(true);
+    expect(await store.get('users', id)).toEqual({ id, username: 'max' });
+  });
+
+  it('answers a ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+});
