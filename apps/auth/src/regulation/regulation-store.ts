@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { AuthSchema } from '../storage/schema.ts';
+
+/** Failed login attempts per key (`account:<username>`, `ip:<address>`), shared by every instance. */
+export interface RegulationStore {
+  recordFailure(key: string, atMs: number): Promise<void>;
+  /** Times (epoch ms, ascending) of the key's failures at or after sinceMs. */
+  failuresSince(key: string, sinceMs: number): Promise<number[]>;
+  /** Deletes failures older than ms; returns how many. */
+  purgeBefore(ms: number): Promise<number>;
+}
+
+export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
+  return {
+    async recordFailure(key, atMs) {
+      await db.insertInto('regulation_failures').values({ id: randomUUID(), key, at_ms: atMs }).execute();
+    },
+
+    async failuresSince(key, sinceMs) {
+      const rows = await db
+        .selectFrom('regulation_failures')
+        .select('at_ms')
+        .where('key', '=', key)
+        .where('at_ms', '>=', sinceMs)
+        .orderBy('at_ms')
+        .execute();
+      return rows.map((r) => Number(r.at_ms));
+    },
+
+    async purgeBefore(ms) {
+      const result = await db.deleteFrom('regulation_failures').where('at_ms', '<', ms).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
