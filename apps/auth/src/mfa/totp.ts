@@ -29,7 +29,8 @@ export function createTotp(): Totp {
     async verify(secret, code, nowMs) {
       if (!/^[0-9]{6}$/.test(code)) return null;
       const result = await verify({ ...SETTINGS, secret, token: code, epoch: Math.floor(nowMs / 1000), epochTolerance: PERIOD });
-      return result.valid ? result.timeStep : null;
+      // otplib types the result for both strategies; only the TOTP one carries timeStep.
+      return result.valid && 'timeStep' in result ? result.timeStep : null;
     },
 
     uri: (secret, { issuer, label }) => generateURI({ ...SETTINGS, issuer, label, secret }),
