@@ -1,0 +1,197 @@
+/**
+ * Registered OAuth clients. Rules:
+ * - client ids are 1-128 characters of [a-zA-Z0-9._-];
+ * - redirect and post-logout URIs are absolute http(s) URLs without a fragment or credentials;
+ *   plain http is accepted only for localhost and 127.0.0.1 (RFC 8252 loopback, development);
+ * - a client using the authorization_code grant needs at least one redirect URI; a
+ *   client_credentials-only client (e.g. the API's introspection client) needs none;
+ * - confidential clients get a 32-byte random secret (base64url) unless one of at least 16
+ *   characters is given; it is stored sealed and returned in clear only by create() and find();
+ * - public clients have no secret, authenticate with `none` and cannot use client_credentials.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+
+export interface ClientRecord {
+  clientId: string;
+  /** Plaintext, decrypted; confidential clients only. */
+  clientSecret?: string;
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  public: boolean;
+  tokenEndpointAuthMethod: ClientAuthMethod | 'none';
+  grantTypes: string[];
+  name: string;
+  createdAt: number;
+}
+
+export interface NewClient {
+  clientId: string;
+  redirectUris: string[];
+  postLogoutRedirectUris?: string[];
+  public?: boolean;
+  authMethod?: ClientAuthMethod;
+  grantTypes?: string[];
+  name?: string;
+  /** Explicit secret, for development seeding; generated when absent. */
+  clientSecret?: string;
+}
+
+export interface ClientStore {
+  /** Throws ClientError. Returns the secret in clear once, for confidential clients. */
+  create(input: NewClient): Promise<{ clientId: string; clientSecret?: string }>;
+  find(clientId: string): Promise<ClientRecord | undefined>;
+  list(): Promise<ClientRecord[]>;
+  remove(clientId: string): Promise<boolean>;
+}
+
+export type ClientErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
+
+export class ClientError extends Error {
+  readonly code: ClientErrorCode;
+  constructor(code: ClientErrorCode, message: string) {
+    super(message);
+    this.name = 'ClientError';
+    this.code = code;
+  }
+}
+
+export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
+const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
+const AUTH_METHODS = new Set<string>(['client_secret_basic', 'client_secret_post']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+/** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it. */
+export function checkRedirectUri(uri: string): void {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
+    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+  }
+  if (uri.includes('#')) throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`);
+  if (url.username || url.password) throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`);
+}
+
+function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
+  if (!/^[a-zA-Z0-9._-]{1,128}$/.test(input.clientId)) {
+    throw new ClientError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"');
+  }
+  const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : DEFAULT_GRANT_TYPES)];
+  const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
+  if (unsupported) {
+    throw new ClientError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`);
+  }
+  const isPublic = input.public ?? false;
+  if (input.authMethod !== undefined && !AUTH_METHODS.has(input.authMethod)) {
+    throw new ClientError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`);
+  }
+  if (isPublic) {
+    if (input.authMethod) throw new ClientError('invalid_input', 'a public client has no secret, so an auth method does not apply');
+    if (input.clientSecret !== undefined) throw new ClientError('invalid_input', 'a public client cannot have a secret');
+    if (grantTypes.includes('client_credentials')) throw new ClientError('invalid_input', 'a public client cannot use the client_credentials grant');
+  }
+  if (input.clientSecret !== undefined && input.clientSecret.length < 16) {
+    throw new ClientError('invalid_input', 'client secret must be at least 16 characters');
+  }
+  const redirectUris = [...new Set(input.redirectUris)];
+  const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];
+  for (const uri of [...redirectUris, ...postLogoutRedirectUris]) checkRedirectUri(uri);
+  if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
+    throw new ClientError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
+  }
+  const name = (input.name ?? input.clientId).trim();
+  if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
+    throw new ClientError('invalid_input', 'client name must be 1-128 characters without control characters');
+  }
+  return {
+    clientId: input.clientId,
+    redirectUris,
+    postLogoutRedirectUris,
+    public: isPublic,
+    tokenEndpointAuthMethod: isPublic ? 'none' : (input.authMethod ?? 'client_secret_basic'),
+    grantTypes,
+    name,
+  };
+}
+
+/** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
+export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): ClientStore {
+  const toRecord = (row: Selectable<ClientsTable>): ClientRecord => ({
+    clientId: row.client_id,
+    ...(row.client_secret_sealed === null ? {} : { clientSecret: box.open(row.client_secret_sealed) }),
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    public: row.public === 1,
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method as ClientRecord['tokenEndpointAuthMethod'],
+    grantTypes: JSON.parse(row.grant_types) as string[],
+    name: row.name,
+    createdAt: Number(row.created_at),
+  });
+
+  return {
+    async create(input) {
+      const client = validate(input);
+      const secret = client.public ? undefined : (input.clientSecret ?? randomBytes(32).toString('base64url'));
+      const result = await db
+        .insertInto('clients')
+        .values({
+          client_id: client.clientId,
+          client_secret_sealed: secret === undefined ? null : box.seal(secret),
+          redirect_uris: JSON.stringify(client.redirectUris),
+          post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris),
+          public: client.public ? 1 : 0,
+          token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+          grant_types: JSON.stringify(client.grantTypes),
+          name: client.name,
+          created_at: clock(),
+        })
+        .onConflict((oc) => oc.column('client_id').doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) {
+        throw new ClientError('duplicate_client', `client "${client.clientId}" already exists`);
+      }
+      return secret === undefined ? { clientId: client.clientId } : { clientId: client.clientId, clientSecret: secret };
+    },
+
+    async find(clientId) {
+      const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+      return row && toRecord(row);
+    },
+
+    async list() {
+      const rows = await db.selectFrom('clients').selectAll().orderBy('client_id').execute();
+      return rows.map(toRecord);
+    },
+
+    async remove(clientId) {
+      const result = await db.deleteFrom('clients').where('client_id', '=', clientId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+/** The client as oidc-provider's Client model expects it. */
+export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
+  const grantTypes = c.grantTypes.length ? c.grantTypes : [...DEFAULT_GRANT_TYPES];
+  return {
+    client_id: c.clientId,
+    ...(!c.public && c.clientSecret !== undefined ? { client_secret: c.clientSecret } : {}),
+    redirect_uris: [...c.redirectUris],
+    post_logout_redirect_uris: [...c.postLogoutRedirectUris],
+    grant_types: [...grantTypes],
+    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    client_name: c.name,
+  };
+}

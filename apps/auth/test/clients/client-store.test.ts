@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { ClientError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
+import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { useAuthDatabase } from '../storage/auth-test-database.ts';
+
+const box = createSecretBox(Buffer.alloc(32, 5));
+const NOW = 1_790_000_000_000;
+
+async function expectClientError(promise: Promise<unknown>, code: ClientError['code'], message: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ClientError);
+  expect({ code: (error as ClientError).code, message: (error as ClientError).message }).toEqual({ code, message });
+}
+
+describe('toOidcClientMetadata', () => {
+  const base: ClientRecord = {
+    clientId: 'app-one',
+    clientSecret: 's3cret-s3cret-s3cret',
+    redirectUris: ['https://app.example/callback'],
+    postLogoutRedirectUris: ['https://app.example/signed-out'],
+    public: false,
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    grantTypes: ['authorization_code', 'refresh_token'],
+    name: 'App One',
+    createdAt: NOW,
+  };
+
+  it('maps a confidential client', () => {
+    expect(toOidcClientMetadata(base)).toEqual({
+      client_id: 'app-one',
+      client_secret: 's3cret-s3cret-s3cret',
+      redirect_uris: ['https://app.example/callback'],
+      post_logout_redirect_uris: ['https://app.example/signed-out'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_name: 'App One',
+    });
+  });
+
+  it('omits the secret of a public client and defaults the grant types', () => {
+    const { clientSecret: _unused, ...rest } = base;
+    expect(toOidcClientMetadata({ ...rest, public: true, tokenEndpointAuthMethod: 'none', grantTypes: [] })).toEqual({
+      client_id: 'app-one',
+      redirect_uris: ['https://app.example/callback'],
+      post_logout_redirect_uris: ['https://app.example/signed-out'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      client_name: 'App One',
+    });
+  });
+
+  it('has no response types without the authorization_code grant', () => {
+    expect(toOidcClientMetadata({ ...base, redirectUris: [], postLogoutRedirectUris: [], grantTypes: ['client_credentials'] })).toMatchObject({
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+    });
+  });
+});
+
+describe.each(TEST_ENGINES)('client store on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+  const store = (): ClientStore => createClientStore(database.db, box, () => NOW);
+
+  it('creates a confidential client with a generated 32-byte secret, sealed at rest', async () => {
+    const created = await store().create({
+      clientId: 'app-one',
+      redirectUris: ['http://localhost:3001/callback'],
+      postLogoutRedirectUris: ['http://localhost:3001/signed-out'],
+    });
+    expect(created.clientId).toBe('app-one');
+    expect(created.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(created.clientSecret!, 'base64url')).toHaveLength(32);
+    expect(await store().find('app-one')).toEqual({
+      clientId: 'app-one',
+      clientSecret: created.clientSecret,
+      redirectUris: ['http://localhost:3001/callback'],
+      postLogoutRedirectUris: ['http://localhost:3001/signed-out'],
+      public: false,
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      name: 'app-one',
+      createdAt: NOW,
+    });
+    const raw = await database.db.selectFrom('clients').select('client_secret_sealed').where('client_id', '=', 'app-one').executeTakeFirstOrThrow();
+    expect(raw.client_secret_sealed).toMatch(/^v1\./);
+    expect(raw.client_secret_sealed).not.toContain(created.clientSecret);
+  });
+
+  it('refuses a duplicate client id', async () => {
+    await expectClientError(
+      store().create({ clientId: 'app-one', redirectUris: ['https://a.example/cb'] }),
+      'duplicate_client',
+      'client "app-one" already exists',
+    );
+  });
+
+  it('creates a public client without a secret', async () => {
+    expect(await store().create({ clientId: 'spa', redirectUris: ['https://spa.example/cb'], public: true, name: 'The SPA' })).toEqual({
+      clientId: 'spa',
+    });
+    expect(await store().find('spa')).toEqual({
+      clientId: 'spa',
+      redirectUris: ['https://spa.example/cb'],
+      postLogoutRedirectUris: [],
+      public: true,
+      tokenEndpointAuthMethod: 'none',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      name: 'The SPA',
+      createdAt: NOW,
+    });
+  });
+
+  it('creates a client_credentials client without redirect URIs, with an explicit secret and auth method', async () => {
+    expect(
+      await store().create({
+        clientId: 'api-introspection',
+        redirectUris: [],
+        grantTypes: ['client_credentials'],
+        authMethod: 'client_secret_post',
+        clientSecret: 'dev-introspection-secret',
+      }),
+    ).toEqual({ clientId: 'api-introspection', clientSecret: 'dev-introspection-secret' });
+    expect(await store().find('api-introspection')).toMatchObject({
+      clientSecret: 'dev-introspection-secret',
+      redirectUris: [],
+      tokenEndpointAuthMethod: 'client_secret_post',
+      grantTypes: ['client_credentials'],
+    });
+  });
+
+  it('validates redirect URIs and names the bad one', async () => {
+    const cases: Array<[string, string]> = [
+      ['/callback', 'redirect URI "/callback" is not an absolute URL'],
+      ['ftp://a.example/cb', 'redirect URI "ftp://a.example/cb" must use https (or http on localhost)'],
+      ['javascript:alert(1)', 'redirect URI "javascript:alert(1)" must use https (or http on localhost)'],
+      ['http://app.example/cb', 'redirect URI "http://app.example/cb" must use https; http is allowed only for localhost and 127.0.0.1'],
+      ['https://app.example/cb#x', 'redirect URI "https://app.example/cb#x" must not contain a fragment'],
+      ['https://user:pw@app.example/cb', 'redirect URI "https://user:pw@app.example/cb" must not contain credentials'],
+    ];
+    for (const [uri, message] of cases) {
+      await expectClientError(store().create({ clientId: 'bad', redirectUris: [uri] }), 'invalid_redirect_uri', message);
+      await expectClientError(
+        store().create({ clientId: 'bad', redirectUris: ['https://ok.example/cb'], postLogoutRedirectUris: [uri] }),
+        'invalid_redirect_uri',
+        message,
+      );
+    }
+    await expectClientError(
+      store().create({ clientId: 'bad', redirectUris: [] }),
+      'invalid_redirect_uri',
+      'at least one redirect URI is required for the authorization_code grant',
+    );
+    expect(await store().find('bad')).toBeUndefined();
+    // Loopback over http is fine.
+    await store().create({ clientId: 'loopback', redirectUris: ['http://127.0.0.1:8080/cb', 'http://localhost/cb'] });
+    expect((await store().find('loopback'))!.redirectUris).toEqual(['http://127.0.0.1:8080/cb', 'http://localhost/cb']);
+  });
+
+  it('validates the other inputs', async () => {
+    const ok = { redirectUris: ['https://ok.example/cb'] };
+    await expectClientError(
+      store().create({ ...ok, clientId: 'has space' }),
+      'invalid_input',
+      'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"',
+    );
+    await expectClientError(
+      store().create({ ...ok, clientId: 'x', grantTypes: ['password'] }),
+      'invalid_input',
+      'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)',
+    );
+    await expectClientError(
+      store().create({ ...ok, clientId: 'x', public: true, grantTypes: ['client_credentials'] }),
+      'invalid_input',
+      'a public client cannot use the client_credentials grant',
+    );
+    await expectClientError(
+      store().create({ ...ok, clientId: 'x', public: true, clientSecret: 'a-secret-of-some-length' }),
+      'invalid_input',
+      'a public client cannot have a secret',
+    );
+    await expectClientError(
+      store().create({ ...ok, clientId: 'x', public: true, authMethod: 'client_secret_post' }),
+      'invalid_input',
+      'a public client has no secret, so an auth method does not apply',
+    );
+    await expectClientError(store().create({ ...ok, clientId: 'x', clientSecret: 'short' }), 'invalid_input', 'client secret must be at least 16 characters');
+  });
+
+  it('lists clients by id and removes them', async () => {
+    expect((await store().list()).map((c) => c.clientId)).toEqual(['api-introspection', 'app-one', 'loopback', 'spa']);
+    expect(await store().remove('loopback')).toBe(true);
+    expect(await store().remove('loopback')).toBe(false);
+    expect(await store().find('loopback')).toBeUndefined();
+    expect((await store().list()).map((c) => c.clientId)).toEqual(['api-introspection', 'app-one', 'spa']);
+  });
+});
