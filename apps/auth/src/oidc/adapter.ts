@@ -1,0 +1,109 @@
+/**
+ * oidc-provider persistence on Kysely. Rules:
+ * - every model shares the table `oidc_payloads`, keyed by (model, id);
+ * - expiry is absolute (epoch ms) and enforced on read: an expired row is never returned;
+ *   purgeExpired() deletes them in bulk;
+ * - `consumed` lives in its own column and is returned as epoch seconds, as oidc-provider expects;
+ * - revokeByGrantId removes rows of every model that carry the grant;
+ * - the Client model is served read-only from the ClientStore (registration happens through authctl).
+ */
+import type { Kysely } from 'kysely';
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
+import type { AuthSchema, OidcPayloadsTable } from '../storage/schema.ts';
+
+export interface OidcAdapterDeps {
+  db: Kysely<AuthSchema>;
+  clients: ClientStore;
+  clock: () => number;
+}
+
+export interface OidcAdapter {
+  adapterFactory: (name: string) => Adapter;
+  /** Deletes expired rows of every model; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
+export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
+  const { db, clients, clock } = deps;
+
+  const clientAdapter: Adapter = {
+    async upsert() {},
+    async find(id) {
+      const client = await clients.find(id);
+      return client && (toOidcClientMetadata(client) as AdapterPayload);
+    },
+    async findByUserCode() {
+      return undefined;
+    },
+    async findByUid() {
+      return undefined;
+    },
+    async consume() {},
+    async destroy() {},
+    async revokeByGrantId() {},
+  };
+
+  function toPayload(row: Pick<OidcPayloadsTable, 'payload' | 'consumed_at' | 'expires_at'> | undefined): AdapterPayload | undefined {
+    if (!row) return undefined;
+    if (row.expires_at !== null && Number(row.expires_at) <= clock()) return undefined;
+    const payload = JSON.parse(row.payload) as AdapterPayload;
+    if (row.consumed_at !== null) payload.consumed = Math.floor(Number(row.consumed_at) / 1000);
+    return payload;
+  }
+
+  function modelAdapter(model: string): Adapter {
+    const select = () => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at', 'expires_at']).where('model', '=', model);
+    return {
+      async upsert(id, payload, expiresIn) {
+        const { consumed, ...rest } = payload;
+        const row = {
+          payload: JSON.stringify(rest),
+          grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+          user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
+          uid: typeof payload.uid === 'string' ? payload.uid : null,
+          expires_at: typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null,
+          // A re-saved instance that was already consumed stays consumed.
+          consumed_at: typeof consumed === 'number' ? consumed * 1000 : null,
+        };
+        await db
+          .insertInto('oidc_payloads')
+          .values({ model, id, ...row })
+          .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+          .execute();
+      },
+
+      async find(id) {
+        return toPayload(await select().where('id', '=', id).executeTakeFirst());
+      },
+
+      async findByUserCode(userCode) {
+        return toPayload(await select().where('user_code', '=', userCode).executeTakeFirst());
+      },
+
+      async findByUid(uid) {
+        return toPayload(await select().where('uid', '=', uid).executeTakeFirst());
+      },
+
+      async consume(id) {
+        await db.updateTable('oidc_payloads').set({ consumed_at: clock() }).where('model', '=', model).where('id', '=', id).execute();
+      },
+
+      async destroy(id) {
+        await db.deleteFrom('oidc_payloads').where('model', '=', model).where('id', '=', id).execute();
+      },
+
+      async revokeByGrantId(grantId) {
+        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+      },
+    };
+  }
+
+  return {
+    adapterFactory: (name) => (name === 'Client' ? clientAdapter : modelAdapter(name)),
+    async purgeExpired() {
+      const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', clock()).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import type { AdapterPayload } from 'oidc-provider';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { createClientStore } from '../../src/clients/client-store.ts';
+import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { createOidcAdapter } from '../../src/oidc/adapter.ts';
+import { useAuthDatabase } from '../storage/auth-test-database.ts';
+
+const box = createSecretBox(Buffer.alloc(32, 9));
+const T = 1_790_000_000_000;
+
+describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+  const clock = { now: T };
+  const setup = () => {
+    const clients = createClientStore(database.db, box, () => T);
+    const adapter = createOidcAdapter({ db: database.db, clients, clock: () => clock.now });
+    return { clients, adapter };
+  };
+
+  it('upserts and finds a payload per model, replacing on re-upsert', async () => {
+    clock.now = T;
+    const { adapter } = setup();
+    const codes = adapter.adapterFactory('AuthorizationCode');
+    const tokens = adapter.adapterFactory('AccessToken');
+    const payload: AdapterPayload = { jti: 'c1', kind: 'AuthorizationCode', accountId: 'acc-1', grantId: 'g1', scope: 'openid', exp: T / 1000 + 60 };
+    await codes.upsert('c1', payload, 60);
+    expect(await codes.find('c1')).toEqual(payload);
+    expect(await tokens.find('c1')).toBeUndefined();
+    expect(await codes.find('missing')).toBeUndefined();
+
+    await codes.upsert('c1', { ...payload, scope: 'openid email' }, 60);
+    expect(await codes.find('c1')).toEqual({ ...payload, scope: 'openid email' });
+    const rows = await database.db.selectFrom('oidc_payloads').selectAll().where('id', '=', 'c1').execute();
+    expect(rows).toEqual([
+      {
+        model: 'AuthorizationCode',
+        id: 'c1',
+        payload: JSON.stringify({ ...payload, scope: 'openid email' }),
+        grant_id: 'g1',
+        user_code: null,
+        uid: null,
+        expires_at: T + 60_000,
+        consumed_at: null,
+      },
+    ]);
+  });
+
+  it('hides a payload once it has expired and purges expired rows', async () => {
+    clock.now = T;
+    const { adapter } = setup();
+    const sessions = adapter.adapterFactory('Session');
+    await sessions.upsert('s-short', { uid: 'u-short', accountId: 'a' }, 10);
+    await sessions.upsert('s-forever', { uid: 'u-forever', accountId: 'a' });
+    clock.now = T + 9_999;
+    expect(await sessions.find('s-short')).toEqual({ uid: 'u-short', accountId: 'a' });
+    expect(await sessions.findByUid('u-short')).toEqual({ uid: 'u-short', accountId: 'a' });
+    clock.now = T + 10_000;
+    expect(await sessions.find('s-short')).toBeUndefined();
+    expect(await sessions.findByUid('u-short')).toBeUndefined();
+    expect(await sessions.find('s-forever')).toEqual({ uid: 'u-forever', accountId: 'a' });
+
+    clock.now = T + 60_000; // also past the 60 s authorization code above
+    expect(await adapter.purgeExpired()).toBe(2);
+    expect(await adapter.purgeExpired()).toBe(0);
+    const left = await database.db.selectFrom('oidc_payloads').select(['model', 'id']).orderBy('id').execute();
+    expect(left).toEqual([{ model: 'Session', id: 's-forever' }]);
+  });
+
+  it('consume marks the payload with epoch seconds and survives a re-save', async () => {
+    clock.now = T + 1_500;
+    const { adapter } = setup();
+    const codes = adapter.adapterFactory('AuthorizationCode');
+    await codes.upsert('c2', { jti: 'c2', grantId: 'g2' }, 60);
+    expect((await codes.find('c2'))!.consumed).toBeUndefined();
+    clock.now = T + 2_700;
+    await codes.consume('c2');
+    expect(await codes.find('c2')).toEqual({ jti: 'c2', grantId: 'g2', consumed: T / 1000 + 2 });
+    await codes.upsert('c2', { jti: 'c2', grantId: 'g2', consumed: T / 1000 + 2 }, 60);
+    expect((await codes.find('c2'))!.consumed).toBe(T / 1000 + 2);
+    await codes.consume('missing');
+    expect(await codes.find('missing')).toBeUndefined();
+  });
+
+  it('finds by user code and uid within the model only', async () => {
+    clock.now = T;
+    const { adapter } = setup();
+    const device = adapter.adapterFactory('DeviceCode');
+    await device.upsert('d1', { userCode: 'WDJB-MJHT', grantId: 'g3' }, 600);
+    expect(await device.findByUserCode('WDJB-MJHT')).toEqual({ userCode: 'WDJB-MJHT', grantId: 'g3' });
+    expect(await device.findByUserCode('XXXX-XXXX')).toBeUndefined();
+    expect(await adapter.adapterFactory('Session').findByUserCode('WDJB-MJHT')).toBeUndefined();
+    const interactions = adapter.adapterFactory('Interaction');
+    await interactions.upsert('i1', { uid: 'shared-uid' }, 600);
+    expect(await adapter.adapterFactory('Session').findByUid('shared-uid')).toBeUndefined();
+    expect(await interactions.findByUid('shared-uid')).toEqual({ uid: 'shared-uid' });
+  });
+
+  it('destroy removes one row; revokeByGrantId removes every model’s rows of that grant', async () => {
+    clock.now = T;
+    const { adapter } = setup();
+    const access = adapter.adapterFactory('AccessToken');
+    const refresh = adapter.adapterFactory('RefreshToken');
+    const codes = adapter.adapterFactory('AuthorizationCode');
+    await access.upsert('at1', { grantId: 'g9' }, 3600);
+    await access.upsert('at2', { grantId: 'g10' }, 3600);
+    await refresh.upsert('rt1', { grantId: 'g9' }, 3600);
+    await codes.upsert('c9', { grantId: 'g9' }, 60);
+
+    await codes.destroy('c9');
+    expect(await codes.find('c9')).toBeUndefined();
+    expect(await access.find('at1')).toEqual({ grantId: 'g9' });
+
+    await codes.upsert('c9', { grantId: 'g9' }, 60);
+    await access.revokeByGrantId('g9');
+    expect(await access.find('at1')).toBeUndefined();
+    expect(await refresh.find('rt1')).toBeUndefined();
+    expect(await codes.find('c9')).toBeUndefined();
+    expect(await access.find('at2')).toEqual({ grantId: 'g10' });
+  });
+
+  it('serves the Client model from the client store and ignores writes to it', async () => {
+    clock.now = T;
+    const { adapter, clients } = setup();
+    const created = await clients.create({
+      clientId: 'app-one',
+      redirectUris: ['http://localhost:3001/callback'],
+      postLogoutRedirectUris: ['http://localhost:3001/signed-out'],
+      name: 'App One',
+    });
+    const client = adapter.adapterFactory('Client');
+    expect(await client.find('app-one')).toEqual({
+      client_id: 'app-one',
+      client_secret: created.clientSecret,
+      redirect_uris: ['http://localhost:3001/callback'],
+      post_logout_redirect_uris: ['http://localhost:3001/signed-out'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_name: 'App One',
+    });
+    expect(await client.find('unknown')).toBeUndefined();
+    await client.upsert('intruder', { client_id: 'intruder', redirect_uris: ['https://evil.example/cb'] }, 60);
+    await client.destroy('app-one');
+    expect(await client.find('intruder')).toBeUndefined();
+    expect((await client.find('app-one'))!.client_id).toBe('app-one');
+    expect(await database.db.selectFrom('oidc_payloads').select('id').where('model', '=', 'Client').execute()).toEqual([]);
+  });
+});
