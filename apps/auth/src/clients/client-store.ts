@@ -5,7 +5,7 @@
  *   plain http is accepted only for localhost and 127.0.0.1 (RFC 8252 loopback, development);
  * - a client using the authorization_code grant needs at least one redirect URI; a
  *   client_credentials-only client (e.g. the API's introspection client) needs none;
- * - confidential clients get a 32-byte random secret (base64url) unless one of at least 16
+ * - confidential clients get a 32-byte random secret (base64url) unless one of at least 8
  *   characters is given; it is stored sealed and returned in clear only by create() and find();
  * - public clients have no secret, authenticate with `none` and cannot use client_credentials.
  */
@@ -101,8 +101,8 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     if (input.clientSecret !== undefined) throw new ClientError('invalid_input', 'a public client cannot have a secret');
     if (grantTypes.includes('client_credentials')) throw new ClientError('invalid_input', 'a public client cannot use the client_credentials grant');
   }
-  if (input.clientSecret !== undefined && input.clientSecret.length < 16) {
-    throw new ClientError('invalid_input', 'client secret must be at least 16 characters');
+  if (input.clientSecret !== undefined && input.clientSecret.length < 8) {
+    throw new ClientError('invalid_input', 'client secret must be at least 8 characters');
   }
   const redirectUris = [...new Set(input.redirectUris)];
   const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];

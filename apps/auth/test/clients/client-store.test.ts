@@ -124,11 +124,11 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
         redirectUris: [],
         grantTypes: ['client_credentials'],
         authMethod: 'client_secret_post',
-        clientSecret: 'dev-introspection-secret',
+        clientSecret: 'dev-api-secret',
       }),
-    ).toEqual({ clientId: 'api-introspection', clientSecret: 'dev-introspection-secret' });
+    ).toEqual({ clientId: 'api-introspection', clientSecret: 'dev-api-secret' });
     expect(await store().find('api-introspection')).toMatchObject({
-      clientSecret: 'dev-introspection-secret',
+      clientSecret: 'dev-api-secret',
       redirectUris: [],
       tokenEndpointAuthMethod: 'client_secret_post',
       grantTypes: ['client_credentials'],
@@ -190,7 +190,7 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
       'invalid_input',
       'a public client has no secret, so an auth method does not apply',
     );
-    await expectClientError(store().create({ ...ok, clientId: 'x', clientSecret: 'short' }), 'invalid_input', 'client secret must be at least 16 characters');
+    await expectClientError(store().create({ ...ok, clientId: 'x', clientSecret: 'short' }), 'invalid_input', 'client secret must be at least 8 characters');
   });
 
   it('lists clients by id and removes them', async () => {
