@@ -12,3 +12,4 @@ export {
 } from './scopes.ts';
 export type { OidcScope } from './scopes.ts';
 export { AUTH_ROUTES, CLIENT_ROUTES, API_ROUTES } from './routes.ts';
+export { DEV_DEFAULTS } from './dev-defaults.ts';

@@ -1,0 +1,67 @@
+/**
+ * Development only (AUTH_DEV_SEED, on by default outside production): registers the dev
+ * clients app-one, app-two and the API's introspection client `api`, and a demo user, each
+ * once. Their well-known secrets come from DEV_DEFAULTS and are never used in production.
+ */
+import { DEV_DEFAULTS } from '@gatehouse/contracts';
+import type { AuthConfig } from '../config/config.ts';
+import type { AuthServices } from '../services.ts';
+import { hashPassword } from '../accounts/password.ts';
+
+export interface SeedResult {
+  created: string[];
+  banner: string;
+}
+
+export async function seedDevelopment(config: AuthConfig, services: AuthServices): Promise<SeedResult> {
+  const created: string[] = [];
+  for (const client of config.devClients) {
+    if (await services.clients.find(client.clientId)) continue;
+    await services.clients.create({
+      clientId: client.clientId,
+      name: client.clientId,
+      redirectUris: [client.redirectUri],
+      postLogoutRedirectUris: [client.postLogoutRedirectUri],
+      clientSecret: DEV_DEFAULTS.clientSecrets[client.clientId as 'app-one' | 'app-two'],
+      grantTypes: ['authorization_code', 'refresh_token'],
+    });
+    created.push(`client ${client.clientId}`);
+  }
+  if (!(await services.clients.find('api'))) {
+    await services.clients.create({
+      clientId: 'api',
+      name: 'Gatehouse API',
+      redirectUris: [],
+      grantTypes: ['client_credentials'],
+      clientSecret: DEV_DEFAULTS.clientSecrets.api,
+    });
+    created.push('client api');
+  }
+  const demo = DEV_DEFAULTS.demoUser;
+  let account = await services.accounts.findByUsername(demo.username);
+  if (!account) {
+    account = await services.accounts.create({
+      username: demo.username,
+      email: demo.email,
+      name: demo.name,
+      groups: [...demo.groups],
+      passwordHash: await hashPassword(demo.password),
+    });
+    created.push(`user ${demo.username}`);
+  }
+  const app = config.devClients[0]?.redirectUri.replace(/\/callback$/, '/') ?? '';
+  const totpHint = account.totpEnrolled
+    ? `your authenticator app (re-enroll with: pnpm authctl user totp ${demo.username})`
+    : 'scan the QR code shown at your first sign-in with any authenticator app';
+  const banner = [
+    '',
+    '  Gatehouse is running (development mode)',
+    `  Open:      ${app}`,
+    `  Username:  ${demo.username}`,
+    `  Password:  ${demo.password}`,
+    `  Code:      ${totpHint}`,
+    `  Issuer:    ${config.issuer}`,
+    '',
+  ].join('\n');
+  return { created, banner: `${banner}\n` };
+}

@@ -1,0 +1,39 @@
+/**
+ * The authorization server's error type. `code` is stable (clients switch on it),
+ * `status` is the HTTP status, `expose` says whether the description may be shown.
+ */
+export type AuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_credentials'
+  | 'invalid_code'
+  | 'code_replayed'
+  | 'too_many_attempts'
+  | 'interaction_expired'
+  | 'password_required'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'not_found'
+  | 'server_error';
+
+export class AuthError extends Error {
+  readonly status: number;
+  readonly code: AuthErrorCode;
+  readonly expose: boolean;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.status = status;
+    this.code = code;
+    this.expose = status < 500;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalidRequest = (message: string): AuthError => new AuthError(400, 'invalid_request', message);
+export const interactionExpired = (): AuthError =>
+  new AuthError(400, 'interaction_expired', 'This sign-in request has expired or was opened in another tab. Go back to the application and start again.');
+export const tooManyAttempts = (retryAfterSeconds: number): AuthError =>
+  new AuthError(429, 'too_many_attempts', `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });

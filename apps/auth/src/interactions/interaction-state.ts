@@ -1,0 +1,58 @@
+/**
+ * The password step's outcome is kept on oidc-provider's Interaction (stored server-side,
+ * bound to the browser by the signed interaction cookie), under `result.gatehouse`.
+ * oidc-provider ignores that key when resuming, so a half-finished login never logs anyone in.
+ */
+import type { Context } from 'koa';
+import type { Provider } from 'oidc-provider';
+import { interactionExpired } from '../errors/auth-error.ts';
+
+type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
+export type { Interaction };
+
+export interface PendingLogin {
+  accountId: string;
+  username: string;
+  passwordAt: number;
+  /** A TOTP secret being enrolled, sealed with the at-rest key. */
+  pendingTotpSecret?: string;
+}
+
+/** The interaction bound to this browser; the form's `uid` must match the cookie's. */
+export async function loadInteraction(provider: Provider, ctx: Context, formUid?: string): Promise<Interaction> {
+  let interaction: Interaction;
+  try {
+    interaction = await provider.interactionDetails(ctx.req, ctx.res);
+  } catch {
+    throw interactionExpired();
+  }
+  if (formUid !== undefined && formUid !== interaction.uid) throw interactionExpired();
+  if (interaction.prompt.name !== 'login') throw interactionExpired();
+  return interaction;
+}
+
+export function pendingLogin(interaction: Interaction): PendingLogin | undefined {
+  const state = (interaction.result as { gatehouse?: PendingLogin } | undefined)?.gatehouse;
+  return state && typeof state.accountId === 'string' ? state : undefined;
+}
+
+export async function savePendingLogin(interaction: Interaction, pending: PendingLogin, nowSeconds: number): Promise<void> {
+  interaction.result = { gatehouse: pending };
+  await interaction.save(Math.max(1, (interaction.exp ?? nowSeconds + 1) - nowSeconds));
+}
+
+/** Display name of the client that started the interaction. */
+export async function clientName(provider: Provider, interaction: Interaction): Promise<string> {
+  const clientId = String(interaction.params.client_id ?? '');
+  const client = clientId ? await provider.Client.find(clientId) : undefined;
+  return client?.clientName ?? clientId;
+}
+
+/** The origin the browser is redirected to at the end of the interaction (for CSP form-action). */
+export function redirectOrigin(interaction: Interaction): string[] {
+  try {
+    return [new URL(String(interaction.params.redirect_uri)).origin];
+  } catch {
+    return [];
+  }
+}

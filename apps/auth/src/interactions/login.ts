@@ -1,0 +1,78 @@
+/**
+ * POST /login: the password step.
+ * Rules:
+ * - the interaction must be this browser's (signed cookie) and match the form's uid;
+ * - a banned account or IP is refused before the password is checked, even a correct one (429);
+ * - an unknown username costs one argon2 verification, like a wrong password, and both get
+ *   the same message (no user enumeration);
+ * - each failure counts against the account and the client IP;
+ * - success answers 200 with the second-factor page (enrollment QR when the user has no TOTP).
+ */
+import type { Context } from 'koa';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
+import { burnPasswordCheck, verifyPassword } from '../accounts/password.ts';
+import { audit } from '../logging/logger.ts';
+import { loginPage } from '../views/login-page.ts';
+import { clientName, loadInteraction, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { applyErrorHeaders, errorBody, respond } from './respond.ts';
+import { renderMfaStep } from './mfa-step.ts';
+import type { InteractionDeps } from './deps.ts';
+
+export function regulationKeys(username: string, ip: string): string[] {
+  return [`account:${username.toLowerCase()}`, `ip:${ip}`];
+}
+
+export function createLoginHandler(deps: InteractionDeps) {
+  return async function login(ctx: Context): Promise<void> {
+    const provider = deps.provider();
+    let body: ParsedBody | undefined;
+    let interaction: Interaction | undefined;
+    let username = '';
+    try {
+      body = await readBody(ctx);
+      interaction = await loadInteraction(provider, ctx, body.fields.uid);
+      username = requireField(body, 'username', 64).trim();
+      const password = requireField(body, 'password', 1024);
+      const keys = regulationKeys(username, ctx.ip);
+
+      const ban = await deps.regulator.check(keys);
+      if (ban.banned) {
+        audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+        throw tooManyAttempts(ban.retryAfterSeconds);
+      }
+      const account = await deps.accounts.findByUsername(username);
+      const ok = account ? await verifyPassword(account.passwordHash, password) : (await burnPasswordCheck(password), false);
+      if (!account || !ok) {
+        const after = await deps.regulator.fail(keys);
+        audit(deps.logger, 'login.password.failure', { username, ip: ctx.ip });
+        if (after.banned) audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+        throw new AuthError(401, 'invalid_credentials', 'Invalid username or password.');
+      }
+      audit(deps.logger, 'login.password.success', { account_id: account.id, ip: ctx.ip });
+
+      const previous = pendingLogin(interaction);
+      const pending: PendingLogin = { accountId: account.id, username: account.username, passwordAt: deps.clock() };
+      if (!account.totpEnrolled) {
+        pending.pendingTotpSecret =
+          previous?.accountId === account.id && previous.pendingTotpSecret
+            ? previous.pendingTotpSecret
+            : deps.box.seal(deps.totp.generateSecret());
+      }
+      await savePendingLogin(interaction, pending, Math.floor(Date.now() / 1000));
+      await renderMfaStep(ctx, deps, { interaction, pending, json: body.json, status: 200 });
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      applyErrorHeaders(ctx, error);
+      const json = body?.json ?? Boolean(ctx.request.is('application/json'));
+      if (!interaction || error.code === 'interaction_expired' || error.status === 413 || error.status === 415) throw error;
+      const name = await clientName(provider, interaction);
+      const uid = interaction.uid;
+      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message }), {
+        ...errorBody(error),
+        next: AUTH_ROUTES.login,
+      });
+    }
+  };
+}

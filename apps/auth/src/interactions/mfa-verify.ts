@@ -1,0 +1,104 @@
+/**
+ * POST /mfa/verify: the second factor.
+ * Rules:
+ * - only after a passed password step on this same interaction (else 400 password_required);
+ * - a banned account or IP is refused before the code is checked (429);
+ * - TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, ±1 step); each time step is accepted once per
+ *   account, so a replayed code is refused;
+ * - when a TOTP secret is being enrolled, the first valid code stores it (encrypted) and logs in;
+ * - failures count against the account and the IP like password failures;
+ * - success finishes the interaction and resumes the authorization inside this request, so the
+ *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session cookie.
+ */
+import type { Context, Next } from 'koa';
+import { AuthError, invalidRequest, tooManyAttempts } from '../errors/auth-error.ts';
+import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
+import { audit } from '../logging/logger.ts';
+import { loadInteraction, pendingLogin, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { regulationKeys } from './login.ts';
+import { renderMfaStep } from './mfa-step.ts';
+import { applyErrorHeaders } from './respond.ts';
+import type { InteractionDeps } from './deps.ts';
+
+export const AMR_TOTP = ['pwd', 'otp'] as const;
+
+export function createMfaVerifyHandler(deps: InteractionDeps) {
+  return async function mfaVerify(ctx: Context, next: Next): Promise<void> {
+    const provider = deps.provider();
+    let body: ParsedBody | undefined;
+    let interaction: Interaction | undefined;
+    let pending: PendingLogin | undefined;
+    try {
+      body = await readBody(ctx);
+      interaction = await loadInteraction(provider, ctx, body.fields.uid);
+      pending = pendingLogin(interaction);
+      if (!pending) throw new AuthError(400, 'password_required', 'Enter your username and password first.');
+      const method = body.fields.method ?? 'totp';
+      if (method !== 'totp') throw invalidRequest(`Unsupported second-factor method "${method}".`);
+      const code = requireField(body, 'code', 16).replace(/\s+/g, '');
+
+      const keys = regulationKeys(pending.username, ctx.ip);
+      const ban = await deps.regulator.check(keys);
+      if (ban.banned) {
+        audit(deps.logger, 'login.lockout', { account_id: pending.accountId, ip: ctx.ip, step: 'mfa' });
+        throw tooManyAttempts(ban.retryAfterSeconds);
+      }
+      const enrolling = pending.pendingTotpSecret !== undefined;
+      const secret = enrolling ? deps.box.open(pending.pendingTotpSecret!) : await deps.accounts.getTotpSecret(pending.accountId);
+      if (!secret) throw new AuthError(400, 'password_required', 'No second factor is set up for this account; sign in again.');
+
+      const step = /^\d{6}$/.test(code) ? await deps.totp.verify(secret, code, deps.clock()) : null;
+      const fail = async (error: AuthError): Promise<never> => {
+        const after = await deps.regulator.fail(keys);
+        audit(deps.logger, 'login.mfa.failure', { account_id: pending!.accountId, ip: ctx.ip, reason: error.code });
+        if (after.banned) audit(deps.logger, 'login.lockout', { account_id: pending!.accountId, ip: ctx.ip, step: 'mfa' });
+        throw error;
+      };
+      if (step === null) await fail(new AuthError(401, 'invalid_code', 'That code is not valid. Check the code in your authenticator app and try again.'));
+      if (enrolling) {
+        await deps.accounts.setTotpSecret(pending.accountId, secret);
+        audit(deps.logger, 'login.mfa.enrolled', { account_id: pending.accountId });
+      }
+      if (!(await deps.accounts.consumeTotpStep(pending.accountId, step!))) {
+        await fail(new AuthError(401, 'code_replayed', 'That code was already used. Wait for the next code and try again.'));
+      }
+      audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'totp' });
+
+      const returnTo = await provider.interactionResult(
+        ctx.req,
+        ctx.res,
+        { login: { accountId: pending.accountId, amr: [...AMR_TOTP], acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(Date.now() / 1000) } },
+        { mergeWithLastSubmission: false },
+      );
+      await resumeAuthorization(ctx, next, returnTo, redirectOrigin(interaction), body.json);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      applyErrorHeaders(ctx, error);
+      if (!interaction || !pending || !body || error.code === 'interaction_expired' || error.code === 'password_required') throw error;
+      await renderMfaStep(ctx, deps, {
+        interaction,
+        pending: error.code === 'invalid_code' || error.code === 'code_replayed' || error.code === 'too_many_attempts' ? pending : pending,
+        json: body.json,
+        status: error.status,
+        error: { code: error.code, message: error.message },
+      });
+    }
+  };
+}
+
+/**
+ * Runs oidc-provider's resume endpoint within this request: the browser receives the final
+ * redirect to the client directly. The resume cookie (scoped to `/`) was sent with this request,
+ * so oidc-provider's own binding check applies unchanged.
+ */
+export async function resumeAuthorization(ctx: Context, next: Next, returnTo: string, origins: string[], json: boolean): Promise<void> {
+  ctx.state.formActionOrigins = origins;
+  ctx.method = 'GET';
+  ctx.url = new URL(returnTo).pathname;
+  await next();
+  const location = ctx.response.get('Location');
+  if (json && location && (ctx.status === 302 || ctx.status === 303)) {
+    ctx.status = 302;
+    ctx.body = { status: 'complete', redirect_to: location };
+  }
+}

@@ -1,0 +1,48 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Provider } from 'oidc-provider';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { LOGOUT_SCRIPT, STYLESHEET } from '../views/static-assets.ts';
+import { loginPage } from '../views/login-page.ts';
+import { clientName, loadInteraction } from './interaction-state.ts';
+import { createLoginHandler } from './login.ts';
+import { createMfaVerifyHandler } from './mfa-verify.ts';
+import type { InteractionDeps } from './deps.ts';
+
+/** Renders the password step of an interaction (HTML, or JSON for API clients). */
+export async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
+  const interaction = await provider.Interaction.find(uid);
+  const name = interaction ? await clientName(provider, interaction) : '';
+  ctx.status = 200;
+  if (ctx.accepts('html', 'json') === 'json') {
+    ctx.body = { status: 'login_required', interaction: uid, next: AUTH_ROUTES.login, client: name };
+    return;
+  }
+  ctx.type = 'html';
+  ctx.body = loginPage({ uid, clientName: name });
+}
+
+export function interactionRoutes(deps: InteractionDeps): Router {
+  const router = new Router();
+  router.post(AUTH_ROUTES.login, createLoginHandler(deps));
+  router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));
+  router.get('/interaction/:uid', async (ctx) => {
+    const provider = deps.provider();
+    const interaction = await loadInteraction(provider, ctx, ctx.params.uid);
+    await renderLogin(ctx, provider, interaction.uid);
+  });
+  router.get('/static/gatehouse.css', (ctx) => {
+    ctx.type = 'text/css';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = STYLESHEET;
+  });
+  router.get('/static/logout.js', (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = LOGOUT_SCRIPT;
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  return router;
+}

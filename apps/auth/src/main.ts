@@ -1,0 +1,37 @@
+import { loadConfig, ConfigError } from './config/config.ts';
+import { createLogger } from './logging/logger.ts';
+import { openAuthDatabase } from './storage/open-auth-database.ts';
+import { createAuthServices } from './services.ts';
+import { createApp } from './app.ts';
+import { seedDevelopment } from './dev/seed.ts';
+import { redactUrl } from '@gatehouse/db';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`auth: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const database = await openAuthDatabase(config.databaseUrl);
+  const services = createAuthServices(config, database);
+  const app = await createApp(config, { database, logger, services });
+  const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
+  const server = app.listen(config.port, config.host, () => {
+    logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
+    if (seeded) process.stdout.write(seeded.banner);
+  });
+  const stop = () => {
+    server.close(() => void database.close().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

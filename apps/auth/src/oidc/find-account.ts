@@ -1,0 +1,38 @@
+import type { Account as OidcAccount, KoaContextWithOIDC } from 'oidc-provider';
+import type { AccountStore } from '../accounts/account-store.ts';
+
+/**
+ * Claims released per scope: `openid` gives sub and amr, `profile` gives name and groups, `email` the address,
+ * `groups` the groups alone. The ID token carries them too (conformIdTokenClaims off).
+ */
+export const CLAIMS = {
+  acr: null,
+  auth_time: null,
+  sid: null,
+  iss: null,
+  // amr with openid: every ID token says which factors were used (RFC 8176 values).
+  openid: ['sub', 'amr'],
+  profile: ['name', 'preferred_username', 'groups'],
+  email: ['email', 'email_verified'],
+  groups: ['groups'],
+};
+
+export function createFindAccount(accounts: AccountStore) {
+  return async (_ctx: KoaContextWithOIDC, id: string): Promise<OidcAccount | undefined> => {
+    const account = await accounts.findById(id);
+    if (!account) return undefined;
+    return {
+      accountId: account.id,
+      async claims() {
+        return {
+          sub: account.id,
+          name: account.name,
+          preferred_username: account.username,
+          email: account.email,
+          email_verified: true,
+          groups: account.groups,
+        };
+      },
+    };
+  };
+}

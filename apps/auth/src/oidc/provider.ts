@@ -1,0 +1,133 @@
+/**
+ * Builds the oidc-provider instance from the configuration.
+ * Rules it sets:
+ * - routes under /oauth2/v1 (authorize, token, keys, userinfo, introspect, revoke, logout);
+ * - PKCE S256 is required for public clients and honoured for confidential ones;
+ * - confidential clients authenticate with client_secret_basic or client_secret_post;
+ * - authorization codes live 60 s and are single use (reuse revokes the grant: oidc-provider);
+ * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
+ *   presenting a used one revokes the grant (oidc-provider);
+ * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
+ *   when the request is https (directly or through a trusted proxy);
+ * - ID tokens carry the profile, email and groups claims and `amr`.
+ */
+import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
+import type { AuthConfig } from '../config/config.ts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import type { Logger } from '../logging/logger.ts';
+import { audit } from '../logging/logger.ts';
+import { CLAIMS, createFindAccount } from './find-account.ts';
+import { loadExistingGrant } from './grants.ts';
+import { resourceIndicators } from './resource-server.ts';
+import { logoutPage } from '../views/logout-page.ts';
+import { messagePage } from '../views/message-page.ts';
+
+export const COOKIE_NAMES = {
+  session: 'gh_auth_session',
+  interaction: 'gh_auth_interaction',
+  resume: 'gh_auth_resume',
+} as const;
+
+export interface ProviderDeps {
+  adapterFactory: Configuration['adapter'];
+  accounts: AccountStore;
+  jwks: { keys: Record<string, unknown>[] };
+  logger: Logger;
+}
+
+export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
+  const configuration: Configuration = {
+    adapter: deps.adapterFactory,
+    jwks: deps.jwks as Configuration['jwks'],
+    findAccount: createFindAccount(deps.accounts),
+    claims: CLAIMS,
+    scopes: [...OIDC_SCOPES],
+    // API scopes belong to the API resource server (resource-server.ts); discovery lists them too.
+    discovery: { scopes_supported: [...OIDC_SCOPES, ...config.api.scopes] },
+    conformIdTokenClaims: false,
+    routes: {
+      authorization: AUTH_ROUTES.authorize,
+      token: AUTH_ROUTES.token,
+      jwks: AUTH_ROUTES.jwks,
+      userinfo: AUTH_ROUTES.userinfo,
+      introspection: AUTH_ROUTES.introspect,
+      revocation: AUTH_ROUTES.revoke,
+      end_session: AUTH_ROUTES.logout,
+    },
+    cookies: {
+      names: COOKIE_NAMES,
+      keys: [...config.cookieKeys],
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true },
+    },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    pkce: {
+      required: (_ctx, client) => client.clientAuthMethod === 'none',
+    },
+    ttl: {
+      AccessToken: config.accessTokenTtl,
+      AuthorizationCode: config.authorizationCodeTtl,
+      IdToken: config.idTokenTtl,
+      RefreshToken: config.refreshTokenTtl,
+      Interaction: config.interactionTtl,
+      Session: config.sessionTtl,
+      Grant: config.refreshTokenTtl,
+      ClientCredentials: config.accessTokenTtl,
+    },
+    rotateRefreshToken: true,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    extraTokenClaims: async (ctx, token) => {
+      if (!('accountId' in token) || !token.accountId) return undefined;
+      const account = await deps.accounts.findById(token.accountId as string);
+      return account ? { groups: account.groups } : undefined;
+    },
+    loadExistingGrant,
+    interactions: {
+      url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+    },
+    features: {
+      devInteractions: { enabled: false as never },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      resourceIndicators: resourceIndicators(config),
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {
+          const client = ctx.oidc.client;
+          if (client) {
+            const origins = (client.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin);
+            ctx.state.formActionOrigins = origins;
+          }
+          ctx.type = 'html';
+          ctx.body = logoutPage(form, client?.clientName ?? client?.clientId);
+        },
+        postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
+          ctx.type = 'html';
+          ctx.body = messagePage('Signed out', 'You have been signed out of Gatehouse.');
+        },
+      },
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      const description = typeof out.error_description === 'string' ? out.error_description : 'The request could not be completed.';
+      ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });
+    },
+    clockTolerance: 5,
+  };
+
+  const provider = new Provider(config.issuer, configuration);
+  provider.proxy = config.trustProxy;
+
+  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oidc-provider server error'));
+  provider.on('grant.success', (ctx) =>
+    audit(deps.logger, 'token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: String(ctx.oidc.params?.grant_type ?? '') }),
+  );
+  provider.on('grant.revoked', (_ctx, grantId) => audit(deps.logger, 'grant.revoked', { grant_id: grantId }));
+  provider.on('access_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'access_token' }));
+  provider.on('refresh_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'refresh_token' }));
+  provider.on('end_session.success', (ctx) => audit(deps.logger, 'session.logout', { client_id: ctx.oidc.client?.clientId }));
+  return provider;
+}

@@ -1,0 +1,46 @@
+/**
+ * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (SPEC "Login operations"),
+ * without weakening any check the library makes:
+ * - `GET /oauth2/v1/authorize` that needs a login answers 200 with the login page itself instead
+ *   of a 303 to the interaction URL; the interaction is created, stored and cookie-bound by
+ *   oidc-provider exactly as usual;
+ * - the interaction and resume cookies are scoped to `/` instead of `/interaction/<uid>` and
+ *   `/oauth2/v1/authorize/<uid>`, so `/login` and `/mfa/verify` receive them; they stay signed,
+ *   httpOnly and SameSite=Lax, and the resume step still checks them;
+ * - redirects back to the client (a code, or an error such as login_required) are 302, not 303.
+ */
+import type { Context, Next } from 'koa';
+import type { Provider } from 'oidc-provider';
+import { COOKIE_NAMES } from './provider.ts';
+
+const REDIRECTING_ROUTES = new Set(['authorization', 'resume']);
+const ROOT_SCOPED = new Set([COOKIE_NAMES.interaction, `${COOKIE_NAMES.interaction}.sig`, COOKIE_NAMES.resume, `${COOKIE_NAMES.resume}.sig`]);
+
+type CookieSet = Context['cookies']['set'];
+
+export interface WireContractDeps {
+  /** Renders the login page of an interaction that oidc-provider just started (status 200). */
+  renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void>;
+}
+
+export function wireContract(provider: Provider, deps: WireContractDeps) {
+  return async function adaptHops(ctx: Context, next: Next): Promise<void> {
+    const cookies = ctx.cookies;
+    const set: CookieSet = cookies.set.bind(cookies);
+    cookies.set = ((name: string, value?: string | null, options?: Parameters<CookieSet>[2]) =>
+      set(name, value, ROOT_SCOPED.has(name) ? { ...options, path: '/' } : options)) as CookieSet;
+
+    await next();
+
+    const route = (ctx as Context & { oidc?: { route?: string } }).oidc?.route;
+    if (!route || !REDIRECTING_ROUTES.has(route) || ctx.status !== 303) return;
+    const location = ctx.response.get('Location');
+    const interaction = /^\/interaction\/([\w-]+)$/.exec(location);
+    if (interaction) {
+      ctx.remove('Location');
+      await deps.renderLogin(ctx, provider, interaction[1]!);
+      return;
+    }
+    ctx.status = 302;
+  };
+}

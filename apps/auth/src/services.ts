@@ -1,0 +1,45 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '@gatehouse/db';
+import type { AuthConfig } from './config/config.ts';
+import type { AuthSchema } from './storage/schema.ts';
+import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
+import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
+import { createClientStore, type ClientStore } from './clients/client-store.ts';
+import { createKeyStore, type KeyStore } from './keys/key-store.ts';
+import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
+import { createRegulator, type Regulator } from './regulation/regulator.ts';
+import { createTotp, type Totp } from './mfa/totp.ts';
+import { createOidcAdapter } from './oidc/adapter.ts';
+
+/** Every store and service of the authorization server, built once from the database. */
+export interface AuthServices {
+  db: Kysely<AuthSchema>;
+  box: SecretBox;
+  accounts: AccountStore;
+  clients: ClientStore;
+  keys: KeyStore;
+  regulationStore: RegulationStore;
+  regulator: Regulator;
+  totp: Totp;
+  oidcAdapter: ReturnType<typeof createOidcAdapter>;
+  clock: () => number;
+}
+
+export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now): AuthServices {
+  const db = database.db;
+  const box = createSecretBox(config.encryptionKey);
+  const clients = createClientStore(db, box);
+  const regulationStore = createRegulationStore(db);
+  return {
+    db,
+    box,
+    accounts: createAccountStore(db, box, clock),
+    clients,
+    keys: createKeyStore(db, box),
+    regulationStore,
+    regulator: createRegulator({ store: regulationStore, clock, ...config.regulation }),
+    totp: createTotp(),
+    oidcAdapter: createOidcAdapter({ db, clients, clock }),
+    clock,
+  };
+}

@@ -1,0 +1,5 @@
+export { startTestAuthServer } from './test-auth-server.ts';
+export type { TestAuthServer, TestAuthServerOptions, TestUser } from './test-auth-server.ts';
+export { CookieJar, request, form, jsonBody } from './cookie-jar.ts';
+export type { HttpResponse } from './cookie-jar.ts';
+export { pkcePair } from './pkce.ts';

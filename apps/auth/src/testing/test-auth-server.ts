@@ -1,0 +1,188 @@
+/**
+ * A real authorization server on a random loopback port, on a throw-away database, for the
+ * test suites of the other apps. Tokens come from the real flow (password, TOTP, code + PKCE).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { SignJWT, importJWK } from 'jose';
+import type { TokenResponse } from '@gatehouse/contracts';
+import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { loadConfig, type AuthConfig } from '../config/config.ts';
+import { createLogger } from '../logging/logger.ts';
+import { openAuthDatabase } from '../storage/open-auth-database.ts';
+import { createApp, type AuthApp } from '../app.ts';
+import { hashPassword } from '../accounts/password.ts';
+import { loadSigningJwks, rotateSigningKeys } from '../keys/signing-keys.ts';
+import { CookieJar, jsonBody, request } from './cookie-jar.ts';
+import { pkcePair } from './pkce.ts';
+
+export interface TestAuthServerOptions {
+  tokenFormat?: 'jwt' | 'opaque';
+  audience?: string;
+  accessTokenTtl?: number;
+  apiScopes?: string[];
+  /** Extra environment for loadConfig (e.g. AUTH_SESSION_TTL). */
+  env?: Record<string, string>;
+  clock?: () => number;
+}
+
+export interface TestUser {
+  username: string;
+  password: string;
+  totpSecret: string;
+}
+
+export interface TestAuthServer {
+  issuer: string;
+  audience: string;
+  config: AuthConfig;
+  app: AuthApp;
+  testClient: { clientId: string; clientSecret: string; redirectUri: string };
+  introspectionClient: { clientId: string; clientSecret: string };
+  createUser(opts?: { username?: string; groups?: string[]; email?: string; name?: string }): Promise<TestUser>;
+  login(opts: { scope: string; username?: string; groups?: string[] }): Promise<TokenResponse>;
+  rotateKeys(): Promise<void>;
+  revoke(token: string): Promise<void>;
+  sign(payload: Record<string, unknown>, header?: Record<string, unknown>): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startTestAuthServer(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
+  const target: TestDatabase = await createTestDatabase('sqlite');
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const issuer = `http://127.0.0.1:${port}`;
+  const dataDir = target.url.replace(/^sqlite:/, '').replace(/\/test\.db$/, '');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    AUTH_ISSUER: issuer,
+    AUTH_DATABASE_URL: target.url,
+    AUTH_DATA_DIR: dataDir,
+    AUTH_API_TOKEN_FORMAT: options.tokenFormat ?? 'jwt',
+    ...(options.audience ? { AUTH_API_AUDIENCE: options.audience } : {}),
+    ...(options.accessTokenTtl ? { AUTH_ACCESS_TOKEN_TTL: String(options.accessTokenTtl) } : {}),
+    ...(options.apiScopes ? { AUTH_API_SCOPES: options.apiScopes.join(',') } : {}),
+    AUTH_DEV_SEED: 'false',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await openAuthDatabase(config.databaseUrl);
+  const app = await createApp(config, { database, logger: createLogger({ level: 'silent' }), clock: options.clock });
+  server.on('request', app.callback());
+  const { services } = app;
+
+  const testClient = { clientId: 'test-app', clientSecret: randomBytes(24).toString('base64url'), redirectUri: 'http://127.0.0.1:9/callback' };
+  await services.clients.create({
+    clientId: testClient.clientId,
+    name: 'Test App',
+    redirectUris: [testClient.redirectUri],
+    clientSecret: testClient.clientSecret,
+    grantTypes: ['authorization_code', 'refresh_token'],
+  });
+  const introspectionClient = { clientId: 'api', clientSecret: randomBytes(24).toString('base64url') };
+  await services.clients.create({
+    clientId: introspectionClient.clientId,
+    name: 'API',
+    redirectUris: [],
+    grantTypes: ['client_credentials'],
+    clientSecret: introspectionClient.clientSecret,
+  });
+
+  const users = new Map<string, TestUser>();
+  const basic = (c: { clientId: string; clientSecret: string }) => `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}`;
+
+  const createUser: TestAuthServer['createUser'] = async (opts = {}) => {
+    const username = opts.username ?? `user-${randomBytes(4).toString('hex')}`;
+    const password = randomBytes(12).toString('base64url');
+    const account = await services.accounts.create({
+      username,
+      email: opts.email ?? `${username}@example.com`,
+      name: opts.name ?? `Test ${username}`,
+      groups: opts.groups ?? ['testers'],
+      passwordHash: await hashPassword(password),
+    });
+    const totpSecret = services.totp.generateSecret();
+    await services.accounts.setTotpSecret(account.id, totpSecret);
+    const user = { username: account.username, password, totpSecret };
+    users.set(user.username, user);
+    return user;
+  };
+
+  const lastStep = new Map<string, number>();
+  const login: TestAuthServer['login'] = async ({ scope, username, groups }) => {
+    const user = (username && users.get(username)) || (await createUser({ username, groups }));
+    const jar = new CookieJar();
+    const { verifier, challenge } = pkcePair();
+    const state = randomBytes(8).toString('hex');
+    const authorize = new URL('/oauth2/v1/authorize', issuer);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: testClient.clientId,
+      redirect_uri: testClient.redirectUri,
+      scope,
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const page = await request(jar, authorize.toString(), { headers: { accept: 'application/json' } });
+    if (page.status !== 200) throw new Error(`authorize answered ${page.status}`);
+    const passwordStep = await request(jar, `${issuer}/login`, { method: 'POST', ...jsonBody({ username: user.username, password: user.password }) });
+    if (passwordStep.status !== 200) throw new Error(`login answered ${passwordStep.status}: ${passwordStep.text}`);
+    // Each TOTP step is accepted once per account: use the next one when this user logged in this step already.
+    const now = (options.clock ?? Date.now)();
+    let at = now;
+    const last = lastStep.get(user.username);
+    if (last !== undefined && Math.floor(now / 30_000) <= last) at = (last + 1) * 30_000;
+    const code = await services.totp.generate(user.totpSecret, at);
+    lastStep.set(user.username, Math.floor(at / 30_000));
+    const verify = await request(jar, `${issuer}/mfa/verify`, { method: 'POST', ...jsonBody({ code }) });
+    if (verify.status !== 302 || !verify.location) throw new Error(`mfa/verify answered ${verify.status}: ${verify.text}`);
+    const authorizationCode = new URL(verify.location).searchParams.get('code');
+    if (!authorizationCode) throw new Error(`no code in ${verify.location}`);
+    const token = await fetch(`${issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(testClient), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: authorizationCode, redirect_uri: testClient.redirectUri, code_verifier: verifier }),
+    });
+    const body = (await token.json()) as TokenResponse;
+    if (token.status !== 200) throw new Error(`token answered ${token.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
+
+  return {
+    issuer,
+    audience: config.api.audience,
+    config,
+    app,
+    testClient,
+    introspectionClient,
+    createUser,
+    login,
+    async rotateKeys() {
+      await rotateSigningKeys(services.keys, { nowMs: Date.now(), keepForSeconds: config.accessTokenTtl + config.idTokenTtl });
+      await app.reloadKeys();
+    },
+    async revoke(token: string) {
+      const response = await fetch(`${issuer}/oauth2/v1/revoke`, {
+        method: 'POST',
+        headers: { authorization: basic(testClient), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }),
+      });
+      if (response.status !== 200) throw new Error(`revoke answered ${response.status}`);
+    },
+    async sign(payload, header = {}) {
+      const { keys } = await loadSigningJwks(services.keys, Date.now());
+      const jwk = keys[0]!;
+      const key = await importJWK(jwk, 'RS256');
+      return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid, ...header }).sign(key);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+      await target.drop();
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { AccessTokenClaims, IdTokenClaims, TokenResponse } from '@gatehouse/contracts';
+import { hashPassword } from '../../src/accounts/password.ts';
+import { authorizeUrl, codeFrom, CookieJar, decodeProtectedHeader, exchange, form, pkcePair, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+
+// SPEC "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet.
+describe('the seed login flow', () => {
+  let server: TestAuthServer;
+  const jar = new CookieJar();
+  const state = 'st-4f1c:"<x>';
+  const nonce = 'n-0S6_WzA2Mj';
+  const { verifier, challenge } = pkcePair();
+  let uid = '';
+  let totpSecret = '';
+  let location = '';
+
+  beforeAll(async () => {
+    server = await startServer();
+    await server.app.services.accounts.create({
+      username: 'alice',
+      email: 'alice@example.com',
+      name: 'Alice Liddell',
+      groups: ['admins', 'users'],
+      passwordHash: await hashPassword('correct horse battery'),
+    });
+  });
+  afterAll(() => server.close());
+
+  it('GET /oauth2/v1/authorize without a session answers 200 with the login page', async () => {
+    const res = await request(jar, authorizeUrl(server, { state, nonce, challenge }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.text).toContain('<form method="post" action="/login"');
+    expect(res.text).toContain('to continue to <strong>Test App</strong>');
+    uid = uidOf(res.text);
+    const cookies = res.headers.getSetCookie();
+    const interaction = cookies.find((c) => c.startsWith('gh_auth_interaction='));
+    const resume = cookies.find((c) => c.startsWith('gh_auth_resume='));
+    expect(interaction).toMatch(/; path=\/; .*samesite=lax; httponly/);
+    expect(resume).toMatch(/; path=\/; .*samesite=lax; httponly/);
+    expect(interaction).toContain(`gh_auth_interaction=${uid};`);
+  });
+
+  it('POST /login with username and password answers 200 with the second-factor page (TOTP enrollment)', async () => {
+    const res = await request(jar, `${server.issuer}/login`, {
+      method: 'POST',
+      ...form({ uid, username: 'alice', password: 'correct horse battery' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('<form method="post" action="/mfa/verify"');
+    expect(res.text).toContain('Set up two-step verification');
+    expect(res.text).toContain('<svg');
+    const secret = /<code id="totp-secret">([A-Z2-7]+)<\/code>/.exec(res.text);
+    expect(secret).not.toBeNull();
+    totpSecret = secret![1]!;
+  });
+
+  it('POST /mfa/verify with a valid code answers 302 to the redirect URI with code and the unchanged state, and sets the session cookie', async () => {
+    const code = await server.app.services.totp.generate(totpSecret, Date.now());
+    const res = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) });
+    expect(res.status).toBe(302);
+    location = res.location!;
+    const target = new URL(location);
+    expect(`${target.origin}${target.pathname}`).toBe(server.testClient.redirectUri);
+    expect(target.searchParams.get('state')).toBe(state);
+    expect(target.searchParams.get('code')).toMatch(/^[\w-]{20,}$/);
+    expect(target.searchParams.get('iss')).toBe(server.issuer);
+    const session = res.headers.getSetCookie().find((c) => c.startsWith('gh_auth_session='));
+    expect(session).toMatch(/; path=\/; samesite=lax; httponly; expires=/);
+    const expires = Date.parse(/expires=([^;]+)/.exec(session!)![1]!);
+    expect(Math.round((expires - Date.now()) / 60_000)).toBe(240);
+    const account = await server.app.services.accounts.findByUsername('alice');
+    expect(account?.totpEnrolled).toBe(true);
+    expect(await server.app.services.accounts.getTotpSecret(account!.id)).toBe(totpSecret);
+  });
+
+  it('POST /oauth2/v1/token answers 200 JSON with the SPEC token response and valid ID and access tokens', async () => {
+    const res = await exchange(server, codeFrom(location), { code_verifier: verifier });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = TokenResponse.parse(res.body);
+    expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'id_token', 'refresh_token', 'scope', 'token_type']);
+    expect(body.token_type).toBe('Bearer');
+    expect(body.expires_in).toBe(3600);
+    expect(body.scope).toBe('movies:read');
+
+    const jwks = createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`));
+    const id = await jwtVerify(body.id_token!, jwks, { issuer: server.issuer, audience: server.testClient.clientId });
+    const claims = IdTokenClaims.parse(id.payload);
+    const account = await server.app.services.accounts.findByUsername('alice');
+    expect(claims).toMatchObject({
+      iss: server.issuer,
+      sub: account!.id,
+      aud: 'test-app',
+      nonce,
+      email: 'alice@example.com',
+      name: 'Alice Liddell',
+      groups: ['admins', 'users'],
+      amr: ['pwd', 'otp'],
+    });
+    expect(claims.exp - claims.iat).toBe(3600);
+
+    expect(decodeProtectedHeader(body.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
+    const at = await jwtVerify(body.access_token, jwks, { issuer: server.issuer, audience: server.audience, typ: 'at+jwt' });
+    const access = AccessTokenClaims.parse(at.payload);
+    expect(access).toMatchObject({ sub: account!.id, aud: server.audience, scope: 'movies:read', client_id: 'test-app', groups: ['admins', 'users'] });
+    expect(access.exp - access.iat).toBe(3600);
+  });
+});
