@@ -87,7 +87,11 @@ export const unsupportedMediaType = (accepted: readonly string[]): ApiError =>
     headers: { 'Accept-Post': accepted.join(', ') },
   });
 export const payloadTooLarge = (limit: number): ApiError =>
-  new ApiError(413, 'payload_too_large', 'Content Too Large', { detail: `the request body exceeds the limit of ${limit} bytes` });
+  new ApiError(413, 'payload_too_large', 'Content Too Large', {
+    detail: `the request body exceeds the limit of ${limit} bytes`,
+    // The rest of the body is not read, so the connection cannot carry another request.
+    headers: { Connection: 'close' },
+  });
 export const malformedBody = (detail: string): ApiError => new ApiError(400, 'malformed_body', 'Bad Request', { detail });
 export const validationFailed = (errors: readonly FieldError[]): ApiError =>
   new ApiError(400, 'validation_failed', 'Bad Request', {

@@ -1,0 +1,107 @@
+/**
+ * Builds the resource server. It never listens: main.ts does, and tests call createApp.
+ * Middleware order: request id → access log → problem details → health, OpenAPI →
+ * collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
+ */
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Kysely } from 'kysely';
+import type { Database } from '@gatehouse/db';
+import { createAuthenticator, type Authenticator } from './auth/authenticator.ts';
+import { createDiscovery } from './auth/discovery.ts';
+import { createIntrospectionVerifier } from './auth/introspection-verifier.ts';
+import { createJwksCache } from './auth/jwks-cache.ts';
+import { createJwtVerifier } from './auth/jwt-verifier.ts';
+import { createVerifiedTokenCache } from './auth/verified-token-cache.ts';
+import type { ApiDefinition } from './collections/collection-config.ts';
+import type { ApiConfig } from './config/config.ts';
+import { errorHandler } from './errors/error-handler.ts';
+import { healthRoutes } from './health/health-routes.ts';
+import { accessLog } from './http/access-log.ts';
+import { requestId } from './http/request-id.ts';
+import type { ApiState } from './http/state.ts';
+import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
+import { openApiRoute } from './openapi/openapi-route.ts';
+import { createItemStore } from './storage/item-store.ts';
+import type { ApiSchema } from './storage/schema.ts';
+
+export interface ApiDeps {
+  /** An open, migrated database (see storage/open-api-database.ts). */
+  readonly database: Database<ApiSchema>;
+  /** The collection file's content. */
+  readonly definition: ApiDefinition;
+  /** Epoch milliseconds. */
+  readonly clock: () => number;
+  readonly fetch: typeof fetch;
+  readonly logger: Logger;
+  /** Benchmark baseline only: `off` skips token validation. Never set from the environment. */
+  readonly tokenValidation?: TokenValidation;
+}
+
+export interface ApiApp extends Koa<ApiState> {
+  /** The token checker, exposed so main.ts can warm it up at start. */
+  readonly authenticator: Authenticator;
+}
+
+function buildAuthenticator(config: ApiConfig, deps: ApiDeps): Authenticator {
+  const discovery = createDiscovery({ issuer: config.issuer, fetch: deps.fetch, clock: deps.clock });
+  const cache = createVerifiedTokenCache(config.tokenCacheSize);
+  const verifier =
+    config.tokenMode === 'jwt'
+      ? createJwtVerifier({
+          issuer: config.issuer,
+          audience: config.audience,
+          realm: config.realm,
+          clockToleranceSeconds: config.clockTolerance,
+          clock: deps.clock,
+          jwks: createJwksCache({
+            discovery,
+            fetch: deps.fetch,
+            clock: deps.clock,
+            cooldownMs: config.jwksCooldown * 1000,
+            maxAgeMs: config.jwksMaxAge * 1000,
+            onKeys: (kids) => cache.dropKeysExcept(kids),
+          }),
+        })
+      : createIntrospectionVerifier({
+          issuer: config.issuer,
+          audience: config.audience,
+          realm: config.realm,
+          clientId: config.introspectionClient.clientId,
+          clientSecret: config.introspectionClient.clientSecret,
+          clockToleranceSeconds: config.clockTolerance,
+          maxAgeMs: config.introspectionCacheMaxAge * 1000,
+          clock: deps.clock,
+          fetch: deps.fetch,
+          discovery,
+        });
+  return createAuthenticator({ verifier, cache, clock: deps.clock });
+}
+
+export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
+  const app = new Koa<ApiState>({ proxy: config.trustProxy });
+  const store = createItemStore(deps.database.db as Kysely<ApiSchema>);
+  const authenticator = buildAuthenticator(config, deps);
+  // Koa would print errors on stderr; ours are logged by the error handler.
+  app.silent = true;
+
+  app.use(requestId);
+  app.use(accessLog(deps.logger, deps.clock));
+  app.use(errorHandler(deps.logger));
+  const health = healthRoutes({ database: () => store.ping(), tokenValidation: () => authenticator.ready() });
+  app.use(health.routes());
+  const openapi = openApiRoute(deps.definition, { issuer: config.issuer, audience: config.audience });
+  app.use(openapi.routes());
+  app.use(
+    collectionEndpoint({
+      definition: deps.definition,
+      store,
+      authenticator,
+      tokenValidation: deps.tokenValidation ?? 'on',
+      realm: config.realm,
+      bodyLimit: config.bodyLimit,
+      clock: deps.clock,
+    }),
+  );
+  return Object.assign(app, { authenticator });
+}

@@ -1,0 +1,91 @@
+/**
+ * Validation of opaque access tokens through the authorization server's introspection
+ * endpoint (RFC 7662). Rules:
+ * - the call is a POST of `token` and `token_type_hint=access_token`, authenticated with this
+ *   API's own client credentials (client_secret_basic, form-encoded per RFC 6749 §2.3.1);
+ * - `active: false` refuses the token; so do an `aud` that does not contain this API's audience
+ *   (or none at all), an `iss` other than the issuer, a `token_type` other than Bearer, and an
+ *   `exp` already past (with the leeway);
+ * - a success may be reused until exp, but at most `maxAgeMs`, which bounds how long a revoked
+ *   token keeps working;
+ * - an endpoint that cannot be reached or answers garbage is 503, not 401: the token may be good.
+ */
+import { IntrospectionResponse, parseScope } from '@gatehouse/contracts';
+import { authorizationServerUnavailable, invalidToken } from './challenges.ts';
+import type { Discovery } from './discovery.ts';
+import type { TokenVerifier, VerifiedToken } from './principal.ts';
+
+const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+
+export function createIntrospectionVerifier(options: {
+  issuer: string;
+  audience: string;
+  realm: string;
+  clientId: string;
+  clientSecret: string;
+  clockToleranceSeconds: number;
+  maxAgeMs: number;
+  clock: () => number;
+  fetch: typeof fetch;
+  discovery: Discovery;
+}): TokenVerifier {
+  const basic = `Basic ${Buffer.from(`${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`).toString('base64')}`;
+  const leewayMs = options.clockToleranceSeconds * 1000;
+
+  return {
+    async verify(token): Promise<VerifiedToken> {
+      let endpoint: string | undefined;
+      try {
+        endpoint = (await options.discovery.get()).introspection_endpoint;
+      } catch {
+        throw authorizationServerUnavailable();
+      }
+      if (!endpoint) throw authorizationServerUnavailable();
+      let body: unknown;
+      try {
+        const response = await options.fetch(endpoint, {
+          method: 'POST',
+          headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+          body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+          redirect: 'error',
+          signal: AbortSignal.timeout(5_000),
+        });
+        if (!response.ok) throw new Error(`introspection answered ${response.status}`);
+        body = await response.json();
+      } catch {
+        throw authorizationServerUnavailable();
+      }
+      const parsed = IntrospectionResponse.safeParse(body);
+      if (!parsed.success) throw authorizationServerUnavailable();
+      const claims = parsed.data;
+      if (!claims.active) throw invalidToken(options.realm, 'the access token is not active');
+      const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+      if (!audiences.includes(options.audience)) throw invalidToken(options.realm, 'the access token was not issued for this API');
+      if (claims.iss !== undefined && claims.iss !== options.issuer) throw invalidToken(options.realm, 'the access token was not issued by the trusted issuer');
+      if (claims.token_type !== undefined && claims.token_type.toLowerCase() !== 'bearer') {
+        throw invalidToken(options.realm, 'the token is not an access token');
+      }
+      const now = options.clock();
+      const expiresAt = claims.exp === undefined ? Infinity : claims.exp * 1000 + leewayMs;
+      if (now >= expiresAt) throw invalidToken(options.realm, 'the access token expired');
+      return {
+        principal: {
+          subject: claims.sub,
+          clientId: claims.client_id,
+          scopes: new Set(parseScope(claims.scope)),
+          groups: claims.groups ?? [],
+        },
+        validUntil: Math.min(expiresAt, now + options.maxAgeMs),
+        validFrom: 0,
+        kid: undefined,
+      };
+    },
+    async ready() {
+      try {
+        return (await options.discovery.get()).introspection_endpoint !== undefined;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/** Who a verified access token speaks for, and what it may do. */
+export interface Principal {
+  readonly subject: string | undefined;
+  readonly clientId: string | undefined;
+  readonly scopes: ReadonlySet<string>;
+  readonly groups: readonly string[];
+}
+
+/** A successful token check: the principal and the window (epoch ms) in which a fresh check would also accept the token. */
+export interface VerifiedToken {
+  readonly principal: Principal;
+  /** A fresh check refuses the token from this instant on (exp plus leeway, or an earlier bound). */
+  readonly validUntil: number;
+  /** A fresh check refuses the token before this instant (nbf minus leeway), or 0. */
+  readonly validFrom: number;
+  /** The `kid` of the key that signed it (JWT mode), so the entry can be dropped if the key disappears. */
+  readonly kid: string | undefined;
+}
+
+/** Checks one access token; rejects with an {@link ApiError} (invalid_token, or 503 when the authorization server cannot be reached). */
+export interface TokenVerifier {
+  verify(token: string): Promise<VerifiedToken>;
+  /** Loads what verification needs (discovery, JWKS); resolves false when that failed. */
+  ready(): Promise<boolean>;
+}

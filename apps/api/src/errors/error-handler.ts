@@ -1,0 +1,67 @@
+/**
+ * The outermost middleware of the API. Rules:
+ * - an {@link ApiError} becomes an RFC 9457 problem document with its status, stable `code`,
+ *   title, detail, field errors and extension members, plus its headers;
+ * - the document takes the representation the client accepts (problem+json, problem+xml or
+ *   an HTML page); a client that accepts none of them gets problem+json;
+ * - anything else is logged with its stack at error level and answered with a generic 500
+ *   carrying only the request id; no stack trace or internal message ever reaches the wire;
+ * - a 404 that nothing answered is turned into a problem document as well.
+ */
+import type { Next } from 'koa';
+import type { Logger } from 'pino';
+import { HTML_CSP, problemToHtml } from '../representations/html.ts';
+import { negotiateProblem, PROBLEM_TYPES } from '../representations/negotiate.ts';
+import { problemToXml } from '../representations/xml.ts';
+import type { ApiContext } from '../http/state.ts';
+import { ApiError, notFound } from './api-error.ts';
+
+export const PROBLEM_TYPE_BASE = 'https://gatehouse.dev/problems/';
+
+function toApiError(error: unknown, ctx: ApiContext, logger: Logger): ApiError {
+  if (error instanceof ApiError && error.expose) return error;
+  // Koa and Node raise errors with a status for things like malformed URLs.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (!(error instanceof ApiError) && typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(status, status === 404 ? 'not_found' : 'invalid_request', status === 404 ? 'Not Found' : 'Bad Request', {
+      detail: 'the request could not be understood',
+    });
+  }
+  logger.error({ event: 'unexpected_error', requestId: ctx.state.requestId, err: error }, 'unexpected error');
+  return new ApiError(500, 'internal_error', 'Internal Server Error', {
+    detail: `an unexpected error occurred; quote request id ${ctx.state.requestId}`,
+  });
+}
+
+export function errorHandler(logger: Logger) {
+  return async function errorHandlerMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw notFound(`nothing is served at ${ctx.path}`);
+    } catch (caught) {
+      const error = toApiError(caught, ctx, logger);
+      const problem: Record<string, unknown> & { title: string; status: number } = {
+        type: `${PROBLEM_TYPE_BASE}${error.code}`,
+        title: error.title,
+        status: error.status,
+        detail: error.detail,
+        code: error.code,
+        instance: ctx.path,
+        requestId: ctx.state.requestId,
+        ...(error.errors ? { errors: error.errors } : {}),
+        ...error.extensions,
+      };
+      for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
+      const representation = negotiateProblem(ctx.get('Accept') || undefined);
+      ctx.status = error.status;
+      ctx.set('Content-Type', representation === 'html' ? 'text/html; charset=utf-8' : representation === 'json' ? PROBLEM_TYPES.json : `${PROBLEM_TYPES.xml}; charset=utf-8`);
+      if (representation === 'json') ctx.body = JSON.stringify(problem);
+      else if (representation === 'xml') ctx.body = problemToXml(problem);
+      else {
+        ctx.set('Content-Security-Policy', HTML_CSP);
+        ctx.body = problemToHtml(problem);
+      }
+      if (error.status >= 500) logger.warn({ event: 'server_error', requestId: ctx.state.requestId, code: error.code }, 'request failed');
+    }
+  };
+}

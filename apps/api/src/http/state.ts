@@ -1,0 +1,16 @@
+import type { ParameterizedContext } from 'koa';
+import type { Principal } from '../auth/principal.ts';
+import type { VersionSpec } from '../collections/collection-config.ts';
+import type { Negotiated } from '../representations/negotiate.ts';
+
+/** What the middleware of one request learn, in order. */
+export interface ApiState {
+  requestId: string;
+  /** Set once the Accept header was negotiated. */
+  negotiated?: Negotiated;
+  /** Set once the version was resolved. */
+  version?: VersionSpec;
+  principal?: Principal;
+}
+
+export type ApiContext = ParameterizedContext<ApiState>;

@@ -1,0 +1,122 @@
+/**
+ * The collection endpoints, as an ordered list of checks. The order is deliberate:
+ *  1. the path must have one of the shapes of match-path.ts (else 404, unversioned and unauthenticated);
+ *  2. `Accept` must name a representation we produce (406);
+ *  3. the version schemes must agree on a configured version (400);
+ *  4. the bearer token must be valid (401), before anything about the collections is revealed;
+ *  5. the collection must exist (404) and the method suit the path (405 with Allow);
+ *  6. the token must hold the collection's read or write scope (403);
+ *  7. the operation reads the body (415, 413, 400) and answers.
+ * Every answer from step 1 on carries `Vary: Accept, API-Version`; from step 3 on, `API-Version`
+ * and, for a deprecated version, `Deprecation`, `Sunset` and `Link`.
+ */
+import type { Next } from 'koa';
+import { API_ROUTES } from '@gatehouse/contracts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { bearerToken } from '../auth/bearer.ts';
+import { insufficientScope } from '../auth/challenges.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { ApiDefinition } from '../collections/collection-config.ts';
+import { collectionNotFound, methodNotAllowed, notAcceptable } from '../errors/api-error.ts';
+import { baseUrl } from '../http/base-url.ts';
+import type { ApiContext } from '../http/state.ts';
+import { BASE_TYPES, negotiate } from '../representations/negotiate.ts';
+import type { ItemStore } from '../storage/item-store.ts';
+import { deprecationHeaders } from '../versioning/deprecation.ts';
+import { formatVersion, resolveVersion, type VersionClaim } from '../versioning/resolve-version.ts';
+import { createItem, listItems, readItem, removeItem, replaceItem, type Operation } from './handlers.ts';
+import { matchPath, type MatchedPath } from './match-path.ts';
+
+const COLLECTION_METHODS: Readonly<Record<string, { operation: Operation; write: boolean }>> = {
+  GET: { operation: listItems, write: false },
+  HEAD: { operation: listItems, write: false },
+  POST: { operation: createItem, write: true },
+};
+const ITEM_METHODS: Readonly<Record<string, { operation: Operation; write: boolean }>> = {
+  GET: { operation: readItem, write: false },
+  HEAD: { operation: readItem, write: false },
+  PUT: { operation: replaceItem, write: true },
+  DELETE: { operation: removeItem, write: true },
+};
+
+/** Token validation is always on, except in the benchmark's baseline run. */
+export type TokenValidation = 'on' | 'off';
+
+const UNCHECKED: Principal = { subject: undefined, clientId: undefined, scopes: new Set(), groups: [] };
+
+export function collectionEndpoint(options: {
+  definition: ApiDefinition;
+  store: ItemStore;
+  authenticator: Authenticator;
+  tokenValidation: TokenValidation;
+  realm: string;
+  bodyLimit: number;
+  clock: () => number;
+}) {
+  const { definition } = options;
+  const available = [
+    ...Object.values(BASE_TYPES),
+    ...definition.versions.flatMap((v) => [`application/vnd.gatehouse.${formatVersion(v.version)}+json`, `application/vnd.gatehouse.${formatVersion(v.version)}+xml`]),
+  ];
+
+  function versionClaims(ctx: ApiContext, match: MatchedPath, mediaTypeVersion: string | undefined): VersionClaim[] {
+    const claims: VersionClaim[] = [];
+    if (match.pathVersion !== undefined) claims.push({ scheme: 'path', value: match.pathVersion });
+    const header = ctx.get('API-Version');
+    if (header !== '') claims.push({ scheme: 'header', value: header });
+    const query = ctx.query.version;
+    if (query !== undefined) for (const value of Array.isArray(query) ? query : [query]) claims.push({ scheme: 'query', value });
+    if (mediaTypeVersion !== undefined) claims.push({ scheme: 'media type', value: mediaTypeVersion });
+    return claims;
+  }
+
+  async function authenticate(ctx: ApiContext): Promise<Principal> {
+    if (options.tokenValidation === 'off') return UNCHECKED;
+    const token = bearerToken(ctx.get('Authorization') || undefined, ctx.query.access_token !== undefined, options.realm);
+    return await options.authenticator.authenticate(token);
+  }
+
+  return async function collectionEndpointMiddleware(ctx: ApiContext, next: Next): Promise<void> {
+    const match = matchPath(ctx.path);
+    if (!match) return next();
+    if (match.pathVersion === undefined && match.resource === 'openapi.json') return next();
+    ctx.set('Vary', 'Accept, API-Version');
+
+    const negotiated = negotiate(ctx.get('Accept') || undefined);
+    if (!negotiated) throw notAcceptable(available);
+    ctx.state.negotiated = negotiated;
+
+    const version = resolveVersion(versionClaims(ctx, match, negotiated.mediaTypeVersion), definition.versions);
+    ctx.state.version = version;
+    ctx.set('API-Version', formatVersion(version.version));
+    if (version.deprecated) {
+      const headers = deprecationHeaders(version.deprecated, `${baseUrl(ctx)}${API_ROUTES.openapi}`);
+      ctx.set('Deprecation', headers.deprecation);
+      if (headers.sunset) ctx.set('Sunset', headers.sunset);
+      for (const link of headers.links) ctx.append('Link', link);
+    }
+
+    const principal = await authenticate(ctx);
+    ctx.state.principal = principal;
+
+    const collection = definition.collections.get(match.resource);
+    if (!collection) throw collectionNotFound(match.resource);
+    const methods = match.idSegment === undefined ? COLLECTION_METHODS : ITEM_METHODS;
+    const method = methods[ctx.method];
+    if (!method) throw methodNotAllowed(ctx.method, Object.keys(methods));
+
+    const scope = method.write ? collection.writeScope : collection.readScope;
+    if (options.tokenValidation === 'on' && !principal.scopes.has(scope)) throw insufficientScope(options.realm, scope);
+
+    await method.operation(ctx, {
+      collection,
+      match,
+      version,
+      negotiated,
+      store: options.store,
+      paging: definition.paging,
+      bodyLimit: options.bodyLimit,
+      clock: options.clock,
+    });
+  };
+}

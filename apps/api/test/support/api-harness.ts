@@ -1,0 +1,64 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import type { Engine } from '@gatehouse/db';
+import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { createApp, type ApiApp } from '../../src/app.ts';
+import { loadApiDefinition, parseApiDefinition, type ApiDefinition } from '../../src/collections/collection-config.ts';
+import { loadConfig, type ApiConfig } from '../../src/config/config.ts';
+import { openApiDatabase } from '../../src/storage/open-api-database.ts';
+import type { TokenValidation } from '../../src/items/collection-endpoint.ts';
+
+/** A running API on 127.0.0.1 with a throw-away database and a clock the test moves. */
+export interface ApiHarness {
+  readonly url: string;
+  readonly app: ApiApp;
+  readonly config: ApiConfig;
+  /** The API's clock; tests move it instead of sleeping. */
+  now: number;
+  request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startApi(options: {
+  issuer: string;
+  env?: Record<string, string>;
+  engine?: Engine;
+  definition?: unknown;
+  tokenValidation?: TokenValidation;
+  now?: number;
+}): Promise<ApiHarness> {
+  const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
+  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: target.url, LOG_LEVEL: 'silent', ...options.env });
+  const definition: ApiDefinition = options.definition === undefined ? loadApiDefinition(config.collectionsFile) : parseApiDefinition(options.definition);
+  const database = await openApiDatabase(config.databaseUrl);
+  const harness = { now: options.now ?? Date.now() } as ApiHarness;
+  const app = createApp(config, {
+    database,
+    definition,
+    clock: () => harness.now,
+    fetch: globalThis.fetch,
+    logger: pino({ level: 'silent' }),
+    tokenValidation: options.tokenValidation,
+  });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return Object.assign(harness, {
+    url,
+    app,
+    config,
+    request(path: string, init: RequestInit & { token?: string } = {}) {
+      const { token, headers, ...rest } = init;
+      const h = new Headers(headers);
+      if (token !== undefined) h.set('authorization', `Bearer ${token}`);
+      return fetch(`${url}${path}`, { ...rest, headers: h, redirect: 'manual' });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+      await target.drop();
+    },
+  });
+}
