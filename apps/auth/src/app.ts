@@ -16,6 +16,7 @@ import { createAuthServices, type AuthServices } from './services.ts';
 import { ensureSigningKey, keySetFingerprint, loadSigningJwks } from './keys/signing-keys.ts';
 import { createProvider } from './oidc/provider.ts';
 import { wireContract } from './oidc/wire-contract.ts';
+import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { requestContext } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
@@ -67,6 +68,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(requestContext(logger));
     provider.use(securityHeaders);
     provider.use(wireContract(provider, { renderLogin }));
+    provider.use(discoveryScopes(config.api.scopes));
     const routes = interactionRoutes(interactionDeps);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());

@@ -43,8 +43,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     findAccount: createFindAccount(deps.accounts),
     claims: CLAIMS,
     scopes: [...OIDC_SCOPES],
-    // API scopes belong to the API resource server (resource-server.ts); discovery lists them too.
-    discovery: { scopes_supported: [...OIDC_SCOPES, ...config.api.scopes] },
+    // API scopes belong to the API resource server (resource-server.ts); discovery-scopes.ts lists them.
     conformIdTokenClaims: false,
     routes: {
       authorization: AUTH_ROUTES.authorize,
@@ -90,6 +89,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     features: {
       devInteractions: { enabled: false as never },
       introspection: { enabled: true },
+      // Machine clients (the API's introspection credentials, service-to-service calls).
+      clientCredentials: { enabled: true },
       revocation: { enabled: true },
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicators(config),
