@@ -1,0 +1,86 @@
+/**
+ * The operator CLI, callable in-process. Rules:
+ * - it reads the same configuration as the server (database, encryption key), so it works
+ *   against a running server's data;
+ * - every failure is one line on stderr, `authctl: error: ...`, exit 2 for usage errors and 1
+ *   for everything else; never a stack trace, never a secret.
+ */
+import { DatabaseUrlError, MigrationError } from '@gatehouse/db';
+import { AccountError } from '../accounts/account-store.ts';
+import { ClientError } from '../clients/client-store.ts';
+import { ConfigError, loadConfig } from '../config/config.ts';
+import { SecretBoxError } from '../crypto/secret-box.ts';
+import { UsageError } from './args.ts';
+import { CliError, createCliContext, type CliIo } from './cli-context.ts';
+import { CLIENT_USAGE, runClientCommand } from './client-commands.ts';
+import { KEYS_USAGE, runKeyCommand } from './key-commands.ts';
+import { runUserCommand, USER_USAGE } from './user-commands.ts';
+
+export type { CliIo } from './cli-context.ts';
+
+export const USAGE = [
+  'usage: authctl <command> [options]',
+  '',
+  'Manages the Gatehouse authorization server\'s users, clients and signing keys.',
+  'Uses the server\'s configuration (AUTH_DATABASE_URL, AUTH_DATA_DIR, AUTH_ENCRYPTION_KEY) and works while it runs.',
+  '',
+  'commands:',
+  ...USER_USAGE,
+  ...CLIENT_USAGE,
+  ...KEYS_USAGE,
+  '  help',
+  '',
+  'example: printf "%s" "$PASSWORD" | authctl user add alice --email alice@example.com --name "Alice" --groups admins --password-stdin',
+].join('\n');
+
+const GROUPS = {
+  user: runUserCommand,
+  client: runClientCommand,
+  keys: runKeyCommand,
+} as const;
+
+/** Runs one command; resolves to the process exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [group, sub, ...rest] = argv;
+  if (group === undefined) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  if (group === 'help' || group === '--help' || group === '-h') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const run = Object.hasOwn(GROUPS, group) ? GROUPS[group as keyof typeof GROUPS] : undefined;
+  if (!run) return fail(io, new UsageError(`unknown command "${group}"`));
+  if (sub === 'help' || sub === '--help' || sub === '-h') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  let cli: ReturnType<typeof createCliContext> | undefined;
+  try {
+    cli = createCliContext(io, loadConfig(io.env));
+    await run(sub, rest, cli.context);
+    return 0;
+  } catch (error) {
+    return fail(io, error);
+  } finally {
+    await cli?.close();
+  }
+}
+
+const EXPECTED_ERRORS = [CliError, AccountError, ClientError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError];
+
+function fail(io: CliIo, error: unknown): number {
+  if (error instanceof UsageError) {
+    io.stderr(`authctl: error: ${oneLine(error.message)} (run "authctl help" for usage)\n`);
+    return 2;
+  }
+  const expected = EXPECTED_ERRORS.some((type) => error instanceof type);
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr(`authctl: error: ${expected ? '' : 'unexpected failure: '}${oneLine(message)}\n`);
+  return 1;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
