@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import type { Engine } from '@gatehouse/db';
+import type { Database, Engine } from '@gatehouse/db';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { createApp, type ApiApp } from '../../src/app.ts';
 import { loadApiDefinition, parseApiDefinition, type ApiDefinition } from '../../src/collections/collection-config.ts';
 import { loadConfig, type ApiConfig } from '../../src/config/config.ts';
 import { openApiDatabase } from '../../src/storage/open-api-database.ts';
+import type { ApiSchema } from '../../src/storage/schema.ts';
 import type { TokenValidation } from '../../src/items/collection-endpoint.ts';
 
 /** A running API on 127.0.0.1 with a throw-away database and a clock the test moves. */
@@ -14,6 +15,7 @@ export interface ApiHarness {
   readonly url: string;
   readonly app: ApiApp;
   readonly config: ApiConfig;
+  readonly database: Database<ApiSchema>;
   /** The API's clock; tests move it instead of sleeping. */
   now: number;
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
@@ -48,6 +50,7 @@ export async function startApi(options: {
     url,
     app,
     config,
+    database,
     request(path: string, init: RequestInit & { token?: string } = {}) {
       const { token, headers, ...rest } = init;
       const h = new Headers(headers);
@@ -57,7 +60,7 @@ export async function startApi(options: {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      await database.close().catch(() => undefined);
       await target.drop();
     },
   });
