@@ -13,6 +13,12 @@ export interface HttpResponse {
 
 export class CookieJar {
   readonly cookies = new Map<string, string>();
+  /** Headers sent with every request of this jar (e.g. X-Forwarded-For behind a trusted proxy). */
+  readonly defaultHeaders: Record<string, string>;
+
+  constructor(defaultHeaders: Record<string, string> = {}) {
+    this.defaultHeaders = defaultHeaders;
+  }
 
   store(headers: Headers): void {
     for (const line of headers.getSetCookie()) {
@@ -36,7 +42,7 @@ export async function request(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<HttpResponse> {
-  const headers: Record<string, string> = { ...init.headers };
+  const headers: Record<string, string> = { ...jar.defaultHeaders, ...init.headers };
   const cookie = jar.header();
   if (cookie) headers.cookie = cookie;
   const response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body, redirect: 'manual' });
