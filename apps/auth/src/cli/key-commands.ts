@@ -51,9 +51,10 @@ function status(key: SigningKey, activeKid: string | undefined, now: number): st
 async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys list', positionals: [], options: { json: { type: 'boolean' } } });
   const { keys } = await ctx.stores();
-  const all = await keys.list();
+  const stored = await keys.list();
   const now = ctx.now();
-  const activeKid = all.find((k) => k.retiredAt === null)?.kid;
+  const activeKid = stored.find((k) => k.retiredAt === null)?.kid;
+  const all = [...stored].sort((a, b) => Number(b.kid === activeKid) - Number(a.kid === activeKid));
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   if (values.json) {
     ctx.printJson(

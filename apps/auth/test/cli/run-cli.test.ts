@@ -1,0 +1,318 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/accounts/password.ts';
+import { createAccountStore } from '../../src/accounts/account-store.ts';
+import { createClientStore } from '../../src/clients/client-store.ts';
+import { runCli } from '../../src/cli/run-cli.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { createKeyStore } from '../../src/keys/key-store.ts';
+import { loadSigningJwks } from '../../src/keys/signing-keys.ts';
+import { createTotp } from '../../src/mfa/totp.ts';
+import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
+
+const NOW = Date.parse('2026-11-21T12:00:00.000Z');
+let dir: string;
+let env: Record<string, string | undefined>;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(argv: string[], stdin = ''): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdin, stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, clock: () => NOW });
+  return { code, stdout, stderr };
+}
+
+/** Opens the database the way the server does, to check what the CLI wrote. */
+async function withServerView<T>(fn: (stores: {
+  accounts: ReturnType<typeof createAccountStore>;
+  clients: ReturnType<typeof createClientStore>;
+  keys: ReturnType<typeof createKeyStore>;
+}) => Promise<T>): Promise<T> {
+  const config = loadConfig(env);
+  const database = await openAuthDatabase(config.databaseUrl);
+  const box = createSecretBox(config.encryptionKey);
+  try {
+    return await fn({
+      accounts: createAccountStore(database.db, box),
+      clients: createClientStore(database.db, box),
+      keys: createKeyStore(database.db, box),
+    });
+  } finally {
+    await database.close();
+  }
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'authctl-test-'));
+  env = { AUTH_DATABASE_URL: `sqlite:${join(dir, 'auth.db')}`, AUTH_DATA_DIR: dir, NODE_ENV: 'development' };
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('authctl help and usage errors', () => {
+  it('prints usage for help', async () => {
+    const run = await cli(['help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith('usage: authctl <command> [options]\n')).toBe(true);
+    expect(run.stdout).toContain('  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]\n');
+    expect(run.stdout).toContain('  keys rotate [--json]');
+    expect(run.stderr).toBe('');
+  });
+
+  it('prints usage on stderr with exit 2 when no command is given', async () => {
+    const run = await cli([]);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr.startsWith('usage: authctl')).toBe(true);
+  });
+
+  it.each([
+    [['frob'], 'unknown command "frob"'],
+    [['user'], 'user: missing subcommand (add, list, remove, totp)'],
+    [['user', 'frob'], 'unknown command "user frob"'],
+    [['client', 'add', 'x'], 'client add: missing required option --redirect-uri (or use --grant client_credentials)'],
+    [['client', 'add', 'x', '--redirect-uri'], 'client add: option --redirect-uri needs a value'],
+    [['client', 'add', 'x', '--redirect-uri', 'https://a.example/cb', '--auth-method', 'private_key_jwt'], 'client add: --auth-method must be client_secret_basic or client_secret_post'],
+    [['user', 'add', '--email', 'a@example.com'], 'user add: missing <username>'],
+    [['user', 'add', 'a', 'b'], 'user add: unexpected argument "b"'],
+    [['user', 'add', 'a', '--name', 'A', '--password-stdin'], 'user add: missing required option --email'],
+    [['user', 'add', 'a', '--email', 'a@example.com', '--name', 'A'], 'user add: missing required option --password-stdin (the password is read from standard input)'],
+    [['user', 'add', 'a', '--email', 'a@example.com', '--name', 'A', '--password', 'hunter22'], 'user add: unknown option --password'],
+    [['user', 'list', '--json=yes'], 'user list: option --json takes no value'],
+    [['keys', 'list', 'extra'], 'keys list: unexpected argument "extra"'],
+  ])('%j → exit 2 with one line', async (argv, message) => {
+    const run = await cli(argv, 'password123\n');
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `authctl: error: ${message} (run "authctl help" for usage)\n` });
+  });
+
+  it('reports a bad configuration as one line', async () => {
+    const saved = env;
+    env = { ...env, AUTH_DATABASE_URL: 'mysql://root:hunter2@db/auth' };
+    try {
+      expect(await cli(['user', 'list'])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: 'authctl: error: unsupported database URL "mysql://root:***@db/auth": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db\n',
+      });
+    } finally {
+      env = saved;
+    }
+  });
+});
+
+describe('authctl user', () => {
+  it('adds a user with the password from stdin, hashed', async () => {
+    const run = await cli(['user', 'add', 'Alice', '--email', 'alice@example.com', '--name', 'Alice Example', '--groups', 'admins, users', '--password-stdin', '--json'], 'correct horse\n');
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const body = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(body).toEqual({ id: expect.any(String), username: 'alice', email: 'alice@example.com', name: 'Alice Example', groups: ['admins', 'users'] });
+    expect(run.stdout).not.toContain('correct horse');
+    await withServerView(async ({ accounts }) => {
+      const alice = await accounts.findByUsername('alice');
+      expect(alice).toMatchObject({ id: body.id, createdAt: NOW, totpEnrolled: false });
+      expect(await verifyPassword(alice!.passwordHash, 'correct horse')).toBe(true);
+    });
+  });
+
+  it('prints a plain confirmation without --json', async () => {
+    const run = await cli(['user', 'add', 'bob', '--email', 'bob@example.com', '--name', 'Bob', '--password-stdin'], 'password-of-bob');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^created user bob \(id [0-9a-f-]{36}\)\n$/);
+  });
+
+  it.each([
+    ['', 'password is empty (pipe it on standard input)'],
+    ['\n', 'password is empty (pipe it on standard input)'],
+    ['short12\n', 'password must be at least 8 characters'],
+  ])('refuses the password %j', async (stdin, message) => {
+    const run = await cli(['user', 'add', 'carol', '--email', 'carol@example.com', '--name', 'Carol', '--password-stdin'], stdin);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: `authctl: error: ${message}\n` });
+  });
+
+  it('refuses a duplicate or invalid username with one line', async () => {
+    expect(await cli(['user', 'add', 'ALICE', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password123')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: username "alice" is already taken\n',
+    });
+    expect(await cli(['user', 'add', 'a b', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password123')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: username must be 1-64 characters of letters, digits, ".", "_", "@" or "-"\n',
+    });
+  });
+
+  it('lists users as a table and as JSON', async () => {
+    const table = await cli(['user', 'list']);
+    expect(table).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'USERNAME  EMAIL              NAME           GROUPS        TOTP',
+        'alice     alice@example.com  Alice Example  admins,users  no',
+        'bob       bob@example.com    Bob                          no',
+        '',
+      ].join('\n'),
+    });
+    const json = JSON.parse((await cli(['user', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(json.map((u) => [u.username, u.groups, u.totp_enrolled, u.created_at])).toEqual([
+      ['alice', ['admins', 'users'], false, '2026-11-21T12:00:00.000Z'],
+      ['bob', [], false, '2026-11-21T12:00:00.000Z'],
+    ]);
+    expect(JSON.stringify(json)).not.toContain('argon2');
+  });
+
+  it('enrols TOTP and prints a URI whose secret verifies', async () => {
+    const run = await cli(['user', 'totp', 'alice', '--json']);
+    expect(run.code).toBe(0);
+    const { otpauth_uri: uri } = JSON.parse(run.stdout) as { otpauth_uri: string };
+    expect(uri).toMatch(/^otpauth:\/\/totp\/Gatehouse%20\(localhost%203000\):alice\?secret=[A-Z2-7]{32}&issuer=Gatehouse%20\(localhost%203000\)$/);
+    const secret = new URL(uri).searchParams.get('secret')!;
+    await withServerView(async ({ accounts }) => {
+      const alice = (await accounts.findByUsername('alice'))!;
+      expect(alice.totpEnrolled).toBe(true);
+      expect(await accounts.getTotpSecret(alice.id)).toBe(secret);
+    });
+    const totp = createTotp();
+    expect(await totp.verify(secret, await totp.generate(secret, NOW), NOW)).toBe(Math.floor(NOW / 30_000));
+  });
+
+  it('re-enrols TOTP with a new secret and shows a terminal QR code', async () => {
+    const before = await withServerView(async ({ accounts }) => accounts.getTotpSecret((await accounts.findByUsername('alice'))!.id));
+    const run = await cli(['user', 'totp', 'alice']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toBe('TOTP re-enrolled for alice; any previous authenticator entry stops working.');
+    expect(run.stdout).toMatch(/[▀▄█]/);
+    const uriLine = lines.find((l) => l.startsWith('otpauth://'))!;
+    const after = new URL(uriLine).searchParams.get('secret');
+    expect(after).toMatch(/^[A-Z2-7]{32}$/);
+    expect(after).not.toBe(before);
+  });
+
+  it('refuses TOTP enrolment and removal of an unknown user', async () => {
+    expect(await cli(['user', 'totp', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
+    expect(await cli(['user', 'remove', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
+  });
+
+  it('removes a user', async () => {
+    expect(await cli(['user', 'remove', 'BOB'])).toEqual({ code: 0, stdout: 'removed user bob\n', stderr: '' });
+    await withServerView(async ({ accounts }) => expect(await accounts.findByUsername('bob')).toBeUndefined());
+  });
+});
+
+describe('authctl client', () => {
+  it('adds a confidential client and prints its secret once', async () => {
+    const run = await cli([
+      'client', 'add', 'web',
+      '--redirect-uri', 'https://web.example/callback',
+      '--redirect-uri', 'http://localhost:4000/callback',
+      '--post-logout-redirect-uri', 'https://web.example/signed-out',
+      '--auth-method', 'client_secret_post',
+      '--json',
+    ]);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout) as { client_id: string; client_secret: string };
+    expect(body.client_id).toBe('web');
+    expect(body.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await withServerView(async ({ clients }) => {
+      expect(await clients.find('web')).toEqual({
+        clientId: 'web',
+        clientSecret: body.client_secret,
+        redirectUris: ['https://web.example/callback', 'http://localhost:4000/callback'],
+        postLogoutRedirectUris: ['https://web.example/signed-out'],
+        public: false,
+        tokenEndpointAuthMethod: 'client_secret_post',
+        grantTypes: ['authorization_code', 'refresh_token'],
+        name: 'web',
+        createdAt: NOW,
+      });
+    });
+  });
+
+  it('adds public and client_credentials clients', async () => {
+    expect(await cli(['client', 'add', 'spa', '--redirect-uri', 'https://spa.example/cb', '--public'])).toEqual({
+      code: 0,
+      stdout: 'created public client spa\n',
+      stderr: '',
+    });
+    const run = await cli(['client', 'add', 'introspector', '--grant', 'client_credentials']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^created confidential client introspector\nclient_secret: [A-Za-z0-9_-]{43}\nStore the secret now: it is not shown again\.\n$/);
+  });
+
+  it('refuses a bad redirect URI and a duplicate id with one line', async () => {
+    expect(await cli(['client', 'add', 'evil', '--redirect-uri', 'http://evil.example/cb'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: redirect URI "http://evil.example/cb" must use https; http is allowed only for localhost and 127.0.0.1\n',
+    });
+    expect(await cli(['client', 'add', 'web', '--redirect-uri', 'https://web.example/cb'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: client "web" already exists\n',
+    });
+  });
+
+  it('lists clients without their secrets', async () => {
+    const secrets = await withServerView(async ({ clients }) => (await clients.list()).map((c) => c.clientSecret).filter(Boolean));
+    expect(secrets).toHaveLength(2);
+    const table = await cli(['client', 'list']);
+    expect(table.stdout).toBe(
+      [
+        'CLIENT_ID     TYPE          AUTH                 GRANTS                            REDIRECT_URIS',
+        'introspector  confidential  client_secret_basic  client_credentials',
+        'spa           public        none                 authorization_code,refresh_token  https://spa.example/cb',
+        'web           confidential  client_secret_post   authorization_code,refresh_token  https://web.example/callback http://localhost:4000/callback',
+        '',
+      ].join('\n'),
+    );
+    const json = await cli(['client', 'list', '--json']);
+    expect((JSON.parse(json.stdout) as Array<{ client_id: string }>).map((c) => c.client_id)).toEqual(['introspector', 'spa', 'web']);
+    for (const secret of secrets) {
+      expect(table.stdout).not.toContain(secret);
+      expect(json.stdout).not.toContain(secret);
+    }
+  });
+
+  it('removes a client', async () => {
+    expect(await cli(['client', 'remove', 'spa'])).toEqual({ code: 0, stdout: 'removed client spa\n', stderr: '' });
+    expect(await cli(['client', 'remove', 'spa'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown client "spa"\n' });
+  });
+});
+
+describe('authctl keys', () => {
+  it('rotates: the first rotation creates a key, the next retires it for access+id token lifetime', async () => {
+    const first = JSON.parse((await cli(['keys', 'rotate', '--json'])).stdout) as { kid: string; retired: string[] };
+    expect(first).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), retired: [] });
+    const second = await cli(['keys', 'rotate', '--json']);
+    expect(second.code).toBe(0);
+    const body = JSON.parse(second.stdout) as { kid: string; retired: string[]; retired_expire_at: string };
+    // Defaults: access token 3600 s + id token 3600 s.
+    expect(body).toEqual({ kid: expect.any(String), retired: [first.kid], retired_expire_at: '2026-11-21T14:00:00.000Z' });
+    await withServerView(async ({ keys }) => {
+      expect((await loadSigningJwks(keys, NOW)).keys.map((k) => k.kid)).toEqual([body.kid, first.kid]);
+    });
+  });
+
+  it('lists keys with their status and no key material', async () => {
+    const run = await cli(['keys', 'list', '--json']);
+    const listed = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
+    expect(listed.map((k) => [k.status, k.created_at, k.retired_at, k.expires_at])).toEqual([
+      ['active', '2026-11-21T12:00:00.000Z', null, null],
+      ['retired', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', '2026-11-21T14:00:00.000Z'],
+    ]);
+    expect(run.stdout).not.toMatch(/"(d|p|q|dp|dq|qi|n)"/);
+    const table = await cli(['keys', 'list']);
+    expect(table.stdout.split('\n')[0]).toBe(`KID${' '.repeat(42)}ALG    STATUS   CREATED                   EXPIRES`);
+  });
+});
