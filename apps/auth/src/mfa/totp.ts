@@ -3,7 +3,9 @@
  * - SHA-1, 6 digits, 30-second steps, base32 secrets of 20 random bytes;
  * - a code is accepted for the current step and one step either side (clock drift), no more;
  * - input that is not exactly 6 ASCII digits is refused without calling the library;
- * - verify returns the matched time step so the caller can refuse its replay (AccountStore.consumeTotpStep).
+ * - verify returns the matched time step so the caller can refuse its replay (AccountStore.consumeTotpStep);
+ * - the Key URI format forbids colons in the issuer and account name (the label is `issuer:account`),
+ *   so uri() replaces them with spaces, e.g. an issuer naming `localhost:3000`.
  */
 import { generate, generateSecret, generateURI, verify } from 'otplib';
 
@@ -33,6 +35,11 @@ export function createTotp(): Totp {
       return result.valid && 'timeStep' in result ? result.timeStep : null;
     },
 
-    uri: (secret, { issuer, label }) => generateURI({ ...SETTINGS, issuer, label, secret }),
+    uri: (secret, { issuer, label }) =>
+      generateURI({ ...SETTINGS, issuer: withoutColons(issuer), label: withoutColons(label), secret }),
   };
+}
+
+function withoutColons(text: string): string {
+  return text.replaceAll(':', ' ');
 }

@@ -61,4 +61,10 @@ describe('totp', () => {
       'otpauth://totp/Gatehouse:alice?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Gatehouse',
     );
   });
+
+  it('keeps colons out of the issuer and account name, where the label format forbids them', () => {
+    expect(totp.uri(RFC_SECRET, { issuer: 'Gatehouse (localhost:3000)', label: 'a:b' })).toBe(
+      'otpauth://totp/Gatehouse%20(localhost%203000):a%20b?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Gatehouse%20(localhost%203000)',
+    );
+  });
 });
