@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.ts';
+
+const KEY = Buffer.alloc(32, 7).toString('base64url');
+const COOKIE = 'c'.repeat(32);
+
+describe('loadConfig', () => {
+  it('has working development defaults and generates secrets once into the data dir (0600)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-config-'));
+    const config = loadConfig({ AUTH_DATA_DIR: dir });
+    expect(config).toMatchObject({
+      production: false,
+      issuer: 'http://localhost:3000',
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: 'sqlite:./data/auth.db',
+      sessionTtl: 14_400,
+      accessTokenTtl: 3600,
+      authorizationCodeTtl: 60,
+      regulation: { maxRetries: 5, findTime: 900, banTime: 900 },
+      trustProxy: false,
+      devSeed: true,
+      api: { audience: 'http://localhost:4000/api', tokenFormat: 'jwt' },
+    });
+    expect(config.encryptionKey).toHaveLength(32);
+    const file = join(dir, 'auth-secrets.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = loadConfig({ AUTH_DATA_DIR: dir });
+    expect(again.encryptionKey.equals(config.encryptionKey)).toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8')).cookieKeys).toEqual([...config.cookieKeys]);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('refuses to start in production without the secrets', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_COOKIE_KEYS: COOKIE })).toThrow('AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_COOKIE_KEYS: COOKIE, AUTH_ENCRYPTION_KEY: KEY });
+    expect(config.production).toBe(true);
+    expect(config.devSeed).toBe(false);
+  });
+
+  it('names the bad setting in one message', () => {
+    expect(() => loadConfig({ AUTH_PORT: 'abc', AUTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-')) })).toThrow(/^invalid setting AUTH_PORT: /);
+    expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: 'short', AUTH_COOKIE_KEYS: COOKIE })).toThrow(
+      'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)',
+    );
+    expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: 'short' })).toThrow('AUTH_COOKIE_KEYS: each key must be at least 32 characters');
+    expect(() => loadConfig({ AUTH_API_TOKEN_FORMAT: 'paseto', AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE })).toThrow(/^invalid setting AUTH_API_TOKEN_FORMAT/);
+  });
+});
