@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { burnPasswordCheck, hashPassword, verifyPassword } from '../../src/accounts/password.ts';
+import { burnPasswordCheck, DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../src/accounts/password.ts';
 
 describe('password hashing', () => {
   it('hashes with argon2id m=19456 t=2 p=1 and a fresh salt', async () => {
@@ -21,6 +21,13 @@ describe('password hashing', () => {
   it('treats a malformed stored hash as a mismatch', async () => {
     expect(await verifyPassword('not-a-hash', 'x')).toBe(false);
     expect(await verifyPassword('', 'x')).toBe(false);
+  });
+
+  it('burns time on a dummy hash made with the same parameters as real ones', async () => {
+    const real = await hashPassword('x');
+    const params = (hash: string) => hash.split('$').slice(1, 4).join('$');
+    expect(params(DUMMY_PASSWORD_HASH)).toBe(params(real));
+    expect(params(real)).toBe('argon2id$v=19$m=19456,p=1,t=2');
   });
 
   it('burnPasswordCheck resolves without revealing anything', async () => {
