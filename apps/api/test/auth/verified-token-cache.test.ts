@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createVerifiedTokenCache } from '../../src/auth/verified-token-cache.ts';
+import type { VerifiedToken } from '../../src/auth/principal.ts';
+
+const entry = (validUntil: number, kid?: string, validFrom = 0): VerifiedToken => ({
+  principal: { subject: 's', clientId: 'c', scopes: new Set(['movies:read']), groups: [] },
+  validUntil,
+  validFrom,
+  kid,
+});
+
+describe('verified-token cache', () => {
+  it('returns an entry only inside its validity window', () => {
+    const cache = createVerifiedTokenCache(10);
+    cache.set('a', entry(2_000, undefined, 1_000));
+    expect(cache.get('a', 999)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    cache.set('a', entry(2_000, undefined, 1_000));
+    expect(cache.get('a', 1_000)?.validUntil).toBe(2_000);
+    expect(cache.get('a', 1_999)?.validUntil).toBe(2_000);
+    expect(cache.get('a', 2_000)).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(cache.get('missing', 0)).toBeUndefined();
+  });
+
+  it('holds at most its bound, dropping the least recently used', () => {
+    const cache = createVerifiedTokenCache(2);
+    cache.set('a', entry(10));
+    cache.set('b', entry(10));
+    expect(cache.get('a', 0)).toBeDefined();
+    cache.set('c', entry(10));
+    expect(cache.size).toBe(2);
+    expect(cache.get('b', 0)).toBeUndefined();
+    expect(cache.get('a', 0)).toBeDefined();
+    expect(cache.get('c', 0)).toBeDefined();
+  });
+
+  it('drops entries whose signing key left the set', () => {
+    const cache = createVerifiedTokenCache(10);
+    cache.set('a', entry(10, 'k1'));
+    cache.set('b', entry(10, 'k2'));
+    cache.set('c', entry(10));
+    cache.dropKeysExcept(new Set(['k2']));
+    expect(cache.get('a', 0)).toBeUndefined();
+    expect(cache.get('b', 0)).toBeDefined();
+    expect(cache.get('c', 0)).toBeDefined();
+  });
+});
