@@ -76,7 +76,8 @@ function fail(io: CliIo, error: unknown): number {
     return 2;
   }
   const expected = EXPECTED_ERRORS.some((type) => error instanceof type);
-  const message = error instanceof Error ? error.message : String(error);
+  // Some system errors (e.g. a refused connection to every address) carry only a code.
+  const message = error instanceof Error ? error.message || String((error as NodeJS.ErrnoException).code ?? error.name) : String(error);
   io.stderr(`authctl: error: ${expected ? '' : 'unexpected failure: '}${oneLine(message)}\n`);
   return 1;
 }

@@ -106,6 +106,20 @@ describe('authctl help and usage errors', () => {
       env = saved;
     }
   });
+
+  it('reports an unreachable database as one line, without a stack trace', async () => {
+    const saved = env;
+    env = { ...env, AUTH_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/unreachable' };
+    try {
+      const run = await cli(['user', 'list']);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^authctl: error: [^\n]*ECONNREFUSED[^\n]*\n$/);
+      expect(run.stderr).not.toContain('    at ');
+    } finally {
+      env = saved;
+    }
+  });
 });
 
 describe('authctl user', () => {
