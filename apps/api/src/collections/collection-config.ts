@@ -127,7 +127,9 @@ export function parseApiDefinition(input: unknown, source = 'collection file'): 
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : '(root)';
-    throw new ConfigError(`invalid ${source} at ${where}: ${issue.message}`);
+    // A bad record key reports "Invalid key in record"; the rule it broke is one level down.
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    throw new ConfigError(`invalid ${source} at ${where}: ${message}`);
   }
   const f = parsed.data;
   const collections = new Map<string, CollectionSpec>();

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config/config.ts';
+
+describe('loadConfig', () => {
+  it('has development defaults and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      production: false,
+      host: '127.0.0.1',
+      port: 4000,
+      databaseUrl: 'sqlite:./data/api.db',
+      issuer: 'http://localhost:3000',
+      audience: 'http://localhost:4000/api',
+      tokenMode: 'jwt',
+      introspectionClient: { clientId: 'api', clientSecret: 'dev-api-secret' },
+      collectionsFile: fileURLToPath(new URL('../../collections.json', import.meta.url)),
+      trustProxy: false,
+      logLevel: 'info',
+      bodyLimit: 1048576,
+      realm: 'gatehouse-api',
+      clockTolerance: 30,
+      jwksCooldown: 30,
+      jwksMaxAge: 600,
+      tokenCacheSize: 10000,
+      introspectionCacheMaxAge: 60,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.introspectionClient)).toBe(true);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      API_PORT: '0',
+      API_ISSUER: 'https://auth.example.com/',
+      API_TOKEN_MODE: 'introspection',
+      API_INTROSPECTION_CLIENT_SECRET: 's3cret',
+      TRUST_PROXY: 'true',
+      API_BODY_LIMIT: '2048',
+    });
+    expect(config).toMatchObject({ port: 0, issuer: 'https://auth.example.com', tokenMode: 'introspection', trustProxy: true, bodyLimit: 2048 });
+    expect(config.introspectionClient.clientSecret).toBe('s3cret');
+  });
+
+  it('refuses the development secret in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');
+    expect(() => loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'dev-api-secret' })).toThrow(
+      'API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production',
+    );
+    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real' }).production).toBe(true);
+  });
+
+  it('fails with one message naming the variable', () => {
+    expect(() => loadConfig({ API_TOKEN_MODE: 'magic' })).toThrow(/^invalid setting API_TOKEN_MODE: /);
+    expect(() => loadConfig({ API_PORT: '70000' })).toThrow(/^invalid setting API_PORT: /);
+    expect(() => loadConfig({ API_ISSUER: 'not a url' })).toThrow(/^invalid setting API_ISSUER: /);
+    expect(() => loadConfig({ API_REALM: 'a"b' })).toThrow(/^invalid setting API_REALM: /);
+  });
+});
