@@ -9,7 +9,7 @@ import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
-import { createLogger } from '../logging/logger.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import { createApp, type AuthApp } from '../app.ts';
 import { hashPassword } from '../accounts/password.ts';
@@ -25,6 +25,8 @@ export interface TestAuthServerOptions {
   /** Extra environment for loadConfig (e.g. AUTH_SESSION_TTL). */
   env?: Record<string, string>;
   clock?: () => number;
+  /** Where the server logs (silent by default). */
+  logger?: Logger;
 }
 
 export interface TestUser {
@@ -69,7 +71,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     ...options.env,
   });
   const database = await openAuthDatabase(config.databaseUrl);
-  const app = await createApp(config, { database, logger: createLogger({ level: 'silent' }), clock: options.clock });
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock });
   server.on('request', app.callback());
   const { services } = app;
 
