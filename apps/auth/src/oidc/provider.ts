@@ -77,7 +77,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: async () => false,
-    extraTokenClaims: async (ctx, token) => {
+    extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token) || !token.accountId) return undefined;
       const account = await deps.accounts.findById(token.accountId as string);
       return account ? { groups: account.groups } : undefined;
