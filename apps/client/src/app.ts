@@ -1,0 +1,100 @@
+/**
+ * The relying party as a Koa app (never listening; main.ts does that).
+ * Middleware order: request context (log line, error page) → security headers → session →
+ * form body → routes. Expired sessions and pending logins are purged lazily.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { CLIENT_ROUTES } from '@gatehouse/contracts';
+import type { Database } from '@gatehouse/db';
+import type { ClientConfig } from './config/config.ts';
+import type { ClientSchema } from './storage/schema.ts';
+import type { Logger } from './logging/logger.ts';
+import { createLogger } from './logging/logger.ts';
+import { requestContext } from './http/request-context.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { createSessionStore, type SessionStore } from './sessions/session-store.ts';
+import { createLoginStore, type LoginStore } from './sessions/login-store.ts';
+import { sessionMiddleware } from './sessions/session-middleware.ts';
+import { createAccessTokens } from './sessions/access-token.ts';
+import { createRelyingParty, type RelyingParty } from './oidc/relying-party.ts';
+import { createLoginFlow } from './oidc/login-flow.ts';
+import { createApiClient } from './api-client/api-client.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { createLanding } from './routes/landing.ts';
+import { createCallback } from './routes/callback.ts';
+import { createLogout } from './routes/logout.ts';
+import { createItemActions } from './routes/items.ts';
+import { STYLESHEET } from './views/static-assets.ts';
+
+const PURGE_INTERVAL_MS = 60_000;
+
+export interface AppDeps {
+  database: Database<ClientSchema>;
+  clock?: () => number;
+  fetch?: typeof globalThis.fetch;
+  logger?: Logger;
+}
+
+export interface ClientApp extends Koa {
+  /** Stores the app runs on; used by tests. */
+  readonly stores: { sessions: SessionStore; logins: LoginStore };
+  readonly relyingParty: RelyingParty;
+}
+
+export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
+  const clock = deps.clock ?? Date.now;
+  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  const logger = deps.logger ?? createLogger({ level: config.logLevel, name: config.clientId });
+  const db = deps.database.db;
+
+  const sessions = createSessionStore(db, config.clientId, clock);
+  const logins = createLoginStore(db, config.clientId, clock);
+  const relyingParty = createRelyingParty(config, { fetch: fetchImpl, clock });
+  const tokens = createAccessTokens({ relyingParty, store: sessions, clock, refreshSkew: config.refreshSkew, logger });
+  const api = createApiClient({ apiUrl: config.apiUrl, collection: config.collection, tokens, fetch: fetchImpl });
+  const startLogin = createLoginFlow({ config, relyingParty, logins, logger });
+  const routeDeps: RouteDeps = { config, relyingParty, logins, startLogin, api, clock, logger };
+
+  const logout = createLogout(routeDeps);
+  const items = createItemActions(routeDeps);
+  const router = new Router();
+  router.get(CLIENT_ROUTES.landing, createLanding(routeDeps));
+  router.get(CLIENT_ROUTES.callback, createCallback(routeDeps));
+  router.get(CLIENT_ROUTES.logout, logout.confirm);
+  router.post(CLIENT_ROUTES.logout, logout.logout);
+  router.get(CLIENT_ROUTES.signedOut, logout.signedOut);
+  router.post('/items', items.add);
+  router.post('/items/:id/delete', items.remove);
+  router.get('/static/client.css', (ctx) => {
+    ctx.type = 'text/css';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = STYLESHEET;
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+
+  const app = new Koa() as ClientApp;
+  app.proxy = config.trustProxy;
+  app.keys = [...config.cookieKeys];
+  let purgedAt = clock();
+  app.use(requestContext(logger, config.clientId));
+  app.use(securityHeaders(new URL(config.issuer).origin));
+  app.use(async (_ctx, next) => {
+    const now = clock();
+    if (now - purgedAt >= PURGE_INTERVAL_MS) {
+      purgedAt = now;
+      void Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
+    }
+    await next();
+  });
+  app.use(sessionMiddleware(app, config, sessions, clock));
+  app.use(bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' }));
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true }));
+  Object.defineProperty(app, 'stores', { value: { sessions, logins } });
+  Object.defineProperty(app, 'relyingParty', { value: relyingParty });
+  return app;
+}

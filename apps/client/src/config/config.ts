@@ -1,0 +1,155 @@
+/**
+ * The relying party's settings, read once from the environment.
+ * Rules:
+ * - every variable has a development default; CLIENT_SECRET defaults to the well-known development
+ *   secret of the client id (DEV_DEFAULTS) and CLIENT_COOKIE_KEYS are generated once into
+ *   `<CLIENT_DATA_DIR>/<client id>-secrets.json`, both outside production only;
+ * - with NODE_ENV=production, CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set, and the
+ *   development secrets are refused;
+ * - a plain-http issuer is accepted outside production, or for a loopback issuer;
+ * - a bad value fails start-up with one message naming the variable.
+ */
+import { z } from 'zod';
+import { DEV_DEFAULTS, parseScope } from '@gatehouse/contracts';
+import { loadDevSecrets } from './dev-secrets.ts';
+
+export interface ClientConfig {
+  readonly production: boolean;
+  readonly clientId: string;
+  /** Server-side only: never rendered, logged or sent anywhere but the token endpoint. */
+  readonly clientSecret: string;
+  readonly host: string;
+  readonly port: number;
+  /** Public base URL of this app, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly redirectUri: string;
+  readonly postLogoutRedirectUri: string;
+  readonly issuer: string;
+  /** Plain-http requests to the issuer are allowed (loopback or development). */
+  readonly allowInsecureIssuer: boolean;
+  readonly apiUrl: string;
+  readonly databaseUrl: string;
+  readonly dataDir: string;
+  readonly scopes: readonly string[];
+  readonly collection: string;
+  /** The text field of an item of the collection the landing page edits. */
+  readonly itemField: string;
+  /** Keys signing this app's cookies; the first signs, all verify. */
+  readonly cookieKeys: readonly string[];
+  /** Absolute lifetime of a session, seconds. */
+  readonly sessionTtl: number;
+  /** Lifetime of a pending login (state, nonce, verifier), seconds. */
+  readonly loginTtl: number;
+  /** An access token is refreshed this many seconds before it expires. */
+  readonly refreshSkew: number;
+  /** Seconds between two silent checks (prompt=none) that the SSO session still exists; 0 disables. */
+  readonly ssoCheckInterval: number;
+  readonly trustProxy: boolean;
+  readonly logLevel: string;
+  /** Cookie names, all prefixed with the client id so apps sharing a host never clash. */
+  readonly cookies: { readonly session: string; readonly login: string };
+}
+
+export class ConfigError extends Error {
+  readonly code = 'invalid_config';
+}
+
+/** Text field of the collections the default API configuration declares. */
+const DEFAULT_ITEM_FIELDS: Record<string, string> = { movies: 'title', customers: 'name', cars: 'model', users: 'username' };
+
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const seconds = z.coerce.number().int().nonnegative();
+const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+const Env = z.object({
+  NODE_ENV: z.string().default('development'),
+  CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-" (at most 64)').default('app-one'),
+  CLIENT_SECRET: z.string().min(8).optional(),
+  CLIENT_HOST: z.string().min(1).default('127.0.0.1'),
+  CLIENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CLIENT_URL: z.url().optional(),
+  AUTH_ISSUER: z.url().default('http://localhost:3000'),
+  API_URL: z.url().default('http://localhost:4000'),
+  CLIENT_DATABASE_URL: z.string().min(1).optional(),
+  CLIENT_DATA_DIR: z.string().min(1).default('./data'),
+  CLIENT_SCOPES: z.string().default('openid profile email movies:read movies:write'),
+  CLIENT_COLLECTION: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a lower-case collection name').default('movies'),
+  CLIENT_ITEM_FIELD: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
+  CLIENT_COOKIE_KEYS: list.optional(),
+  CLIENT_SESSION_TTL: seconds.min(60).default(4 * 3600),
+  CLIENT_LOGIN_TTL: seconds.min(30).default(600),
+  CLIENT_REFRESH_SKEW: seconds.default(30),
+  CLIENT_SSO_CHECK_INTERVAL: seconds.default(60),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+function isLoopback(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+/** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
+export function loadConfig(env: Record<string, string | undefined>): ClientConfig {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const clientId = e.CLIENT_ID;
+  const devSecret = (DEV_DEFAULTS.clientSecrets as Record<string, string>)[clientId];
+
+  if (production) {
+    const missing = [!e.CLIENT_SECRET && 'CLIENT_SECRET', !e.CLIENT_COOKIE_KEYS?.length && 'CLIENT_COOKIE_KEYS'].filter(Boolean);
+    if (missing.length) throw new ConfigError(`${missing.join(' and ')} must be set when NODE_ENV=production`);
+    if (Object.values(DEV_DEFAULTS.clientSecrets).includes(e.CLIENT_SECRET as never)) {
+      throw new ConfigError('CLIENT_SECRET must not be a development default when NODE_ENV=production');
+    }
+  }
+  const clientSecret = e.CLIENT_SECRET ?? devSecret;
+  if (!clientSecret) throw new ConfigError(`CLIENT_SECRET must be set: there is no development default for client "${clientId}"`);
+
+  const cookieKeys = e.CLIENT_COOKIE_KEYS?.length ? e.CLIENT_COOKIE_KEYS : loadDevSecrets(e.CLIENT_DATA_DIR, clientId).cookieKeys;
+  if (cookieKeys.some((k) => k.length < 32)) throw new ConfigError('CLIENT_COOKIE_KEYS: each key must be at least 32 characters');
+
+  const issuerUrl = new URL(e.AUTH_ISSUER);
+  const allowInsecureIssuer = issuerUrl.protocol === 'http:' && (!production || isLoopback(issuerUrl));
+  if (issuerUrl.protocol === 'http:' && !allowInsecureIssuer) {
+    throw new ConfigError('AUTH_ISSUER must be https when NODE_ENV=production (plain http is allowed for a loopback issuer only)');
+  }
+
+  const port = e.CLIENT_PORT ?? (clientId === 'app-two' ? 3002 : 3001);
+  const publicUrl = trimSlash(e.CLIENT_URL ?? `http://localhost:${port}`);
+  const scopes = parseScope(e.CLIENT_SCOPES);
+  if (!scopes.includes('openid')) throw new ConfigError('invalid setting CLIENT_SCOPES: must include openid');
+  const itemField = e.CLIENT_ITEM_FIELD ?? DEFAULT_ITEM_FIELDS[e.CLIENT_COLLECTION] ?? 'name';
+
+  return Object.freeze({
+    production,
+    clientId,
+    clientSecret,
+    host: e.CLIENT_HOST,
+    port,
+    publicUrl,
+    redirectUri: `${publicUrl}/callback`,
+    postLogoutRedirectUri: `${publicUrl}/signed-out`,
+    issuer: trimSlash(e.AUTH_ISSUER),
+    allowInsecureIssuer,
+    apiUrl: trimSlash(e.API_URL),
+    databaseUrl: e.CLIENT_DATABASE_URL ?? `sqlite:${e.CLIENT_DATA_DIR.replace(/\/+$/, '')}/${clientId}.db`,
+    dataDir: e.CLIENT_DATA_DIR,
+    scopes: Object.freeze(scopes),
+    collection: e.CLIENT_COLLECTION,
+    itemField,
+    cookieKeys: Object.freeze([...cookieKeys]),
+    sessionTtl: e.CLIENT_SESSION_TTL,
+    loginTtl: e.CLIENT_LOGIN_TTL,
+    refreshSkew: e.CLIENT_REFRESH_SKEW,
+    ssoCheckInterval: e.CLIENT_SSO_CHECK_INTERVAL,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    cookies: Object.freeze({ session: `${clientId}.sid`, login: `${clientId}.login` }),
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Outermost middleware of the relying party:
+ * - every response carries X-Request-Id (taken from the request when it looks safe);
+ * - one structured log line per request: method, path without query, status, duration; never
+ *   the query (it carries codes), the body, cookies or tokens;
+ * - an exposed ClientError (or a Koa HTTP error under 500) becomes its status with an HTML
+ *   message page; anything else a generic 500 page with the request id, the stack in the log only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Next } from 'koa';
+import { authServerUnavailable, ClientError } from '../errors/client-error.ts';
+import type { Logger } from '../logging/logger.ts';
+import { messagePage } from '../views/message-page.ts';
+
+const SAFE_ID = /^[\w.:-]{1,128}$/;
+
+function asClientError(thrown: unknown): ClientError {
+  if (thrown instanceof ClientError && thrown.expose) return thrown;
+  // ServerUnreachable of the relying party (discovery, token endpoint down).
+  if ((thrown as { code?: unknown }).code === 'authorization_server_unavailable') return authServerUnavailable(thrown);
+  const status = (thrown as { status?: unknown }).status;
+  if (!(thrown instanceof ClientError) && typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 404) return new ClientError(404, 'not_found', 'Not found', 'There is no page at this address.');
+    if (status === 405) return new ClientError(405, 'method_not_allowed', 'Method not allowed', 'This page does not accept that method.');
+    return new ClientError(status, 'invalid_request', 'Request refused', 'The request could not be understood.');
+  }
+  return new ClientError(500, 'server_error', 'Something went wrong', 'Something went wrong on our side. Try again later.', { cause: thrown });
+}
+
+export function requestContext(logger: Logger, appName: string) {
+  return async function handleRequest(ctx: Context, next: Next): Promise<void> {
+    const started = performance.now();
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ClientError(404, 'not_found', 'Not found', 'There is no page at this address.');
+    } catch (thrown) {
+      const error = asClientError(thrown);
+      if (error.status >= 500 && error.code !== 'server_error') logger.warn({ err: thrown, request_id: requestId, code: error.code }, 'upstream failure');
+      else if (error.status >= 500) logger.error({ err: thrown, request_id: requestId }, 'request failed');
+      else logger.debug({ request_id: requestId, code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
+      ctx.status = error.status;
+      ctx.type = 'html';
+      ctx.body = messagePage({
+        appName,
+        title: error.title,
+        message: error.message,
+        code: error.code,
+        requestId,
+        action: { href: '/', label: 'Back to the application' },
+      });
+    } finally {
+      const status = ctx.status;
+      const line = { request_id: requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(performance.now() - started) };
+      if (status >= 500) logger.error(line, 'request');
+      else if (status >= 400) logger.debug(line, 'request');
+      else logger.info(line, 'request');
+    }
+  };
+}

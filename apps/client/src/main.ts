@@ -1,0 +1,35 @@
+import { redactUrl } from '@gatehouse/db';
+import { ConfigError, loadConfig } from './config/config.ts';
+import { createLogger } from './logging/logger.ts';
+import { openClientDatabase } from './storage/open-client-database.ts';
+import { createApp } from './app.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`client: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, name: config.clientId });
+  const database = await openClientDatabase(config.databaseUrl);
+  const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch });
+  const server = app.listen(config.port, config.host, () => {
+    logger.info(
+      { event: 'client_started', client_id: config.clientId, url: config.publicUrl, issuer: config.issuer, api: config.apiUrl, database: redactUrl(config.databaseUrl) },
+      `${config.clientId} listening on http://${config.host}:${config.port} (open ${config.publicUrl}/)`,
+    );
+  });
+  const stop = () => {
+    server.close(() => void database.close().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 3000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import { migrateToLatest, openDatabase, type Database } from '@gatehouse/db';
+import { clientMigrations } from './migrations.ts';
+import type { ClientSchema } from './schema.ts';
+
+/** Opens the relying party's database and brings its schema up to date. */
+export async function openClientDatabase(url: string): Promise<Database<ClientSchema>> {
+  const database = openDatabase<ClientSchema>(url);
+  try {
+    await migrateToLatest(database.db as Kysely<unknown>, 'client', clientMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}

@@ -1,0 +1,25 @@
+import { html } from './html.ts';
+import { layout } from './layout.ts';
+
+export interface MessagePageModel {
+  appName: string;
+  title: string;
+  message: string;
+  /** Stable error code, shown on error pages. */
+  code?: string;
+  requestId?: string;
+  /** A link back into the app. */
+  action?: { href: string; label: string };
+}
+
+/** A page with a title and one message: errors and "signed out". */
+export function messagePage(model: MessagePageModel): string {
+  return layout({
+    appName: model.appName,
+    title: model.title,
+    body: html`<h1>${model.title}</h1>
+<p class="${model.code ? 'error' : 'notice'}" role="${model.code ? 'alert' : 'status'}" id="message">${model.message}</p>
+${model.code ? html`<p class="muted">Error code: <code id="error-code">${model.code}</code>${model.requestId ? html` · request ${model.requestId}` : ''}</p>` : ''}
+${model.action ? html`<p><a class="button" href="${model.action.href}" id="next-action">${model.action.label}</a></p>` : ''}`,
+  });
+}
