@@ -184,3 +184,22 @@ describe('cookies of other apps on the same host', () => {
     expect(landing.text).toContain('id="user-name"');
   });
 });
+
+describe('the landing page', () => {
+  it('escapes what the ID token says about the user', async () => {
+    const user = await auth.createUser({ name: '<img src=x onerror=alert(1)>', groups: ['a"b', '<g>'] });
+    const jar = new CookieJar();
+    await client.login(jar, user);
+    const landing = await client.get(jar, '/');
+    expect(landing.text).toContain('<span id="user-name">&lt;img src=x onerror=alert(1)&gt;</span>');
+    expect(landing.text).toContain('<dd id="user-groups">a&quot;b, &lt;g&gt;</dd>');
+    expect(landing.text).not.toContain('<img');
+  });
+
+  it('answers unknown paths with a 404 page', async () => {
+    const response = await client.get(new CookieJar(), '/nope');
+    expect(response.status).toBe(404);
+    expect(response.text).toContain('<code id="error-code">not_found</code>');
+    expect(response.headers.get('x-request-id')).toMatch(/^[\w-]+$/);
+  });
+});
