@@ -10,6 +10,11 @@ import { createRegulationStore, type RegulationStore } from './regulation/regula
 import { createRegulator, type Regulator } from './regulation/regulator.ts';
 import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
+import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
+import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
+import { createPushStore, type PushStore } from './push/push-store.ts';
+import { createPushHub, type PushHub } from './push/push-hub.ts';
+import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
 
 /** Every store and service of the authorization server, built once from the database. */
 export interface AuthServices {
@@ -22,6 +27,11 @@ export interface AuthServices {
   regulator: Regulator;
   totp: Totp;
   oidcAdapter: ReturnType<typeof createOidcAdapter>;
+  devices: DeviceStore;
+  enrollments: EnrollmentStore;
+  pushes: PushStore;
+  pushHub: PushHub;
+  recoveryCodes: RecoveryCodeStore;
   clock: () => number;
 }
 
@@ -40,6 +50,11 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulator: createRegulator({ store: regulationStore, clock, ...config.regulation }),
     totp: createTotp(),
     oidcAdapter: createOidcAdapter({ db, clients, clock }),
+    devices: createDeviceStore(db, clock),
+    enrollments: createEnrollmentStore(db, clock),
+    pushes: createPushStore(db, clock),
+    pushHub: createPushHub(),
+    recoveryCodes: createRecoveryCodeStore(db, clock),
     clock,
   };
 }

@@ -83,4 +83,63 @@ export const authMigrations: Migrations = {
       }
     },
   },
+  '006_push_authenticator': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('devices')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('public_key_jwk', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('devices_account').on('devices').column('account_id').execute();
+      await db.schema
+        .createTable('device_enrollments')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema
+        .createTable('device_nonces')
+        .addColumn('device_id', 'text', (c) => c.notNull().references('devices.id').onDelete('cascade'))
+        .addColumn('nonce', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('device_nonces_pk', ['device_id', 'nonce'])
+        .execute();
+      await db.schema.createIndex('device_nonces_expires').on('device_nonces').column('expires_at').execute();
+      await db.schema
+        .createTable('push_transactions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('interaction_uid', 'text', (c) => c.notNull())
+        .addColumn('live_uid', 'text', (c) => c.unique())
+        .addColumn('number', 'integer', (c) => c.notNull())
+        .addColumn('choices', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('client_name', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text', (c) => c.notNull())
+        .addColumn('user_agent', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('decided_at', 'bigint')
+        .addColumn('device_id', 'text')
+        .addColumn('completed_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('push_transactions_account_created').on('push_transactions').columns(['account_id', 'created_at']).execute();
+      await db.schema.createIndex('push_transactions_interaction').on('push_transactions').column('interaction_uid').execute();
+      await db.schema
+        .createTable('recovery_codes')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('code_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('recovery_codes_account').on('recovery_codes').column('account_id').execute();
+    },
+  },
 };

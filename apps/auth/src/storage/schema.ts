@@ -61,10 +61,75 @@ export interface OidcPayloadsTable {
   consumed_at: number | null;
 }
 
+/** An enrolled web authenticator: its P-256 public key answers push challenges. */
+export interface DevicesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  /** JSON of the public JWK (kty EC, crv P-256, x, y). */
+  public_key_jwk: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** One-time device enrollment codes; only the SHA-256 of the code is stored. */
+export interface DeviceEnrollmentsTable {
+  code_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** Nonces of signed authenticator requests seen while their timestamp is still acceptable. */
+export interface DeviceNoncesTable {
+  device_id: string;
+  nonce: string;
+  expires_at: number;
+}
+
+export type PushState = 'PENDING' | 'APPROVED' | 'REJECTED' | 'TIMEOUT';
+
+export interface PushTransactionsTable {
+  id: string;
+  account_id: string;
+  interaction_uid: string;
+  /** The interaction uid while the push is PENDING, else null: unique, so one live push per login. */
+  live_uid: string | null;
+  /** The two-digit number shown on the login page. */
+  number: number;
+  /** JSON array: the number among decoys, in the order the authenticator shows them. */
+  choices: string;
+  state: PushState;
+  client_name: string;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+  device_id: string | null;
+  /** When an approval finished a login; an approval completes one login only. */
+  completed_at: number | null;
+}
+
+/** Single-use recovery codes; only the SHA-256 of each (80-bit random) code is stored. */
+export interface RecoveryCodesTable {
+  id: string;
+  account_id: string;
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
   signing_keys: SigningKeysTable;
   clients: ClientsTable;
   oidc_payloads: OidcPayloadsTable;
+  devices: DevicesTable;
+  device_enrollments: DeviceEnrollmentsTable;
+  device_nonces: DeviceNoncesTable;
+  push_transactions: PushTransactionsTable;
+  recovery_codes: RecoveryCodesTable;
 }

@@ -23,7 +23,12 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'auth_migrations',
         'auth_migrations_lock',
         'clients',
+        'device_enrollments',
+        'device_nonces',
+        'devices',
         'oidc_payloads',
+        'push_transactions',
+        'recovery_codes',
         'regulation_failures',
         'signing_keys',
       ]);
