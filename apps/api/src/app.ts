@@ -75,7 +75,7 @@ function buildAuthenticator(config: ApiConfig, deps: ApiDeps): Authenticator {
           fetch: deps.fetch,
           discovery,
         });
-  return createAuthenticator({ verifier, cache, clock: deps.clock });
+  return createAuthenticator({ verifier, cache, clock: deps.clock, realm: config.realm });
 }
 
 export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {

@@ -2,8 +2,10 @@
  * Puts the verified-token cache in front of a verifier. Rules:
  * - a cached success is used only inside its validity window (see verified-token-cache.ts);
  * - concurrent first requests with the same token share one check;
- * - failures are never cached.
+ * - failures are never cached;
+ * - the token68 syntax is checked on a miss only (a cached token passed it).
  */
+import { assertToken68 } from './bearer.ts';
 import type { Principal, TokenVerifier } from './principal.ts';
 import type { VerifiedTokenCache } from './verified-token-cache.ts';
 
@@ -12,7 +14,7 @@ export interface Authenticator {
   ready(): Promise<boolean>;
 }
 
-export function createAuthenticator(options: { verifier: TokenVerifier; cache: VerifiedTokenCache; clock: () => number }): Authenticator {
+export function createAuthenticator(options: { verifier: TokenVerifier; cache: VerifiedTokenCache; clock: () => number; realm: string }): Authenticator {
   const inFlight = new Map<string, Promise<Principal>>();
   return {
     authenticate(token) {
@@ -20,6 +22,7 @@ export function createAuthenticator(options: { verifier: TokenVerifier; cache: V
       if (cached) return cached.principal;
       let pending = inFlight.get(token);
       if (!pending) {
+        assertToken68(token, options.realm);
         pending = options.verifier
           .verify(token)
           .then((verified) => {

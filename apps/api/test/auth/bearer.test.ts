@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken } from '../../src/auth/bearer.ts';
+import { assertToken68, bearerToken } from '../../src/auth/bearer.ts';
 import { ApiError } from '../../src/errors/api-error.ts';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -22,11 +22,13 @@ describe('bearerToken', () => {
     [undefined, false, '401 missing_token'],
     ['', false, '401 missing_token'],
     ['Basic abc', false, '401 missing_token'],
-    ['Bearer', false, '400 invalid_request'],
-    ['Bearer a b', false, '400 invalid_request'],
-    ['Bearer a"b', false, '400 invalid_request'],
+    ['Bearerx abc', false, '401 missing_token'],
     ['Bearer abc', true, '400 invalid_request'],
   ])('%j (token in query: %s) → %s', (header, inQuery, expected) => {
     expect(codeOf(() => bearerToken(header, inQuery, 'r'))).toBe(expected);
+  });
+
+  it.each(['Bearer', 'Bearer ', 'Bearer a b', 'Bearer a"b', 'Bearer a=b', 'Bearer é'])('%j is malformed', (header) => {
+    expect(codeOf(() => assertToken68(bearerToken(header, false, 'r'), 'r'))).toBe('400 invalid_request');
   });
 });
