@@ -18,6 +18,7 @@ export function bearerToken(authorization: string | undefined, queryHasToken: bo
   const space = authorization.indexOf(' ');
   const scheme = space < 0 ? authorization : authorization.slice(0, space);
   if (scheme.length !== 6 || scheme.toLowerCase() !== 'bearer') throw missingToken(realm);
+  if (space < 0) throw invalidRequest(realm, 'the Bearer credential is malformed');
   const token = authorization.slice(space + 1);
   return token.charCodeAt(0) === 32 || token.charCodeAt(token.length - 1) === 32 ? token.trim() : token;
 }
