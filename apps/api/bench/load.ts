@@ -11,6 +11,8 @@ export interface LoadResult {
   readonly non2xx: number;
   readonly seconds: number;
   readonly perSecond: number;
+  /** CPU time of this (load generator) process per request, µs. */
+  readonly clientCpuPerRequest: number;
 }
 
 export async function runLoad(options: { port: number; path: string; headers: Record<string, string>; connections: number; durationMs: number }): Promise<LoadResult> {
@@ -24,6 +26,7 @@ export async function runLoad(options: { port: number; path: string; headers: Re
   let requests = 0;
   let non2xx = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const deadline = started + options.durationMs;
 
   const one = (): Promise<void> =>
@@ -60,5 +63,6 @@ export async function runLoad(options: { port: number; path: string; headers: Re
 
   await Promise.all(Array.from({ length: options.connections }, one));
   const seconds = (performance.now() - started) / 1000;
-  return { requests, non2xx, seconds, perSecond: requests / seconds };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { requests, non2xx, seconds, perSecond: requests / seconds, clientCpuPerRequest: (cpu.user + cpu.system) / Math.max(1, requests) };
 }

@@ -16,7 +16,7 @@
  * cross-check, and the load average so a reader can judge.
  *
  * Settings (environment): BENCH_SECONDS per variant and round (default 2), BENCH_ROUNDS
- * (default 10), BENCH_CONNECTIONS (default 32), BENCH_MAX_COST (default 0.15, exit 1 above it),
+ * (default 16, rounded up to even), BENCH_CONNECTIONS (default 32), BENCH_MAX_COST (default 0.15, exit 1 above it),
  * BENCH_CPU_PROF (a folder for V8 CPU profiles of the two API processes).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -28,7 +28,7 @@ import { startTestAuthServer } from '@gatehouse/auth/testing';
 import { runLoad, type LoadResult } from './load.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
-const rounds = 2 * Math.ceil(Number(process.env.BENCH_ROUNDS ?? 10) / 2);
+const rounds = 2 * Math.ceil(Number(process.env.BENCH_ROUNDS ?? 16) / 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const maxCost = Number(process.env.BENCH_MAX_COST ?? 0.15);
 
@@ -104,7 +104,8 @@ try {
     }
     const ratio = round.on!.perSecond / round.off!.perSecond;
     roundRatios.push(ratio);
-    const fmt = (r: Round) => `${Math.round(r.perSecond).toString().padStart(6)} req/s ${(r.cpuMicros / r.served).toFixed(0).padStart(4)} µs CPU/req`;
+    const fmt = (r: Round) =>
+      `${Math.round(r.perSecond).toString().padStart(6)} req/s ${(r.cpuMicros / r.served).toFixed(0).padStart(4)} µs CPU/req (client ${r.clientCpuPerRequest.toFixed(0)})`;
     console.log(`  round ${String(i + 1).padStart(2)}  off ${fmt(round.off!)}  on ${fmt(round.on!)}  on/off ${ratio.toFixed(3)}`);
   }
   const throughput = (rs: Round[]) => rs.reduce((n, r) => n + r.requests, 0) / rs.reduce((n, r) => n + r.seconds, 0);
