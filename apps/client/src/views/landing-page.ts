@@ -64,7 +64,7 @@ ${model.flash ? html`<p class="${model.flash.kind === 'error' ? 'error' : 'notic
 <dt>Subject</dt><dd><code id="user-sub">${user.sub}</code></dd>
 <dt>Session expires</dt><dd id="session-expires">${time(model.sessionExpiresAt)}</dd>
 <dt>Access token expires</dt><dd id="token-expires">${time(model.accessTokenExpiresAt)}</dd>
-<dt>Scopes</dt><dd id="token-scope">${model.scope}</dd>
+<dt>Access token scopes</dt><dd id="token-scope">${model.scope}</dd>
 </dl>
 <h2>${model.collection}</h2>
 ${itemsSection(model)}
