@@ -1,0 +1,62 @@
+/**
+ * Test accounts. Each test gets a fresh one through the operator CLI (`authctl user add`), the way an
+ * operator creates users, because TOTP replay protection and lockout are per account.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { generate } from 'otplib';
+import { DEV_DEFAULTS } from '@gatehouse/contracts';
+import { REPO_ROOT, type Stack } from './stack.ts';
+
+export interface E2eUser {
+  username: string;
+  password: string;
+  name: string;
+  email: string;
+  groups: string[];
+  /** Read from the enrollment page at the first sign-in. */
+  totpSecret?: string;
+  /** Last TOTP time step used (each is accepted once per account). */
+  lastStep?: number;
+}
+
+export const demoUser = (): E2eUser => ({ ...DEV_DEFAULTS.demoUser, groups: [...DEV_DEFAULTS.demoUser.groups] });
+
+export async function createUser(stack: Stack, label: string): Promise<E2eUser> {
+  const username = `${label}-${randomBytes(3).toString('hex')}`;
+  const user: E2eUser = {
+    username,
+    password: `pw-${randomBytes(9).toString('base64url')}`,
+    name: `E2E ${label}`,
+    email: `${username}@example.com`,
+    groups: ['e2e', label],
+  };
+  const args = ['user', 'add', username, '--email', user.email, '--name', user.name, '--groups', user.groups.join(','), '--password-stdin'];
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), ...args], {
+    cwd: stack.dataDir,
+    env: stack.authEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdin.end(`${user.password}\n`);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`authctl user add failed (${code}): ${output}`);
+  return user;
+}
+
+/** A code for the user's authenticator that this account has not used yet. */
+export async function nextCode(user: E2eUser): Promise<string> {
+  if (!user.totpSecret) throw new Error(`no TOTP secret known for ${user.username}`);
+  let step = Math.floor(Date.now() / 30_000);
+  if (user.lastStep !== undefined && step <= user.lastStep) step = user.lastStep + 1;
+  user.lastStep = step;
+  return generate({ secret: user.totpSecret, epoch: step * 30, algorithm: 'sha1', digits: 6, period: 30 });
+}
+
+/** A well-formed code that is not valid now (from an hour ago). */
+export async function staleCode(user: E2eUser): Promise<string> {
+  return generate({ secret: user.totpSecret!, epoch: Math.floor(Date.now() / 1000) - 3600, algorithm: 'sha1', digits: 6, period: 30 });
+}
