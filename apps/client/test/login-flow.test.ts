@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
 import { nextCode, startClient, type ClientHarness } from './support/client-harness.ts';
@@ -42,6 +43,10 @@ describe('a request without a session', () => {
       code_challenge_method: 'S256',
     });
     expect(params.state).not.toBe(params.nonce);
+    // The verifier stays server-side; the challenge is its S256 hash.
+    const pending = await client.app.stores.logins.take(params.state!);
+    expect(createHash('sha256').update(pending!.codeVerifier).digest('base64url')).toBe(params.code_challenge);
+    expect(pending!.nonce).toBe(params.nonce);
     expect(setCookieLines(response.headers, sessionCookie())).toEqual([]);
     const login = setCookieLines(response.headers, client.config.cookies.login);
     expect(login).toHaveLength(1);
@@ -162,6 +167,23 @@ describe('the callback', () => {
   });
 });
 
+describe('behind a TLS-terminating proxy (TRUST_PROXY)', () => {
+  it('marks the login and session cookies Secure', async () => {
+    const proxied = await startClient({ auth, apiUrl: api.url, env: { TRUST_PROXY: 'true' } });
+    try {
+      const jar = new CookieJar();
+      const https = { 'x-forwarded-proto': 'https' };
+      const start = await proxied.get(jar, '/', https);
+      expect(setCookieLines(start.headers, proxied.config.cookies.login)[0]).toMatch(/; secure/i);
+      const callback = await proxied.login(new CookieJar(), await auth.createUser(), https);
+      expect(callback.status).toBe(302);
+      expect(setCookieLines(callback.headers, proxied.config.cookies.session).at(-1)).toMatch(/; secure/i);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('cookies of other apps on the same host', () => {
   it('are ignored, signed-in or not', async () => {
     const jar = new CookieJar();
@@ -194,6 +216,22 @@ describe('the landing page', () => {
     expect(landing.text).toContain('<span id="user-name">&lt;img src=x onerror=alert(1)&gt;</span>');
     expect(landing.text).toContain('<dd id="user-groups">a&quot;b, &lt;g&gt;</dd>');
     expect(landing.text).not.toContain('<img');
+  });
+
+  it("shows the API's refusal to list as a message", async () => {
+    const noApiScopes = await startClient({ auth, apiUrl: api.url, env: { CLIENT_SCOPES: 'openid profile email' } });
+    try {
+      const jar = new CookieJar();
+      await noApiScopes.login(jar, await auth.createUser());
+      const landing = await noApiScopes.get(jar, '/');
+      expect(landing.status).toBe(200);
+      expect(landing.text).toContain(
+        '<p class="error" role="alert" id="items-error">Could not list movies. The API answered 401 Unauthorized: the access token is not valid (invalid_token).</p>',
+      );
+      expect(landing.text).not.toContain('id="add-item"');
+    } finally {
+      await noApiScopes.close();
+    }
   });
 
   it('answers unknown paths with a 404 page', async () => {

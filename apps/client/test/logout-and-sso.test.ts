@@ -134,8 +134,28 @@ describe('single sign-on across apps', () => {
   });
 });
 
-describe('the client secret', () => {
-  it('never appears in any response the browser received', () => {
+describe('secrets', () => {
+  it('never appear in the logs: no client secret, token, code or state', async () => {
+    const secrets: string[] = [];
+    for (const harness of [appA, appB]) {
+      secrets.push(harness.clientSecret);
+      for (const response of harness.responses) {
+        const location = response.location ? new URL(response.location, harness.url) : undefined;
+        for (const name of ['code', 'state', 'id_token_hint']) {
+          const value = location?.searchParams.get(name);
+          if (value) secrets.push(value);
+        }
+      }
+    }
+    expect(secrets.length).toBeGreaterThan(10);
+    for (const harness of [appA, appB]) {
+      expect(harness.logs.some((line) => line.event === 'login.success')).toBe(true);
+      const text = JSON.stringify(harness.logs);
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+  });
+
+  it('the client secret never appears in any response the browser received', () => {
     for (const harness of [appA, appB]) {
       expect(harness.responses.length).toBeGreaterThan(5);
       for (const response of harness.responses) {

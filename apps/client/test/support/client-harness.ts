@@ -25,7 +25,9 @@ export interface ClientHarness {
   get(jar: CookieJar, path: string, headers?: Record<string, string>): Promise<HttpResponse>;
   post(jar: CookieJar, path: string, fields: Record<string, string>): Promise<HttpResponse>;
   /** The whole browser login: app → authorize → password → TOTP → callback. Returns the callback's answer. */
-  login(jar: CookieJar, user: TestUser): Promise<HttpResponse>;
+  login(jar: CookieJar, user: TestUser, headers?: Record<string, string>): Promise<HttpResponse>;
+  /** Every line the app logged, parsed. */
+  logs: Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -89,8 +91,9 @@ export async function startClient(options: {
     ...options.env,
   });
   const database = await openClientDatabase(config.databaseUrl);
-  const harness = { offsetMs: 0, responses: [] as HttpResponse[] } as ClientHarness;
-  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger: pino({ level: 'silent' }) });
+  const harness = { offsetMs: 0, responses: [] as HttpResponse[], logs: [] as Record<string, unknown>[] } as ClientHarness;
+  const logger = pino({ level: 'trace' }, { write: (line: string) => void harness.logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger });
   server.on('request', app.callback());
 
   const record = (response: HttpResponse): HttpResponse => {
@@ -107,8 +110,8 @@ export async function startClient(options: {
     get: async (jar: CookieJar, path: string, headers: Record<string, string> = {}) => record(await request(jar, absolute(path), { headers })),
     post: async (jar: CookieJar, path: string, fields: Record<string, string>) =>
       record(await request(jar, absolute(path), { method: 'POST', ...form(fields) })),
-    async login(jar: CookieJar, user: TestUser) {
-      const start = record(await request(jar, `${url}/`));
+    async login(jar: CookieJar, user: TestUser, headers: Record<string, string> = {}) {
+      const start = record(await request(jar, `${url}/`, { headers }));
       if (start.status !== 302 || !start.location) throw new Error(`landing answered ${start.status}`);
       const page = record(await request(jar, start.location));
       if (page.status !== 200) throw new Error(`authorize answered ${page.status}`);
@@ -119,7 +122,7 @@ export async function startClient(options: {
         await request(jar, `${auth.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, method: 'totp', code: await nextCode(auth, user) }) }),
       );
       if (verify.status !== 302 || !verify.location) throw new Error(`mfa/verify answered ${verify.status}: ${verify.text}`);
-      return record(await request(jar, verify.location));
+      return record(await request(jar, verify.location, { headers }));
     },
     async close() {
       server.closeAllConnections();
