@@ -21,6 +21,7 @@ import { requestContext } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { InteractionDeps } from './interactions/deps.ts';
+import { authenticatorRoutes } from './authenticator/routes.ts';
 
 export const KEY_CHECK_INTERVAL_MS = 5_000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -55,6 +56,11 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     box: services.box,
     logger,
     clock,
+    devices: services.devices,
+    enrollments: services.enrollments,
+    pushes: services.pushes,
+    pushHub: services.pushHub,
+    recoveryCodes: services.recoveryCodes,
   };
 
   const build = async () => {
@@ -72,6 +78,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const routes = interactionRoutes(interactionDeps);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());
+    const authenticator = authenticatorRoutes(interactionDeps);
+    provider.use(authenticator.routes());
+    provider.use(authenticator.allowedMethods());
     current = { provider, handler: provider.callback(), fingerprint: keySetFingerprint(jwks.keys) };
   };
   await build();

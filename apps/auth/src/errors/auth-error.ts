@@ -13,7 +13,21 @@ export type AuthErrorCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'not_found'
-  | 'server_error';
+  | 'server_error'
+  // Push approval and the web authenticator.
+  | 'push_unavailable'
+  | 'too_many_pushes'
+  | 'push_rejected'
+  | 'push_timeout'
+  | 'push_expired'
+  | 'push_already_decided'
+  | 'number_mismatch'
+  | 'invalid_signature'
+  | 'request_replayed'
+  | 'device_not_allowed'
+  | 'invalid_enrollment_code'
+  | 'login_required'
+  | 'forbidden';
 
 export class AuthError extends Error {
   readonly status: number;

@@ -5,6 +5,11 @@ import type { Regulator } from '../regulation/regulator.ts';
 import type { Totp } from '../mfa/totp.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { DeviceStore } from '../devices/device-store.ts';
+import type { EnrollmentStore } from '../devices/enrollment-store.ts';
+import type { PushStore } from '../push/push-store.ts';
+import type { PushHub } from '../push/push-hub.ts';
+import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 
 /** What the login and second-factor steps need; `provider()` is the current provider (keys may reload). */
 export interface InteractionDeps {
@@ -16,4 +21,9 @@ export interface InteractionDeps {
   box: SecretBox;
   logger: Logger;
   clock: () => number;
+  devices: DeviceStore;
+  enrollments: EnrollmentStore;
+  pushes: PushStore;
+  pushHub: PushHub;
+  recoveryCodes: RecoveryCodeStore;
 }

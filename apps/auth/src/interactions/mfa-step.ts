@@ -2,17 +2,35 @@ import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { qrSvg } from '../mfa/qr.ts';
 import { mfaPage } from '../views/mfa-page.ts';
+import type { PushTransaction } from '../push/push-store.ts';
 import type { Interaction, PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
 
-/** Renders the second-factor challenge (and the TOTP enrollment when one is pending). */
+/** Where a browser (GET, completes the login) and its script (GET, state only) follow a push. */
+export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
+export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
+
+/**
+ * Renders the second-factor challenge (and the TOTP enrollment when one is pending). The methods
+ * offered are TOTP always, push when the account has a device, recovery when it has unused codes;
+ * with a PENDING `push` the page is the WAITING page (the number and its poller).
+ */
 export async function renderMfaStep(
   ctx: Context,
   deps: InteractionDeps,
-  options: { interaction: Interaction; pending: PendingLogin; json: boolean; status: number; error?: { code: string; message: string } },
+  options: {
+    interaction: Interaction;
+    pending: PendingLogin;
+    json: boolean;
+    status: number;
+    error?: { code: string; message: string };
+    push?: PushTransaction;
+    /** Extra members of the JSON body (e.g. the push `state` of a refusal). */
+    extra?: Record<string, unknown>;
+  },
 ): Promise<void> {
-  const { interaction, pending, json, status, error } = options;
+  const { interaction, pending, json, status, error, push } = options;
   let enrollment: { secret: string; otpauthUri: string; qrSvg: string } | undefined;
   if (pending.pendingTotpSecret) {
     const secret = deps.box.open(pending.pendingTotpSecret);
@@ -20,18 +38,37 @@ export async function renderMfaStep(
     const otpauthUri = deps.totp.uri(secret, { issuer: `Gatehouse (${issuerName})`, label: pending.username });
     enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri) };
   }
+  const [devices, recoveryCodes] = await Promise.all([deps.devices.countByAccount(pending.accountId), deps.recoveryCodes.remaining(pending.accountId)]);
+  const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
+  const waiting = push?.state === 'PENDING' ? push : undefined;
   ctx.state.formActionOrigins = [];
-  respond(
-    ctx,
-    json,
-    status,
-    () => mfaPage({ uid: interaction.uid, username: pending.username, enrollment, error: error?.message }),
-    {
-      ...(error ? { error: error.code, error_description: error.message } : {}),
-      status: 'mfa_required',
-      next: AUTH_ROUTES.mfaVerify,
-      methods: ['totp'],
-      ...(enrollment ? { enrollment: { secret: enrollment.secret, otpauth_uri: enrollment.otpauthUri } } : {}),
-    },
-  );
+  const page = () =>
+    mfaPage({
+      uid: interaction.uid,
+      username: pending.username,
+      enrollment,
+      error: error?.message,
+      push: methods.includes('push'),
+      recovery: methods.includes('recovery'),
+      waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id) },
+    });
+  if (waiting) {
+    respond(ctx, json, status, page, {
+      status: 'push_waiting',
+      state: waiting.state,
+      number: waiting.number,
+      poll: pushPollPath(waiting.id),
+      expires_in: Math.max(0, Math.ceil((waiting.expiresAt - deps.clock()) / 1000)),
+      methods,
+    });
+    return;
+  }
+  respond(ctx, json, status, page, {
+    ...(error ? { error: error.code, error_description: error.message } : {}),
+    ...options.extra,
+    status: 'mfa_required',
+    next: AUTH_ROUTES.mfaVerify,
+    methods,
+    ...(enrollment ? { enrollment: { secret: enrollment.secret, otpauth_uri: enrollment.otpauthUri } } : {}),
+  });
 }

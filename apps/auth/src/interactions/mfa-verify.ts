@@ -8,7 +8,13 @@
  * - when a TOTP secret is being enrolled, the first valid code stores it (encrypted) and logs in;
  * - failures count against the account and the IP like password failures;
  * - success finishes the interaction and resumes the authorization inside this request, so the
- *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session cookie.
+ *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session cookie;
+ * - `method=push` starts (or shows again) the login's push and answers WAITING (push-challenge.ts
+ *   has its rules); the login then completes on GET /mfa/push/<id> (push-poll.ts);
+ * - `method=recovery` accepts one unused recovery code of the account, once; a wrong one counts
+ *   toward the lockout like a wrong TOTP code.
+ * amr values (RFC 8176): TOTP and recovery codes `pwd otp`; push `pwd swk user` (proof of a
+ * software-held device key, plus the user's presence shown by picking the number).
  */
 import type { Context, Next } from 'koa';
 import { AuthError, invalidRequest, tooManyAttempts } from '../errors/auth-error.ts';
@@ -16,11 +22,16 @@ import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
 import { audit } from '../logging/logger.ts';
 import { loadInteraction, pendingLogin, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { regulationKeys } from './login.ts';
+import { startPush } from '../push/push-challenge.ts';
+import { clientName } from './interaction-state.ts';
 import { renderMfaStep } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
 
 export const AMR_TOTP = ['pwd', 'otp'] as const;
+export const AMR_PUSH = ['pwd', 'swk', 'user'] as const;
+export const AMR_RECOVERY = ['pwd', 'otp'] as const;
+const METHODS = new Set(['totp', 'push', 'recovery']);
 
 export function createMfaVerifyHandler(deps: InteractionDeps) {
   return async function mfaVerify(ctx: Context, next: Next): Promise<void> {
@@ -34,8 +45,8 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       pending = pendingLogin(interaction);
       if (!pending) throw new AuthError(400, 'password_required', 'Enter your username and password first.');
       const method = body.fields.method ?? 'totp';
-      if (method !== 'totp') throw invalidRequest(`Unsupported second-factor method "${method}".`);
-      const code = requireField(body, 'code', 16).replace(/\s+/g, '');
+      if (!METHODS.has(method)) throw invalidRequest(`Unsupported second-factor method "${method}".`);
+      const code = method === 'push' ? '' : requireField(body, 'code', method === 'recovery' ? 64 : 16).replace(/\s+/g, '');
 
       const keys = regulationKeys(pending.username, ctx.ip);
       const ban = await deps.regulator.check(keys);
@@ -43,17 +54,39 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
         audit(deps.logger, 'login.lockout', { account_id: pending.accountId, ip: ctx.ip, step: 'mfa' });
         throw tooManyAttempts(ban.retryAfterSeconds);
       }
+      const fail = async (error: AuthError): Promise<never> => {
+        const after = await deps.regulator.fail(keys);
+        audit(deps.logger, 'login.mfa.failure', { account_id: pending!.accountId, ip: ctx.ip, reason: error.code, method });
+        if (after.banned) audit(deps.logger, 'login.lockout', { account_id: pending!.accountId, ip: ctx.ip, step: 'mfa' });
+        throw error;
+      };
+
+      if (method === 'push') {
+        const transaction = await startPush(deps, {
+          accountId: pending.accountId,
+          interactionUid: interaction.uid,
+          clientName: await clientName(provider, interaction),
+          ip: ctx.ip,
+          userAgent: ctx.get('user-agent'),
+        });
+        await renderMfaStep(ctx, deps, { interaction, pending, json: body.json, status: 200, push: transaction });
+        return;
+      }
+      if (method === 'recovery') {
+        const result = await deps.recoveryCodes.consume(pending.accountId, code);
+        if (result === 'used') await fail(new AuthError(401, 'code_replayed', 'That recovery code was already used. Each recovery code works once.'));
+        if (result !== 'accepted') await fail(new AuthError(401, 'invalid_code', 'That recovery code is not valid.'));
+        audit(deps.logger, 'recovery.used', { account_id: pending.accountId, ip: ctx.ip });
+        audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'recovery' });
+        await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_RECOVERY, body.json);
+        return;
+      }
+
       const enrolling = pending.pendingTotpSecret !== undefined;
       const secret = enrolling ? deps.box.open(pending.pendingTotpSecret!) : await deps.accounts.getTotpSecret(pending.accountId);
       if (!secret) throw new AuthError(400, 'password_required', 'No second factor is set up for this account; sign in again.');
 
       const step = /^\d{6}$/.test(code) ? await deps.totp.verify(secret, code, deps.clock()) : null;
-      const fail = async (error: AuthError): Promise<never> => {
-        const after = await deps.regulator.fail(keys);
-        audit(deps.logger, 'login.mfa.failure', { account_id: pending!.accountId, ip: ctx.ip, reason: error.code });
-        if (after.banned) audit(deps.logger, 'login.lockout', { account_id: pending!.accountId, ip: ctx.ip, step: 'mfa' });
-        throw error;
-      };
       if (step === null) await fail(new AuthError(401, 'invalid_code', 'That code is not valid. Check the code in your authenticator app and try again.'));
       if (enrolling) {
         await deps.accounts.setTotpSecret(pending.accountId, secret);
@@ -63,14 +96,7 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
         await fail(new AuthError(401, 'code_replayed', 'That code was already used. Wait for the next code and try again.'));
       }
       audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'totp' });
-
-      const returnTo = await provider.interactionResult(
-        ctx.req,
-        ctx.res,
-        { login: { accountId: pending.accountId, amr: [...AMR_TOTP], acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(Date.now() / 1000) } },
-        { mergeWithLastSubmission: false },
-      );
-      await resumeAuthorization(ctx, next, returnTo, redirectOrigin(interaction), body.json);
+      await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_TOTP, body.json);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       applyErrorHeaders(ctx, error);
@@ -84,6 +110,25 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       });
     }
   };
+}
+
+/** Ends the interaction as logged in with these factors and answers with the redirect to the client. */
+export async function finishLogin(
+  ctx: Context,
+  next: Next,
+  deps: InteractionDeps,
+  interaction: Interaction,
+  accountId: string,
+  amr: readonly string[],
+  json: boolean,
+): Promise<void> {
+  const returnTo = await deps.provider().interactionResult(
+    ctx.req,
+    ctx.res,
+    { login: { accountId, amr: [...amr], acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(Date.now() / 1000) } },
+    { mergeWithLastSubmission: false },
+  );
+  await resumeAuthorization(ctx, next, returnTo, redirectOrigin(interaction), json);
 }
 
 /**

@@ -2,11 +2,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
-import { LOGOUT_SCRIPT, STYLESHEET } from '../views/static-assets.ts';
+import { LOGOUT_SCRIPT, PUSH_WAIT_SCRIPT, STYLESHEET } from '../views/static-assets.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction } from './interaction-state.ts';
 import { createLoginHandler } from './login.ts';
 import { createMfaVerifyHandler } from './mfa-verify.ts';
+import { createPushPollHandler, createPushStatusHandler } from './push-poll.ts';
 import type { InteractionDeps } from './deps.ts';
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
@@ -26,6 +27,8 @@ export function interactionRoutes(deps: InteractionDeps): Router {
   const router = new Router();
   router.post(AUTH_ROUTES.login, createLoginHandler(deps));
   router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));
+  router.get('/mfa/push/:id', createPushPollHandler(deps));
+  router.get('/mfa/push/:id/status', createPushStatusHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
     const interaction = await loadInteraction(provider, ctx, ctx.params.uid);
@@ -40,6 +43,11 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     ctx.type = 'application/javascript';
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = LOGOUT_SCRIPT;
+  });
+  router.get('/static/push-wait.js', (ctx) => {
+    ctx.type = 'application/javascript';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = PUSH_WAIT_SCRIPT;
   });
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };

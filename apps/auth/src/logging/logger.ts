@@ -39,7 +39,21 @@ export type AuditEvent =
   | 'token.issued'
   | 'token.revoked'
   | 'grant.revoked'
-  | 'session.logout';
+  | 'session.logout'
+  | 'push.sent'
+  | 'push.rate_limited'
+  | 'push.approved'
+  | 'push.denied'
+  | 'push.expired'
+  | 'push.answer.refused'
+  | 'device.enrollment.issued'
+  | 'device.enrolled'
+  | 'device.enrollment.refused'
+  | 'device.removed'
+  | 'device.request.refused'
+  | 'recovery.issued'
+  | 'recovery.used'
+  | 'recovery.failure';
 
 export function audit(logger: Logger, event: AuditEvent, fields: Record<string, string | number | boolean | undefined> = {}): void {
   logger.info({ audit: true, event, ...fields }, event);

@@ -46,6 +46,8 @@ export interface PushStore {
   /** Creates a push for the login, or returns the login's live one (`created: false`). */
   create(input: NewPushTransaction): Promise<{ transaction: PushTransaction; created: boolean }>;
   find(id: string): Promise<PushTransaction | undefined>;
+  /** The login's live (PENDING, unexpired) push, if any. */
+  findLive(interactionUid: string): Promise<PushTransaction | undefined>;
   /** Live pushes of an account, oldest first. */
   listPending(accountId: string): Promise<PushTransaction[]>;
   /** How many pushes the account started at or after sinceMs (rate limiting). */
@@ -123,6 +125,12 @@ export function createPushStore(db: Kysely<AuthSchema>, clock: () => number = Da
     async find(id) {
       await expireDue({ id });
       const row = await select().where('id', '=', id).executeTakeFirst();
+      return row && toTransaction(row);
+    },
+
+    async findLive(interactionUid) {
+      await expireDue({ interactionUid });
+      const row = await select().where('live_uid', '=', interactionUid).executeTakeFirst();
       return row && toTransaction(row);
     },
 

@@ -7,28 +7,66 @@ export interface MfaPageModel {
   error?: string;
   /** Present while the user has no TOTP yet: the page shows the QR code and the secret. */
   enrollment?: { secret: string; otpauthUri: string; qrSvg: string };
+  /** The account has an authenticator device: offer "Send a push". */
+  push?: boolean;
+  /** The account has unused recovery codes: offer one in place of a code. */
+  recovery?: boolean;
+  /** A push is waiting: show its number; the same-origin script polls statusUrl, then opens pollUrl. */
+  waiting?: { number: number; pollUrl: string; statusUrl: string };
 }
 
-/** The second-factor step: a TOTP code, or first the enrollment of a TOTP app. */
+/** The second-factor step: a TOTP code (or first the enrollment of a TOTP app), a push, or a recovery code. */
 export function mfaPage(model: MfaPageModel): string {
-  const enrollment = model.enrollment
-    ? html`<h1>Set up two-step verification</h1>
+  const heading = model.waiting
+    ? html`<h1>Approve the sign-in</h1>
+<p>We sent a request to your authenticator. Pick this number there to approve it:</p>
+<p class="push-number" id="push-number" aria-label="Number to pick">${model.waiting.number}</p>
+<div id="push-wait" data-status-url="${model.waiting.statusUrl}" data-poll-url="${model.waiting.pollUrl}">
+<p class="muted" role="status">Waiting for your approval… The request expires in about a minute.</p>
+<p><a href="${model.waiting.pollUrl}">I approved it — continue</a></p>
+</div>
+<p class="muted">Or enter a code from your authenticator app instead:</p>`
+    : model.enrollment
+      ? html`<h1>Set up two-step verification</h1>
 <p>Scan this QR code with an authenticator app (Google Authenticator, 1Password, Aegis…), then enter the 6-digit code it shows.</p>
 <figure class="qr" aria-label="QR code for your authenticator app">${raw(model.enrollment.qrSvg)}</figure>
 <p class="muted">Can't scan it? Enter this key by hand:</p>
 <p><code id="totp-secret">${model.enrollment.secret}</code></p>`
-    : html`<h1>Two-step verification</h1>
+      : html`<h1>Two-step verification</h1>
 <p>Enter the 6-digit code from your authenticator app for <strong>${model.username}</strong>.</p>`;
+  const push =
+    model.push && !model.waiting
+      ? html`<form method="post" action="/mfa/verify" class="alt-method">
+<input type="hidden" name="uid" value="${model.uid}">
+<input type="hidden" name="method" value="push">
+<button type="submit" class="secondary" id="send-push">Send a push to my authenticator</button>
+</form>`
+      : '';
+  const recovery = model.recovery
+    ? html`<details class="alt-method">
+<summary>Use a recovery code</summary>
+<form method="post" action="/mfa/verify" autocomplete="off">
+<input type="hidden" name="uid" value="${model.uid}">
+<input type="hidden" name="method" value="recovery">
+<label for="recovery-code">Recovery code</label>
+<input id="recovery-code" name="code" maxlength="64" autocomplete="off" spellcheck="false" required>
+<button type="submit" class="secondary">Use recovery code</button>
+</form>
+</details>`
+    : '';
   return layout({
     title: 'Two-step verification',
-    body: html`${enrollment}
+    scripts: model.waiting ? ['/static/push-wait.js'] : [],
+    body: html`${heading}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 <form method="post" action="/mfa/verify" autocomplete="off">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="method" value="totp">
 <label for="code">Verification code</label>
-<input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required autofocus>
+<input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required${model.waiting ? '' : raw(' autofocus')}>
 <button type="submit">Verify</button>
-</form>`,
+</form>
+${push}
+${recovery}`,
   });
 }

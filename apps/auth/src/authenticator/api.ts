@@ -1,0 +1,159 @@
+/**
+ * The web authenticator's API (JSON, device-signed; signed-request.ts has the scheme):
+ * - POST /authenticator/api/register: a one-time enrollment code + device name + P-256 public key,
+ *   signed by that key (proof of possession) → 201 with the device id;
+ * - GET /authenticator/api/requests: the device's account's pending pushes (polling fallback);
+ * - GET /authenticator/api/events: the same list as Server-Sent Events (`event: requests`),
+ *   sent at once and on every change; `event: revoked` when the device was removed;
+ * - POST /authenticator/api/requests/:id/answer: approve (with the number) or deny (push-answer.ts).
+ * A pending request shows the client name, the browser's IP and user agent, the times and the
+ * choices, never which choice is right.
+ */
+import type { Context } from 'koa';
+import { AuthError, invalidRequest } from '../errors/auth-error.ts';
+import { audit } from '../logging/logger.ts';
+import { normalizeDeviceName, type Device } from '../devices/device-store.ts';
+import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '../devices/signed-request.ts';
+import { answerPush } from '../push/push-answer.ts';
+import type { PushTransaction } from '../push/push-store.ts';
+import type { InteractionDeps } from '../interactions/deps.ts';
+import { authenticateDevice } from './device-auth.ts';
+import { readJsonObject, stringField } from './read-json.ts';
+
+/** How often an open event stream re-reads the store (other instances, expiries) and sends a keep-alive. */
+export const EVENTS_REFRESH_MS = 5_000;
+/** An event stream ends after this long; the authenticator reconnects with a fresh signature. */
+export const EVENTS_MAX_AGE_MS = 10 * 60_000;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function requestView(push: PushTransaction, now: number) {
+  return {
+    id: push.id,
+    client_name: push.clientName,
+    ip: push.ip,
+    user_agent: push.userAgent,
+    created_at: iso(push.createdAt),
+    expires_at: iso(push.expiresAt),
+    expires_in: Math.max(0, Math.ceil((push.expiresAt - now) / 1000)),
+    choices: push.choices,
+  };
+}
+
+async function listing(deps: InteractionDeps, device: Device) {
+  const [account, pending] = await Promise.all([deps.accounts.findById(device.accountId), deps.pushes.listPending(device.accountId)]);
+  const now = deps.clock();
+  return {
+    device: { id: device.id, name: device.name, username: account?.username ?? '' },
+    requests: pending.map((push) => requestView(push, now)),
+  };
+}
+
+export function createRegisterHandler(deps: InteractionDeps) {
+  return async function register(ctx: Context): Promise<void> {
+    const body = await readJsonObject(ctx);
+    const code = stringField(body, 'code', 64, /^[\w-]+$/);
+    const name = normalizeDeviceName(stringField(body, 'name', 200));
+    if (!name) throw invalidRequest('Field "name" must be 1-64 printable characters.');
+    const publicKey = await parsePublicKey(body.public_key);
+    if (!publicKey) throw invalidRequest('Field "public_key" must be an EC P-256 public JWK.');
+    const signature = stringField(body, 'signature', 128);
+    if (!(await verifySignature(publicKey, enrollMessage(code), signature))) {
+      audit(deps.logger, 'device.enrollment.refused', { reason: 'forged_signature', ip: ctx.ip });
+      throw new AuthError(401, 'invalid_signature', 'The enrollment is not signed by the submitted key.');
+    }
+    const accountId = await deps.enrollments.consume(code);
+    const account = accountId ? await deps.accounts.findById(accountId) : undefined;
+    if (!account) {
+      audit(deps.logger, 'device.enrollment.refused', { reason: 'invalid_code', ip: ctx.ip });
+      throw new AuthError(400, 'invalid_enrollment_code', 'This enrollment code is unknown, used or expired. Create a new one on the devices page.');
+    }
+    const device = await deps.devices.create({ accountId: account.id, name, publicKey });
+    audit(deps.logger, 'device.enrolled', { account_id: account.id, device_id: device.id, ip: ctx.ip });
+    ctx.status = 201;
+    ctx.body = { device_id: device.id, name: device.name, username: account.username };
+  };
+}
+
+export function createRequestsHandler(deps: InteractionDeps) {
+  return async function requests(ctx: Context): Promise<void> {
+    const device = await authenticateDevice(ctx, deps);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await listing(deps, device);
+  };
+}
+
+export function createEventsHandler(deps: InteractionDeps) {
+  return async function events(ctx: Context): Promise<void> {
+    const device = await authenticateDevice(ctx, deps);
+    // The stream is written directly (Koa does not pipe it), so a client going away ends it
+    // quietly instead of surfacing as a pipeline error.
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.status = 200;
+    ctx.respond = false;
+    const res = ctx.res;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    const stream = { write: (chunk: string) => void (res.writableEnded || res.destroyed ? undefined : res.write(chunk)), end: () => void (res.writableEnded ? undefined : res.end()) };
+
+    let closed = false;
+    let last = '';
+    let chain = Promise.resolve();
+    const send = () => {
+      chain = chain
+        .then(async () => {
+          if (closed) return;
+          if (!(await deps.devices.find(device.id))) {
+            stream.write('event: revoked\ndata: {}\n\n');
+            close();
+            return;
+          }
+          const data = JSON.stringify(await listing(deps, device));
+          if (data !== last && !closed) stream.write(`event: requests\ndata: ${data}\n\n`);
+          last = data;
+        })
+        .catch((error: unknown) => {
+          deps.logger.warn({ err: error, device_id: device.id }, 'authenticator event stream failed');
+          close();
+        });
+    };
+    const unsubscribe = deps.pushHub.subscribe(device.accountId, send);
+    const refresh = setInterval(() => {
+      if (!closed) stream.write(': keep-alive\n\n');
+      send();
+    }, EVENTS_REFRESH_MS);
+    const maxAge = setTimeout(() => close(), EVENTS_MAX_AGE_MS);
+    function close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      clearInterval(refresh);
+      clearTimeout(maxAge);
+      stream.end();
+    }
+    ctx.req.on('close', close);
+    stream.write('retry: 3000\n\n');
+    send();
+  };
+}
+
+export function createAnswerHandler(deps: InteractionDeps) {
+  return async function answer(ctx: Context): Promise<void> {
+    const body = await readJsonObject(ctx);
+    const transactionId = String(ctx.params.id ?? '');
+    if (!/^[\w-]{1,64}$/.test(transactionId)) throw new AuthError(404, 'not_found', 'No such push request.');
+    const deviceId = stringField(body, 'device_id', 64, /^[\w-]+$/);
+    const decision = stringField(body, 'decision', 16);
+    if (decision !== 'approve' && decision !== 'deny') throw invalidRequest('Field "decision" must be "approve" or "deny".');
+    const number = body.number === undefined || body.number === '' ? '' : stringField(body, 'number', 2, /^\d{2}$/);
+    if (decision === 'approve' && number === '') throw invalidRequest('Field "number" is required to approve.');
+    const signature = stringField(body, 'signature', 128);
+    const state = await answerPush(deps, { transactionId, deviceId, decision: decision as Decision, number, signature, ip: ctx.ip });
+    ctx.body = { state };
+  };
+}

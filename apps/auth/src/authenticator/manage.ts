@@ -1,0 +1,115 @@
+/**
+ * The devices page for a user signed in at the authorization server (the SSO session cookie,
+ * read with oidc-provider's Session.get). Rules:
+ * - no session, or a session whose account is gone: 401 login_required;
+ * - state-changing posts must come from this origin (Origin / Sec-Fetch-Site checked, on top
+ *   of the session cookie being SameSite=Lax), else 403 forbidden;
+ * - an enrollment code is shown once, with a QR code of the authenticator link carrying it in
+ *   the URL fragment (never sent to a server, never logged);
+ * - the first device enrollment of an account without recovery codes also issues its 10
+ *   recovery codes and shows them once; "new recovery codes" replaces the set;
+ * - a device can be removed only by its owner (the store scopes the delete to the account).
+ */
+import type { Context } from 'koa';
+import type { Account } from '../accounts/account-store.ts';
+import { AuthError, invalidRequest } from '../errors/auth-error.ts';
+import { readBody } from '../http/read-body.ts';
+import { audit } from '../logging/logger.ts';
+import { qrSvg } from '../mfa/qr.ts';
+import type { InteractionDeps } from '../interactions/deps.ts';
+import { devicesPage, enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
+
+export const DEVICES_PATH = '/authenticator/devices';
+
+const wantsJson = (ctx: Context): boolean => Boolean(ctx.request.is('application/json')) || ctx.accepts('html', 'json') === 'json';
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Account> {
+  const session = await deps.provider().Session.get(ctx as never);
+  const account = session.accountId ? await deps.accounts.findById(session.accountId) : undefined;
+  if (!account) {
+    throw new AuthError(401, 'login_required', 'You are not signed in to Gatehouse. Sign in to an application that uses Gatehouse, then open this page again.');
+  }
+  return account;
+}
+
+function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
+  const origin = ctx.get('origin');
+  const site = ctx.get('sec-fetch-site');
+  if ((origin && origin !== new URL(deps.config.issuer).origin) || (site && site !== 'same-origin' && site !== 'none')) {
+    throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
+  }
+}
+
+export function createDevicesPageHandler(deps: InteractionDeps) {
+  return async function showDevices(ctx: Context): Promise<void> {
+    const account = await sessionAccount(ctx, deps);
+    const [devices, remaining] = await Promise.all([deps.devices.listByAccount(account.id), deps.recoveryCodes.remaining(account.id)]);
+    ctx.status = 200;
+    if (wantsJson(ctx)) {
+      ctx.body = {
+        username: account.username,
+        devices: devices.map((d) => ({ id: d.id, name: d.name, created_at: iso(d.createdAt), last_used_at: iso(d.lastUsedAt) })),
+        recovery_codes_remaining: remaining,
+      };
+      return;
+    }
+    ctx.type = 'html';
+    ctx.body = devicesPage({ username: account.username, devices, recoveryCodesRemaining: remaining });
+  };
+}
+
+export function createEnrollHandler(deps: InteractionDeps) {
+  return async function enroll(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const account = await sessionAccount(ctx, deps);
+    const json = (await readBody(ctx)).json || wantsJson(ctx);
+    const { code, expiresAt } = await deps.enrollments.issue(account.id);
+    const url = `${deps.config.issuer}/authenticator#enroll=${code}`;
+    const recoveryCodes = (await deps.recoveryCodes.remaining(account.id)) === 0 ? await deps.recoveryCodes.replace(account.id) : undefined;
+    audit(deps.logger, 'device.enrollment.issued', { account_id: account.id, ip: ctx.ip });
+    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'device_enrollment' });
+    ctx.status = 201;
+    if (json) {
+      ctx.body = { enrollment_code: code, enrollment_url: url, expires_at: iso(expiresAt), ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };
+      return;
+    }
+    ctx.type = 'html';
+    ctx.body = enrollmentPage({ username: account.username, code, url, qrSvg: await qrSvg(url), expiresAt, recoveryCodes });
+  };
+}
+
+export function createRemoveDeviceHandler(deps: InteractionDeps) {
+  return async function removeDevice(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const account = await sessionAccount(ctx, deps);
+    const body = await readBody(ctx);
+    const deviceId = body.fields.device_id ?? '';
+    if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
+    if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
+    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, source: 'devices_page' });
+    if (body.json) {
+      ctx.body = { removed: deviceId };
+      return;
+    }
+    ctx.status = 303;
+    ctx.redirect(DEVICES_PATH);
+  };
+}
+
+export function createRecoveryCodesHandler(deps: InteractionDeps) {
+  return async function newRecoveryCodes(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const account = await sessionAccount(ctx, deps);
+    const json = (await readBody(ctx)).json || wantsJson(ctx);
+    const codes = await deps.recoveryCodes.replace(account.id);
+    audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'devices_page' });
+    ctx.status = 201;
+    if (json) {
+      ctx.body = { recovery_codes: codes };
+      return;
+    }
+    ctx.type = 'html';
+    ctx.body = recoveryCodesPage({ username: account.username, codes });
+  };
+}

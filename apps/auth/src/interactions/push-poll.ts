@@ -1,0 +1,77 @@
+/**
+ * GET /mfa/push/:id (the browser, or a JSON caller, following its push) and
+ * GET /mfa/push/:id/status (the waiting page's script: state only, never completes anything).
+ * Rules:
+ * - the push must belong to this browser's interaction (signed cookie) and its password step,
+ *   else 404: a push id alone is worth nothing;
+ * - PENDING answers WAITING again (200); APPROVED completes the login exactly like a valid TOTP
+ *   code (302 to the redirect URI with `code` + `state`, and the SSO cookie), once per approval;
+ * - REJECTED and TIMEOUT answer 401 `push_rejected` / `push_timeout` with the second-factor page,
+ *   so the user can pick another factor or send a new push; neither counts toward the lockout.
+ */
+import type { Context, Next } from 'koa';
+import { AuthError } from '../errors/auth-error.ts';
+import { audit } from '../logging/logger.ts';
+import type { PushTransaction } from '../push/push-store.ts';
+import { loadInteraction, pendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { AMR_PUSH, finishLogin } from './mfa-verify.ts';
+import { renderMfaStep } from './mfa-step.ts';
+import { applyErrorHeaders } from './respond.ts';
+import type { InteractionDeps } from './deps.ts';
+
+const wantsJson = (ctx: Context): boolean => ctx.accepts('html', 'json') === 'json';
+
+async function loadPush(ctx: Context, deps: InteractionDeps): Promise<{ interaction: Interaction; pending: PendingLogin; push: PushTransaction }> {
+  const interaction = await loadInteraction(deps.provider(), ctx);
+  const pending = pendingLogin(interaction);
+  if (!pending) throw new AuthError(400, 'password_required', 'Enter your username and password first.');
+  const id = String(ctx.params.id ?? '');
+  const push = id.length <= 64 ? await deps.pushes.find(id) : undefined;
+  if (!push || push.interactionUid !== interaction.uid || push.accountId !== pending.accountId) {
+    throw new AuthError(404, 'not_found', 'No such push request for this sign-in.');
+  }
+  return { interaction, pending, push };
+}
+
+export function createPushStatusHandler(deps: InteractionDeps) {
+  return async function pushStatus(ctx: Context): Promise<void> {
+    const { push } = await loadPush(ctx, deps);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { state: push.state, expires_in: Math.max(0, Math.ceil((push.expiresAt - deps.clock()) / 1000)) };
+  };
+}
+
+export function createPushPollHandler(deps: InteractionDeps) {
+  return async function pushPoll(ctx: Context, next: Next): Promise<void> {
+    const json = wantsJson(ctx);
+    const { interaction, pending, push } = await loadPush(ctx, deps);
+    try {
+      if (push.state === 'PENDING') {
+        await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200, push });
+        return;
+      }
+      if (push.state === 'APPROVED') {
+        if (!(await deps.pushes.complete(push.id))) throw new AuthError(409, 'push_already_decided', 'This approval was already used. Send a new push.');
+        audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'push', push_id: push.id });
+        await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_PUSH, json);
+        return;
+      }
+      if (push.state === 'REJECTED') {
+        throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');
+      }
+      audit(deps.logger, 'push.expired', { account_id: pending.accountId, push_id: push.id });
+      throw new AuthError(401, 'push_timeout', 'The push request expired before it was approved. Send a new push or use a code instead.');
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      applyErrorHeaders(ctx, error);
+      await renderMfaStep(ctx, deps, {
+        interaction,
+        pending,
+        json,
+        status: error.status,
+        error: { code: error.code, message: error.message },
+        extra: { state: push.state },
+      });
+    }
+  };
+}

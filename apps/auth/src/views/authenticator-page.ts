@@ -1,0 +1,51 @@
+import { html } from './html.ts';
+
+/**
+ * The web authenticator's shell. Everything dynamic is done by /authenticator/app.js
+ * (same origin, no inline script), which fills the elements below with textContent only.
+ */
+export function authenticatorPage(): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="theme-color" content="#4f46e5">
+<title>Authenticator · Gatehouse</title>
+<link rel="manifest" href="/authenticator/manifest.webmanifest">
+<link rel="icon" href="/authenticator/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/gatehouse.css">
+<script src="/authenticator/app.js" defer></script>
+</head>
+<body>
+<main class="card">
+<p class="brand">Gatehouse Authenticator</p>
+<p class="error" role="alert" id="error" hidden></p>
+<section id="loading"><p class="muted">Loading…</p></section>
+<section id="enroll" hidden>
+<h1>Set up this device</h1>
+<p>Open <a href="/authenticator/devices">your devices page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
+<form id="enroll-form" autocomplete="off">
+<label for="enroll-code">Enrollment code</label>
+<input id="enroll-code" name="code" required maxlength="64" spellcheck="false">
+<label for="device-name">Name of this device</label>
+<input id="device-name" name="name" required maxlength="64" value="My device">
+<button type="submit" id="enroll-submit">Enroll this device</button>
+</form>
+</section>
+<section id="main" hidden>
+<h1>Sign-in requests</h1>
+<p class="muted" id="device-info"></p>
+<p class="muted" role="status" id="status"></p>
+<div id="requests"></div>
+<p class="muted" id="empty">No sign-in is waiting for your approval.</p>
+<details class="alt-method"><summary>This device</summary>
+<p class="muted">Remove devices on <a href="/authenticator/devices">your devices page</a>. Forgetting the key here makes this device unable to approve sign-ins.</p>
+<button type="button" class="danger" id="forget">Forget this device</button>
+</details>
+</section>
+</main>
+</body>
+</html>
+`.value;
+}
