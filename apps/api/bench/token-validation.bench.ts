@@ -31,6 +31,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = 2 * Math.ceil(Number(process.env.BENCH_ROUNDS ?? 16) / 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const maxCost = Number(process.env.BENCH_MAX_COST ?? 0.15);
+const mode = process.env.BENCH_MODE === 'parallel' ? 'parallel' : 'alternate';
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const auth = await startTestAuthServer();
@@ -86,7 +87,7 @@ try {
 
   console.log(
     `Node ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
-      `${connections} connections, ${rounds} × ${seconds} s per variant, GET /api/movies/1`,
+      `${connections} connections per API, ${rounds} × ${seconds} s per variant (${mode}), GET /api/movies/1`,
   );
   await run('off', 2_000);
   await run('on', 2_000);
@@ -95,17 +96,24 @@ try {
   const roundRatios: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const round: Partial<Record<'on' | 'off', Round>> = {};
-    for (const v of i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const r = await run(v, seconds * 1000);
-      if (r.non2xx > 0) throw new Error(`${r.non2xx} responses of the "${v}" run were not 2xx`);
-      results[v].push(r);
-      round[v] = r;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (mode === 'parallel') {
+      [round.off, round.on] = await Promise.all([run('off', seconds * 1000), run('on', seconds * 1000)]);
+    } else {
+      for (const v of i % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        round[v] = await run(v, seconds * 1000);
+      }
+    }
+    for (const v of ['off', 'on'] as const) {
+      if (round[v]!.non2xx > 0) throw new Error(`${round[v]!.non2xx} responses of the "${v}" run were not 2xx`);
+      results[v].push(round[v]!);
     }
     const ratio = round.on!.perSecond / round.off!.perSecond;
     roundRatios.push(ratio);
     const fmt = (r: Round) =>
-      `${Math.round(r.perSecond).toString().padStart(6)} req/s ${(r.cpuMicros / r.served).toFixed(0).padStart(4)} µs CPU/req (client ${r.clientCpuPerRequest.toFixed(0)})`;
+      `${Math.round(r.perSecond).toString().padStart(6)} req/s ${(r.cpuMicros / r.served).toFixed(0).padStart(4)} µs CPU/req` +
+      (mode === 'alternate' ? ` (client ${r.clientCpuPerRequest.toFixed(0)})` : '');
     console.log(`  round ${String(i + 1).padStart(2)}  off ${fmt(round.off!)}  on ${fmt(round.on!)}  on/off ${ratio.toFixed(3)}`);
   }
   const throughput = (rs: Round[]) => rs.reduce((n, r) => n + r.requests, 0) / rs.reduce((n, r) => n + r.seconds, 0);

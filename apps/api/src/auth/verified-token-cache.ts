@@ -4,7 +4,9 @@
  * - only successes are stored; a refused token is checked afresh every time;
  * - an entry is used only while the current clock lies inside the window a fresh check would
  *   accept (nbf − leeway ≤ now < exp + leeway, and the introspection cap); outside it the entry is dropped;
- * - the cache is bounded: the least recently used entry goes first;
+ * - the cache is bounded; eviction is CLOCK (second chance), an approximation of LRU: an entry
+ *   used since it was last considered is spared once, an unused one goes. A hit only sets a
+ *   flag, so the hot path does not reorder the map;
  * - entries signed by a key that left the JWKS are dropped ({@link VerifiedTokenCache.dropKeysExcept});
  * - scope is not decided here: the caller checks the scope of every request against the principal.
  */
@@ -18,29 +20,37 @@ export interface VerifiedTokenCache {
   readonly size: number;
 }
 
+interface Slot {
+  readonly verified: VerifiedToken;
+  referenced: boolean;
+}
+
 export function createVerifiedTokenCache(maxEntries: number): VerifiedTokenCache {
-  // A Map iterates in insertion order, so re-inserting on every hit makes its first key the least recently used.
-  const entries = new Map<string, VerifiedToken>();
+  // A Map iterates in insertion order: its first key is where the clock hand points.
+  const entries = new Map<string, Slot>();
   return {
     get(token, now) {
-      const entry = entries.get(token);
-      if (entry === undefined) return undefined;
-      entries.delete(token);
-      if (now >= entry.validUntil || now < entry.validFrom) return undefined;
-      entries.set(token, entry);
-      return entry;
+      const slot = entries.get(token);
+      if (slot === undefined) return undefined;
+      if (now >= slot.verified.validUntil || now < slot.verified.validFrom) {
+        entries.delete(token);
+        return undefined;
+      }
+      slot.referenced = true;
+      return slot.verified;
     },
     set(token, verified) {
       entries.delete(token);
-      entries.set(token, verified);
-      while (entries.size > maxEntries) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
+      // Make room first, so the newcomer is not the one the hand reaches.
+      while (entries.size >= maxEntries) {
+        const [oldest, slot] = entries.entries().next().value!;
         entries.delete(oldest);
+        if (slot.referenced) entries.set(oldest, { verified: slot.verified, referenced: false });
       }
+      entries.set(token, { verified, referenced: false });
     },
     dropKeysExcept(kids) {
-      for (const [token, entry] of entries) if (entry.kid !== undefined && !kids.has(entry.kid)) entries.delete(token);
+      for (const [token, slot] of entries) if (slot.verified.kid !== undefined && !kids.has(slot.verified.kid)) entries.delete(token);
     },
     get size() {
       return entries.size;

@@ -23,7 +23,7 @@ describe('verified-token cache', () => {
     expect(cache.get('missing', 0)).toBeUndefined();
   });
 
-  it('holds at most its bound, dropping the least recently used', () => {
+  it('holds at most its bound, sparing recently used entries once', () => {
     const cache = createVerifiedTokenCache(2);
     cache.set('a', entry(10));
     cache.set('b', entry(10));
@@ -33,6 +33,22 @@ describe('verified-token cache', () => {
     expect(cache.get('b', 0)).toBeUndefined();
     expect(cache.get('a', 0)).toBeDefined();
     expect(cache.get('c', 0)).toBeDefined();
+    // Both were used since: the hand spares a, then c, and comes back to a.
+    cache.set('d', entry(10));
+    expect(cache.size).toBe(2);
+    expect(cache.get('a', 0)).toBeUndefined();
+    expect(cache.get('c', 0)).toBeDefined();
+    expect(cache.get('d', 0)).toBeDefined();
+  });
+
+  it('stays bounded under many distinct tokens', () => {
+    const cache = createVerifiedTokenCache(100);
+    for (let i = 0; i < 1_000; i++) {
+      cache.set(`t${i}`, entry(10));
+      if (i % 3 === 0) cache.get(`t${i}`, 0);
+    }
+    expect(cache.size).toBe(100);
+    expect(cache.get('t999', 0)).toBeDefined();
   });
 
   it('drops entries whose signing key left the set', () => {
