@@ -1,13 +1,22 @@
 import { pino } from 'pino';
 import { redactUrl } from '@gatehouse/db';
 import { createApp } from './app.ts';
-import { loadApiDefinition } from './collections/collection-config.ts';
-import { loadConfig } from './config/config.ts';
+import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
+import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
 import { openApiDatabase } from './storage/open-api-database.ts';
 
-const config = loadConfig(process.env);
+let config: ApiConfig;
+let definition: ApiDefinition;
+try {
+  config = loadConfig(process.env);
+  definition = loadApiDefinition(config.collectionsFile);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  // One precise line, no stack: the operator has a setting to fix, not a bug to read.
+  process.stderr.write(`api: ${error.message}\n`);
+  process.exit(1);
+}
 const logger = pino({ level: config.logLevel, base: { app: 'api' } });
-const definition = loadApiDefinition(config.collectionsFile);
 const database = await openApiDatabase(config.databaseUrl);
 const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger });
 
