@@ -4,6 +4,8 @@ import { createAccountStore, type AccountStore } from '../accounts/account-store
 import { createClientStore, type ClientStore } from '../clients/client-store.ts';
 import { createSecretBox } from '../crypto/secret-box.ts';
 import { createKeyStore, type KeyStore } from '../keys/key-store.ts';
+import { createDeviceStore, type DeviceStore } from '../devices/device-store.ts';
+import { createRecoveryCodeStore, type RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -21,6 +23,8 @@ export interface CliStores {
   accounts: AccountStore;
   clients: ClientStore;
   keys: KeyStore;
+  devices: DeviceStore;
+  recoveryCodes: RecoveryCodeStore;
 }
 
 /** What a command needs; the database is opened on first use so usage errors never touch it. */
@@ -50,6 +54,8 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
         accounts: createAccountStore(db, box, clock),
         clients: createClientStore(db, box, clock),
         keys: createKeyStore(db, box),
+        devices: createDeviceStore(db, clock),
+        recoveryCodes: createRecoveryCodeStore(db, clock),
       };
     },
     print: (line) => io.stdout(`${line}\n`),

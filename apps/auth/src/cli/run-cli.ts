@@ -11,10 +11,11 @@ import { ClientError } from '../clients/client-store.ts';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { SecretBoxError } from '../crypto/secret-box.ts';
 import { UsageError } from './args.ts';
-import { CliError, createCliContext, type CliIo } from './cli-context.ts';
+import { CliError, createCliContext, type CliContext, type CliIo } from './cli-context.ts';
 import { CLIENT_USAGE, runClientCommand } from './client-commands.ts';
 import { KEYS_USAGE, runKeyCommand } from './key-commands.ts';
 import { runUserCommand, USER_USAGE } from './user-commands.ts';
+import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
 
@@ -26,6 +27,7 @@ export const USAGE = [
   '',
   'commands:',
   ...USER_USAGE,
+  ...DEVICE_USAGE,
   ...CLIENT_USAGE,
   ...KEYS_USAGE,
   '  help',
@@ -34,7 +36,8 @@ export const USAGE = [
 ].join('\n');
 
 const GROUPS = {
-  user: runUserCommand,
+  user: (sub: string | undefined, args: readonly string[], ctx: CliContext) =>
+    sub !== undefined && DEVICE_SUBCOMMANDS.has(sub) ? runDeviceCommand(sub, args, ctx) : runUserCommand(sub, args, ctx),
   client: runClientCommand,
   keys: runKeyCommand,
 } as const;
