@@ -14,13 +14,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-interface AppSpec {
+export interface AppSpec {
   clientId: 'app-one' | 'app-two';
   prefix: string;
   defaultUrl: string;
 }
 
-const APPS: AppSpec[] = [
+export const APPS: readonly AppSpec[] = [
   { clientId: 'app-one', prefix: 'APP_ONE', defaultUrl: 'http://localhost:3001' },
   { clientId: 'app-two', prefix: 'APP_TWO', defaultUrl: 'http://localhost:3002' },
 ];

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { APPS, childEnv } from '../src/launcher.ts';
+
+const [appOne, appTwo] = APPS as [(typeof APPS)[number], (typeof APPS)[number]];
+
+describe('the launcher of app-one and app-two', () => {
+  it('gives each app its own id, URL and port by default, sharing the rest', () => {
+    const env = { AUTH_ISSUER: 'http://localhost:3000', LOG_LEVEL: 'debug', CLIENT_SECRET: 'never-shared', CLIENT_ID: 'x' };
+    expect(childEnv(appOne, env)).toEqual({
+      AUTH_ISSUER: 'http://localhost:3000',
+      LOG_LEVEL: 'debug',
+      CLIENT_ID: 'app-one',
+      CLIENT_URL: 'http://localhost:3001',
+      CLIENT_PORT: '3001',
+    });
+    expect(childEnv(appTwo, env)).toMatchObject({ CLIENT_ID: 'app-two', CLIENT_URL: 'http://localhost:3002', CLIENT_PORT: '3002' });
+  });
+
+  it('maps APP_ONE_* and APP_TWO_* onto each app', () => {
+    const env = {
+      APP_ONE_URL: 'https://one.example.com:8443/',
+      APP_ONE_CLIENT_SECRET: 'secret-one',
+      APP_ONE_COOKIE_KEYS: 'keys-one',
+      APP_TWO_CLIENT_SECRET: 'secret-two',
+      APP_TWO_DATABASE_URL: 'postgres://db/two',
+    };
+    expect(childEnv(appOne, env)).toMatchObject({
+      CLIENT_URL: 'https://one.example.com:8443',
+      CLIENT_PORT: '8443',
+      CLIENT_SECRET: 'secret-one',
+      CLIENT_COOKIE_KEYS: 'keys-one',
+    });
+    const two = childEnv(appTwo, env);
+    expect(two).toMatchObject({ CLIENT_SECRET: 'secret-two', CLIENT_DATABASE_URL: 'postgres://db/two' });
+    expect(two.CLIENT_COOKIE_KEYS).toBeUndefined();
+  });
+});
