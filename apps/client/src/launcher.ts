@@ -5,7 +5,7 @@
  * - per app, APP_ONE_* / APP_TWO_* variables become the child's CLIENT_* settings:
  *   `_URL` (public base URL; its port is the listening port), `_CLIENT_SECRET`, `_COOKIE_KEYS`,
  *   `_DATABASE_URL`; CLIENT_* variables of the parent are not passed on, so the two apps never
- *   share a secret by accident; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
+ *   share a secret by accident, and neither sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
  * - `--watch` restarts an app when its source changes (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
  *   exits with its code.
@@ -26,7 +26,7 @@ export const APPS: readonly AppSpec[] = [
 ];
 
 export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const shared = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CLIENT_')));
+  const shared = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CLIENT_') && !/^APP_(ONE|TWO)_/.test(name)));
   const url = new URL(env[`${app.prefix}_URL`] ?? app.defaultUrl);
   const own: Record<string, string | undefined> = {
     CLIENT_ID: app.clientId,

@@ -33,5 +33,6 @@ describe('the launcher of app-one and app-two', () => {
     const two = childEnv(appTwo, env);
     expect(two).toMatchObject({ CLIENT_SECRET: 'secret-two', CLIENT_DATABASE_URL: 'postgres://db/two' });
     expect(two.CLIENT_COOKIE_KEYS).toBeUndefined();
+    expect(Object.keys(two).filter((name) => name.startsWith('APP_'))).toEqual([]);
   });
 });
