@@ -60,6 +60,7 @@ describe('issue 4, scenario 6: sign-in failures in Chromium', () => {
     await submitCode(page, user);
     await page.waitForURL(`${stack.appOneUrl}/`);
     expect(await page.locator('#user-name').textContent()).toBe(user.name);
+    await screenshot(page, '6b-wrong-code-then-signed-in');
   });
 
   it('repeated failures lock the sign-in, even with the right password', async () => {
