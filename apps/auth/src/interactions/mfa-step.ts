@@ -3,7 +3,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { qrSvg } from '../mfa/qr.ts';
 import { mfaPage } from '../views/mfa-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
-import type { Interaction, PendingLogin } from './interaction-state.ts';
+import { redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
 
@@ -41,7 +41,9 @@ export async function renderMfaStep(
   const [devices, recoveryCodes] = await Promise.all([deps.devices.countByAccount(pending.accountId), deps.recoveryCodes.remaining(pending.accountId)]);
   const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
   const waiting = push?.state === 'PENDING' ? push : undefined;
-  ctx.state.formActionOrigins = [];
+  // The page's forms (a code, a recovery code) succeed with a 302 to the client, and Chromium
+  // applies this page's form-action to that redirect.
+  ctx.state.formActionOrigins = redirectOrigin(interaction);
   const page = () =>
     mfaPage({
       uid: interaction.uid,

@@ -81,3 +81,20 @@ describe('recovery codes on the second-factor step', () => {
     expect(res.json()).toMatchObject({ error: 'invalid_request', error_description: 'Unsupported second-factor method "sms".' });
   });
 });
+
+describe('the second-factor page’s CSP', () => {
+  let server: TestAuthServer;
+  beforeAll(async () => {
+    server = await startServer({ env: { TRUST_PROXY: 'true' } });
+  });
+  afterAll(() => server.close());
+
+  it('allows its forms to end in the redirect to the client (Chromium checks form-action on that 302)', async () => {
+    const user = await server.createUser();
+    const { jar, uid, page } = await passwordStep(server, user);
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
+    const refused = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code: '000000' }) });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
+  });
+});
