@@ -22,11 +22,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** The submit button of the one-time-code form (the page may offer other methods in forms of their own). */
+export const CODE_SUBMIT = 'form:has(#code) button[type=submit]';
+
 /** On the authorization server's login page: submits username and password. */
 export async function submitPassword(page: Page, user: E2eUser, password = user.password): Promise<void> {
   await page.fill('#username', user.username);
   await page.fill('#password', password);
-  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForLoadState('load'), page.click('form:has(#password) button[type=submit]')]);
 }
 
 /**
@@ -37,7 +40,7 @@ export async function submitCode(page: Page, user: E2eUser): Promise<void> {
   const secret = page.locator('#totp-secret');
   if (await secret.count()) user.totpSecret = (await secret.textContent())!.trim();
   await page.fill('#code', await nextCode(user));
-  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+  await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
 }
 
 /** From an app's URL to its landing page: login page, password, code (enrolling on first sign-in). */

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, submitCode, submitPassword, workAroundMfaFormAction } from '../support/browser.ts';
+import { CODE_SUBMIT, launchBrowser, screenshot, submitCode, submitPassword, workAroundMfaFormAction } from '../support/browser.ts';
 import { createUser, staleCode } from '../support/users.ts';
 
 let stack: Stack;
@@ -53,7 +53,7 @@ describe('issue 4, scenario 6: sign-in failures in Chromium', () => {
     await submitPassword(page, user);
     user.totpSecret = (await page.locator('#totp-secret').textContent())!.trim();
     await page.fill('#code', await staleCode(user));
-    await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+    await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
     expect(await alert()).toBe('That code is not valid. Check the code in your authenticator app and try again.');
     await screenshot(page, '6b-wrong-code');
 
