@@ -3,6 +3,7 @@
  * and body, in each representation where it matters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProblemDetails } from '@gatehouse/contracts';
 import { startApi, type ApiHarness } from './support/api-harness.ts';
 import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
 
@@ -30,6 +31,7 @@ afterAll(async () => {
 async function problem(r: Response): Promise<Record<string, unknown>> {
   expect(r.headers.get('content-type')).toBe('application/problem+json');
   const body = (await r.json()) as Record<string, unknown>;
+  expect(ProblemDetails.safeParse(body).success).toBe(true);
   expect(body.requestId).toBe(r.headers.get('x-request-id'));
   expect(body).not.toHaveProperty('stack');
   delete body.requestId;
