@@ -24,6 +24,7 @@ function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.cl
 function show(id) { ['loading', 'enroll', 'main'].forEach(function (s) { $(s).hidden = s !== id; }); }
 function error(msg) { var e = $('error'); e.textContent = msg || ''; e.hidden = !msg; }
 function status(msg) { $('status').textContent = msg || ''; }
+function result(msg) { var e = $('result'); e.textContent = msg || ''; e.hidden = !msg; }
 
 function openDb() {
   return new Promise(function (resolve, reject) {
@@ -167,8 +168,9 @@ function answer(r, decision, number, div) {
     .then(function (res) {
       if (res.status === 200) {
         error('');
-        status(res.body.state === 'APPROVED' ? 'Approved: the sign-in continues in the other browser.' : 'Denied: that sign-in was refused.');
+        result(res.body.state === 'APPROVED' ? 'Approved: the sign-in continues in the other browser.' : 'Denied: that sign-in was refused.');
       } else {
+        result('');
         error(res.body.error_description || 'The answer was refused.');
       }
       if (div.parentNode) div.parentNode.removeChild(div);

@@ -33,12 +33,19 @@ async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Acco
   return account;
 }
 
+/**
+ * Fetch metadata decides when the browser sends it; otherwise the Origin header does. Our pages
+ * send `Referrer-Policy: no-referrer`, under which browsers post `Origin: null` from our own
+ * forms, so `null` alone is not taken as cross-site (the SameSite=Lax session cookie still is not
+ * sent on a cross-site post).
+ */
 function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
-  const origin = ctx.get('origin');
   const site = ctx.get('sec-fetch-site');
-  if ((origin && origin !== new URL(deps.config.issuer).origin) || (site && site !== 'same-origin' && site !== 'none')) {
-    throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
-  }
+  const origin = ctx.get('origin');
+  const crossSite = site
+    ? site !== 'same-origin' && site !== 'none'
+    : Boolean(origin) && origin !== 'null' && origin !== new URL(deps.config.issuer).origin;
+  if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
 export function createDevicesPageHandler(deps: InteractionDeps) {

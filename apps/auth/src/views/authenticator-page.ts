@@ -37,6 +37,7 @@ export function authenticatorPage(): string {
 <h1>Sign-in requests</h1>
 <p class="muted" id="device-info"></p>
 <p class="muted" role="status" id="status"></p>
+<p role="status" id="result" hidden></p>
 <div id="requests"></div>
 <p class="muted" id="empty">No sign-in is waiting for your approval.</p>
 <details class="alt-method"><summary>This device</summary>

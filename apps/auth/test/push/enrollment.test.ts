@@ -92,6 +92,14 @@ describe('enrolling a web authenticator', () => {
     });
     expect(crossSite.status).toBe(403);
     expect(crossSite.text).toContain('Cross-site requests to this page are refused.');
+    const post = (headers: Record<string, string>) =>
+      request(jar, `${server.issuer}/authenticator/devices/enroll`, { method: 'POST', headers: { ...form({}).headers, ...headers }, body: '' });
+    expect((await post({ 'sec-fetch-site': 'cross-site', origin: server.issuer })).status).toBe(403);
+    expect((await post({ 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    // Our pages are no-referrer, so a browser posts our own form with Origin: null.
+    expect((await post({ 'sec-fetch-site': 'same-origin', origin: 'null' })).status).toBe(201);
+    expect((await post({ origin: 'null' })).status).toBe(201);
+    expect((await post({ origin: server.issuer })).status).toBe(201);
   });
 
   it('refuses a registration signed by another key, a malformed key and a bad name', async () => {
