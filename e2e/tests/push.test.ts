@@ -1,0 +1,86 @@
+/**
+ * Issue 5 in a real browser against the whole stack: push approval with number matching.
+ * Context "owner" signs in with password + TOTP and enrolls a web authenticator from the devices
+ * page; context "phone" is that authenticator (its P-256 key lives in the phone context's
+ * IndexedDB); context "laptop" signs in at app-one, chooses push, and lands on app-one's landing
+ * page once the phone approves with the number shown on the laptop.
+ * No CSP workaround: every answer of the authorization server is enforced as sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { startStack, type Stack } from '../support/stack.ts';
+import { launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { createUser } from '../support/users.ts';
+
+let stack: Stack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ name: 'push' });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  await browser?.close();
+  await stack?.stop();
+});
+
+async function newPage() {
+  const context = await browser.newContext();
+  contexts.push(context);
+  return context.newPage();
+}
+
+describe('issue 5, push approval in Chromium', () => {
+  it('a second context enrolled as the authenticator approves the sign-in of the first with the right number', async () => {
+    const user = await createUser(stack, 'push');
+
+    // The owner signs in with password + TOTP, then creates a one-time enrollment code.
+    const owner = await newPage();
+    await signIn(owner, stack.appOneUrl, user);
+    await owner.goto(`${stack.authUrl}/authenticator/devices`);
+    expect((await owner.locator('h1').textContent())?.trim()).toBe('Authenticator devices');
+    await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
+    const link = await owner.locator('#enrollment-link').getAttribute('href');
+    expect(link).toMatch(new RegExp(`^${stack.authUrl}/authenticator#enroll=[\\w-]{22}$`));
+    expect(await owner.locator('#recovery-codes li').count()).toBe(10);
+    await screenshot(owner, 'push-1-enrollment-code');
+
+    // The phone opens the link: the code is filled in from the fragment; it names itself and enrolls.
+    const phone = await newPage();
+    await phone.goto(link!);
+    await phone.waitForSelector('#enroll:not([hidden])');
+    expect(await phone.inputValue('#enroll-code')).toBe(link!.split('#enroll=')[1]);
+    await phone.fill('#device-name', 'E2E phone');
+    await phone.click('#enroll-submit');
+    await phone.waitForSelector('#main:not([hidden])');
+    expect(await phone.locator('#device-info').textContent()).toContain(`E2E phone · account ${user.username}`);
+    await owner.goto(`${stack.authUrl}/authenticator/devices`);
+    expect(await owner.locator('#devices').textContent()).toContain('E2E phone');
+
+    // The laptop signs in at app-one and chooses push.
+    const laptop = await newPage();
+    await laptop.goto(`${stack.appOneUrl}/`);
+    await submitPassword(laptop, user);
+    await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
+    const number = (await laptop.locator('#push-number').textContent())?.trim();
+    expect(number).toMatch(/^\d{2}$/);
+    await screenshot(laptop, 'push-2-waiting');
+
+    // The phone shows the request (client, browser, choices) and approves with that number.
+    const card = phone.locator('.request');
+    await card.waitFor();
+    expect(await card.locator('h2').textContent()).toContain('app-one');
+    expect(await card.locator('.choices button').count()).toBe(3);
+    await screenshot(phone, 'push-3-request');
+    await card.locator(`button[data-number="${number}"]`).click();
+    await phone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Approved'));
+
+    // The laptop's page notices and lands on app-one's landing page, signed in.
+    await laptop.waitForURL(`${stack.appOneUrl}/`, { timeout: 20_000 });
+    expect((await laptop.locator('#user-name').textContent())?.trim()).toBe(user.name);
+    await screenshot(laptop, 'push-4-landed');
+  });
+});
