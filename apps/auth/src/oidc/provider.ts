@@ -6,7 +6,8 @@
  * - confidential clients authenticate with client_secret_basic or client_secret_post;
  * - authorization codes live 60 s and are single use (reuse revokes the grant: oidc-provider);
  * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
- *   presenting a used one revokes the grant (oidc-provider);
+ *   presenting a used one revokes the grant (oidc-provider); logout revokes the session's grants
+ *   unless the client asked for offline_access (token-policies.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
  * - ID tokens carry the profile, email and groups claims and `amr`.
@@ -20,6 +21,7 @@ import { audit } from '../logging/logger.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { loadExistingGrant } from './grants.ts';
 import { resourceIndicators } from './resource-server.ts';
+import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -76,7 +78,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    expiresWithSession: async () => false,
+    expiresWithSession: expiresWithSession as never,
     extraTokenClaims: async (_ctx, token) => {
       if (!('accountId' in token) || !token.accountId) return undefined;
       const account = await deps.accounts.findById(token.accountId as string);
@@ -88,10 +90,10 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     features: {
       devInteractions: { enabled: false as never },
-      introspection: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed as never },
       // Machine clients (the API's introspection credentials, service-to-service calls).
       clientCredentials: { enabled: true },
-      revocation: { enabled: true },
+      revocation: { enabled: true, allowedPolicy: revocationAllowed as never },
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicators(config),
       rpInitiatedLogout: {

@@ -55,6 +55,8 @@ describe('the seed login flow', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.text).toContain('<form method="post" action="/mfa/verify"');
     expect(res.text).toContain('Set up two-step verification');
+    // Chromium applies form-action to the redirect that follows the post: the client's origin must be allowed.
+    expect(res.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
     expect(res.text).toContain('<svg');
     const secret = /<code id="totp-secret">([A-Z2-7]+)<\/code>/.exec(res.text);
     expect(secret).not.toBeNull();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_TWO, authorizeUrl, codeFrom, CookieJar, exchange, request, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
+import { APP_TWO, authorizeUrl, basic, codeFrom, CookieJar, exchange, request, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
 
 describe('single sign-on and prompts', () => {
   let server: TestAuthServer;
@@ -52,6 +52,7 @@ describe('single sign-on and prompts', () => {
     const sso = await request(jar, authorizeUrl(server, { clientId: APP_TWO.clientId, redirectUri: APP_TWO.redirectUri }));
     const tokens = await exchange(server, codeFrom(sso.location), {}, APP_TWO);
     const idToken = String(tokens.body.id_token);
+    const refreshToken = String(tokens.body.refresh_token);
     const logoutUrl = new URL('/oauth2/v1/logout', server.issuer);
     logoutUrl.search = new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: 'http://127.0.0.1:7/signed-out', state: 'bye' }).toString();
     const page = await request(jar, logoutUrl.toString());
@@ -67,6 +68,14 @@ describe('single sign-on and prompts', () => {
     expect(confirm.status).toBe(303);
     expect(confirm.location).toBe('http://127.0.0.1:7/signed-out?state=bye');
     expect(jar.cookies.has('gh_auth_session')).toBe(false);
+    // The grants of the ended session are revoked: app-two's next refresh needs a new login.
+    const refreshed = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(APP_TWO.clientId, APP_TWO.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(((await refreshed.json()) as Record<string, unknown>).error).toBe('invalid_grant');
     const again = await request(jar, authorizeUrl(server));
     expect(again.status).toBe(200);
     expect(again.text).toContain('action="/login"');
