@@ -51,32 +51,3 @@ export async function signIn(page: Page, appUrl: string, user: E2eUser): Promise
   await page.waitForURL(`${appUrl}/`);
 }
 
-/**
- * WORKAROUND for an apps/auth bug (reported to the lead, not fixed here): the second-factor page
- * (answer of POST /login, and of a refused POST /mfa/verify) is sent with
- * `form-action 'self'` only, but its form's success answer is a 302 to the client's
- * redirect_uri, and Chromium checks form-action on that redirect, so the browser blocks the
- * sign-in ("Sending form data to …/mfa/verify violates … form-action 'self'"). mfa-step.ts sets
- * `ctx.state.formActionOrigins = []` where it should set the redirect_uri's origin (as
- * mfa-verify.ts does for the redirect itself, where it has no effect).
- * Until that is fixed, this route adds the apps' origins to form-action on exactly those two
- * answers; every other CSP (the apps', the login and logout pages) is enforced unchanged.
- * Set E2E_NO_AUTH_CSP_WORKAROUND=1 to run without it (to check the fix).
- */
-export async function workAroundMfaFormAction(context: BrowserContext, authUrl: string, appOrigins: string[]): Promise<void> {
-  if (process.env.E2E_NO_AUTH_CSP_WORKAROUND === '1') return;
-  const targets = new Set([`${authUrl}/login`, `${authUrl}/mfa/verify`]);
-  await context.route(
-    (url) => targets.has(`${url.origin}${url.pathname}`),
-    async (route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      const response = await route.fetch({ maxRedirects: 0 });
-      const headers = response.headers();
-      const csp = headers['content-security-policy'];
-      if (csp && response.status() !== 302) {
-        headers['content-security-policy'] = csp.replace(/form-action ([^;]*)/, (_m, list: string) => `form-action ${list} ${appOrigins.join(' ')}`);
-      }
-      await route.fulfill({ response, headers });
-    },
-  );
-}

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CODE_SUBMIT, launchBrowser, screenshot, submitCode, submitPassword, workAroundMfaFormAction } from '../support/browser.ts';
+import { CODE_SUBMIT, launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
 import { createUser, staleCode } from '../support/users.ts';
 
 let stack: Stack;
@@ -26,7 +26,6 @@ afterAll(async () => {
 
 beforeEach(async () => {
   context = await browser.newContext();
-  await workAroundMfaFormAction(context, stack.authUrl, [stack.appOneUrl, stack.appTwoUrl]);
   page = await context.newPage();
 });
 

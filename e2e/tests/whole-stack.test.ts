@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, signIn, submitCode, submitPassword, workAroundMfaFormAction } from '../support/browser.ts';
+import { launchBrowser, screenshot, signIn, submitCode, submitPassword } from '../support/browser.ts';
 import { createUser, demoUser } from '../support/users.ts';
 
 const ACCESS_TOKEN_TTL = 3;
@@ -34,7 +34,6 @@ afterAll(async () => {
 
 beforeEach(async () => {
   context = await browser.newContext();
-  await workAroundMfaFormAction(context, stack.authUrl, [stack.appOneUrl, stack.appTwoUrl]);
   page = await context.newPage();
 });
 
