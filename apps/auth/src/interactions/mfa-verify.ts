@@ -10,7 +10,8 @@
  * - success finishes the interaction and resumes the authorization inside this request, so the
  *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session cookie;
  * - `method=push` starts (or shows again) the login's push and answers WAITING (push-challenge.ts
- *   has its rules); the login then completes on GET /mfa/push/<id> (push-poll.ts);
+ *   has its rules); once the push is approved, the login completes on GET /mfa/push/<id>
+ *   (push-poll.ts, what the waiting page follows) or on the next `method=push` post alike;
  * - `method=recovery` accepts one unused recovery code of the account, once; a wrong one counts
  *   toward the lockout like a wrong TOTP code.
  * amr values (RFC 8176): TOTP and recovery codes `pwd otp`; push `pwd swk user` (proof of a
@@ -20,10 +21,10 @@ import type { Context, Next } from 'koa';
 import { AuthError, invalidRequest, tooManyAttempts } from '../errors/auth-error.ts';
 import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
 import { audit } from '../logging/logger.ts';
-import { loadInteraction, pendingLogin, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
-import { regulationKeys } from './login.ts';
 import { startPush } from '../push/push-challenge.ts';
-import { clientName } from './interaction-state.ts';
+import type { PushTransaction } from '../push/push-store.ts';
+import { clientName, loadInteraction, pendingLogin, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { regulationKeys } from './login.ts';
 import { renderMfaStep } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
@@ -62,6 +63,11 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       };
 
       if (method === 'push') {
+        const latest = await deps.pushes.findLatest(interaction.uid);
+        if (latest?.state === 'APPROVED' && latest.completedAt === null && latest.accountId === pending.accountId) {
+          await completeApprovedPush(ctx, next, deps, interaction, latest, body.json);
+          return;
+        }
         const transaction = await startPush(deps, {
           accountId: pending.accountId,
           interactionUid: interaction.uid,
@@ -110,6 +116,13 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       });
     }
   };
+}
+
+/** Finishes the login of an APPROVED push (once per approval) with the push's amr. */
+export async function completeApprovedPush(ctx: Context, next: Next, deps: InteractionDeps, interaction: Interaction, push: PushTransaction, json: boolean): Promise<void> {
+  if (!(await deps.pushes.complete(push.id))) throw new AuthError(409, 'push_already_decided', 'This approval was already used. Send a new push.');
+  audit(deps.logger, 'login.mfa.success', { account_id: push.accountId, ip: ctx.ip, method: 'push', push_id: push.id });
+  await finishLogin(ctx, next, deps, interaction, push.accountId, AMR_PUSH, json);
 }
 
 /** Ends the interaction as logged in with these factors and answers with the redirect to the client. */

@@ -14,7 +14,7 @@ import { AuthError } from '../errors/auth-error.ts';
 import { audit } from '../logging/logger.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { loadInteraction, pendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
-import { AMR_PUSH, finishLogin } from './mfa-verify.ts';
+import { completeApprovedPush } from './mfa-verify.ts';
 import { renderMfaStep } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
@@ -51,9 +51,7 @@ export function createPushPollHandler(deps: InteractionDeps) {
         return;
       }
       if (push.state === 'APPROVED') {
-        if (!(await deps.pushes.complete(push.id))) throw new AuthError(409, 'push_already_decided', 'This approval was already used. Send a new push.');
-        audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'push', push_id: push.id });
-        await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_PUSH, json);
+        await completeApprovedPush(ctx, next, deps, interaction, push, json);
         return;
       }
       if (push.state === 'REJECTED') {

@@ -48,6 +48,8 @@ export interface PushStore {
   find(id: string): Promise<PushTransaction | undefined>;
   /** The login's live (PENDING, unexpired) push, if any. */
   findLive(interactionUid: string): Promise<PushTransaction | undefined>;
+  /** The login's most recent push, whatever its state. */
+  findLatest(interactionUid: string): Promise<PushTransaction | undefined>;
   /** Live pushes of an account, oldest first. */
   listPending(accountId: string): Promise<PushTransaction[]>;
   /** How many pushes the account started at or after sinceMs (rate limiting). */
@@ -134,9 +136,22 @@ export function createPushStore(db: Kysely<AuthSchema>, clock: () => number = Da
       return row && toTransaction(row);
     },
 
+    async findLatest(interactionUid) {
+      await expireDue({ interactionUid });
+      const row = await select().where('interaction_uid', '=', interactionUid).orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
+      return row && toTransaction(row);
+    },
+
     async listPending(accountId) {
-      await expireDue({ accountId });
-      const rows = await select().where('account_id', '=', accountId).where('state', '=', 'PENDING').orderBy('created_at').orderBy('id').execute();
+      // Read-only (the authenticator's streams call it every few seconds): expired rows are
+      // filtered out here and turned into TIMEOUT by the next find or create.
+      const rows = await select()
+        .where('account_id', '=', accountId)
+        .where('state', '=', 'PENDING')
+        .where('expires_at', '>', clock())
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       return rows.map(toTransaction);
     },
 

@@ -106,6 +106,18 @@ describe('push approval with number matching', () => {
     expect(jar.cookies.has('gh_auth_session')).toBe(true);
   });
 
+  it('after approval, posting method=push again completes the login too (SPEC: POST /mfa/verify with a push approval → 302)', async () => {
+    const { user, authenticator } = await enrolledUser();
+    const { jar, uid, waiting, id } = await waitingPush(user);
+    expect((await authenticator.answer(id, 'approve', waiting.number)).status).toBe(200);
+    const done = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, method: 'push' }) });
+    expect(done.status).toBe(302);
+    expect(done.location).toMatch(/^http:\/\/127\.0\.0\.1:9\/callback\?code=[\w-]+&state=/);
+    expect(jar.cookies.has('gh_auth_session')).toBe(true);
+    const tokens = await exchange(server, codeFrom(done.location));
+    expect(decodeJwt(tokens.body.id_token as string)).toMatchObject({ amr: ['pwd', 'swk', 'user'] });
+  });
+
   it('deny: the poll answers REJECTED and offers the other factors; denials do not count toward the lockout', async () => {
     const { user, authenticator } = await enrolledUser();
     const { jar, waiting, id, uid } = await waitingPush(user);
