@@ -57,6 +57,27 @@ describe.each(TEST_ENGINES)('push store on %s', (engine) => {
     expect(await store.decide('no-such-id', 'APPROVED', null)).toBe(false);
   });
 
+  it('finds a login’s live and latest push; listing skips expired pushes without writing', async () => {
+    const store = createPushStore(database.db, clock);
+    const dave = await account('dave');
+    expect(await store.findLive('uid-d')).toBeUndefined();
+    expect(await store.findLatest('uid-d')).toBeUndefined();
+    const { transaction: first } = await store.create(input(dave.id, 'uid-d'));
+    expect(await store.findLive('uid-d')).toEqual(first);
+    await store.decide(first.id, 'REJECTED', 'device-1');
+    expect(await store.findLive('uid-d')).toBeUndefined();
+    now += 1;
+    const { transaction: second } = await store.create({ ...input(dave.id, 'uid-d'), expiresAt: now + 10 });
+    expect((await store.findLatest('uid-d'))?.id).toBe(second.id);
+    expect((await store.listPending(dave.id)).map((t) => t.id)).toEqual([second.id]);
+    now += 10;
+    expect(await store.listPending(dave.id)).toEqual([]);
+    const raw = await database.db.selectFrom('push_transactions').select('state').where('id', '=', second.id).executeTakeFirstOrThrow();
+    expect(raw.state).toBe('PENDING');
+    expect((await store.findLatest('uid-d'))?.state).toBe('TIMEOUT');
+    expect(await store.findLive('uid-d')).toBeUndefined();
+  });
+
   it('an expired push reads as TIMEOUT, cannot be decided, and frees its login for a new push', async () => {
     const store = createPushStore(database.db, clock);
     const carol = await account('carol');
