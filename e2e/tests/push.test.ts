@@ -7,14 +7,16 @@
  * No CSP workaround: every answer of the authorization server is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
 import { launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
-import { createUser } from '../support/users.ts';
+import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
+let user: E2eUser;
+let phone: Page;
 
 beforeAll(async () => {
   stack = await startStack({ name: 'push' });
@@ -35,7 +37,7 @@ async function newPage() {
 
 describe('issue 5, push approval in Chromium', () => {
   it('a second context enrolled as the authenticator approves the sign-in of the first with the right number', async () => {
-    const user = await createUser(stack, 'push');
+    user = await createUser(stack, 'push');
 
     // The owner signs in with password + TOTP, then creates a one-time enrollment code.
     const owner = await newPage();
@@ -49,7 +51,7 @@ describe('issue 5, push approval in Chromium', () => {
     await screenshot(owner, 'push-1-enrollment-code');
 
     // The phone opens the link: the code is filled in from the fragment; it names itself and enrolls.
-    const phone = await newPage();
+    phone = await newPage();
     await phone.goto(link!);
     await phone.waitForSelector('#enroll:not([hidden])');
     expect(await phone.inputValue('#enroll-code')).toBe(link!.split('#enroll=')[1]);
@@ -57,6 +59,8 @@ describe('issue 5, push approval in Chromium', () => {
     await phone.click('#enroll-submit');
     await phone.waitForSelector('#main:not([hidden])');
     expect(await phone.locator('#device-info').textContent()).toContain(`E2E phone · account ${user.username}`);
+    // Installable: the service worker controls /authenticator.
+    await phone.waitForFunction(async () => (await navigator.serviceWorker.getRegistration('/authenticator'))?.active?.state === 'activated');
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
     expect(await owner.locator('#devices').textContent()).toContain('E2E phone');
 
@@ -82,5 +86,21 @@ describe('issue 5, push approval in Chromium', () => {
     await laptop.waitForURL(`${stack.appOneUrl}/`, { timeout: 20_000 });
     expect((await laptop.locator('#user-name').textContent())?.trim()).toBe(user.name);
     await screenshot(laptop, 'push-4-landed');
+  });
+
+  it('a denial on the authenticator shows REJECTED on the sign-in page, with the other factors offered', async () => {
+    const laptop = await newPage();
+    await laptop.goto(`${stack.appTwoUrl}/`);
+    await submitPassword(laptop, user);
+    await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
+    const card = phone.locator('.request');
+    await card.waitFor();
+    expect(await card.locator('h2').textContent()).toContain('app-two');
+    await card.locator('button[data-deny]').click();
+    await phone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Denied'));
+    await laptop.waitForSelector('text=The sign-in was denied on your authenticator.', { timeout: 20_000 });
+    expect(await laptop.locator('#code').count()).toBe(1);
+    expect(await laptop.locator('#send-push').count()).toBe(1);
+    await screenshot(laptop, 'push-5-denied');
   });
 });
