@@ -3,7 +3,8 @@
  * Context "owner" signs in with password + TOTP and enrolls a web authenticator from the devices
  * page; context "phone" is that authenticator (its P-256 key lives in the phone context's
  * IndexedDB); context "laptop" signs in at app-one, chooses push, and lands on app-one's landing
- * page once the phone approves with the number shown on the laptop.
+ * page once the phone approves with the number shown on the laptop. Then a denial, and an
+ * authenticator without EventSource (polling fallback).
  * No CSP workaround: every answer of the authorization server is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 let user: E2eUser;
 let phone: Page;
+let owner: Page;
 
 beforeAll(async () => {
   stack = await startStack({ name: 'push' });
@@ -29,10 +31,21 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function newPage() {
+async function newPage(options: { withoutEventSource?: boolean } = {}) {
   const context = await browser.newContext();
   contexts.push(context);
+  if (options.withoutEventSource) await context.addInitScript(() => Reflect.deleteProperty(window, 'EventSource'));
   return context.newPage();
+}
+
+/** From an app's URL to the WAITING page of a push; returns the number shown. */
+async function signInWithPush(laptop: Page, appUrl: string): Promise<string> {
+  await laptop.goto(`${appUrl}/`);
+  await submitPassword(laptop, user);
+  await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
+  const number = (await laptop.locator('#push-number').textContent())?.trim();
+  expect(number).toMatch(/^\d{2}$/);
+  return number!;
 }
 
 describe('issue 5, push approval in Chromium', () => {
@@ -40,7 +53,7 @@ describe('issue 5, push approval in Chromium', () => {
     user = await createUser(stack, 'push');
 
     // The owner signs in with password + TOTP, then creates a one-time enrollment code.
-    const owner = await newPage();
+    owner = await newPage();
     await signIn(owner, stack.appOneUrl, user);
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
     expect((await owner.locator('h1').textContent())?.trim()).toBe('Authenticator devices');
@@ -66,11 +79,7 @@ describe('issue 5, push approval in Chromium', () => {
 
     // The laptop signs in at app-one and chooses push.
     const laptop = await newPage();
-    await laptop.goto(`${stack.appOneUrl}/`);
-    await submitPassword(laptop, user);
-    await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
-    const number = (await laptop.locator('#push-number').textContent())?.trim();
-    expect(number).toMatch(/^\d{2}$/);
+    const number = await signInWithPush(laptop, stack.appOneUrl);
     await screenshot(laptop, 'push-2-waiting');
 
     // The phone shows the request (client, browser, choices) and approves with that number.
@@ -90,9 +99,7 @@ describe('issue 5, push approval in Chromium', () => {
 
   it('a denial on the authenticator shows REJECTED on the sign-in page, with the other factors offered', async () => {
     const laptop = await newPage();
-    await laptop.goto(`${stack.appTwoUrl}/`);
-    await submitPassword(laptop, user);
-    await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
+    await signInWithPush(laptop, stack.appTwoUrl);
     const card = phone.locator('.request');
     await card.waitFor();
     expect(await card.locator('h2').textContent()).toContain('app-two');
@@ -102,5 +109,27 @@ describe('issue 5, push approval in Chromium', () => {
     expect(await laptop.locator('#code').count()).toBe(1);
     expect(await laptop.locator('#send-push').count()).toBe(1);
     await screenshot(laptop, 'push-5-denied');
+  });
+
+  it('an authenticator without EventSource falls back to polling and still approves', async () => {
+    await owner.goto(`${stack.authUrl}/authenticator/devices`);
+    await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
+    expect(await owner.locator('#recovery-codes').count()).toBe(0);
+    const link = await owner.locator('#enrollment-link').getAttribute('href');
+    const tablet = await newPage({ withoutEventSource: true });
+    await tablet.goto(link!);
+    await tablet.waitForSelector('#enroll:not([hidden])');
+    await tablet.fill('#device-name', 'E2E tablet');
+    await tablet.click('#enroll-submit');
+    await tablet.waitForSelector('#main:not([hidden])');
+    await tablet.waitForFunction(() => document.getElementById('status')?.textContent?.startsWith('Checking for requests'));
+
+    const laptop = await newPage();
+    const number = await signInWithPush(laptop, stack.appOneUrl);
+    const card = tablet.locator('.request');
+    await card.waitFor({ timeout: 10_000 });
+    await card.locator(`button[data-number="${number}"]`).click();
+    await laptop.waitForURL(`${stack.appOneUrl}/`, { timeout: 20_000 });
+    expect((await laptop.locator('#user-name').textContent())?.trim()).toBe(user.name);
   });
 });
