@@ -136,7 +136,7 @@ export function createEventsHandler(deps: InteractionDeps) {
       clearTimeout(maxAge);
       stream.end();
     }
-    ctx.req.on('close', close);
+    res.on('close', close);
     stream.write('retry: 3000\n\n');
     send();
   };

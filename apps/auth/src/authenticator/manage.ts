@@ -95,6 +95,8 @@ export function createRemoveDeviceHandler(deps: InteractionDeps) {
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
     if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
     audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, source: 'devices_page' });
+    // Open event streams of the removed device re-check it now and end with `event: revoked`.
+    deps.pushHub.notify(account.id);
     if (body.json) {
       ctx.body = { removed: deviceId };
       return;

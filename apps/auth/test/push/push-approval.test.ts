@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonBody } from '../../src/testing/index.ts';
 import { PUSH_RATE_MAX, PUSH_TTL_MS } from '../../src/push/push-challenge.ts';
 import { codeFrom, decodeJwt, exchange, form, request, startServer, type TestAuthServer, type TestUser } from '../flow/support.ts';
-import { captureLogger, enrollDevice, newKeyPair, passwordStep, poll, pushId, sendPush, type SoftwareAuthenticator, type Waiting } from './support.ts';
+import { captureLogger, enrollDevice, readEvents, newKeyPair, passwordStep, poll, pushId, sendPush, type SoftwareAuthenticator, type Waiting } from './support.ts';
 
 describe('push approval with number matching', () => {
   let server: TestAuthServer;
@@ -285,21 +285,7 @@ describe('push approval with number matching', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const nextEvent = async (): Promise<{ event: string; data: Record<string, unknown> }> => {
-      for (;;) {
-        const match = /event: (\w+)\ndata: (.*)\n\n/.exec(buffer);
-        if (match) {
-          buffer = buffer.slice(match.index + match[0].length);
-          return { event: match[1]!, data: JSON.parse(match[2]!) as Record<string, unknown> };
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('stream ended');
-        buffer += decoder.decode(value, { stream: true });
-      }
-    };
+    const nextEvent = readEvents(response);
     try {
       expect(await nextEvent()).toEqual({ event: 'requests', data: { device: expect.objectContaining({ id: authenticator.deviceId }), requests: [] } });
       const { waiting, id } = await waitingPush(user);
@@ -307,6 +293,24 @@ describe('push approval with number matching', () => {
       expect(pushed.data.requests).toEqual([expect.objectContaining({ id, choices: expect.arrayContaining([waiting.number]) })]);
       await authenticator.answer(id, 'deny', '');
       expect((await nextEvent()).data.requests).toEqual([]);
+    } finally {
+      controller.abort();
+    }
+  });
+
+  it('removing the device ends its event stream with `revoked`', async () => {
+    const user = await server.createUser();
+    const { jar, authenticator } = await enrollDevice(server, user, clock);
+    const controller = new AbortController();
+    const response = await fetch(`${server.issuer}/authenticator/api/events?${await authenticator.signedQuery()}`, { signal: controller.signal });
+    const nextEvent = readEvents(response);
+    try {
+      expect((await nextEvent()).event).toBe('requests');
+      const removed = await request(jar, `${server.issuer}/authenticator/devices/remove`, { method: 'POST', ...jsonBody({ device_id: authenticator.deviceId }) });
+      expect(removed.json()).toEqual({ removed: authenticator.deviceId });
+      expect(await nextEvent()).toEqual({ event: 'revoked', data: {} });
+      await expect(nextEvent()).rejects.toThrow('stream ended');
+      expect(log.audits('device.removed')).toContainEqual(expect.objectContaining({ device_id: authenticator.deviceId }));
     } finally {
       controller.abort();
     }

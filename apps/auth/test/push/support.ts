@@ -132,3 +132,22 @@ export function captureLogger() {
   const logger = pino({ level: 'debug' }, stream);
   return { logger, lines, raw, audits: (event: string) => lines.filter((l) => l.event === event) };
 }
+
+/** Reads a fetch response as Server-Sent Events: each call resolves to the next `event:` + `data:` pair. */
+export function readEvents(response: Response): () => Promise<{ event: string; data: Record<string, unknown> }> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return async () => {
+    for (;;) {
+      const match = /event: (\w+)\ndata: (.*)\n\n/.exec(buffer);
+      if (match) {
+        buffer = buffer.slice(match.index + match[0].length);
+        return { event: match[1]!, data: JSON.parse(match[2]!) as Record<string, unknown> };
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += decoder.decode(value, { stream: true });
+    }
+  };
+}
