@@ -52,8 +52,7 @@ export type AuditEvent =
   | 'device.removed'
   | 'device.request.refused'
   | 'recovery.issued'
-  | 'recovery.used'
-  | 'recovery.failure';
+  | 'recovery.used';
 
 export function audit(logger: Logger, event: AuditEvent, fields: Record<string, string | number | boolean | undefined> = {}): void {
   logger.info({ audit: true, event, ...fields }, event);
