@@ -23,7 +23,8 @@ details summary{cursor:pointer;color:#4f46e5;font-weight:600}
 .request dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .8rem;margin:.4rem 0;font-size:.9rem}
 .request dt{color:#6b7280}
 .request dd{margin:0;word-break:break-word}
-.codes{columns:2;font-family:ui-monospace,monospace;font-size:1.05rem;padding-left:1.2rem}
+.codes{font-family:ui-monospace,monospace;font-size:1.05rem;padding-left:1.8rem;line-height:1.9}
+.codes code{word-break:normal;white-space:nowrap}
 .devices{list-style:none;padding:0}
 .devices li{display:flex;justify-content:space-between;align-items:center;gap:.6rem;border-bottom:1px solid #e5e7eb;padding:.5rem 0}
 .devices li form button{margin:0;width:auto;padding:.35rem .8rem;font-size:.9rem}
