@@ -1,4 +1,4 @@
-import { html } from './html.ts';
+import { html } from '@gatehouse/html';
 
 /**
  * The web authenticator's shell. Everything dynamic is done by /authenticator/app.js

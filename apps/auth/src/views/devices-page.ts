@@ -1,5 +1,5 @@
 import type { Device } from '../devices/device-store.ts';
-import { html, raw, type SafeHtml } from './html.ts';
+import { html, raw, type SafeHtml } from '@gatehouse/html';
 import { layout } from './layout.ts';
 
 const date = (ms: number | null): string => (ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');

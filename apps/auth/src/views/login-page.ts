@@ -1,4 +1,4 @@
-import { html } from './html.ts';
+import { html } from '@gatehouse/html';
 import { layout } from './layout.ts';
 
 export interface LoginPageModel {

@@ -1,4 +1,4 @@
-import { html, raw } from './html.ts';
+import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
 
 /**

@@ -12,7 +12,7 @@ import type { Context } from 'koa';
 import { audit } from '../logging/logger.ts';
 import { checkCsrf } from '../sessions/csrf.ts';
 import { readSession } from '../sessions/session-data.ts';
-import { html } from '../views/html.ts';
+import { html } from '@gatehouse/html';
 import { layout } from '../views/layout.ts';
 import { messagePage } from '../views/message-page.ts';
 import type { RouteDeps } from './deps.ts';

@@ -1,6 +1,6 @@
 import type { ApiProblem, Item } from '../api-client/api-client.ts';
 import type { Flash, SessionUser } from '../sessions/session-data.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '@gatehouse/html';
 import { layout } from './layout.ts';
 
 export interface LandingPageModel {

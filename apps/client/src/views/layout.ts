@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from '@gatehouse/html';
 
 export interface LayoutOptions {
   /** The app's name (its client id), shown in the header and the title. */

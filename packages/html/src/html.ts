@@ -1,3 +1,7 @@
+/**
+ * Escaping HTML templates shared by every server-rendered page of Gatehouse: each value
+ * interpolated with the `html` tag is escaped unless it is explicitly marked {@link SafeHtml}.
+ */
 /** Markup that is already safe and must not be escaped again. */
 export class SafeHtml {
   readonly value: string;
