@@ -109,7 +109,7 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       if (!interaction || !pending || !body || error.code === 'interaction_expired' || error.code === 'password_required') throw error;
       await renderMfaStep(ctx, deps, {
         interaction,
-        pending: error.code === 'invalid_code' || error.code === 'code_replayed' || error.code === 'too_many_attempts' ? pending : pending,
+        pending,
         json: body.json,
         status: error.status,
         error: { code: error.code, message: error.message },
