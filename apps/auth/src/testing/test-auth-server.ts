@@ -5,9 +5,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import type { Engine } from '@gatehouse/db';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -27,6 +31,8 @@ export interface TestAuthServerOptions {
   clock?: () => number;
   /** Where the server logs (silent by default). */
   logger?: Logger;
+  /** Storage engine of the throw-away database (SQLite by default). */
+  engine?: Engine;
 }
 
 export interface TestUser {
@@ -51,12 +57,12 @@ export interface TestAuthServer {
 }
 
 export async function startTestAuthServer(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
-  const target: TestDatabase = await createTestDatabase('sqlite');
+  const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://127.0.0.1:${port}`;
-  const dataDir = target.url.replace(/^sqlite:/, '').replace(/\/test\.db$/, '');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gatehouse-auth-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     AUTH_ISSUER: issuer,
@@ -185,6 +191,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
       await target.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

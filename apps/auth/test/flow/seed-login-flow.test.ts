@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { AccessTokenClaims, IdTokenClaims, TokenResponse } from '@gatehouse/contracts';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { hashPassword } from '../../src/accounts/password.ts';
 import { authorizeUrl, codeFrom, CookieJar, decodeProtectedHeader, exchange, form, pkcePair, request, startServer, uidOf, type TestAuthServer } from './support.ts';
 
-// SPEC "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet.
-describe('the seed login flow', () => {
+// SPEC "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet,
+// on the embedded SQLite default and on PostgreSQL.
+describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
   let server: TestAuthServer;
   const jar = new CookieJar();
   const state = 'st-4f1c:"<x>';
@@ -16,7 +18,7 @@ describe('the seed login flow', () => {
   let location = '';
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ engine });
     await server.app.services.accounts.create({
       username: 'alice',
       email: 'alice@example.com',

@@ -1,14 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { authorizeUrl, basic, codeFrom, CookieJar, exchange, introspect, pkcePair, refresh, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
 
-describe('codes, refresh tokens and keys', () => {
+describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => {
   let server: TestAuthServer;
   let user: TestUser;
   const jar = new CookieJar();
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ engine });
     user = await server.createUser();
     expect((await signIn(server, jar, user, authorizeUrl(server))).status).toBe(302);
   });
