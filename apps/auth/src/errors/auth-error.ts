@@ -47,7 +47,9 @@ export class AuthError extends Error {
 export const invalidRequest = (message: string): AuthError => new AuthError(400, 'invalid_request', message);
 export const interactionExpired = (): AuthError =>
   new AuthError(400, 'interaction_expired', 'This sign-in request has expired or was opened in another tab. Go back to the application and start again.');
-export const tooManyAttempts = (retryAfterSeconds: number): AuthError =>
-  new AuthError(429, 'too_many_attempts', `Too many attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minute(s).`, {
+export const tooManyAttempts = (retryAfterSeconds: number): AuthError => {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return new AuthError(429, 'too_many_attempts', `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
+};

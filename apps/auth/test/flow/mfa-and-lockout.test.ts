@@ -95,7 +95,7 @@ describe('second factor and brute-force regulation', () => {
     const banned = await passwordStep(jar, user.username, user.password);
     expect(banned.res.status).toBe(429);
     expect(banned.res.headers.get('retry-after')).toBe('900');
-    expect(banned.res.text).toContain('Too many attempts. Try again in 15 minute(s).');
+    expect(banned.res.text).toContain('Too many attempts. Try again in 15 minutes.');
 
     const json = await request(jar, `${server.issuer}/login`, { method: 'POST', ...jsonBody({ username: user.username, password: user.password }) });
     expect(json.status).toBe(429);
