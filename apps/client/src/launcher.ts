@@ -6,13 +6,14 @@
  *   `_URL` (public base URL; its port is the listening port), `_CLIENT_SECRET`, `_COOKIE_KEYS`,
  *   `_DATABASE_URL`; CLIENT_* variables of the parent are not passed on, so the two apps never
  *   share a secret by accident, and neither sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
- * - `--watch` restarts an app when its source changes (development);
+ * - `--watch` restarts an app when its source changes and formats its JSON log lines (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
  *   exits with its code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { formatLogLine } from '@gatehouse/devlog';
 
 export interface AppSpec {
   clientId: 'app-one' | 'app-two';
@@ -40,8 +41,8 @@ export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   return { ...shared, ...own };
 }
 
-function pipe(stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, label: string): void {
-  createInterface({ input: stream }).on('line', (line) => out.write(`${label} ${line}\n`));
+function pipe(stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, label: string, format: (line: string) => string): void {
+  createInterface({ input: stream }).on('line', (line) => out.write(`${format(line).replace(/^/gm, `${label} `)}\n`));
 }
 
 export function launch(options: { watch: boolean }): void {
@@ -61,8 +62,10 @@ export function launch(options: { watch: boolean }): void {
     const label = `[${app.clientId}]`;
     const args = options.watch ? ['--watch', '--watch-preserve-output', entry] : [entry];
     const child = spawn(process.execPath, args, { env: childEnv(app, process.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    pipe(child.stdout!, process.stdout, label);
-    pipe(child.stderr!, process.stderr, label);
+    // Development shows readable lines; production (`start`) keeps the JSON for log collectors.
+    const format = options.watch ? formatLogLine : (line: string) => line;
+    pipe(child.stdout!, process.stdout, label, format);
+    pipe(child.stderr!, process.stderr, label, format);
     child.on('exit', (code, signal) => {
       process.stderr.write(`${label} exited ${signal ?? `with code ${code}`}\n`);
       if (!options.watch || stopping) stop(code ?? 1);
