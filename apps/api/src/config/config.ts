@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
+import { ConfigError, parseEnv } from '@gatehouse/config';
 
 export type TokenMode = 'jwt' | 'introspection';
 
@@ -44,9 +45,7 @@ export interface ApiConfig {
   readonly introspectionCacheMaxAge: number;
 }
 
-export class ConfigError extends Error {
-  readonly code = 'invalid_config';
-}
+export { ConfigError };
 
 export const DEV_INTROSPECTION_SECRET = 'dev-api-secret';
 const DEFAULT_COLLECTIONS_FILE = fileURLToPath(new URL('../../collections.json', import.meta.url));
@@ -78,12 +77,7 @@ const Env = z.object({
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
-  const parsed = Env.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(Env, env);
   const production = e.NODE_ENV === 'production';
   if (production && !e.API_INTROSPECTION_CLIENT_SECRET) {
     throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES } from '@gatehouse/contracts';
+import { ConfigError, parseEnv } from '@gatehouse/config';
 import { loadDevSecrets } from './dev-secrets.ts';
 
 export interface DevClient {
@@ -52,9 +53,7 @@ export interface AuthConfig {
   readonly devClients: readonly DevClient[];
 }
 
-export class ConfigError extends Error {
-  readonly code = 'invalid_config';
-}
+export { ConfigError };
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 const seconds = z.coerce.number().int().positive();
@@ -96,12 +95,7 @@ function decodeKey(value: string): Buffer {
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
-  const parsed = Env.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(Env, env);
   const production = e.NODE_ENV === 'production';
   let cookieKeys = e.AUTH_COOKIE_KEYS;
   let encryptionKey = e.AUTH_ENCRYPTION_KEY ? decodeKey(e.AUTH_ENCRYPTION_KEY) : undefined;

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { DEV_DEFAULTS, parseScope } from '@gatehouse/contracts';
 import { loadDevSecrets } from './dev-secrets.ts';
+import { ConfigError, parseEnv } from '@gatehouse/config';
 
 export interface ClientConfig {
   readonly production: boolean;
@@ -50,9 +51,7 @@ export interface ClientConfig {
   readonly cookies: { readonly session: string; readonly login: string };
 }
 
-export class ConfigError extends Error {
-  readonly code = 'invalid_config';
-}
+export { ConfigError };
 
 /** Text field of the collections the default API configuration declares. */
 const DEFAULT_ITEM_FIELDS: Record<string, string> = { movies: 'title', customers: 'name', cars: 'model', users: 'username' };
@@ -91,12 +90,7 @@ function isLoopback(url: URL): boolean {
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
 export function loadConfig(env: Record<string, string | undefined>): ClientConfig {
-  const parsed = Env.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(Env, env);
   const production = e.NODE_ENV === 'production';
   const clientId = e.CLIENT_ID;
   const devSecret = (DEV_DEFAULTS.clientSecrets as Record<string, string>)[clientId];
