@@ -56,6 +56,8 @@ describe('issue 4, whole stack in Chromium', () => {
     expect(await text('h1')).toBe('Set up two-step verification');
     expect(await page.locator('figure.qr svg').count()).toBe(1);
     expect(await text('#totp-secret')).toMatch(/^[A-Z2-7]{16,}$/);
+    expect(await page.locator('#recovery-codes li').count()).toBe(10);
+    await screenshot(page, '1-totp-enrollment-page');
 
     await submitCode(page, demo);
     await page.waitForURL(`${stack.appOneUrl}/`);

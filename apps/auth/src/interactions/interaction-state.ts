@@ -16,6 +16,8 @@ export interface PendingLogin {
   passwordAt: number;
   /** A TOTP secret being enrolled, sealed with the at-rest key. */
   pendingTotpSecret?: string;
+  /** Recovery codes shown on the enrollment page and stored when the enrollment completes (sealed JSON). */
+  pendingRecoveryCodes?: string;
 }
 
 /** The interaction bound to this browser; the form's `uid` must match the cookie's. */

@@ -14,6 +14,7 @@ import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
 import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
 import { burnPasswordCheck, verifyPassword } from '../accounts/password.ts';
 import { audit } from '../logging/logger.ts';
+import { generateRecoveryCodes } from '../recovery/recovery-codes.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { applyErrorHeaders, errorBody, respond } from './respond.ts';
@@ -55,10 +56,13 @@ export function createLoginHandler(deps: InteractionDeps) {
       const previous = pendingLogin(interaction);
       const pending: PendingLogin = { accountId: account.id, username: account.username, passwordAt: deps.clock() };
       if (!account.totpEnrolled) {
-        pending.pendingTotpSecret =
-          previous?.accountId === account.id && previous.pendingTotpSecret
-            ? previous.pendingTotpSecret
-            : deps.box.seal(deps.totp.generateSecret());
+        const resumed = previous?.accountId === account.id && previous.pendingTotpSecret ? previous : undefined;
+        pending.pendingTotpSecret = resumed?.pendingTotpSecret ?? deps.box.seal(deps.totp.generateSecret());
+        // Second-factor enrollment hands out the recovery codes (once) unless the account has some.
+        if (resumed?.pendingRecoveryCodes) pending.pendingRecoveryCodes = resumed.pendingRecoveryCodes;
+        else if ((await deps.recoveryCodes.remaining(account.id)) === 0) {
+          pending.pendingRecoveryCodes = deps.box.seal(JSON.stringify(generateRecoveryCodes()));
+        }
       }
       await savePendingLogin(interaction, pending, Math.floor(Date.now() / 1000));
       await renderMfaStep(ctx, deps, { interaction, pending, json: body.json, status: 200 });

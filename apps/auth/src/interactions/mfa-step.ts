@@ -31,12 +31,13 @@ export async function renderMfaStep(
   },
 ): Promise<void> {
   const { interaction, pending, json, status, error, push } = options;
-  let enrollment: { secret: string; otpauthUri: string; qrSvg: string } | undefined;
+  let enrollment: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes: string[] } | undefined;
   if (pending.pendingTotpSecret) {
     const secret = deps.box.open(pending.pendingTotpSecret);
     const issuerName = new URL(deps.config.issuer).host;
     const otpauthUri = deps.totp.uri(secret, { issuer: `Gatehouse (${issuerName})`, label: pending.username });
-    enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri) };
+    const recoveryCodes = pending.pendingRecoveryCodes ? (JSON.parse(deps.box.open(pending.pendingRecoveryCodes)) as string[]) : [];
+    enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri), recoveryCodes };
   }
   const [devices, recoveryCodes] = await Promise.all([deps.devices.countByAccount(pending.accountId), deps.recoveryCodes.remaining(pending.accountId)]);
   const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
@@ -71,6 +72,14 @@ export async function renderMfaStep(
     status: 'mfa_required',
     next: AUTH_ROUTES.mfaVerify,
     methods,
-    ...(enrollment ? { enrollment: { secret: enrollment.secret, otpauth_uri: enrollment.otpauthUri } } : {}),
+    ...(enrollment
+      ? {
+          enrollment: {
+            secret: enrollment.secret,
+            otpauth_uri: enrollment.otpauthUri,
+            ...(enrollment.recoveryCodes.length ? { recovery_codes: enrollment.recoveryCodes } : {}),
+          },
+        }
+      : {}),
   });
 }

@@ -97,6 +97,10 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       if (enrolling) {
         await deps.accounts.setTotpSecret(pending.accountId, secret);
         audit(deps.logger, 'login.mfa.enrolled', { account_id: pending.accountId });
+        if (pending.pendingRecoveryCodes) {
+          await deps.recoveryCodes.store(pending.accountId, JSON.parse(deps.box.open(pending.pendingRecoveryCodes)) as string[]);
+          audit(deps.logger, 'recovery.issued', { account_id: pending.accountId, via: 'totp-enrollment' });
+        }
       }
       if (!(await deps.accounts.consumeTotpStep(pending.accountId, step!))) {
         await fail(new AuthError(401, 'code_replayed', 'That code was already used. Wait for the next code and try again.'));

@@ -8,13 +8,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
-import { generateRecoveryCode, hashRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';
+import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from './recovery-codes.ts';
 
 export type RecoveryCodeResult = 'accepted' | 'used' | 'invalid';
 
 export interface RecoveryCodeStore {
   /** Issues a fresh set for the account and returns the codes (the only time they exist in clear). */
   replace(accountId: string): Promise<string[]>;
+  /** Makes `codes` (from {@link generateRecoveryCodes}, shown to the user) the account's set, replacing any other. */
+  store(accountId: string, codes: readonly string[]): Promise<void>;
   /** Uses one code of the account. */
   consume(accountId: string, input: string): Promise<RecoveryCodeResult>;
   /** How many unused codes the account has. */
@@ -24,7 +26,12 @@ export interface RecoveryCodeStore {
 export function createRecoveryCodeStore(db: Kysely<AuthSchema>, clock: () => number = Date.now): RecoveryCodeStore {
   return {
     async replace(accountId) {
-      const codes = Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
+      const codes = generateRecoveryCodes();
+      await this.store(accountId, codes);
+      return codes;
+    },
+
+    async store(accountId, codes) {
       const now = clock();
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
@@ -33,7 +40,6 @@ export function createRecoveryCodeStore(db: Kysely<AuthSchema>, clock: () => num
           .values(codes.map((code) => ({ id: randomUUID(), account_id: accountId, code_hash: hashRecoveryCode(normalizeRecoveryCode(code)!), created_at: now, used_at: null })))
           .execute();
       });
-      return codes;
     },
 
     async consume(accountId, input) {

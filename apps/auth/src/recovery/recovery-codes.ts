@@ -24,6 +24,11 @@ export function generateRecoveryCode(): string {
   return code.match(/.{4}/g)!.join('-');
 }
 
+/** A full set of fresh codes. */
+export function generateRecoveryCodes(): string[] {
+  return Array.from({ length: RECOVERY_CODE_COUNT }, generateRecoveryCode);
+}
+
 /** The canonical form of what a user typed, or undefined when it cannot be a recovery code. */
 export function normalizeRecoveryCode(input: string): string | undefined {
   const compact = input.toLowerCase().replace(/[\s-]+/g, '').replace(/[il]/g, '1').replace(/o/g, '0');

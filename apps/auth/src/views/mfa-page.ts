@@ -6,7 +6,7 @@ export interface MfaPageModel {
   username: string;
   error?: string;
   /** Present while the user has no TOTP yet: the page shows the QR code and the secret. */
-  enrollment?: { secret: string; otpauthUri: string; qrSvg: string };
+  enrollment?: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes?: string[] };
   /** The account has an authenticator device: offer "Send a push". */
   push?: boolean;
   /** The account has unused recovery codes: offer one in place of a code. */
@@ -31,7 +31,16 @@ export function mfaPage(model: MfaPageModel): string {
 <p>Scan this QR code with an authenticator app (Google Authenticator, 1Password, Aegis…), then enter the 6-digit code it shows.</p>
 <figure class="qr" aria-label="QR code for your authenticator app">${raw(model.enrollment.qrSvg)}</figure>
 <p class="muted">Can't scan it? Enter this key by hand:</p>
-<p><code id="totp-secret">${model.enrollment.secret}</code></p>`
+<p><code id="totp-secret">${model.enrollment.secret}</code></p>
+${
+  model.enrollment.recoveryCodes?.length
+    ? html`<section class="recovery-codes" aria-labelledby="recovery-title">
+<h2 id="recovery-title">Save your recovery codes</h2>
+<p class="muted">If you lose your phone, each of these codes signs you in once instead of a code. They are shown only now: write them down or store them in a password manager.</p>
+<ol id="recovery-codes">${model.enrollment.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}</ol>
+</section>`
+    : ''
+}`
       : html`<h1>Two-step verification</h1>
 <p>Enter the 6-digit code from your authenticator app for <strong>${model.username}</strong>.</p>`;
   const push =

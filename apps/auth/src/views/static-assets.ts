@@ -11,6 +11,10 @@ button{margin-top:1.2rem;width:100%;padding:.7rem;border:0;border-radius:8px;bac
 .error{color:#b91c1c;background:#fef2f2;border:1px solid #fecaca;padding:.5rem .7rem;border-radius:8px}
 .muted{color:#6b7280;font-size:.9rem}
 .qr svg{width:200px;height:200px;display:block;margin:0 auto}
+h2{font-size:1.1rem;margin:1.2rem 0 .4rem}
+.recovery-codes ol{columns:2;column-gap:2.2rem;padding-left:1.6rem;margin:.4rem 0}
+.recovery-codes li{margin:.15rem 0}
+.recovery-codes code{white-space:nowrap;word-break:normal;font-size:.76rem}
 code{word-break:break-all;background:#f3f4f6;padding:.15rem .3rem;border-radius:4px}
 button.secondary{background:#fff;color:#4f46e5;border:1px solid #c7d2fe}
 button.danger{background:#b91c1c}

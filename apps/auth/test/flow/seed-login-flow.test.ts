@@ -16,6 +16,7 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
   let uid = '';
   let totpSecret = '';
   let location = '';
+  let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
     server = await startServer({ engine });
@@ -63,6 +64,10 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     const secret = /<code id="totp-secret">([A-Z2-7]+)<\/code>/.exec(res.text);
     expect(secret).not.toBeNull();
     totpSecret = secret![1]!;
+    recoveryCodes = [...res.text.matchAll(/<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})<\/code><\/li>/g)].map((m) => m[1]!);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    expect(res.text).toContain('Save your recovery codes');
   });
 
   it('POST /mfa/verify with a valid code answers 302 to the redirect URI with code and the unchanged state, and sets the session cookie', async () => {
@@ -82,6 +87,8 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     const account = await server.app.services.accounts.findByUsername('alice');
     expect(account?.totpEnrolled).toBe(true);
     expect(await server.app.services.accounts.getTotpSecret(account!.id)).toBe(totpSecret);
+    // The codes shown at enrollment are the account's now, stored hashed.
+    expect(await server.app.services.recoveryCodes.remaining(account!.id)).toBe(10);
   });
 
   it('POST /oauth2/v1/token answers 200 JSON with the SPEC token response and valid ID and access tokens', async () => {
@@ -116,5 +123,23 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     const access = AccessTokenClaims.parse(at.payload);
     expect(access).toMatchObject({ sub: account!.id, aud: server.audience, scope: 'movies:read', client_id: 'test-app', groups: ['admins', 'users'] });
     expect(access.exp - access.iat).toBe(3600);
+  });
+
+  it('a recovery code from the enrollment page works once in place of a TOTP code', async () => {
+    const signInWithRecovery = async (code: string) => {
+      const browser = new CookieJar();
+      const page = await request(browser, authorizeUrl(server));
+      const flowUid = uidOf(page.text);
+      const mfa = await request(browser, `${server.issuer}/login`, { method: 'POST', ...form({ uid: flowUid, username: 'alice', password: 'correct horse battery' }) });
+      expect(mfa.text).toContain('Use a recovery code');
+      expect(mfa.text).not.toContain('Save your recovery codes');
+      return request(browser, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid: flowUid, method: 'recovery', code }) });
+    };
+    const first = await signInWithRecovery(recoveryCodes[3]!.toUpperCase());
+    expect(first.status).toBe(302);
+    expect(new URL(first.location!).searchParams.get('code')).toMatch(/^[\w-]{20,}$/);
+    const again = await signInWithRecovery(recoveryCodes[3]!);
+    expect(again.status).toBe(401);
+    expect(again.text).toContain('That recovery code was already used.');
   });
 });
