@@ -17,7 +17,9 @@ try {
   process.exit(1);
 }
 const logger = pino({ level: config.logLevel, base: { app: 'api' } });
-const database = await openApiDatabase(config.databaseUrl);
+const database = await openApiDatabase(config.databaseUrl, {
+  onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+});
 const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger });
 
 const server = app.listen(config.port, config.host, () => {

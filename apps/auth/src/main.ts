@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel });
-  const database = await openAuthDatabase(config.databaseUrl);
+  const database = await openAuthDatabase(config.databaseUrl, {
+    onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+  });
   const services = createAuthServices(config, database);
   const app = await createApp(config, { database, logger, services });
   const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;

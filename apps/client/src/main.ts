@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: config.clientId });
-  const database = await openClientDatabase(config.databaseUrl);
+  const database = await openClientDatabase(config.databaseUrl, {
+    onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+  });
   const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch });
   const server = app.listen(config.port, config.host, () => {
     logger.info(

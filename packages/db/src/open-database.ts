@@ -19,6 +19,12 @@ export interface Database<Schema = unknown> {
 export interface OpenDatabaseOptions {
   /** Most connections a PostgreSQL pool opens (default 10). */
   maxConnections?: number;
+  /**
+   * Called when an idle PostgreSQL connection fails (server restart, connection terminated).
+   * The pool drops that connection and opens a new one for the next query; without a handler
+   * the error would crash the process.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 const INT8_OID = 20;
@@ -40,6 +46,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
         oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  pool.on('error', (error) => options.onConnectionError?.(error));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

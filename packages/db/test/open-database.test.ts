@@ -56,3 +56,25 @@ describe.each(TEST_ENGINES)('openDatabase on %s', (engine) => {
     expect(Number(count.rows[0]?.n)).toBe(1);
   });
 });
+
+describe('a PostgreSQL connection terminated by the server', () => {
+  it('does not crash the process: the error goes to onConnectionError and the next query reconnects', async () => {
+    const target = await createTestDatabase('postgres');
+    let reported: (code: string) => void = () => {};
+    const terminated = new Promise<string>((resolve) => (reported = resolve));
+    const database = openDatabase(target.url, { onConnectionError: (error) => reported((error as Error & { code?: string }).code ?? error.message) });
+    try {
+      await sql`select 1`.execute(database.db);
+      const admin = openDatabase(target.url.replace(/\/[^/]+$/, '/postgres'));
+      const name = new URL(target.url).pathname.slice(1);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`.execute(admin.db);
+      await admin.close();
+      expect(await terminated).toBe('57P01');
+      const again = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+      expect(again.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  });
+});
