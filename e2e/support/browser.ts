@@ -3,7 +3,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { ARTIFACTS } from './stack.ts';
 import { nextCode, type E2eUser } from './users.ts';
 
