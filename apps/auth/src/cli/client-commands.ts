@@ -1,7 +1,8 @@
 /**
  * `authctl client ...`. Rules:
  * - a confidential client's secret is printed once, at creation, and never by `client list`;
- * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`.
+ * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`;
+ * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default).
  */
 import type { ClientAuthMethod } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
@@ -10,7 +11,8 @@ import { printTable } from './table.ts';
 
 export const CLIENT_USAGE = [
   '  client add <client_id> --redirect-uri <uri> [--redirect-uri <uri> ...] [--post-logout-redirect-uri <uri> ...]',
-  '             [--public] [--auth-method client_secret_basic|client_secret_post] [--grant <type> ...] [--name <n>] [--json]',
+  '             [--public] [--auth-method client_secret_basic|client_secret_post] [--grant <type> ...] [--name <n>]',
+  '             [--id-token-field JWT_token] [--json]',
   '  client list [--json]',
   '  client remove <client_id>',
 ];
@@ -40,6 +42,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
       'auth-method': { type: 'string' },
       grant: { type: 'string', multiple: true },
       name: { type: 'string' },
+      'id-token-field': { type: 'string' },
       json: { type: 'boolean' },
     },
   });
@@ -61,6 +64,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     ...(authMethod ? { authMethod: authMethod as ClientAuthMethod } : {}),
     ...(grantTypes.length ? { grantTypes } : {}),
     ...(values.name ? { name: values.name } : {}),
+    ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
   });
   if (values.json) {
     ctx.printJson({ client_id: created.clientId, ...(created.clientSecret ? { client_secret: created.clientSecret } : {}) });
@@ -89,6 +93,7 @@ async function listClients(args: readonly string[], ctx: CliContext): Promise<vo
         grant_types: c.grantTypes,
         redirect_uris: c.redirectUris,
         post_logout_redirect_uris: c.postLogoutRedirectUris,
+        ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
         created_at: new Date(c.createdAt).toISOString(),
       })),
     );

@@ -7,7 +7,10 @@
  *   client_credentials-only client (e.g. the API's introspection client) needs none;
  * - confidential clients get a 32-byte random secret (base64url) unless one of at least 8
  *   characters is given; it is stored sealed and returned in clear only by create() and find();
- * - public clients have no secret, authenticate with `none` and cannot use client_credentials.
+ * - public clients have no secret, authenticate with `none` and cannot use client_credentials;
+ * - `idTokenField` (off by default) names an extra token-response member that repeats the ID
+ *   token (the seed's `JWT_token` variant); it must be an identifier that no RFC 6749 / OIDC
+ *   token-response member uses.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -26,6 +29,8 @@ export interface ClientRecord {
   tokenEndpointAuthMethod: ClientAuthMethod | 'none';
   grantTypes: string[];
   name: string;
+  /** Extra token-response member that carries the ID token too, e.g. `JWT_token`. */
+  idTokenField?: string;
   createdAt: number;
 }
 
@@ -39,6 +44,7 @@ export interface NewClient {
   name?: string;
   /** Explicit secret, for development seeding; generated when absent. */
   clientSecret?: string;
+  idTokenField?: string;
 }
 
 export interface ClientStore {
@@ -64,6 +70,10 @@ export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 're
 const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
 const AUTH_METHODS = new Set<string>(['client_secret_basic', 'client_secret_post']);
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+const TOKEN_RESPONSE_MEMBERS = new Set([
+  'access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'id_token', 'state',
+  'error', 'error_description', 'error_uri', 'issued_token_type', 'authorization_details',
+]);
 
 /** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it. */
 export function checkRedirectUri(uri: string): void {
@@ -110,6 +120,14 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
     throw new ClientError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
   }
+  if (input.idTokenField !== undefined) {
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(input.idTokenField)) {
+      throw new ClientError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)');
+    }
+    if (TOKEN_RESPONSE_MEMBERS.has(input.idTokenField)) {
+      throw new ClientError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`);
+    }
+  }
   const name = (input.name ?? input.clientId).trim();
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
     throw new ClientError('invalid_input', 'client name must be 1-128 characters without control characters');
@@ -122,6 +140,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     tokenEndpointAuthMethod: isPublic ? 'none' : (input.authMethod ?? 'client_secret_basic'),
     grantTypes,
     name,
+    ...(input.idTokenField !== undefined ? { idTokenField: input.idTokenField } : {}),
   };
 }
 
@@ -136,6 +155,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     tokenEndpointAuthMethod: row.token_endpoint_auth_method as ClientRecord['tokenEndpointAuthMethod'],
     grantTypes: JSON.parse(row.grant_types) as string[],
     name: row.name,
+    ...(row.id_token_field ? { idTokenField: row.id_token_field } : {}),
     createdAt: Number(row.created_at),
   });
 
@@ -154,6 +174,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
           token_endpoint_auth_method: client.tokenEndpointAuthMethod,
           grant_types: JSON.stringify(client.grantTypes),
           name: client.name,
+          id_token_field: client.idTokenField ?? null,
           created_at: clock(),
         })
         .onConflict((oc) => oc.column('client_id').doNothing())

@@ -3,7 +3,7 @@
  * Rules: never edit a released migration, add the next number; use only Kysely builders
  * that produce SQL valid on both SQLite and PostgreSQL.
  */
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import type { Migrations } from '@gatehouse/db';
 
 export const authMigrations: Migrations = {
@@ -140,6 +140,27 @@ export const authMigrations: Migrations = {
         .addColumn('used_at', 'bigint')
         .execute();
       await db.schema.createIndex('recovery_codes_account').on('recovery_codes').column('account_id').execute();
+    },
+  },
+  '007_token_revocations': {
+    async up(db: Kysely<unknown>) {
+      // The id is the revocation feed's cursor: it must only grow, on both engines.
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema
+        .createTable('token_revocations')
+        .addColumn('id', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('jti', 'text')
+        .addColumn('grant_id', 'text')
+        .addColumn('subject', 'text')
+        .addColumn('issued_before', 'bigint')
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('token_revocations_jti').on('token_revocations').column('jti').execute();
+      await db.schema.createIndex('token_revocations_subject').on('token_revocations').column('subject').execute();
+      await db.schema.createIndex('token_revocations_expires').on('token_revocations').column('expires_at').execute();
+      await db.schema.alterTable('clients').addColumn('id_token_field', 'text').execute();
     },
   },
 };

@@ -4,6 +4,8 @@
  * - lists and objects are JSON text; booleans are INTEGER 0/1;
  * - columns holding secrets (`*_sealed`) contain SecretBox output, never plaintext.
  */
+import type { Generated } from 'kysely';
+
 export interface AccountsTable {
   id: string;
   /** Lower-cased; unique. */
@@ -47,6 +49,8 @@ export interface ClientsTable {
   grant_types: string;
   name: string;
   created_at: number;
+  /** Extra token-response member carrying the ID token (e.g. `JWT_token`), or null. */
+  id_token_field: string | null;
 }
 
 export interface OidcPayloadsTable {
@@ -121,6 +125,23 @@ export interface RecoveryCodesTable {
   used_at: number | null;
 }
 
+/**
+ * Revocations that outlive the row they revoke: JWT access tokens (by jti), grants and
+ * subjects. `id` only grows and is the revocation feed's cursor; a row may be deleted once
+ * `expires_at` has passed (every token it could concern has expired by then).
+ */
+export interface TokenRevocationsTable {
+  id: Generated<number>;
+  /** `token` (jti), `grant` (grant_id) or `subject` (tokens of `subject` issued before `issued_before`). */
+  type: string;
+  jti: string | null;
+  grant_id: string | null;
+  subject: string | null;
+  issued_before: number | null;
+  expires_at: number;
+  created_at: number;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -132,4 +153,5 @@ export interface AuthSchema {
   device_nonces: DeviceNoncesTable;
   push_transactions: PushTransactionsTable;
   recovery_codes: RecoveryCodesTable;
+  token_revocations: TokenRevocationsTable;
 }

@@ -191,6 +191,13 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
       'a public client has no secret, so an auth method does not apply',
     );
     await expectClientError(store().create({ ...ok, clientId: 'x', clientSecret: 'short' }), 'invalid_input', 'client secret must be at least 8 characters');
+    await expectClientError(
+      store().create({ ...ok, clientId: 'x', idTokenField: 'JWT token' }),
+      'invalid_input',
+      'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)',
+    );
+    await expectClientError(store().create({ ...ok, clientId: 'x', idTokenField: 'id_token' }), 'invalid_input', 'ID token field "id_token" is already a token-response member');
+    expect(await store().find('x')).toBeUndefined();
   });
 
   it('lists clients by id and removes them', async () => {

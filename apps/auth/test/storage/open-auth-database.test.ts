@@ -31,6 +31,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'recovery_codes',
         'regulation_failures',
         'signing_keys',
+        'token_revocations',
       ]);
     } finally {
       await first.close();
