@@ -22,6 +22,13 @@ import { securityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { InteractionDeps } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
+import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
+import { jwtIntrospection } from './oidc/jwt-introspection.ts';
+import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
+import { tokenResponse } from './oidc/token-response.ts';
+import { userinfoAudience } from './oidc/resource-server.ts';
+import { revocationFeed } from './revocation/revocation-feed.ts';
+import type { JWK } from 'jose';
 
 export const KEY_CHECK_INTERVAL_MS = 5_000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -63,8 +70,19 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     recoveryCodes: services.recoveryCodes,
   };
 
+  let signingKeys: readonly JWK[] = [];
+  const tokens = createJwtAccessTokens({
+    issuer: config.issuer,
+    keys: () => signingKeys,
+    clients: services.clients,
+    accounts: services.accounts,
+    revocations: services.revocations,
+    clock,
+  });
+
   const build = async () => {
     const jwks = await loadSigningJwks(services.keys, clock());
+    signingKeys = jwks.keys;
     const provider = createProvider(config, {
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
@@ -75,6 +93,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(securityHeaders);
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes(config.api.scopes));
+    provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger }));
+    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
+    provider.use(jwtIntrospection({ tokens, logger }));
+    provider.use(tokenResponse({ clients: services.clients }));
     const routes = interactionRoutes(interactionDeps);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());
@@ -105,6 +127,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       purgedAt = now;
       void Promise.all([
         services.oidcAdapter.purgeExpired(),
+        services.revocations.purgeExpired(),
         services.regulationStore.purgeBefore(now - (config.regulation.findTime + config.regulation.banTime) * 1000),
       ]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
     }

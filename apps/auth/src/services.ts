@@ -10,11 +10,13 @@ import { createRegulationStore, type RegulationStore } from './regulation/regula
 import { createRegulator, type Regulator } from './regulation/regulator.ts';
 import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
+import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
 import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
 import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
 import { createPushStore, type PushStore } from './push/push-store.ts';
 import { createPushHub, type PushHub } from './push/push-hub.ts';
 import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
+import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
 
 /** Every store and service of the authorization server, built once from the database. */
 export interface AuthServices {
@@ -32,6 +34,7 @@ export interface AuthServices {
   pushes: PushStore;
   pushHub: PushHub;
   recoveryCodes: RecoveryCodeStore;
+  revocations: RevocationStore;
   clock: () => number;
 }
 
@@ -40,6 +43,9 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const box = createSecretBox(config.encryptionKey);
   const clients = createClientStore(db, box);
   const regulationStore = createRegulationStore(db);
+  const revocations = createRevocationStore(db, clock);
+  // Every access token of a revoked grant has expired one access-token lifetime later.
+  const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   return {
     db,
     box,
@@ -49,12 +55,13 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulationStore,
     regulator: createRegulator({ store: regulationStore, clock, ...config.regulation }),
     totp: createTotp(),
-    oidcAdapter: createOidcAdapter({ db, clients, clock }),
+    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()) }),
     devices: createDeviceStore(db, clock),
     enrollments: createEnrollmentStore(db, clock),
     pushes: createPushStore(db, clock),
     pushHub: createPushHub(),
     recoveryCodes: createRecoveryCodeStore(db, clock),
+    revocations,
     clock,
   };
 }

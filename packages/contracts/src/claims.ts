@@ -45,5 +45,7 @@ export const IntrospectionResponse = z.object({
   iat: epochSeconds.optional(),
   token_type: z.string().optional(),
   groups: z.array(z.string()).optional(),
+  jti: z.string().optional(),
+  username: z.string().optional(),
 });
 export type IntrospectionResponse = z.infer<typeof IntrospectionResponse>;

@@ -13,3 +13,4 @@ export {
 export type { OidcScope } from './scopes.ts';
 export { AUTH_ROUTES, CLIENT_ROUTES, API_ROUTES } from './routes.ts';
 export { DEV_DEFAULTS } from './dev-defaults.ts';
+export { RevocationEvent, RevocationFeedPage } from './revocation-event.ts';

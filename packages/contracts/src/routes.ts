@@ -7,6 +7,8 @@ export const AUTH_ROUTES = {
   introspect: '/oauth2/v1/introspect',
   revoke: '/oauth2/v1/revoke',
   logout: '/oauth2/v1/logout',
+  /** Revocation feed: JSON catch-up (`?since=`) and, with `Accept: text/event-stream`, a live stream. */
+  revocations: '/oauth2/v1/revocations',
   discovery: '/.well-known/openid-configuration',
   login: '/login',
   mfaVerify: '/mfa/verify',

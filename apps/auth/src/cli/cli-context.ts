@@ -6,6 +6,7 @@ import { createSecretBox } from '../crypto/secret-box.ts';
 import { createKeyStore, type KeyStore } from '../keys/key-store.ts';
 import { createDeviceStore, type DeviceStore } from '../devices/device-store.ts';
 import { createRecoveryCodeStore, type RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
+import { createRevocationStore, type RevocationStore } from '../revocation/revocation-store.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -25,6 +26,7 @@ export interface CliStores {
   keys: KeyStore;
   devices: DeviceStore;
   recoveryCodes: RecoveryCodeStore;
+  revocations: RevocationStore;
 }
 
 /** What a command needs; the database is opened on first use so usage errors never touch it. */
@@ -56,6 +58,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
         keys: createKeyStore(db, box),
         devices: createDeviceStore(db, clock),
         recoveryCodes: createRecoveryCodeStore(db, clock),
+        revocations: createRevocationStore(db, clock),
       };
     },
     print: (line) => io.stdout(`${line}\n`),

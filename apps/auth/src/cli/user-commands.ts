@@ -96,8 +96,13 @@ async function listUsers(args: readonly string[], ctx: CliContext): Promise<void
 async function removeUser(args: readonly string[], ctx: CliContext): Promise<void> {
   const { positionals } = parseCommand(args, { command: 'user remove', positionals: ['username'], options: {} });
   const username = positionals[0]!;
-  const { accounts } = await ctx.stores();
-  if (!(await accounts.remove(username))) throw new CliError(`unknown user "${username}"`);
+  const { accounts, revocations } = await ctx.stores();
+  const account = await accounts.findByUsername(username);
+  if (!account || !(await accounts.remove(username))) throw new CliError(`unknown user "${username}"`);
+  // Resource servers following the revocation feed drop the user's live JWTs at once
+  // (an account-disabled event); introspection already finds no user.
+  const now = ctx.now();
+  await revocations.revokeSubject(account.id, now + 1000, now + (ctx.config.accessTokenTtl + 1) * 1000);
   ctx.print(`removed user ${username.toLowerCase()}`);
 }
 

@@ -5,7 +5,10 @@
  *   purgeExpired() deletes them in bulk;
  * - `consumed` lives in its own column and is returned as epoch seconds, as oidc-provider expects;
  * - revokeByGrantId removes rows of every model that carry the grant;
- * - the Client model is served read-only from the ClientStore (registration happens through authctl).
+ * - the Client model is served read-only from the ClientStore (registration happens through authctl);
+ * - destroying a Grant (code reuse, refresh-token replay, logout, revocation) calls onGrantRevoked
+ *   before it returns, so the JWT access tokens of that grant stop being active everywhere;
+ * - an authorization code's scope is stored in the order the client asked for (orderCodeScope).
  */
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
@@ -16,6 +19,9 @@ export interface OidcAdapterDeps {
   db: Kysely<AuthSchema>;
   clients: ClientStore;
   clock: () => number;
+  onGrantRevoked?: (grantId: string) => Promise<void>;
+  /** Reorders an authorization code's scope before it is stored (scope-order.ts). */
+  orderCodeScope?: (scope: string) => string;
 }
 
 export interface OidcAdapter {
@@ -57,6 +63,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     return {
       async upsert(id, payload, expiresIn) {
         const { consumed, ...rest } = payload;
+        if (model === 'AuthorizationCode' && typeof rest.scope === 'string' && deps.orderCodeScope) rest.scope = deps.orderCodeScope(rest.scope);
         const row = {
           payload: JSON.stringify(rest),
           grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
@@ -90,6 +97,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
       },
 
       async destroy(id) {
+        if (model === 'Grant') await deps.onGrantRevoked?.(id);
         await db.deleteFrom('oidc_payloads').where('model', '=', model).where('id', '=', id).execute();
       },
 

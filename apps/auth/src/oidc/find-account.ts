@@ -1,5 +1,5 @@
 import type { Account as OidcAccount, KoaContextWithOIDC } from 'oidc-provider';
-import type { AccountStore } from '../accounts/account-store.ts';
+import type { Account, AccountStore } from '../accounts/account-store.ts';
 
 /**
  * Claims released per scope: `openid` gives sub and amr, `profile` gives name and groups, `email` the address,
@@ -17,6 +17,18 @@ export const CLAIMS = {
   groups: ['groups'],
 };
 
+/** Every claim an account can release; scopes select among them (CLAIMS). */
+export function accountClaims(account: Account): { sub: string } & Record<string, unknown> {
+  return {
+    sub: account.id,
+    name: account.name,
+    preferred_username: account.username,
+    email: account.email,
+    email_verified: true,
+    groups: account.groups,
+  };
+}
+
 export function createFindAccount(accounts: AccountStore) {
   return async (_ctx: KoaContextWithOIDC, id: string): Promise<OidcAccount | undefined> => {
     const account = await accounts.findById(id);
@@ -24,14 +36,7 @@ export function createFindAccount(accounts: AccountStore) {
     return {
       accountId: account.id,
       async claims() {
-        return {
-          sub: account.id,
-          name: account.name,
-          preferred_username: account.username,
-          email: account.email,
-          email_verified: true,
-          groups: account.groups,
-        };
+        return accountClaims(account);
       },
     };
   };

@@ -10,7 +10,8 @@
  *   unless the client asked for offline_access (token-policies.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
- * - ID tokens carry the profile, email and groups claims and `amr`.
+ * - ID tokens carry the profile, email and groups claims and `amr`;
+ * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts).
  */
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
@@ -85,6 +86,15 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       return account ? { groups: account.groups } : undefined;
     },
     loadExistingGrant,
+    formats: {
+      customizers: {
+        // The grant id lets introspection and resource servers refuse every JWT of a revoked
+        // grant (code reuse, refresh-token replay, logout) without a lookup per token.
+        jwt: async (_ctx, token, jwt) => {
+          if ('grantId' in token && token.grantId) jwt.payload.grant_id = token.grantId;
+        },
+      },
+    },
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
     },

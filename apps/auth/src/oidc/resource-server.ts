@@ -1,16 +1,29 @@
 /**
- * Access tokens for the API (RFC 8707 resource indicators):
+ * Access tokens are RFC 9068 JWTs for every request (RFC 8707 resource indicators):
  * - a request that names an API scope gets an access token for the API audience, even
- *   without a `resource` parameter; a request with only OpenID scopes gets a token for userinfo;
- * - the API token is an RFC 9068 JWT (`typ: at+jwt`, RS256) or, when configured, an opaque
- *   reference token that the API checks through introspection;
- * - only the configured API scopes are granted to the API audience.
+ *   without a `resource` parameter; only the configured API scopes are granted to it;
+ * - a request with only OpenID scopes gets an at+jwt whose audience is this server's userinfo
+ *   endpoint (`<issuer>/oauth2/v1/userinfo`), carrying those OpenID scopes: it is good for
+ *   userinfo and nothing else, so the API (audience check) refuses it;
+ * - with AUTH_API_TOKEN_FORMAT=opaque the API token is an opaque reference token that the API
+ *   checks through introspection; userinfo tokens then stay opaque too (no audience).
  */
-import type { KoaContextWithOIDC, ResourceServer } from 'oidc-provider';
+import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
+
+/** Scopes a userinfo access token may carry (offline_access belongs to the refresh token). */
+export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
+
+/** The audience of access tokens issued for userinfo only. */
+export function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
+  return `${config.issuer}${AUTH_ROUTES.userinfo}`;
+}
 
 export function resourceIndicators(config: AuthConfig) {
   const apiScopes = new Set(config.api.scopes);
+  const jwt = config.api.tokenFormat === 'jwt';
+  const userinfo = userinfoAudience(config);
   const requestsApiScope = (scope: unknown) =>
     typeof scope === 'string' && scope.split(' ').some((s) => apiScopes.has(s));
 
@@ -18,23 +31,34 @@ export function resourceIndicators(config: AuthConfig) {
     enabled: true,
     async defaultResource(ctx: KoaContextWithOIDC, _client: unknown, oneOf?: readonly string[]) {
       if (oneOf) return oneOf;
-      return requestsApiScope(ctx.oidc.params?.scope) ? config.api.audience : undefined;
+      if (requestsApiScope(ctx.oidc.params?.scope)) return config.api.audience;
+      // client_credentials without an API scope keeps the library's default (no token for a user).
+      if (!jwt || ctx.oidc.params?.grant_type === 'client_credentials') return undefined;
+      return userinfo;
     },
     async useGrantedResource() {
       return true;
     },
     async getResourceServerInfo(_ctx: KoaContextWithOIDC, resourceIndicator: string): Promise<ResourceServer> {
-      if (resourceIndicator !== config.api.audience) {
-        const { errors } = await import('oidc-provider');
-        throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
+      if (resourceIndicator === config.api.audience) {
+        return {
+          scope: [...apiScopes].join(' '),
+          audience: config.api.audience,
+          accessTokenTTL: config.accessTokenTtl,
+          accessTokenFormat: jwt ? 'jwt' : 'opaque',
+          ...(jwt ? { jwt: { sign: { alg: 'RS256' as const } } } : {}),
+        };
       }
-      return {
-        scope: [...apiScopes].join(' '),
-        audience: config.api.audience,
-        accessTokenTTL: config.accessTokenTtl,
-        accessTokenFormat: config.api.tokenFormat === 'jwt' ? 'jwt' : 'opaque',
-        ...(config.api.tokenFormat === 'jwt' ? { jwt: { sign: { alg: 'RS256' as const } } } : {}),
-      };
+      if (jwt && resourceIndicator === userinfo) {
+        return {
+          scope: USERINFO_SCOPES.join(' '),
+          audience: userinfo,
+          accessTokenTTL: config.accessTokenTtl,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' as const } },
+        };
+      }
+      throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
     },
   };
 }

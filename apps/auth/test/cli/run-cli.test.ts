@@ -35,6 +35,7 @@ async function withServerView<T>(fn: (stores: {
   accounts: ReturnType<typeof createAccountStore>;
   clients: ReturnType<typeof createClientStore>;
   keys: ReturnType<typeof createKeyStore>;
+  db: Awaited<ReturnType<typeof openAuthDatabase>>['db'];
 }) => Promise<T>): Promise<T> {
   const config = loadConfig(env);
   const database = await openAuthDatabase(config.databaseUrl);
@@ -44,6 +45,7 @@ async function withServerView<T>(fn: (stores: {
       accounts: createAccountStore(database.db, box),
       clients: createClientStore(database.db, box),
       keys: createKeyStore(database.db, box),
+      db: database.db,
     });
   } finally {
     await database.close();
@@ -218,9 +220,16 @@ describe('authctl user', () => {
     expect(await cli(['user', 'remove', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
   });
 
-  it('removes a user', async () => {
+  it('removes a user, and publishes the end of their tokens on the revocation feed', async () => {
+    const id = await withServerView(async ({ accounts }) => (await accounts.findByUsername('bob'))!.id);
     expect(await cli(['user', 'remove', 'BOB'])).toEqual({ code: 0, stdout: 'removed user bob\n', stderr: '' });
-    await withServerView(async ({ accounts }) => expect(await accounts.findByUsername('bob')).toBeUndefined());
+    await withServerView(async ({ accounts, db }) => {
+      expect(await accounts.findByUsername('bob')).toBeUndefined();
+      const rows = await db.selectFrom('token_revocations').select(['type', 'subject', 'issued_before', 'expires_at']).where('subject', '=', id).execute();
+      expect(rows.map((r) => ({ ...r, issued_before: Number(r.issued_before), expires_at: Number(r.expires_at) }))).toEqual([
+        { type: 'subject', subject: id, issued_before: NOW + 1000, expires_at: NOW + 3_601_000 },
+      ]);
+    });
   });
 });
 
@@ -301,6 +310,23 @@ describe('authctl client', () => {
   it('removes a client', async () => {
     expect(await cli(['client', 'remove', 'spa'])).toEqual({ code: 0, stdout: 'removed client spa\n', stderr: '' });
     expect(await cli(['client', 'remove', 'spa'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown client "spa"\n' });
+  });
+
+  it('--id-token-field JWT_token makes the token response repeat the ID token; a taken name is refused', async () => {
+    const run = await cli(['client', 'add', 'seed-variant', '--redirect-uri', 'https://seed.example/cb', '--id-token-field', 'JWT_token', '--json']);
+    expect(run.code).toBe(0);
+    await withServerView(async ({ clients }) => {
+      expect((await clients.find('seed-variant'))!.idTokenField).toBe('JWT_token');
+      expect((await clients.find('web'))!.idTokenField).toBeUndefined();
+    });
+    const listed = JSON.parse((await cli(['client', 'list', '--json'])).stdout) as Array<{ client_id: string; id_token_field?: string }>;
+    expect(listed.find((c) => c.client_id === 'seed-variant')!.id_token_field).toBe('JWT_token');
+    expect(await cli(['client', 'add', 'bad-field', '--redirect-uri', 'https://seed.example/cb', '--id-token-field', 'access_token'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: ID token field "access_token" is already a token-response member\n',
+    });
+    expect((await cli(['client', 'remove', 'seed-variant'])).code).toBe(0);
   });
 });
 

@@ -100,7 +100,7 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     expect(Object.keys(res.body).sort()).toEqual(['access_token', 'expires_in', 'id_token', 'refresh_token', 'scope', 'token_type']);
     expect(body.token_type).toBe('Bearer');
     expect(body.expires_in).toBe(3600);
-    expect(body.scope).toBe('movies:read');
+    expect(body.scope).toBe('openid profile email movies:read');
 
     const jwks = createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`));
     const id = await jwtVerify(body.id_token!, jwks, { issuer: server.issuer, audience: server.testClient.clientId });

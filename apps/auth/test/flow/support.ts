@@ -26,7 +26,8 @@ export interface AuthorizeParams {
   scope?: string;
   prompt?: string;
   state?: string;
-  nonce?: string;
+  /** null leaves the nonce out (required for a request without openid). */
+  nonce?: string | null;
   challenge?: string;
 }
 
@@ -38,8 +39,8 @@ export function authorizeUrl(server: TestAuthServer, params: AuthorizeParams = {
     redirect_uri: params.redirectUri ?? server.testClient.redirectUri,
     scope: params.scope ?? 'openid profile email movies:read',
     state: params.state ?? randomBytes(6).toString('hex'),
-    nonce: params.nonce ?? randomBytes(6).toString('hex'),
   };
+  if (params.nonce !== null) query.nonce = params.nonce ?? randomBytes(6).toString('hex');
   if (params.prompt) query.prompt = params.prompt;
   if (params.challenge) {
     query.code_challenge = params.challenge;
@@ -102,4 +103,30 @@ export function codeFrom(location: string | null): string {
   const code = location ? new URL(location).searchParams.get('code') : null;
   if (!code) throw new Error(`no code in ${location}`);
   return code;
+}
+
+/** RP-initiated logout of the SSO session in `jar`, confirmed on the logout page. */
+export async function logout(server: TestAuthServer, jar: CookieJar, idToken: string): Promise<void> {
+  const url = new URL('/oauth2/v1/logout', server.issuer);
+  url.search = new URLSearchParams({ id_token_hint: idToken }).toString();
+  const page = await request(jar, url.toString());
+  if (page.status !== 200) throw new Error(`logout answered ${page.status}`);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.text)?.[1];
+  if (!xsrf) throw new Error('no xsrf on the logout page');
+  const confirm = await request(jar, `${server.issuer}/oauth2/v1/logout/confirm`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+  });
+  if (confirm.status !== 303 && confirm.status !== 200) throw new Error(`logout confirm answered ${confirm.status}`);
+}
+
+/** POST /oauth2/v1/revoke as `client` (Basic, or client_id only for a public client). */
+export async function revokeAs(server: TestAuthServer, token: string, client: { clientId: string; clientSecret?: string }) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  const params = new URLSearchParams({ token });
+  if (client.clientSecret) headers.authorization = basic(client.clientId, client.clientSecret);
+  else params.set('client_id', client.clientId);
+  const response = await fetch(`${server.issuer}/oauth2/v1/revoke`, { method: 'POST', headers, body: params });
+  return { status: response.status, text: await response.text() };
 }

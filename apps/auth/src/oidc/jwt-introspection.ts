@@ -1,0 +1,61 @@
+/**
+ * Introspection (RFC 7662) and revocation (RFC 7009) of the JWT access tokens this server
+ * issued. oidc-provider answers `unsupported_token_type` for structured tokens, after it has
+ * authenticated the client; this middleware replaces exactly that answer. Rules:
+ * - introspection: a confidential client may introspect any of our JWTs, a public client only
+ *   its own (others look inactive); the answer is jwt-access-tokens.ts's;
+ * - revocation: only the client the token was issued to revokes it (the jti is recorded until
+ *   `exp`); another confidential client gets invalid_request, as for opaque tokens
+ *   (token-policies.ts); an unknown, foreign-to-a-public-client or expired token gets 200;
+ * - a token that is not one of ours keeps the library's answer (inactive / 200).
+ */
+import type { Context, Next } from 'koa';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Logger } from '../logging/logger.ts';
+import { audit } from '../logging/logger.ts';
+import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
+
+export interface JwtIntrospectionDeps {
+  tokens: JwtAccessTokens;
+  logger: Logger;
+}
+
+type OidcContext = Context & { oidc?: KoaContextWithOIDC['oidc'] };
+
+function isStructuredTokenRefusal(ctx: OidcContext): boolean {
+  const body = ctx.body as { error?: unknown } | undefined;
+  return ctx.status === 400 && body?.error === 'unsupported_token_type';
+}
+
+export function jwtIntrospection(deps: JwtIntrospectionDeps) {
+  return async function introspectJwt(ctx: OidcContext, next: Next): Promise<void> {
+    await next();
+    const oidc = ctx.oidc;
+    const route = oidc?.route;
+    if ((route !== 'introspection' && route !== 'revocation') || !oidc?.client || !isStructuredTokenRefusal(ctx)) return;
+    const token = oidc.params?.token;
+    if (!looksLikeJwt(token)) return;
+    const client = oidc.client;
+    const claims = await deps.tokens.decode(token);
+    const own = claims !== undefined && claims.client_id === client.clientId;
+    const isPublic = client.clientAuthMethod === 'none';
+
+    if (route === 'introspection') {
+      ctx.status = 200;
+      ctx.body = claims && (own || !isPublic) ? await deps.tokens.introspect(token) : { active: false };
+      return;
+    }
+
+    if (claims && !own && !isPublic) {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_request', error_description: 'client is not authorized to revoke the presented token' };
+      return;
+    }
+    if (claims && own) {
+      await deps.tokens.revoke(claims);
+      audit(deps.logger, 'token.revoked', { token_type: 'access_token', client_id: client.clientId, jti: claims.jti });
+    }
+    ctx.status = 200;
+    ctx.body = '';
+  };
+}

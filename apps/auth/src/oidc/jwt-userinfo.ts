@@ -1,0 +1,60 @@
+/**
+ * The userinfo endpoint for the JWT access tokens issued for it (resource-server.ts: a request
+ * with only OpenID scopes gets an at+jwt whose audience is userinfo). oidc-provider's own
+ * userinfo only knows opaque tokens, so a Bearer JWT is answered here before the library
+ * routes. Rules (OIDC Core 5.3, RFC 6750):
+ * - the token must be one of ours (jwt-access-tokens.ts), active, for the userinfo audience and
+ *   carry `openid`; otherwise 401 with `WWW-Authenticate: Bearer error="invalid_token"`
+ *   (403 insufficient_scope when it is valid but lacks `openid`);
+ * - the claims released are those of the token's scopes (find-account.ts CLAIMS), `sub` always;
+ * - the answer is JSON and never cached.
+ * Opaque tokens and tokens sent in a form body go on to oidc-provider unchanged.
+ */
+import type { Context, Next } from 'koa';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import type { AccountStore } from '../accounts/account-store.ts';
+import { CLAIMS, accountClaims } from './find-account.ts';
+import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
+
+export interface JwtUserinfoDeps {
+  tokens: JwtAccessTokens;
+  accounts: Pick<AccountStore, 'findById'>;
+  /** The audience of userinfo access tokens. */
+  audience: string;
+  /** The issuer's realm for WWW-Authenticate. */
+  realm: string;
+}
+
+const SCOPE_CLAIMS = CLAIMS as Record<string, readonly string[] | null>;
+
+function refuse(ctx: Context, realm: string, status: 401 | 403, error: string, description: string): void {
+  ctx.status = status;
+  ctx.set('WWW-Authenticate', `Bearer realm="${realm}", error="${error}", error_description="${description}"`);
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error, error_description: description };
+}
+
+export function jwtUserinfo(deps: JwtUserinfoDeps) {
+  return async function userinfoForJwt(ctx: Context, next: Next): Promise<void> {
+    if (ctx.path !== AUTH_ROUTES.userinfo || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
+    const match = /^Bearer ([^\s]+)$/i.exec(ctx.get('authorization'));
+    if (!match || !looksLikeJwt(match[1])) return next();
+
+    const claims = await deps.tokens.decode(match[1]);
+    if (!claims) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
+    const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (!audiences.includes(deps.audience)) return refuse(ctx, deps.realm, 401, 'invalid_token', 'token is not for the userinfo endpoint');
+    if (!(await deps.tokens.isActive(claims))) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
+    const scopes = new Set((claims.scope ?? '').split(' ').filter(Boolean));
+    if (!scopes.has('openid')) return refuse(ctx, deps.realm, 403, 'insufficient_scope', 'the openid scope is required');
+    const account = await deps.accounts.findById(claims.sub);
+    if (!account) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
+
+    const all = accountClaims(account);
+    const released = new Set<string>(['sub']);
+    for (const scope of scopes) for (const name of SCOPE_CLAIMS[scope] ?? []) released.add(name);
+    ctx.status = 200;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = Object.fromEntries(Object.entries(all).filter(([name, value]) => released.has(name) && value !== undefined));
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The revocation feed, `GET /oauth2/v1/revocations`, that resource servers follow so a revoked
+ * JWT access token is refused everywhere within seconds without a call per request. Rules:
+ * - only confidential clients may read it, with HTTP Basic client credentials (RFC 6749 2.3.1),
+ *   compared in constant time; anything else is 401 with `WWW-Authenticate: Basic`;
+ * - `?since=<cursor>` (default 0: every revocation still in force) answers a JSON page
+ *   `{ events, cursor, more }` of at most `limit` (1-1000, default 500) events, oldest first;
+ * - with `Accept: text/event-stream` it is a Server-Sent Events stream: each event carries
+ *   `id: <cursor>`, `event: <type>` and the JSON event; it starts after `since` or the
+ *   `Last-Event-ID` header (a reconnecting EventSource resumes where it stopped), polls the
+ *   table every `pollMs`, sends a comment heartbeat every `heartbeatMs` and closes after
+ *   `maxAgeMs` with a `retry:` hint so long-lived connections spread across instances;
+ * - the events come from revocation-store.ts, so every instance serves the same feed.
+ */
+import type { Context, Next } from 'koa';
+import { AUTH_ROUTES, type RevocationEvent, type RevocationFeedPage } from '@gatehouse/contracts';
+import type { ClientStore } from '../clients/client-store.ts';
+import type { Logger } from '../logging/logger.ts';
+import { safeEqual } from '../crypto/safe-equal.ts';
+import type { RevocationStore } from './revocation-store.ts';
+
+export interface RevocationFeedDeps {
+  revocations: Pick<RevocationStore, 'since'>;
+  clients: Pick<ClientStore, 'find'>;
+  logger: Logger;
+  pollMs?: number;
+  heartbeatMs?: number;
+  maxAgeMs?: number;
+}
+
+const DEFAULT_LIMIT = 500;
+const MAX_LIMIT = 1000;
+
+function decodePart(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, '%20'));
+  } catch {
+    return value;
+  }
+}
+
+/** The confidential client named by a valid Basic header, or undefined. */
+async function authenticate(ctx: Context, clients: RevocationFeedDeps['clients']): Promise<string | undefined> {
+  const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(ctx.get('authorization'));
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return undefined;
+  const clientId = decodePart(decoded.slice(0, colon));
+  const secret = decodePart(decoded.slice(colon + 1));
+  const client = await clients.find(clientId);
+  if (!client || client.public || client.clientSecret === undefined) {
+    safeEqual(secret, 'x'.repeat(43));
+    return undefined;
+  }
+  return safeEqual(secret, client.clientSecret) ? clientId : undefined;
+}
+
+function fail(ctx: Context, status: number, error: string, description: string): void {
+  ctx.status = status;
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = { error, error_description: description };
+}
+
+function parseCursor(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === '') return 0;
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+}
+
+function sseEvent(event: RevocationEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export function revocationFeed(deps: RevocationFeedDeps) {
+  const pollMs = deps.pollMs ?? 1_000;
+  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const maxAgeMs = deps.maxAgeMs ?? 10 * 60_000;
+
+  return async function feed(ctx: Context, next: Next): Promise<void> {
+    if (ctx.path !== AUTH_ROUTES.revocations) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.set('Allow', 'GET, HEAD');
+      return fail(ctx, 405, 'method_not_allowed', 'The revocation feed is read with GET.');
+    }
+    const clientId = await authenticate(ctx, deps.clients);
+    if (!clientId) {
+      ctx.set('WWW-Authenticate', 'Basic realm="revocations", charset="UTF-8"');
+      return fail(ctx, 401, 'invalid_client', 'The revocation feed needs the credentials of a confidential client (HTTP Basic).');
+    }
+    const stream = ctx.accepts('application/json', 'text/event-stream') === 'text/event-stream' && ctx.get('accept').includes('text/event-stream');
+    const since = parseCursor((stream && ctx.get('last-event-id')) || (ctx.query.since as string | undefined));
+    if (since === undefined) return fail(ctx, 400, 'invalid_request', 'since (or Last-Event-ID) must be a non-negative integer cursor.');
+    const limitRaw = ctx.query.limit as string | undefined;
+    const limit = limitRaw === undefined ? DEFAULT_LIMIT : /^\d{1,4}$/.test(limitRaw) ? Number(limitRaw) : NaN;
+    if (!(limit >= 1 && limit <= MAX_LIMIT)) return fail(ctx, 400, 'invalid_request', `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+
+    if (!stream) {
+      const events = await deps.revocations.since(since, limit + 1);
+      const page: RevocationFeedPage = {
+        events: events.slice(0, limit),
+        cursor: events.length ? events[Math.min(limit, events.length) - 1]!.id : since,
+        more: events.length > limit,
+      };
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = page;
+      return;
+    }
+    openStream(ctx, since, clientId);
+  };
+
+  function openStream(ctx: Context, since: number, clientId: string): void {
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    ctx.respond = false;
+    const res = ctx.res;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Accel-Buffering': 'no',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    const write = (chunk: string) => {
+      if (!res.writableEnded && !res.destroyed) res.write(chunk);
+    };
+    let cursor = since;
+    let closed = false;
+    let polling = false;
+    const poll = async () => {
+      if (closed || polling) return;
+      polling = true;
+      try {
+        for (;;) {
+          const events = await deps.revocations.since(cursor, DEFAULT_LIMIT);
+          if (closed) return;
+          for (const event of events) write(sseEvent(event));
+          if (events.length) cursor = events[events.length - 1]!.id;
+          if (events.length < DEFAULT_LIMIT) break;
+        }
+      } catch (error) {
+        deps.logger.warn({ err: error, client_id: clientId }, 'revocation feed poll failed');
+        close();
+      } finally {
+        polling = false;
+      }
+    };
+    const pollTimer = setInterval(() => void poll(), pollMs);
+    const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
+    const maxAge = setTimeout(() => close(), maxAgeMs);
+    function close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(pollTimer);
+      clearInterval(heartbeat);
+      clearTimeout(maxAge);
+      if (!res.writableEnded) res.end();
+    }
+    res.on('close', close);
+    write('retry: 2000\n: connected\n\n');
+    void poll();
+  }
+}
