@@ -73,7 +73,7 @@ function sseEvent(event: RevocationEvent): string {
 
 export function revocationFeed(deps: RevocationFeedDeps) {
   const pollMs = deps.pollMs ?? 1_000;
-  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const heartbeatMs = deps.heartbeatMs ?? 5_000;
   const maxAgeMs = deps.maxAgeMs ?? 10 * 60_000;
 
   return async function feed(ctx: Context, next: Next): Promise<void> {

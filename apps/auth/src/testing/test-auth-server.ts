@@ -52,6 +52,8 @@ export interface TestAuthServer {
   login(opts: { scope: string; username?: string; groups?: string[] }): Promise<TokenResponse>;
   rotateKeys(): Promise<void>;
   revoke(token: string): Promise<void>;
+  /** RP-initiated logout of the SSO session that login() created for this ID token. */
+  logout(idToken: string): Promise<void>;
   sign(payload: Record<string, unknown>, header?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   };
 
   const lastStep = new Map<string, number>();
+  const sessions = new Map<string, CookieJar>();
   const login: TestAuthServer['login'] = async ({ scope, username, groups }) => {
     const user = (username && users.get(username)) || (await createUser({ username, groups }));
     const jar = new CookieJar();
@@ -156,6 +159,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     });
     const body = (await token.json()) as TokenResponse;
     if (token.status !== 200) throw new Error(`token answered ${token.status}: ${JSON.stringify(body)}`);
+    if (body.id_token) sessions.set(body.id_token, jar);
     return body;
   };
 
@@ -179,6 +183,20 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
         body: new URLSearchParams({ token }),
       });
       if (response.status !== 200) throw new Error(`revoke answered ${response.status}`);
+    },
+    async logout(idToken: string) {
+      const jar = sessions.get(idToken);
+      if (!jar) throw new Error('no session for this ID token (log in with openid)');
+      const page = await request(jar, `${issuer}/oauth2/v1/logout?${new URLSearchParams({ id_token_hint: idToken })}`);
+      const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.text)?.[1];
+      if (page.status !== 200 || !xsrf) throw new Error(`logout answered ${page.status}`);
+      const confirm = await request(jar, `${issuer}/oauth2/v1/logout/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+      });
+      if (confirm.status !== 200 && confirm.status !== 303) throw new Error(`logout confirm answered ${confirm.status}`);
+      sessions.delete(idToken);
     },
     async sign(payload, header = {}) {
       const { keys } = await loadSigningJwks(services.keys, Date.now());
