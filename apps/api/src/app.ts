@@ -7,7 +7,9 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
 import type { Database } from '@gatehouse/db';
-import { createAuthenticator, type Authenticator } from './auth/authenticator.ts';
+import { createAuthenticator, type Authenticator, type RevocationCheck } from './auth/authenticator.ts';
+import { createRevocationFeed, type RevocationFeed } from './auth/revocation-feed.ts';
+import { createRevocationList } from './auth/revocation-list.ts';
 import { createDiscovery } from './auth/discovery.ts';
 import { createIntrospectionVerifier } from './auth/introspection-verifier.ts';
 import { createJwksCache } from './auth/jwks-cache.ts';
@@ -41,11 +43,26 @@ export interface ApiDeps {
 export interface ApiApp extends Koa<ApiState> {
   /** The token checker, exposed so main.ts can warm it up at start. */
   readonly authenticator: Authenticator;
+  /** The revocation feed subscriber (not started: main.ts starts and stops it), or undefined when off. */
+  readonly revocationFeed: RevocationFeed | undefined;
 }
 
-function buildAuthenticator(config: ApiConfig, deps: ApiDeps): Authenticator {
+function buildAuthenticator(config: ApiConfig, deps: ApiDeps): { authenticator: Authenticator; feed: RevocationFeed | undefined } {
   const discovery = createDiscovery({ issuer: config.issuer, fetch: deps.fetch, clock: deps.clock });
   const cache = createVerifiedTokenCache(config.tokenCacheSize);
+  const introspection = () =>
+    createIntrospectionVerifier({
+      issuer: config.issuer,
+      audience: config.audience,
+      realm: config.realm,
+      clientId: config.introspectionClient.clientId,
+      clientSecret: config.introspectionClient.clientSecret,
+      clockToleranceSeconds: config.clockTolerance,
+      maxAgeMs: config.introspectionCacheMaxAge * 1000,
+      clock: deps.clock,
+      fetch: deps.fetch,
+      discovery,
+    });
   const verifier =
     config.tokenMode === 'jwt'
       ? createJwtVerifier({
@@ -63,25 +80,37 @@ function buildAuthenticator(config: ApiConfig, deps: ApiDeps): Authenticator {
             onKeys: (kids) => cache.dropKeysExcept(kids),
           }),
         })
-      : createIntrospectionVerifier({
-          issuer: config.issuer,
-          audience: config.audience,
-          realm: config.realm,
-          clientId: config.introspectionClient.clientId,
-          clientSecret: config.introspectionClient.clientSecret,
-          clockToleranceSeconds: config.clockTolerance,
-          maxAgeMs: config.introspectionCacheMaxAge * 1000,
-          clock: deps.clock,
-          fetch: deps.fetch,
-          discovery,
-        });
-  return createAuthenticator({ verifier, cache, clock: deps.clock, realm: config.realm });
+      : introspection();
+
+  let revocation: RevocationCheck | undefined;
+  let feed: RevocationFeed | undefined;
+  if (config.revocationFeed) {
+    const list = createRevocationList(config.revocationFeed.listSize);
+    feed = createRevocationFeed({
+      url: config.revocationFeed.url,
+      clientId: config.introspectionClient.clientId,
+      clientSecret: config.introspectionClient.clientSecret,
+      list,
+      fetch: deps.fetch,
+      clock: deps.clock,
+      maxStalenessMs: config.revocationFeed.maxStaleness * 1000,
+      logger: deps.logger,
+    });
+    revocation = {
+      list,
+      feed,
+      // In introspection mode every answer is the server's already; in JWT mode a stale feed means asking it.
+      ...(config.tokenMode === 'jwt' ? { fallback: introspection() } : {}),
+      recheckMs: config.revocationFeed.maxStaleness * 1000,
+    };
+  }
+  return { authenticator: createAuthenticator({ verifier, cache, clock: deps.clock, realm: config.realm, revocation }), feed };
 }
 
 export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const app = new Koa<ApiState>({ proxy: config.trustProxy });
   const store = createItemStore(deps.database.db as Kysely<ApiSchema>);
-  const authenticator = buildAuthenticator(config, deps);
+  const { authenticator, feed } = buildAuthenticator(config, deps);
   // Koa would print errors on stderr; ours are logged by the error handler.
   app.silent = true;
 
@@ -103,5 +132,5 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
       clock: deps.clock,
     }),
   );
-  return Object.assign(app, { authenticator });
+  return Object.assign(app, { authenticator, revocationFeed: feed });
 }

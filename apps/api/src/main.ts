@@ -33,8 +33,12 @@ void app.authenticator.ready().then((ok) => {
   if (!ok) logger.warn({ event: 'authorization_server_unreachable', issuer: config.issuer }, 'authorization server not reachable yet; will retry');
 });
 
+// Revocations reach this instance within seconds (auth/revocation-feed.ts).
+app.revocationFeed?.start();
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    app.revocationFeed?.stop();
     server.close(() => void database.close().then(() => process.exit(0)));
   });
 }

@@ -78,6 +78,7 @@ export function createIntrospectionVerifier(options: {
         validUntil: Math.min(expiresAt, now + options.maxAgeMs),
         validFrom: 0,
         kid: undefined,
+        revocation: { jti: claims.jti, sub: claims.sub, iat: claims.iat },
       };
     },
     async ready() {

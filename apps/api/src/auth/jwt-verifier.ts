@@ -87,6 +87,12 @@ export function createJwtVerifier(options: {
         validUntil: payload.exp! * 1000 + leewayMs,
         validFrom: typeof payload.nbf === 'number' ? payload.nbf * 1000 - leewayMs : 0,
         kid,
+        revocation: {
+          jti: payload.jti,
+          grantId: typeof payload.grant_id === 'string' ? payload.grant_id : undefined,
+          sub: payload.sub,
+          iat: payload.iat,
+        },
       };
     },
     async ready() {

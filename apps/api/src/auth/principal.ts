@@ -1,3 +1,5 @@
+import type { RevocationKeys } from './revocation-list.ts';
+
 /** Who a verified access token speaks for, and what it may do. */
 export interface Principal {
   readonly subject: string | undefined;
@@ -15,6 +17,8 @@ export interface VerifiedToken {
   readonly validFrom: number;
   /** The `kid` of the key that signed it (JWT mode), so the entry can be dropped if the key disappears. */
   readonly kid: string | undefined;
+  /** What the revocation feed can name the token by (jti, grant, subject and issue time). */
+  readonly revocation?: RevocationKeys;
 }
 
 /** Checks one access token; rejects with an {@link ApiError} (invalid_token, or 503 when the authorization server cannot be reached). */

@@ -15,6 +15,8 @@ import type { VerifiedToken } from './principal.ts';
 export interface VerifiedTokenCache {
   get(token: string, now: number): VerifiedToken | undefined;
   set(token: string, verified: VerifiedToken): void;
+  /** Forgets one token (revoked). */
+  delete(token: string): void;
   /** Drops every entry signed by a key whose id is not in `kids`. */
   dropKeysExcept(kids: ReadonlySet<string>): void;
   readonly size: number;
@@ -48,6 +50,9 @@ export function createVerifiedTokenCache(maxEntries: number): VerifiedTokenCache
         if (slot.referenced) entries.set(oldest, { verified: slot.verified, referenced: false });
       }
       entries.set(token, { verified, referenced: false });
+    },
+    delete(token) {
+      entries.delete(token);
     },
     dropKeysExcept(kids) {
       for (const [token, slot] of entries) if (slot.verified.kid !== undefined && !kids.has(slot.verified.kid)) entries.delete(token);

@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
+import { AUTH_ROUTES, DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
 import { ConfigError, parseEnv } from '@gatehouse/config';
 
 export type TokenMode = 'jwt' | 'introspection';
@@ -43,6 +43,17 @@ export interface ApiConfig {
   readonly tokenCacheSize: number;
   /** Longest time an introspection answer is reused, seconds (bounds how late a revocation is noticed). */
   readonly introspectionCacheMaxAge: number;
+  /**
+   * The authorization server's revocation feed, followed with the introspection credentials;
+   * null when API_REVOCATION_FEED=false.
+   */
+  readonly revocationFeed: null | {
+    readonly url: string;
+    /** Without contact for this long, revocation status is asked of introspection, seconds. */
+    readonly maxStaleness: number;
+    /** Most entries the deny-list holds. */
+    readonly listSize: number;
+  };
 }
 
 export { ConfigError };
@@ -73,6 +84,10 @@ const Env = z.object({
   API_JWKS_MAX_AGE: seconds.default(600),
   API_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
   API_INTROSPECTION_CACHE_MAX_AGE: seconds.default(60),
+  API_REVOCATION_FEED: bool.default(true),
+  API_REVOCATION_FEED_URL: z.url().optional(),
+  API_REVOCATION_MAX_STALENESS: z.coerce.number().int().min(1).default(15),
+  API_REVOCATION_LIST_SIZE: z.coerce.number().int().positive().default(100_000),
 });
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
@@ -85,12 +100,13 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
   if (production && e.API_INTROSPECTION_CLIENT_SECRET === DEV_INTROSPECTION_SECRET) {
     throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production');
   }
+  const issuer = e.API_ISSUER.replace(/\/+$/, '');
   return Object.freeze({
     production,
     host: e.API_HOST,
     port: e.API_PORT,
     databaseUrl: e.API_DATABASE_URL,
-    issuer: e.API_ISSUER.replace(/\/+$/, ''),
+    issuer,
     audience: e.API_AUDIENCE,
     tokenMode: e.API_TOKEN_MODE,
     introspectionClient: Object.freeze({
@@ -107,5 +123,12 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
     jwksMaxAge: e.API_JWKS_MAX_AGE,
     tokenCacheSize: e.API_TOKEN_CACHE_SIZE,
     introspectionCacheMaxAge: e.API_INTROSPECTION_CACHE_MAX_AGE,
+    revocationFeed: e.API_REVOCATION_FEED
+      ? Object.freeze({
+          url: e.API_REVOCATION_FEED_URL ?? `${issuer}${AUTH_ROUTES.revocations}`,
+          maxStaleness: e.API_REVOCATION_MAX_STALENESS,
+          listSize: e.API_REVOCATION_LIST_SIZE,
+        })
+      : null,
   });
 }

@@ -24,8 +24,10 @@ describe('loadConfig', () => {
       jwksMaxAge: 600,
       tokenCacheSize: 10000,
       introspectionCacheMaxAge: 60,
+      revocationFeed: { url: 'http://localhost:3000/oauth2/v1/revocations', maxStaleness: 15, listSize: 100_000 },
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.revocationFeed)).toBe(true);
     expect(Object.isFrozen(config.introspectionClient)).toBe(true);
   });
 
@@ -40,6 +42,20 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({ port: 0, issuer: 'https://auth.example.com', tokenMode: 'introspection', trustProxy: true, bodyLimit: 2048 });
     expect(config.introspectionClient.clientSecret).toBe('s3cret');
+  });
+
+  it('reads the revocation feed settings, or turns the feed off', () => {
+    expect(
+      loadConfig({
+        API_ISSUER: 'https://auth.example.com',
+        API_REVOCATION_FEED_URL: 'https://auth.internal:8443/oauth2/v1/revocations',
+        API_REVOCATION_MAX_STALENESS: '30',
+        API_REVOCATION_LIST_SIZE: '500',
+      }).revocationFeed,
+    ).toEqual({ url: 'https://auth.internal:8443/oauth2/v1/revocations', maxStaleness: 30, listSize: 500 });
+    expect(loadConfig({ API_REVOCATION_FEED: 'false' }).revocationFeed).toBeNull();
+    expect(() => loadConfig({ API_REVOCATION_MAX_STALENESS: '0' })).toThrow(/^invalid setting API_REVOCATION_MAX_STALENESS: /);
+    expect(() => loadConfig({ API_REVOCATION_FEED: 'maybe' })).toThrow(/^invalid setting API_REVOCATION_FEED: /);
   });
 
   it('refuses the development secret in production', () => {

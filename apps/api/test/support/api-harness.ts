@@ -31,7 +31,8 @@ export async function startApi(options: {
   now?: number;
 }): Promise<ApiHarness> {
   const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
-  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: target.url, LOG_LEVEL: 'silent', ...options.env });
+  // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
+  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
   const definition: ApiDefinition = options.definition === undefined ? loadApiDefinition(config.collectionsFile) : parseApiDefinition(options.definition);
   const database = await openApiDatabase(config.databaseUrl);
   const harness = { now: options.now ?? Date.now() } as ApiHarness;
@@ -58,6 +59,7 @@ export async function startApi(options: {
       return fetch(`${url}${path}`, { ...rest, headers: h, redirect: 'manual' });
     },
     async close() {
+      app.revocationFeed?.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close().catch(() => undefined);
