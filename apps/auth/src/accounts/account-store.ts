@@ -4,7 +4,8 @@
  * - email must be a valid address, name 1–128 printable characters, groups 1–64 characters without
  *   whitespace, commas or control characters;
  * - the TOTP secret is stored sealed; setting or clearing it resets the last accepted time step;
- * - consumeTotpStep is one conditional UPDATE, so two instances cannot accept the same code.
+ * - consumeTotpStep is one conditional UPDATE, so two instances cannot accept the same code;
+ * - a disabled account (disabledAt set) keeps its data but cannot sign in (see disable-account.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -21,6 +22,8 @@ export interface Account {
   passwordHash: string;
   totpEnrolled: boolean;
   createdAt: number;
+  /** Epoch ms when an operator disabled the account, or null. */
+  disabledAt: number | null;
 }
 
 export interface AccountStore {
@@ -30,6 +33,8 @@ export interface AccountStore {
   findById(id: string): Promise<Account | undefined>;
   list(): Promise<Account[]>;
   remove(username: string): Promise<boolean>;
+  /** Disables (epoch ms) or re-enables (null) an account; the updated account, or undefined when unknown. */
+  setDisabled(username: string, disabledAt: number | null): Promise<Account | undefined>;
   /** Throws AccountError `unknown_user`. */
   setPassword(id: string, passwordHash: string): Promise<void>;
   /** Stores the secret sealed (null removes it) and resets the last used step. Throws `unknown_user`. */
@@ -83,6 +88,7 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     passwordHash: row.password_hash,
     totpEnrolled: row.totp_secret_sealed !== null,
     createdAt: Number(row.created_at),
+    disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
   });
 
   return {
@@ -100,6 +106,7 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
         totp_secret_sealed: null,
         totp_last_step: null,
         created_at: clock(),
+        disabled_at: null,
       };
       const result = await db
         .insertInto('accounts')
@@ -130,6 +137,13 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     async remove(username) {
       const result = await db.deleteFrom('accounts').where('username', '=', username.toLowerCase()).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
+    },
+
+    async setDisabled(username, disabledAt) {
+      const key = username.toLowerCase();
+      await db.updateTable('accounts').set({ disabled_at: disabledAt }).where('username', '=', key).execute();
+      const row = await db.selectFrom('accounts').selectAll().where('username', '=', key).executeTakeFirst();
+      return row && toAccount(row);
     },
 
     async setPassword(id, passwordHash) {

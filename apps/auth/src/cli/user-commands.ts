@@ -4,6 +4,7 @@
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
 import { hashPassword } from '../accounts/password.ts';
+import { disableAccount, enableAccount, revokeEverythingOf } from '../accounts/disable-account.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
 import { parseCommand, required, UsageError } from './args.ts';
@@ -16,6 +17,8 @@ export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
   '  user list [--json]',
   '  user remove <username>',
+  '  user disable <username>              no more sign-ins; ends their sessions and tokens now',
+  '  user enable <username>',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
 ];
 
@@ -27,10 +30,13 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return listUsers(args, ctx);
     case 'remove':
       return removeUser(args, ctx);
+    case 'disable':
+    case 'enable':
+      return setUserDisabled(sub, args, ctx);
     case 'totp':
       return enrolTotp(args, ctx);
     default:
-      throw new UsageError(sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, totp)');
+      throw new UsageError(sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, totp)');
   }
 }
 
@@ -81,6 +87,7 @@ async function listUsers(args: readonly string[], ctx: CliContext): Promise<void
         name: a.name,
         groups: a.groups,
         totp_enrolled: a.totpEnrolled,
+        disabled: a.disabledAt !== null,
         created_at: new Date(a.createdAt).toISOString(),
       })),
     );
@@ -101,9 +108,18 @@ async function removeUser(args: readonly string[], ctx: CliContext): Promise<voi
   if (!account || !(await accounts.remove(username))) throw new CliError(`unknown user "${username}"`);
   // Resource servers following the revocation feed drop the user's live JWTs at once
   // (an account-disabled event); introspection already finds no user.
-  const now = ctx.now();
-  await revocations.revokeSubject(account.id, now + 1000, now + (ctx.config.accessTokenTtl + 1) * 1000);
+  await revokeEverythingOf({ revocations, clock: ctx.now, accessTokenTtl: ctx.config.accessTokenTtl }, account.id);
   ctx.print(`removed user ${username.toLowerCase()}`);
+}
+
+async function setUserDisabled(sub: 'disable' | 'enable', args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals } = parseCommand(args, { command: `user ${sub}`, positionals: ['username'], options: {} });
+  const username = positionals[0]!;
+  const { accounts, revocations } = await ctx.stores();
+  const deps = { accounts, revocations, clock: ctx.now, accessTokenTtl: ctx.config.accessTokenTtl };
+  const account = sub === 'disable' ? await disableAccount(deps, username) : await enableAccount(deps, username);
+  if (!account) throw new CliError(`unknown user "${username}"`);
+  ctx.print(sub === 'disable' ? `disabled user ${account.username}: sign-in refused, sessions and tokens ended` : `enabled user ${account.username}`);
 }
 
 async function enrolTotp(args: readonly string[], ctx: CliContext): Promise<void> {

@@ -5,6 +5,7 @@
 export type AuthErrorCode =
   | 'invalid_request'
   | 'invalid_credentials'
+  | 'account_disabled'
   | 'invalid_code'
   | 'code_replayed'
   | 'too_many_attempts'

@@ -51,6 +51,10 @@ export function createLoginHandler(deps: InteractionDeps) {
         if (after.banned) audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
         throw new AuthError(401, 'invalid_credentials', 'Invalid username or password.');
       }
+      if (account.disabledAt !== null) {
+        audit(deps.logger, 'login.account_disabled', { account_id: account.id, ip: ctx.ip });
+        throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
+      }
       audit(deps.logger, 'login.password.success', { account_id: account.id, ip: ctx.ip });
 
       const previous = pendingLogin(interaction);

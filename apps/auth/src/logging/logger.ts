@@ -36,6 +36,7 @@ export type AuditEvent =
   | 'login.mfa.failure'
   | 'login.mfa.enrolled'
   | 'login.lockout'
+  | 'login.account_disabled'
   | 'token.issued'
   | 'token.revoked'
   | 'grant.revoked'

@@ -32,7 +32,9 @@ export function accountClaims(account: Account): { sub: string } & Record<string
 export function createFindAccount(accounts: AccountStore) {
   return async (_ctx: KoaContextWithOIDC, id: string): Promise<OidcAccount | undefined> => {
     const account = await accounts.findById(id);
-    if (!account) return undefined;
+    // A removed or disabled account is gone for oidc-provider: refresh tokens fail, and an SSO
+    // session that stood for it asks for a new login (interaction-policy.ts).
+    if (!account || account.disabledAt !== null) return undefined;
     return {
       accountId: account.id,
       async claims() {

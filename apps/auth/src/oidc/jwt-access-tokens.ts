@@ -4,7 +4,8 @@
  * - a token is ours when its signature verifies with one of our current signing keys, `typ` is
  *   `at+jwt`, `alg` RS256 and `iss` our issuer; anything else is unknown (inactive, not an error);
  * - a known token is active until `exp` unless its `jti`, its grant (`grant_id` claim) or its
- *   subject was revoked (revocation-store.ts), its client was removed, or its user was removed;
+ *   subject was revoked (revocation-store.ts), its client was removed, or its user was removed
+ *   or disabled;
  * - revoking records the `jti` until the token's own `exp`, in the database, so every instance agrees.
  */
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
@@ -99,8 +100,11 @@ export function createJwtAccessTokens(deps: JwtAccessTokensDeps): JwtAccessToken
     if (claims.exp * 1000 <= deps.clock()) return false;
     if (await deps.revocations.isRevoked({ jti: claims.jti, grantId: claims.grant_id, sub: claims.sub, iat: claims.iat })) return false;
     if (!(await deps.clients.find(claims.client_id))) return false;
-    // A machine token's subject is its client; a user's token needs the user to still exist.
-    if (claims.sub !== claims.client_id && !(await deps.accounts.findById(claims.sub))) return false;
+    // A machine token's subject is its client; a user's token needs the user to exist and be enabled.
+    if (claims.sub !== claims.client_id) {
+      const account = await deps.accounts.findById(claims.sub);
+      if (!account || account.disabledAt !== null) return false;
+    }
     return true;
   };
 

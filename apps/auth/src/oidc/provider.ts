@@ -21,6 +21,7 @@ import type { Logger } from '../logging/logger.ts';
 import { audit } from '../logging/logger.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { loadExistingGrant } from './grants.ts';
+import { createInteractionPolicy } from './interaction-policy.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
@@ -97,6 +98,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
+      policy: createInteractionPolicy(),
     },
     features: {
       devInteractions: { enabled: false as never },

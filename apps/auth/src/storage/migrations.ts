@@ -163,4 +163,9 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('id_token_field', 'text').execute();
     },
   },
+  '008_account_disabled': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('accounts').addColumn('disabled_at', 'bigint').execute();
+    },
+  },
 };

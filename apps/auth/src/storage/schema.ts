@@ -19,6 +19,8 @@ export interface AccountsTable {
   /** Last RFC 6238 time step accepted for this account; codes at or before it are replays. */
   totp_last_step: number | null;
   created_at: number;
+  /** When an operator disabled the account (it cannot sign in, its tokens are inactive), or null. */
+  disabled_at: number | null;
 }
 
 export interface RegulationFailuresTable {

@@ -40,6 +40,7 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
       passwordHash: '$argon2id$fake',
       totpEnrolled: false,
       createdAt: NOW,
+      disabledAt: null,
     });
     expect(await store().findByUsername('ALICE')).toEqual(created);
     expect(await store().findById(created.id)).toEqual(created);

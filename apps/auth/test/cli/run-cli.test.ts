@@ -78,7 +78,7 @@ describe('authctl help and usage errors', () => {
 
   it.each([
     [['frob'], 'unknown command "frob"'],
-    [['user'], 'user: missing subcommand (add, list, remove, totp)'],
+    [['user'], 'user: missing subcommand (add, list, remove, disable, enable, totp)'],
     [['user', 'frob'], 'unknown command "user frob"'],
     [['client', 'add', 'x'], 'client add: missing required option --redirect-uri (or use --grant client_credentials)'],
     [['client', 'add', 'x', '--redirect-uri'], 'client add: option --redirect-uri needs a value'],
@@ -220,6 +220,21 @@ describe('authctl user', () => {
     expect(await cli(['user', 'remove', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
   });
 
+  it('disables and enables a user: disabling publishes the end of their tokens', async () => {
+    const id = await withServerView(async ({ accounts }) => (await accounts.findByUsername('bob'))!.id);
+    expect(await cli(['user', 'disable', 'Bob'])).toEqual({ code: 0, stdout: 'disabled user bob: sign-in refused, sessions and tokens ended\n', stderr: '' });
+    await withServerView(async ({ accounts, db }) => {
+      expect((await accounts.findByUsername('bob'))!.disabledAt).toBe(NOW);
+      const rows = await db.selectFrom('token_revocations').select(['type', 'issued_before']).where('subject', '=', id).execute();
+      expect(rows.map((r) => ({ type: r.type, issued_before: Number(r.issued_before) }))).toEqual([{ type: 'subject', issued_before: NOW + 1 }]);
+      await db.deleteFrom('token_revocations').execute();
+    });
+    expect(JSON.parse((await cli(['user', 'list', '--json'])).stdout).find((u: { username: string }) => u.username === 'bob').disabled).toBe(true);
+    expect(await cli(['user', 'enable', 'bob'])).toEqual({ code: 0, stdout: 'enabled user bob\n', stderr: '' });
+    await withServerView(async ({ accounts }) => expect((await accounts.findByUsername('bob'))!.disabledAt).toBeNull());
+    expect(await cli(['user', 'disable', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
+  });
+
   it('removes a user, and publishes the end of their tokens on the revocation feed', async () => {
     const id = await withServerView(async ({ accounts }) => (await accounts.findByUsername('bob'))!.id);
     expect(await cli(['user', 'remove', 'BOB'])).toEqual({ code: 0, stdout: 'removed user bob\n', stderr: '' });
@@ -227,7 +242,7 @@ describe('authctl user', () => {
       expect(await accounts.findByUsername('bob')).toBeUndefined();
       const rows = await db.selectFrom('token_revocations').select(['type', 'subject', 'issued_before', 'expires_at']).where('subject', '=', id).execute();
       expect(rows.map((r) => ({ ...r, issued_before: Number(r.issued_before), expires_at: Number(r.expires_at) }))).toEqual([
-        { type: 'subject', subject: id, issued_before: NOW + 1000, expires_at: NOW + 3_601_000 },
+        { type: 'subject', subject: id, issued_before: NOW + 1, expires_at: NOW + 3_601_000 },
       ]);
     });
   });

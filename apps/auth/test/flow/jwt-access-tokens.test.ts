@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { disableAccount, enableAccount } from '../../src/accounts/disable-account.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import {
@@ -220,6 +221,13 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     expect((await introspect(server, tokens.access_token)).body.active).toBe(true);
     await server.app.services.accounts.remove(leaving.username);
     expect((await introspect(server, tokens.access_token)).body).toEqual({ active: false });
+    // Their SSO session stands for no one now: authorize asks for a login; prompt=none says so.
+    const page = await request(browser, authorizeUrl(server));
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('action="/login"');
+    const quiet = await request(browser, authorizeUrl(server, { prompt: 'none' }));
+    expect(quiet.status).toBe(302);
+    expect(new URL(quiet.location!).searchParams.get('error')).toBe('login_required');
 
     const clientId = 'short-lived-app';
     const client = { clientId, clientSecret: 'short-lived-app-secret-0123456789', redirectUri: 'http://127.0.0.1:7/short' };
@@ -228,6 +236,45 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     expect((await introspect(server, theirs.access_token)).body.active).toBe(true);
     await server.app.services.clients.remove(clientId);
     expect((await introspect(server, theirs.access_token)).body).toEqual({ active: false });
+  });
+
+  it('disabling a user ends their JWTs and refresh tokens and refuses sign-in; enabling allows new sign-ins only', async () => {
+    const browser = new CookieJar();
+    const pausing = await server.createUser();
+    expect((await signIn(server, browser, pausing, authorizeUrl(server))).status).toBe(302);
+    const tokens = await tokensFor('openid profile movies:read', server.testClient, browser);
+    const userinfoToken = (await tokensFor('openid profile', server.testClient, browser)).access_token;
+    expect((await introspect(server, tokens.access_token)).body.active).toBe(true);
+    const deps = { accounts: server.app.services.accounts, revocations: server.app.services.revocations, clock: Date.now, accessTokenTtl: 3600 };
+    expect((await disableAccount(deps, pausing.username))!.disabledAt).toEqual(expect.any(Number));
+
+    expect((await introspect(server, tokens.access_token)).body).toEqual({ active: false });
+    expect((await userinfo(userinfoToken)).status).toBe(401);
+    expect((await refresh(server, String(tokens.refresh_token))).body.error).toBe('invalid_grant');
+    // The SSO session no longer stands for anyone: the login page again, and the password step refuses.
+    const page = await request(browser, authorizeUrl(server));
+    expect(page.status).toBe(200);
+    const uid = /name="uid" value="([^"]+)"/.exec(page.text)![1]!;
+    const refused = await fetch(`${server.issuer}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', cookie: browser.header() },
+      body: JSON.stringify({ uid, username: pausing.username, password: pausing.password }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: 'account_disabled', error_description: 'This account is disabled. Contact your administrator.' });
+
+    await enableAccount(deps, pausing.username);
+    // iat has one-second precision: sign in again a little later (faked Date, no sleep).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2_000 });
+    try {
+      const again = new CookieJar();
+      expect((await signIn(server, again, pausing, authorizeUrl(server), Date.now() + 30_000)).status).toBe(302);
+      const fresh = await tokensFor('openid movies:read', server.testClient, again);
+      expect((await introspect(server, fresh.access_token)).body.active).toBe(true);
+      expect((await introspect(server, tokens.access_token)).body).toEqual({ active: false });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('the JWT_token alias is off by default and, once set for a client, repeats the ID token', async () => {
