@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { redactUrl } from '@gatehouse/db';
+import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
 import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
@@ -18,7 +18,12 @@ try {
 }
 const logger = pino({ level: config.logLevel, base: { app: 'api' } });
 const database = await openApiDatabase(config.databaseUrl, {
+  migrate: config.migrate,
   onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+}).catch((error: unknown) => {
+  if (!(error instanceof SchemaBehindError || error instanceof MigrationError)) throw error;
+  process.stderr.write(`api: ${error.message}\n`);
+  process.exit(1);
 });
 const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger });
 

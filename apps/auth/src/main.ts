@@ -4,7 +4,7 @@ import { openAuthDatabase } from './storage/open-auth-database.ts';
 import { createAuthServices } from './services.ts';
 import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
-import { redactUrl } from '@gatehouse/db';
+import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 
 async function main(): Promise<void> {
   let config;
@@ -18,9 +18,20 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel });
-  const database = await openAuthDatabase(config.databaseUrl, {
-    onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-  });
+  let database;
+  try {
+    database = await openAuthDatabase(config.databaseUrl, {
+      migrate: config.migrate,
+      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+    });
+  } catch (error) {
+    // One line, no stack: the operator has a step to run, not a bug to read.
+    if (error instanceof SchemaBehindError || error instanceof MigrationError) {
+      process.stderr.write(`auth: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const services = createAuthServices(config, database);
   const app = await createApp(config, { database, logger, services });
   const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;

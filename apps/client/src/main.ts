@@ -1,4 +1,4 @@
-import { redactUrl } from '@gatehouse/db';
+import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openClientDatabase } from './storage/open-client-database.ts';
@@ -16,9 +16,19 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: config.clientId });
-  const database = await openClientDatabase(config.databaseUrl, {
-    onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-  });
+  let database;
+  try {
+    database = await openClientDatabase(config.databaseUrl, {
+      migrate: config.migrate,
+      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+    });
+  } catch (error) {
+    if (error instanceof SchemaBehindError || error instanceof MigrationError) {
+      process.stderr.write(`${config.clientId}: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch });
   const server = app.listen(config.port, config.host, () => {
     logger.info(

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AUTH_ROUTES, DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
 import { ConfigError, parseEnv } from '@gatehouse/config';
+import type { MigrateMode } from '@gatehouse/db';
 
 export type TokenMode = 'jwt' | 'introspection';
 
@@ -18,6 +19,8 @@ export interface ApiConfig {
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
+  /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `migrate` ran (production default). */
+  readonly migrate: MigrateMode;
   /** Issuer of the authorization server; its discovery document is `${issuer}/.well-known/openid-configuration`. */
   readonly issuer: string;
   /** The audience access tokens must be issued for. */
@@ -69,6 +72,7 @@ const Env = z.object({
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   API_DATABASE_URL: z.string().min(1).default('sqlite:./data/api.db'),
+  API_MIGRATE: z.enum(['auto', 'manual']).optional(),
   API_ISSUER: z.url().default('http://localhost:3000'),
   API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   API_TOKEN_MODE: z.enum(['jwt', 'introspection']).default('jwt'),
@@ -106,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
     host: e.API_HOST,
     port: e.API_PORT,
     databaseUrl: e.API_DATABASE_URL,
+    migrate: e.API_MIGRATE ?? (production ? 'manual' : 'auto'),
     issuer,
     audience: e.API_AUDIENCE,
     tokenMode: e.API_TOKEN_MODE,

@@ -49,7 +49,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     config,
     now: clock,
     async stores() {
-      database ??= openAuthDatabase(config.databaseUrl);
+      database ??= openAuthDatabase(config.databaseUrl, { migrate: config.migrate });
       const { db } = await database;
       const box = createSecretBox(config.encryptionKey);
       return {

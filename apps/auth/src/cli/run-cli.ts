@@ -5,7 +5,7 @@
  * - every failure is one line on stderr, `authctl: error: ...`, exit 2 for usage errors and 1
  *   for everything else; never a stack trace, never a secret.
  */
-import { DatabaseUrlError, MigrationError } from '@gatehouse/db';
+import { DatabaseUrlError, MigrationError, SchemaBehindError } from '@gatehouse/db';
 import { AccountError } from '../accounts/account-store.ts';
 import { ClientError } from '../clients/client-store.ts';
 import { ConfigError, loadConfig } from '../config/config.ts';
@@ -15,6 +15,7 @@ import { CliError, createCliContext, type CliContext, type CliIo } from './cli-c
 import { CLIENT_USAGE, runClientCommand } from './client-commands.ts';
 import { KEYS_USAGE, runKeyCommand } from './key-commands.ts';
 import { runUserCommand, USER_USAGE } from './user-commands.ts';
+import { DB_USAGE, runDbCommand } from './db-commands.ts';
 import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
@@ -30,6 +31,7 @@ export const USAGE = [
   ...DEVICE_USAGE,
   ...CLIENT_USAGE,
   ...KEYS_USAGE,
+  ...DB_USAGE,
   '  help',
   '',
   'example: printf "%s" "$PASSWORD" | authctl user add alice --email alice@example.com --name "Alice" --groups admins --password-stdin',
@@ -40,6 +42,7 @@ const GROUPS = {
     sub !== undefined && DEVICE_SUBCOMMANDS.has(sub) ? runDeviceCommand(sub, args, ctx) : runUserCommand(sub, args, ctx),
   client: runClientCommand,
   keys: runKeyCommand,
+  db: runDbCommand,
 } as const;
 
 /** Runs one command; resolves to the process exit code. */
@@ -71,7 +74,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const EXPECTED_ERRORS = [CliError, AccountError, ClientError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError];
+const EXPECTED_ERRORS = [CliError, AccountError, ClientError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
 
 function fail(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {

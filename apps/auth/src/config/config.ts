@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES } from '@gatehouse/contracts';
 import { ConfigError, parseEnv } from '@gatehouse/config';
 import { loadDevSecrets } from './dev-secrets.ts';
+import type { MigrateMode } from '@gatehouse/db';
 
 export interface DevClient {
   readonly clientId: string;
@@ -23,6 +24,8 @@ export interface AuthConfig {
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
+  /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `authctl db migrate` ran (production default). */
+  readonly migrate: MigrateMode;
   readonly dataDir: string;
   /** Keys signing the session and interaction cookies; the first signs, all verify. */
   readonly cookieKeys: readonly string[];
@@ -65,6 +68,7 @@ const Env = z.object({
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   AUTH_DATABASE_URL: z.string().default('sqlite:./data/auth.db'),
+  AUTH_MIGRATE: z.enum(['auto', 'manual']).optional(),
   AUTH_DATA_DIR: z.string().default('./data'),
   AUTH_COOKIE_KEYS: list.optional(),
   AUTH_ENCRYPTION_KEY: z.string().optional(),
@@ -120,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     host: e.AUTH_HOST,
     port: e.AUTH_PORT,
     databaseUrl: e.AUTH_DATABASE_URL,
+    migrate: e.AUTH_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.AUTH_DATA_DIR,
     cookieKeys: Object.freeze([...cookieKeys]),
     encryptionKey,

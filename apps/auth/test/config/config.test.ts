@@ -50,4 +50,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: 'short' })).toThrow('AUTH_COOKIE_KEYS: each key must be at least 32 characters');
     expect(() => loadConfig({ AUTH_API_TOKEN_FORMAT: 'paseto', AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE })).toThrow(/^invalid setting AUTH_API_TOKEN_FORMAT/);
   });
+
+  it('AUTH_MIGRATE defaults to auto in development and manual in production', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-config-'));
+    expect(loadConfig({ AUTH_DATA_DIR: dir }).migrate).toBe('auto');
+    const production = { NODE_ENV: 'production', AUTH_COOKIE_KEYS: 'k'.repeat(32), AUTH_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64url') };
+    expect(loadConfig(production).migrate).toBe('manual');
+    expect(loadConfig({ ...production, AUTH_MIGRATE: 'auto' }).migrate).toBe('auto');
+    expect(() => loadConfig({ AUTH_DATA_DIR: dir, AUTH_MIGRATE: 'never' })).toThrow(/^invalid setting AUTH_MIGRATE: /);
+  });
 });

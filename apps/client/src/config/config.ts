@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { DEV_DEFAULTS, parseScope } from '@gatehouse/contracts';
 import { loadDevSecrets } from './dev-secrets.ts';
 import { ConfigError, parseEnv } from '@gatehouse/config';
+import type { MigrateMode } from '@gatehouse/db';
 
 export interface ClientConfig {
   readonly production: boolean;
@@ -30,6 +31,8 @@ export interface ClientConfig {
   readonly allowInsecureIssuer: boolean;
   readonly apiUrl: string;
   readonly databaseUrl: string;
+  /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `migrate` ran (production default). */
+  readonly migrate: MigrateMode;
   readonly dataDir: string;
   readonly scopes: readonly string[];
   readonly collection: string;
@@ -71,6 +74,7 @@ const Env = z.object({
   AUTH_ISSUER: z.url().default('http://localhost:3000'),
   API_URL: z.url().default('http://localhost:4000'),
   CLIENT_DATABASE_URL: z.string().min(1).optional(),
+  CLIENT_MIGRATE: z.enum(['auto', 'manual']).optional(),
   CLIENT_DATA_DIR: z.string().min(1).default('./data'),
   CLIENT_SCOPES: z.string().default('openid profile email movies:read movies:write'),
   CLIENT_COLLECTION: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a lower-case collection name').default('movies'),
@@ -86,6 +90,15 @@ const Env = z.object({
 
 function isLoopback(url: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+const databaseUrlOf = (url: string | undefined, dataDir: string, clientId: string): string =>
+  url ?? `sqlite:${dataDir.replace(/\/+$/, '')}/${clientId}.db`;
+
+/** The database of one app, from the same variables as {@link loadConfig}, without its secrets (for `migrate`). */
+export function clientDatabaseUrl(env: Record<string, string | undefined>): string {
+  const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env);
+  return databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, e.CLIENT_ID);
 }
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
@@ -132,7 +145,8 @@ export function loadConfig(env: Record<string, string | undefined>): ClientConfi
     issuer: trimSlash(e.AUTH_ISSUER),
     allowInsecureIssuer,
     apiUrl: trimSlash(e.API_URL),
-    databaseUrl: e.CLIENT_DATABASE_URL ?? `sqlite:${e.CLIENT_DATA_DIR.replace(/\/+$/, '')}/${clientId}.db`,
+    databaseUrl: databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, clientId),
+    migrate: e.CLIENT_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.CLIENT_DATA_DIR,
     scopes: Object.freeze(scopes),
     collection: e.CLIENT_COLLECTION,
