@@ -25,6 +25,8 @@ export interface OpenDatabaseOptions {
    * the error would crash the process.
    */
   onConnectionError?: (error: Error) => void;
+  /** Longest wait for a new PostgreSQL connection, ms (default 5000). */
+  connectTimeoutMs?: number;
 }
 
 const INT8_OID = 20;
@@ -40,6 +42,8 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: options.maxConnections ?? 10,
+    // A database that does not answer fails the query (503 upstream) instead of hanging it.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     // Timestamps are stored as epoch milliseconds in BIGINT columns; they fit a JS number.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -47,6 +51,10 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     },
   });
   pool.on('error', (error) => options.onConnectionError?.(error));
+  // A connection that drops while checked out (between acquire and query, or mid-query) emits
+  // 'error' on the client itself, where the pool does not listen: without this the process would
+  // crash on a database restart. The query in flight fails on its own and the next one reconnects.
+  pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

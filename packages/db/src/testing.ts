@@ -56,3 +56,52 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     },
   };
 }
+
+/** A TCP relay in front of PostgreSQL that a test can cut, like a database restart. */
+export interface PostgresOutage {
+  /** `url` rewritten to go through the relay. */
+  readonly url: string;
+  /** Drops every open connection and refuses new ones (ECONNREFUSED), as while the server restarts. */
+  down(): Promise<void>;
+  /** Accepts connections again on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createPostgresOutage(url: string): Promise<PostgresOutage> {
+  const { createServer, connect } = await import('node:net');
+  const target = new URL(url);
+  const sockets = new Set<import('node:net').Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
+  await listen(0);
+  const port = (server.address() as import('node:net').AddressInfo).port;
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String(port);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  return {
+    url: relayed.toString(),
+    down: stop,
+    up: () => (server.listening ? Promise.resolve() : listen(port)),
+    close: stop,
+  };
+}
