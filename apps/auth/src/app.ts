@@ -122,7 +122,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   app.proxy = config.trustProxy;
   app.use(async (ctx) => {
     const now = clock();
-    if (now - keysCheckedAt >= KEY_CHECK_INTERVAL_MS) await reloadKeys();
+    // A failed check (database down) keeps the keys in use; the next request tries again.
+    if (now - keysCheckedAt >= KEY_CHECK_INTERVAL_MS) await reloadKeys().catch((error: unknown) => logger.warn({ err: error, event: 'keys.reload_failed' }, 'signing keys could not be re-read'));
     if (now - purgedAt >= PURGE_INTERVAL_MS) {
       purgedAt = now;
       void Promise.all([

@@ -4,12 +4,15 @@
  *   title, detail, field errors and extension members, plus its headers;
  * - the document takes the representation the client accepts (problem+json, problem+xml or
  *   an HTML page); a client that accepts none of them gets problem+json;
+ * - an unreachable database (a restart, a dropped connection) is 503 `database_unavailable` with
+ *   Retry-After, logged as a warning without a stack;
  * - anything else is logged with its stack at error level and answered with a generic 500
  *   carrying only the request id; no stack trace or internal message ever reaches the wire;
  * - a 404 that nothing answered is turned into a problem document as well.
  */
 import type { Next } from 'koa';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '@gatehouse/db';
 import { HTML_CSP, problemToHtml } from '../representations/html.ts';
 import { negotiateProblem, PROBLEM_TYPES } from '../representations/negotiate.ts';
 import { problemToXml } from '../representations/xml.ts';
@@ -25,6 +28,13 @@ function toApiError(error: unknown, ctx: ApiContext, logger: Logger): ApiError {
   if (!(error instanceof ApiError) && typeof status === 'number' && status >= 400 && status < 500) {
     return new ApiError(status, status === 404 ? 'not_found' : 'invalid_request', status === 404 ? 'Not Found' : 'Bad Request', {
       detail: 'the request could not be understood',
+    });
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ event: 'database.unavailable', requestId: ctx.state.requestId, reason: (error as Error).message }, 'database unavailable');
+    return new ApiError(503, 'database_unavailable', 'Service Unavailable', {
+      detail: 'the database cannot be reached right now; try again shortly',
+      headers: { 'Retry-After': '5' },
     });
   }
   logger.error({ event: 'unexpected_error', requestId: ctx.state.requestId, err: error }, 'unexpected error');

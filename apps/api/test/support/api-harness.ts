@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Database, Engine } from '@gatehouse/db';
-import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import { createApp, type ApiApp } from '../../src/app.ts';
 import { loadApiDefinition, parseApiDefinition, type ApiDefinition } from '../../src/collections/collection-config.ts';
 import { loadConfig, type ApiConfig } from '../../src/config/config.ts';
@@ -18,6 +18,8 @@ export interface ApiHarness {
   readonly database: Database<ApiSchema>;
   /** The API's clock; tests move it instead of sleeping. */
   now: number;
+  /** With `outage: true` (PostgreSQL): cut and restore the database connection. */
+  readonly outage?: PostgresOutage;
   request(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -29,12 +31,14 @@ export async function startApi(options: {
   definition?: unknown;
   tokenValidation?: TokenValidation;
   now?: number;
+  outage?: boolean;
 }): Promise<ApiHarness> {
-  const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
+  const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
+  const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
-  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
+  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: outage?.url ?? target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
   const definition: ApiDefinition = options.definition === undefined ? loadApiDefinition(config.collectionsFile) : parseApiDefinition(options.definition);
-  const database = await openApiDatabase(config.databaseUrl);
+  const database = await openApiDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const harness = { now: options.now ?? Date.now() } as ApiHarness;
   const app = createApp(config, {
     database,
@@ -52,6 +56,7 @@ export async function startApi(options: {
     app,
     config,
     database,
+    ...(outage ? { outage } : {}),
     request(path: string, init: RequestInit & { token?: string } = {}) {
       const { token, headers, ...rest } = init;
       const h = new Headers(headers);
@@ -63,6 +68,7 @@ export async function startApi(options: {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close().catch(() => undefined);
+      await outage?.close();
       await target.drop();
     },
   });

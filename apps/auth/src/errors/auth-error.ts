@@ -6,6 +6,7 @@ export type AuthErrorCode =
   | 'invalid_request'
   | 'invalid_credentials'
   | 'account_disabled'
+  | 'temporarily_unavailable'
   | 'invalid_code'
   | 'code_replayed'
   | 'too_many_attempts'

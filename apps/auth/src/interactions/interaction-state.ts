@@ -3,6 +3,7 @@
  * bound to the browser by the signed interaction cookie), under `result.gatehouse`.
  * oidc-provider ignores that key when resuming, so a half-finished login never logs anyone in.
  */
+import { isDatabaseUnavailable } from '@gatehouse/db';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { interactionExpired } from '../errors/auth-error.ts';
@@ -25,7 +26,9 @@ export async function loadInteraction(provider: Provider, ctx: Context, formUid?
   let interaction: Interaction;
   try {
     interaction = await provider.interactionDetails(ctx.req, ctx.res);
-  } catch {
+  } catch (error) {
+    // An outage is a 503 (request-context.ts), not an expired sign-in.
+    if (isDatabaseUnavailable(error)) throw error;
     throw interactionExpired();
   }
   if (formUid !== undefined && formUid !== interaction.uid) throw interactionExpired();

@@ -15,6 +15,7 @@
  */
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
+import { isDatabaseUnavailable } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -136,7 +137,11 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.trustProxy;
 
-  provider.on('server_error', (_ctx, error) => deps.logger.error({ err: error }, 'oidc-provider server error'));
+  provider.on('server_error', (ctx, error) => {
+    // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.
+    if (isDatabaseUnavailable(error)) ctx.state.databaseUnavailable = true;
+    else deps.logger.error({ err: error }, 'oidc-provider server error');
+  });
   provider.on('grant.success', (ctx) =>
     audit(deps.logger, 'token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: String(ctx.oidc.params?.grant_type ?? '') }),
   );

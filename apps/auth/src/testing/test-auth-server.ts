@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
-import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import type { Engine } from '@gatehouse/db';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
@@ -33,6 +33,8 @@ export interface TestAuthServerOptions {
   logger?: Logger;
   /** Storage engine of the throw-away database (SQLite by default). */
   engine?: Engine;
+  /** PostgreSQL only: reach the database through a relay the test can cut (`outage`). */
+  outage?: boolean;
 }
 
 export interface TestUser {
@@ -55,11 +57,14 @@ export interface TestAuthServer {
   /** RP-initiated logout of the SSO session that login() created for this ID token. */
   logout(idToken: string): Promise<void>;
   sign(payload: Record<string, unknown>, header?: Record<string, unknown>): Promise<string>;
+  /** Present with `outage: true`: cut and restore the database connection. */
+  outage?: PostgresOutage;
   close(): Promise<void>;
 }
 
 export async function startTestAuthServer(options: TestAuthServerOptions = {}): Promise<TestAuthServer> {
-  const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
+  const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
+  const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -68,7 +73,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   const config = loadConfig({
     NODE_ENV: 'test',
     AUTH_ISSUER: issuer,
-    AUTH_DATABASE_URL: target.url,
+    AUTH_DATABASE_URL: outage?.url ?? target.url,
     AUTH_DATA_DIR: dataDir,
     AUTH_API_TOKEN_FORMAT: options.tokenFormat ?? 'jwt',
     ...(options.audience ? { AUTH_API_AUDIENCE: options.audience } : {}),
@@ -78,7 +83,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const database = await openAuthDatabase(config.databaseUrl);
+  const database = await openAuthDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock });
   server.on('request', app.callback());
   const { services } = app;
@@ -170,6 +175,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     app,
     testClient,
     introspectionClient,
+    ...(outage ? { outage } : {}),
     createUser,
     login,
     async rotateKeys() {
@@ -208,6 +214,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
+      await outage?.close();
       await target.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

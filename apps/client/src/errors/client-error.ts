@@ -8,6 +8,7 @@ export type ClientErrorCode =
   | 'token_exchange_failed'
   | 'invalid_id_token'
   | 'authorization_server_unavailable'
+  | 'database_unavailable'
   | 'csrf_failed'
   | 'invalid_request'
   | 'not_found'
@@ -38,3 +39,6 @@ export const csrfFailed = (): ClientError =>
 
 export const authServerUnavailable = (cause: unknown): ClientError =>
   new ClientError(502, 'authorization_server_unavailable', 'Sign-in service unavailable', 'The sign-in service could not be reached. Try again in a moment.', { cause });
+
+export const databaseUnavailable = (cause: unknown): ClientError =>
+  new ClientError(503, 'database_unavailable', 'Temporarily unavailable', 'This application cannot reach its storage right now. Try again in a moment.', { cause });

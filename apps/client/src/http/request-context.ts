@@ -4,11 +4,13 @@
  * - one structured log line per request: method, path without query, status, duration; never
  *   the query (it carries codes), the body, cookies or tokens;
  * - an exposed ClientError (or a Koa HTTP error under 500) becomes its status with an HTML
- *   message page; anything else a generic 500 page with the request id, the stack in the log only.
+ *   message page; an unreachable database a 503 page with Retry-After; anything else a generic
+ *   500 page with the request id, the stack in the log only.
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { authServerUnavailable, ClientError } from '../errors/client-error.ts';
+import { isDatabaseUnavailable } from '@gatehouse/db';
+import { authServerUnavailable, ClientError, databaseUnavailable } from '../errors/client-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -18,6 +20,7 @@ function asClientError(thrown: unknown): ClientError {
   if (thrown instanceof ClientError && thrown.expose) return thrown;
   // ServerUnreachable of the relying party (discovery, token endpoint down).
   if ((thrown as { code?: unknown }).code === 'authorization_server_unavailable') return authServerUnavailable(thrown);
+  if (isDatabaseUnavailable(thrown)) return databaseUnavailable(thrown);
   const status = (thrown as { status?: unknown }).status;
   if (!(thrown instanceof ClientError) && typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 404) return new ClientError(404, 'not_found', 'Not found', 'There is no page at this address.');
@@ -43,6 +46,7 @@ export function requestContext(logger: Logger, appName: string) {
       else if (error.status >= 500) logger.error({ err: thrown, request_id: requestId }, 'request failed');
       else logger.debug({ request_id: requestId, code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
       ctx.status = error.status;
+      if (error.code === 'database_unavailable') ctx.set('Retry-After', '5');
       ctx.type = 'html';
       ctx.body = messagePage({
         appName,

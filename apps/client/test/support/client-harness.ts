@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import type { Engine } from '@gatehouse/db';
-import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import { CookieJar, form, request, type HttpResponse, type TestAuthServer, type TestUser } from '@gatehouse/auth/testing';
 import { loadConfig, type ClientConfig } from '../../src/config/config.ts';
 import { openClientDatabase } from '../../src/storage/open-client-database.ts';
@@ -28,6 +28,8 @@ export interface ClientHarness {
   login(jar: CookieJar, user: TestUser, headers?: Record<string, string>): Promise<HttpResponse>;
   /** Every line the app logged, parsed. */
   logs: Record<string, unknown>[];
+  /** With `outage: true` (PostgreSQL): cut and restore the database connection. */
+  outage?: PostgresOutage;
   close(): Promise<void>;
 }
 
@@ -61,9 +63,11 @@ export async function startClient(options: {
   apiUrl?: string;
   engine?: Engine;
   env?: Record<string, string>;
+  outage?: boolean;
 }): Promise<ClientHarness> {
   const { auth } = options;
-  const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
+  const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
+  const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -84,13 +88,13 @@ export async function startClient(options: {
     CLIENT_URL: url,
     AUTH_ISSUER: auth.issuer,
     API_URL: options.apiUrl ?? 'http://127.0.0.1:9',
-    CLIENT_DATABASE_URL: target.url,
+    CLIENT_DATABASE_URL: outage?.url ?? target.url,
     CLIENT_COOKIE_KEYS: randomBytes(32).toString('base64url'),
     CLIENT_SSO_CHECK_INTERVAL: '0',
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const database = await openClientDatabase(config.databaseUrl);
+  const database = await openClientDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const harness = { offsetMs: 0, responses: [] as HttpResponse[], logs: [] as Record<string, unknown>[] } as ClientHarness;
   const logger = pino({ level: 'trace' }, { write: (line: string) => void harness.logs.push(JSON.parse(line) as Record<string, unknown>) });
   const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger });
@@ -107,6 +111,7 @@ export async function startClient(options: {
     config,
     app,
     clientSecret,
+    ...(outage ? { outage } : {}),
     get: async (jar: CookieJar, path: string, headers: Record<string, string> = {}) => record(await request(jar, absolute(path), { headers })),
     post: async (jar: CookieJar, path: string, fields: Record<string, string>) =>
       record(await request(jar, absolute(path), { method: 'POST', ...form(fields) })),
@@ -128,6 +133,7 @@ export async function startClient(options: {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
+      await outage?.close();
       await target.drop();
     },
   });
