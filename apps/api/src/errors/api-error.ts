@@ -7,6 +7,7 @@
 
 export type ErrorCode =
   | 'not_found'
+  | 'database_unavailable'
   | 'collection_not_found'
   | 'item_not_found'
   | 'method_not_allowed'
