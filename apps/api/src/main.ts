@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { shutdownOnSignals } from '@gatehouse/runtime';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
 import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
@@ -41,9 +42,11 @@ void app.authenticator.ready().then((ok) => {
 // Revocations reach this instance within seconds (auth/revocation-feed.ts).
 app.revocationFeed?.start();
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
+shutdownOnSignals({
+  servers: [server],
+  logger,
+  cleanup: async () => {
     app.revocationFeed?.stop();
-    server.close(() => void database.close().then(() => process.exit(0)));
-  });
-}
+    await database.close();
+  },
+});

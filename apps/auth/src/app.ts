@@ -68,6 +68,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     pushes: services.pushes,
     pushHub: services.pushHub,
     recoveryCodes: services.recoveryCodes,
+    streams: services.streams,
   };
 
   let signingKeys: readonly JWK[] = [];
@@ -93,7 +94,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(securityHeaders);
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes(config.api.scopes));
-    provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger }));
+    provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse({ clients: services.clients }));

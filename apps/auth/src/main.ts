@@ -5,6 +5,7 @@ import { createAuthServices } from './services.ts';
 import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { shutdownOnSignals } from '@gatehouse/runtime';
 
 async function main(): Promise<void> {
   let config;
@@ -39,12 +40,12 @@ async function main(): Promise<void> {
     logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
     if (seeded) process.stdout.write(seeded.banner);
   });
-  const stop = () => {
-    server.close(() => void database.close().then(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 3000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  shutdownOnSignals({
+    servers: [server],
+    logger,
+    closeStreams: () => services.streams.closeAll(),
+    cleanup: () => database.close(),
+  });
 }
 
 await main();

@@ -17,6 +17,7 @@ import { createPushStore, type PushStore } from './push/push-store.ts';
 import { createPushHub, type PushHub } from './push/push-hub.ts';
 import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
 import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
+import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
 
 /** Every store and service of the authorization server, built once from the database. */
 export interface AuthServices {
@@ -35,6 +36,8 @@ export interface AuthServices {
   pushHub: PushHub;
   recoveryCodes: RecoveryCodeStore;
   revocations: RevocationStore;
+  /** Open SSE streams, ended with a retry hint on shutdown. */
+  streams: StreamRegistry;
   clock: () => number;
 }
 
@@ -62,6 +65,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     pushHub: createPushHub(),
     recoveryCodes: createRecoveryCodeStore(db, clock),
     revocations,
+    streams: createStreamRegistry(),
     clock,
   };
 }

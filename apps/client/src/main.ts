@@ -1,4 +1,5 @@
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { shutdownOnSignals } from '@gatehouse/runtime';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openClientDatabase } from './storage/open-client-database.ts';
@@ -36,12 +37,7 @@ async function main(): Promise<void> {
       `${config.clientId} listening on http://${config.host}:${config.port} (open ${config.publicUrl}/)`,
     );
   });
-  const stop = () => {
-    server.close(() => void database.close().then(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 3000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  shutdownOnSignals({ servers: [server], logger, cleanup: () => database.close() });
 }
 
 await main();

@@ -123,6 +123,11 @@ export function createEventsHandler(deps: InteractionDeps) {
         });
     };
     const unsubscribe = deps.pushHub.subscribe(device.accountId, send);
+    // On shutdown: tell the authenticator when to reconnect (to another instance), then end.
+    const unregister = deps.streams.add((retryMs) => {
+      stream.write(`retry: ${retryMs}\n\n`);
+      close();
+    });
     const refresh = setInterval(() => {
       if (!closed) stream.write(': keep-alive\n\n');
       send();
@@ -132,6 +137,7 @@ export function createEventsHandler(deps: InteractionDeps) {
       if (closed) return;
       closed = true;
       unsubscribe();
+      unregister();
       clearInterval(refresh);
       clearTimeout(maxAge);
       stream.end();

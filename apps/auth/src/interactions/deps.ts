@@ -1,4 +1,5 @@
 import type { Provider } from 'oidc-provider';
+import type { StreamRegistry } from '../http/stream-registry.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Regulator } from '../regulation/regulator.ts';
@@ -26,4 +27,6 @@ export interface InteractionDeps {
   pushes: PushStore;
   pushHub: PushHub;
   recoveryCodes: RecoveryCodeStore;
+  /** Open SSE streams, ended with a retry hint on shutdown. */
+  streams: StreamRegistry;
 }

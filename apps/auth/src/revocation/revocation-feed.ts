@@ -18,11 +18,14 @@ import type { ClientStore } from '../clients/client-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
 import type { RevocationStore } from './revocation-store.ts';
+import type { StreamRegistry } from '../http/stream-registry.ts';
 
 export interface RevocationFeedDeps {
   revocations: Pick<RevocationStore, 'since'>;
   clients: Pick<ClientStore, 'find'>;
   logger: Logger;
+  /** Open streams, ended with a retry hint on shutdown. */
+  streams?: StreamRegistry;
   pollMs?: number;
   heartbeatMs?: number;
   maxAgeMs?: number;
@@ -146,9 +149,14 @@ export function revocationFeed(deps: RevocationFeedDeps) {
     const pollTimer = setInterval(() => void poll(), pollMs);
     const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
     const maxAge = setTimeout(() => close(), maxAgeMs);
+    const unregister = deps.streams?.add((retryMs) => {
+      write(`retry: ${retryMs}\n\n`);
+      close();
+    });
     function close() {
       if (closed) return;
       closed = true;
+      unregister?.();
       clearInterval(pollTimer);
       clearInterval(heartbeat);
       clearTimeout(maxAge);

@@ -149,6 +149,23 @@ describe.each(TEST_ENGINES)('the revocation feed on %s', (engine) => {
     expect(seen).toMatch(/^retry: 2000$/m);
   });
 
+  it('on shutdown an open stream is ended with a retry hint, so the API reconnects to another instance', async () => {
+    const res = await fetch(feedUrl(), { headers: { authorization: apiAuth(), accept: 'text/event-stream' } });
+    expect(res.status).toBe(200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let seen = '';
+    while (!seen.includes(': connected')) seen += (await reader.read()).value ?? '';
+    expect(server.app.services.streams.size).toBeGreaterThanOrEqual(1);
+    server.app.services.streams.closeAll(1500);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += value;
+    }
+    expect(seen.endsWith('retry: 1500\n\n')).toBe(true);
+    expect(server.app.services.streams.size).toBe(0);
+  });
+
   it('forgets entries once every token they concern has expired', async () => {
     const tokens = await freshTokens();
     await server.revoke(tokens.access_token);

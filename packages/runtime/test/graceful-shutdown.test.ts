@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { gracefulShutdown } from '../src/index.ts';
+
+function slowServer() {
+  const pending: Array<() => void> = [];
+  const server: Server = createServer((_req, res) => {
+    pending.push(() => res.end('done'));
+  });
+  return { server, release: () => pending.splice(0).forEach((f) => f()), waiting: () => pending.length };
+}
+
+const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('gracefulShutdown', () => {
+  it('stops accepting, lets the in-flight request finish, ends streams, cleans up, then exits 0', async () => {
+    const { server, release, waiting } = slowServer();
+    const port = await listen(server);
+    const events: string[] = [];
+    const logs: string[] = [];
+    const logger = { info: (f: Record<string, unknown>) => logs.push(String(f.event)), warn: (f: Record<string, unknown>) => logs.push(String(f.event)) };
+    const handle = gracefulShutdown({
+      servers: [server],
+      logger,
+      closeStreams: () => events.push('streams'),
+      cleanup: async () => void events.push('cleanup'),
+      exit: (code) => events.push(`exit ${code}`),
+    });
+    const inFlight = fetch(`http://127.0.0.1:${port}/`).then(async (r) => ({ status: r.status, body: await r.text(), connection: r.headers.get('connection') }));
+    await until(() => waiting() === 1);
+    const done = handle.shutdown('SIGTERM');
+    expect(events).toEqual(['streams']);
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+    release();
+    expect(await inFlight).toEqual({ status: 200, body: 'done', connection: 'close' });
+    await done;
+    expect(events).toEqual(['streams', 'cleanup', 'exit 0']);
+    expect(logs).toEqual(['shutdown.started', 'shutdown.done']);
+    // A second signal does not start a second drain.
+    await handle.shutdown('SIGINT');
+    expect(events).toEqual(['streams', 'cleanup', 'exit 0']);
+  });
+
+  it('cuts requests still running after the timeout, and still exits 0', async () => {
+    const { server, waiting } = slowServer();
+    const port = await listen(server);
+    const logs: string[] = [];
+    const codes: number[] = [];
+    const logger = { info: (f: Record<string, unknown>) => logs.push(String(f.event)), warn: (f: Record<string, unknown>) => logs.push(String(f.event)) };
+    const handle = gracefulShutdown({ servers: [server], logger, timeoutMs: 100, exit: (code) => codes.push(code) });
+    const stuck = fetch(`http://127.0.0.1:${port}/`).then(() => 'answered', () => 'cut');
+    await until(() => waiting() === 1);
+    await handle.shutdown('SIGTERM');
+    expect(await stuck).toBe('cut');
+    expect(codes).toEqual([0]);
+    expect(logs).toEqual(['shutdown.started', 'shutdown.forced', 'shutdown.done']);
+  });
+});
