@@ -1,8 +1,11 @@
 /**
  * The authorization server as a Koa app (never listening; main.ts does that).
- * The oidc-provider instance is rebuilt when the signing-key set in the database changes
- * (`authctl keys rotate`, possibly from another process or instance): the check runs at most
- * every KEY_CHECK_INTERVAL_MS, so a rotation takes effect within seconds without a restart.
+ * Signing keys follow the lifecycle in keys/signing-keys.ts. At most every KEY_CHECK_INTERVAL_MS
+ * (driven by the injected clock, checked when a request arrives) the app runs the key
+ * maintenance (scheduled rotation, retirement, removal; safe on every instance at once) and
+ * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
+ * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
+ * on every instance within seconds, without a restart.
  * Expired oidc rows and old regulation records are purged on the same lazy schedule.
  */
 import Koa from 'koa';
@@ -13,7 +16,8 @@ import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
 import { createLogger } from './logging/logger.ts';
 import { createAuthServices, type AuthServices } from './services.ts';
-import { ensureSigningKey, keySetFingerprint, loadSigningJwks } from './keys/signing-keys.ts';
+import { ensureSigningKey, loadSigningJwks, maintainSigningKeys, type SigningKeySet } from './keys/signing-keys.ts';
+import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { createProvider } from './oidc/provider.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
@@ -30,7 +34,7 @@ import { userinfoAudience } from './oidc/resource-server.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 
-export const KEY_CHECK_INTERVAL_MS = 5_000;
+export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
 
 export interface AppDeps {
@@ -43,7 +47,10 @@ export interface AppDeps {
 export interface AuthApp extends Koa {
   /** The services the app runs on (stores, regulator); used by main.ts and tests. */
   readonly services: AuthServices;
-  /** Re-reads the signing keys now and rebuilds the provider if they changed. */
+  /**
+   * Runs the signing-key maintenance now (scheduled rotation, retirement, removal), re-reads the
+   * keys and rebuilds the provider if the published keys or the signing key changed.
+   */
   reloadKeys(): Promise<boolean>;
 }
 
@@ -51,6 +58,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
+  const policy = keyPolicy(config);
   await ensureSigningKey(services.keys, clock());
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
@@ -81,13 +89,12 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     clock,
   });
 
-  const build = async () => {
-    const jwks = await loadSigningJwks(services.keys, clock());
+  const build = (jwks: SigningKeySet) => {
     signingKeys = jwks.keys;
     const provider = createProvider(config, {
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
-      jwks: jwks as { keys: Record<string, unknown>[] },
+      jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
     });
     provider.use(requestContext(logger));
@@ -104,18 +111,33 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const authenticator = authenticatorRoutes(interactionDeps);
     provider.use(authenticator.routes());
     provider.use(authenticator.allowedMethods());
-    current = { provider, handler: provider.callback(), fingerprint: keySetFingerprint(jwks.keys) };
+    current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
   };
-  await build();
+
+  // A failed maintenance (database hiccup) is logged and retried on the next check; serving goes on.
+  const maintain = async (now: number) => {
+    try {
+      const { scheduled, retired, removed } = await maintainSigningKeys(services.keys, policy, now);
+      if (scheduled) logger.info({ event: 'keys.scheduled', kid: scheduled.kid, activates_at: new Date(scheduled.activatesAt!).toISOString() }, 'signing key scheduled');
+      for (const kid of retired) logger.info({ event: 'keys.retired', kid }, 'signing key retired');
+      for (const kid of removed) logger.info({ event: 'keys.removed', kid }, 'signing key removed');
+    } catch (error) {
+      logger.error({ err: error }, 'signing key maintenance failed');
+    }
+  };
+  await maintain(clock());
+  build(await loadSigningJwks(services.keys, clock()));
 
   let keysCheckedAt = clock();
   let purgedAt = clock();
   const reloadKeys = async (): Promise<boolean> => {
-    keysCheckedAt = clock();
-    const jwks = await loadSigningJwks(services.keys, clock());
-    if (keySetFingerprint(jwks.keys) === current.fingerprint) return false;
-    await build();
-    logger.info({ event: 'keys.reloaded' }, 'signing keys reloaded');
+    const now = clock();
+    keysCheckedAt = now;
+    await maintain(now);
+    const jwks = await loadSigningJwks(services.keys, now);
+    if (jwks.fingerprint === current.fingerprint) return false;
+    build(jwks);
+    logger.info({ event: 'keys.reloaded', kid: jwks.signingKid ?? undefined }, 'signing keys reloaded');
     return true;
   };
 

@@ -1,18 +1,21 @@
 /**
  * `authctl keys ...`. Rules:
- * - a rotated-out key stays published for accessTokenTtl + idTokenTtl, so tokens it signed still verify;
+ * - rotate makes a new key sign at once; the previous signing key retires and stays published
+ *   until every token it signed has expired (key-policy.ts); pending keys are dropped;
+ * - list shows every key's state (pending, active, retired, expired) and activation time,
+ *   in JWKS order;
  * - running servers notice the new key set by polling, no restart needed;
  * - only key ids and dates are printed, never key material.
  */
-import { rotateSigningKeys } from '../keys/signing-keys.ts';
-import type { SigningKey } from '../keys/key-store.ts';
+import { keyStates, rotateSigningKeys } from '../keys/signing-keys.ts';
+import { keyPolicy } from '../keys/key-policy.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 
 export const KEYS_USAGE = [
-  '  keys rotate [--json]                 new signing key; the old ones stay published until their tokens expire',
-  '  keys list [--json]',
+  '  keys rotate [--json]                 new signing key now; the old one stays published until its tokens expire',
+  '  keys list [--json]                   keys with their state (pending, active, retired) and activation time',
 ];
 
 export async function runKeyCommand(sub: string | undefined, args: readonly string[], ctx: CliContext): Promise<void> {
@@ -26,56 +29,53 @@ export async function runKeyCommand(sub: string | undefined, args: readonly stri
   }
 }
 
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
 async function rotate(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys rotate', positionals: [], options: { json: { type: 'boolean' } } });
   const { keys } = await ctx.stores();
-  const keepForSeconds = ctx.config.accessTokenTtl + ctx.config.idTokenTtl;
-  const nowMs = ctx.now();
-  const result = await rotateSigningKeys(keys, { nowMs, keepForSeconds });
-  const expiresAt = new Date(nowMs + keepForSeconds * 1000).toISOString();
+  const result = await rotateSigningKeys(keys, { nowMs: ctx.now(), retainMs: keyPolicy(ctx.config).retainMs });
+  const expiresAt = iso(result.retiredExpireAt)!;
   if (values.json) {
-    ctx.printJson({ kid: result.kid, retired: result.retired, ...(result.retired.length ? { retired_expire_at: expiresAt } : {}) });
+    ctx.printJson({
+      kid: result.kid,
+      retired: result.retired,
+      ...(result.retired.length ? { retired_expire_at: expiresAt } : {}),
+      ...(result.discarded.length ? { discarded: result.discarded } : {}),
+    });
     return;
   }
   ctx.print(`new active signing key: ${result.kid}`);
   if (result.retired.length === 0) ctx.print('no previous key to retire');
   for (const kid of result.retired) ctx.print(`retired: ${kid} (published until ${expiresAt})`);
-}
-
-function status(key: SigningKey, activeKid: string | undefined, now: number): string {
-  if (key.kid === activeKid) return 'active';
-  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
-  return key.retiredAt === null ? 'standby' : 'retired';
+  for (const kid of result.discarded) ctx.print(`discarded pending key: ${kid} (it never signed)`);
 }
 
 async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys list', positionals: [], options: { json: { type: 'boolean' } } });
   const { keys } = await ctx.stores();
-  const stored = await keys.list();
-  const now = ctx.now();
-  const activeKid = stored.find((k) => k.retiredAt === null)?.kid;
-  const all = [...stored].sort((a, b) => Number(b.kid === activeKid) - Number(a.kid === activeKid));
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const states = keyStates(await keys.list(), ctx.now());
   if (values.json) {
     ctx.printJson(
-      all.map((k) => ({
-        kid: k.kid,
-        alg: k.alg,
-        status: status(k, activeKid, now),
-        created_at: iso(k.createdAt),
-        retired_at: iso(k.retiredAt),
-        expires_at: iso(k.expiresAt),
+      states.map(({ key, state, activatesAt }) => ({
+        kid: key.kid,
+        alg: key.alg,
+        status: state,
+        created_at: iso(key.createdAt),
+        activates_at: iso(activatesAt),
+        retired_at: iso(key.retiredAt),
+        expires_at: iso(key.expiresAt),
       })),
     );
     return;
   }
-  if (all.length === 0) {
+  if (states.length === 0) {
     ctx.print('no signing keys (the server creates one at start, or run: authctl keys rotate)');
     return;
   }
   printTable(
     ctx,
-    ['KID', 'ALG', 'STATUS', 'CREATED', 'EXPIRES'],
-    all.map((k) => [k.kid, k.alg, status(k, activeKid, now), iso(k.createdAt)!, iso(k.expiresAt) ?? '-']),
+    ['KID', 'ALG', 'STATUS', 'CREATED', 'ACTIVATES', 'EXPIRES'],
+    states.map(({ key, state, activatesAt }) => [key.kid, key.alg, state, iso(key.createdAt)!, iso(activatesAt)!, iso(key.expiresAt) ?? '-']),
   );
 }

@@ -4,7 +4,11 @@
  * - every variable has a development default, except the secrets, which are generated
  *   once into `<dataDir>/auth-secrets.json` outside production;
  * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set;
- * - a bad value fails start-up with one message naming the variable.
+ * - a bad value fails start-up with one message naming the variable;
+ * - AUTH_KEY_ROTATION_INTERVAL is seconds, or `0` / `off` for manual rotation only;
+ *   AUTH_KEY_PREPUBLISH must be shorter than it (a new key has to start signing before the next
+ *   one is due). It must also be longer than the resource servers' JWKS cache (the API's
+ *   API_JWKS_MAX_AGE, 600 s by default): that is the operator's duty, this app cannot see it.
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES } from '@gatehouse/contracts';
@@ -44,6 +48,12 @@ export interface AuthConfig {
     /** `jwt` issues RFC 9068 access tokens; `opaque` issues reference tokens checked by introspection. */
     readonly tokenFormat: 'jwt' | 'opaque';
   };
+  readonly keys: {
+    /** Seconds between automatic signing-key rotations; null rotates only by hand (`authctl keys rotate`). */
+    readonly rotationInterval: number | null;
+    /** Seconds a new key is published in the JWKS before it starts signing. */
+    readonly prepublish: number;
+  };
   readonly regulation: {
     readonly maxRetries: number;
     readonly findTime: number;
@@ -60,6 +70,10 @@ export { ConfigError };
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
 const seconds = z.coerce.number().int().positive();
+const rotationInterval = z
+  .string()
+  .regex(/^(off|\d+)$/, 'expected a number of seconds, or 0 / off for manual rotation only')
+  .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)));
 const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 const Env = z.object({
@@ -81,6 +95,8 @@ const Env = z.object({
   AUTH_API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   AUTH_API_SCOPES: list.optional(),
   AUTH_API_TOKEN_FORMAT: z.enum(['jwt', 'opaque']).default('jwt'),
+  AUTH_KEY_ROTATION_INTERVAL: rotationInterval.default(30 * 24 * 3600),
+  AUTH_KEY_PREPUBLISH: seconds.default(1800),
   AUTH_REGULATION_MAX_RETRIES: z.coerce.number().int().positive().default(5),
   AUTH_REGULATION_FIND_TIME: seconds.default(900),
   AUTH_REGULATION_BAN_TIME: seconds.default(900),
@@ -113,6 +129,10 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     encryptionKey = encryptionKey ?? decodeKey(dev.encryptionKey);
   }
   if (cookieKeys.some((k) => k.length < 32)) throw new ConfigError('AUTH_COOKIE_KEYS: each key must be at least 32 characters');
+  const rotation = e.AUTH_KEY_ROTATION_INTERVAL;
+  if (rotation !== null && e.AUTH_KEY_PREPUBLISH >= rotation) {
+    throw new ConfigError(`invalid setting AUTH_KEY_PREPUBLISH: ${e.AUTH_KEY_PREPUBLISH} s must be shorter than AUTH_KEY_ROTATION_INTERVAL (${rotation} s)`);
+  }
   const issuer = e.AUTH_ISSUER.replace(/\/+$/, '');
   const devClients: DevClient[] = [
     { clientId: 'app-one', redirectUri: `${e.APP_ONE_URL.replace(/\/+$/, '')}/callback`, postLogoutRedirectUri: `${e.APP_ONE_URL.replace(/\/+$/, '')}/signed-out` },
@@ -139,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
       scopes: Object.freeze([...(e.AUTH_API_SCOPES ?? DEFAULT_API_SCOPES)]),
       tokenFormat: e.AUTH_API_TOKEN_FORMAT,
     }),
+    keys: Object.freeze({ rotationInterval: rotation, prepublish: e.AUTH_KEY_PREPUBLISH }),
     regulation: Object.freeze({
       maxRetries: e.AUTH_REGULATION_MAX_RETRIES,
       findTime: e.AUTH_REGULATION_FIND_TIME,

@@ -1,7 +1,9 @@
 /**
  * Persisted signing keys. Rules:
  * - the private JWK is stored sealed with the SecretBox, never in clear;
- * - list() returns newest first (by creation time, then kid), the order the signer needs.
+ * - list() returns newest first (by creation time, then kid);
+ * - at most one key replaces a given key (unique replaces_kid): insert() of a second successor
+ *   is a no-op answering false, which is how concurrent instances agree on one rotation.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { JWK } from 'jose';
@@ -13,16 +15,23 @@ export interface SigningKey {
   alg: 'RS256';
   privateJwk: JWK;
   createdAt: number;
+  /** When the key starts signing; null: active since createdAt. */
+  activatesAt: number | null;
+  /** The key this one was scheduled to replace; null for a first or manually rotated key. */
+  replacesKid: string | null;
   retiredAt: number | null;
   expiresAt: number | null;
 }
 
 export interface KeyStore {
   list(): Promise<SigningKey[]>;
-  insert(key: SigningKey): Promise<void>;
+  /** Stores the key; false (nothing stored) when another key already replaces key.replacesKid. */
+  insert(key: SigningKey): Promise<boolean>;
   retire(kid: string, retiredAt: number, expiresAt: number): Promise<void>;
   remove(kid: string): Promise<boolean>;
 }
+
+const num = (value: number | null): number | null => (value === null ? null : Number(value));
 
 export function createKeyStore(db: Kysely<AuthSchema>, box: SecretBox): KeyStore {
   const toKey = (row: Selectable<SigningKeysTable>): SigningKey => ({
@@ -30,8 +39,10 @@ export function createKeyStore(db: Kysely<AuthSchema>, box: SecretBox): KeyStore
     alg: row.alg as 'RS256',
     privateJwk: JSON.parse(box.open(row.private_jwk_sealed)) as JWK,
     createdAt: Number(row.created_at),
-    retiredAt: row.retired_at === null ? null : Number(row.retired_at),
-    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    activatesAt: num(row.activates_at),
+    replacesKid: row.replaces_kid,
+    retiredAt: num(row.retired_at),
+    expiresAt: num(row.expires_at),
   });
 
   return {
@@ -41,17 +52,22 @@ export function createKeyStore(db: Kysely<AuthSchema>, box: SecretBox): KeyStore
     },
 
     async insert(key) {
-      await db
+      const result = await db
         .insertInto('signing_keys')
         .values({
           kid: key.kid,
           alg: key.alg,
           private_jwk_sealed: box.seal(JSON.stringify(key.privateJwk)),
           created_at: key.createdAt,
+          activates_at: key.activatesAt,
+          replaces_kid: key.replacesKid,
           retired_at: key.retiredAt,
           expires_at: key.expiresAt,
         })
-        .execute();
+        .onConflict((oc) => oc.column('replaces_kid').doNothing())
+        .returning('kid')
+        .executeTakeFirst();
+      return result !== undefined;
     },
 
     async retire(kid, retiredAt, expiresAt) {

@@ -168,4 +168,14 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('accounts').addColumn('disabled_at', 'bigint').execute();
     },
   },
+  '009_signing_key_activation': {
+    async up(db: Kysely<unknown>) {
+      // activates_at: when a pre-published key starts signing (null: active since created_at).
+      // replaces_kid: the key a scheduled successor replaces; unique, so concurrent instances
+      // scheduling the same rotation insert exactly one successor (NULLs never collide).
+      await db.schema.alterTable('signing_keys').addColumn('activates_at', 'bigint').execute();
+      await db.schema.alterTable('signing_keys').addColumn('replaces_kid', 'text').execute();
+      await db.schema.createIndex('signing_keys_replaces_kid').on('signing_keys').column('replaces_kid').unique().execute();
+    },
+  },
 };

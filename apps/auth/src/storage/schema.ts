@@ -36,6 +36,10 @@ export interface SigningKeysTable {
   created_at: number;
   retired_at: number | null;
   expires_at: number | null;
+  /** When the key starts signing; null: active since created_at. */
+  activates_at: number | null;
+  /** The key this one was scheduled to replace (unique: one successor per key). */
+  replaces_kid: string | null;
 }
 
 export interface ClientsTable {

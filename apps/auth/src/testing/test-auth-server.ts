@@ -18,6 +18,7 @@ import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import { createApp, type AuthApp } from '../app.ts';
 import { hashPassword } from '../accounts/password.ts';
 import { loadSigningJwks, rotateSigningKeys } from '../keys/signing-keys.ts';
+import { keyPolicy } from '../keys/key-policy.ts';
 import { CookieJar, jsonBody, request } from './cookie-jar.ts';
 import { pkcePair } from './pkce.ts';
 
@@ -87,6 +88,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
   const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock });
   server.on('request', app.callback());
   const { services } = app;
+  const clock = options.clock ?? Date.now;
 
   const testClient = { clientId: 'test-app', clientSecret: randomBytes(24).toString('base64url'), redirectUri: 'http://127.0.0.1:9/callback' };
   await services.clients.create({
@@ -147,7 +149,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     const passwordStep = await request(jar, `${issuer}/login`, { method: 'POST', ...jsonBody({ username: user.username, password: user.password }) });
     if (passwordStep.status !== 200) throw new Error(`login answered ${passwordStep.status}: ${passwordStep.text}`);
     // Each TOTP step is accepted once per account: use the next one when this user logged in this step already.
-    const now = (options.clock ?? Date.now)();
+    const now = clock();
     let at = now;
     const last = lastStep.get(user.username);
     if (last !== undefined && Math.floor(now / 30_000) <= last) at = (last + 1) * 30_000;
@@ -179,7 +181,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     createUser,
     login,
     async rotateKeys() {
-      await rotateSigningKeys(services.keys, { nowMs: Date.now(), keepForSeconds: config.accessTokenTtl + config.idTokenTtl });
+      await rotateSigningKeys(services.keys, { nowMs: clock(), retainMs: keyPolicy(config).retainMs });
       await app.reloadKeys();
     },
     async revoke(token: string) {
@@ -205,7 +207,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       sessions.delete(idToken);
     },
     async sign(payload, header = {}) {
-      const { keys } = await loadSigningJwks(services.keys, Date.now());
+      const { keys } = await loadSigningJwks(services.keys, clock());
       const jwk = keys[0]!;
       const key = await importJWK(jwk, 'RS256');
       return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid, ...header }).sign(key);

@@ -9,7 +9,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createKeyStore } from '../../src/keys/key-store.ts';
-import { loadSigningJwks } from '../../src/keys/signing-keys.ts';
+import { generateSigningKey, loadSigningJwks } from '../../src/keys/signing-keys.ts';
 import { createTotp } from '../../src/mfa/totp.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 
@@ -346,28 +346,67 @@ describe('authctl client', () => {
 });
 
 describe('authctl keys', () => {
-  it('rotates: the first rotation creates a key, the next retires it for access+id token lifetime', async () => {
-    const first = JSON.parse((await cli(['keys', 'rotate', '--json'])).stdout) as { kid: string; retired: string[] };
-    expect(first).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), retired: [] });
-    const second = await cli(['keys', 'rotate', '--json']);
-    expect(second.code).toBe(0);
-    const body = JSON.parse(second.stdout) as { kid: string; retired: string[]; retired_expire_at: string };
-    // Defaults: access token 3600 s + id token 3600 s.
-    expect(body).toEqual({ kid: expect.any(String), retired: [first.kid], retired_expire_at: '2026-11-21T14:00:00.000Z' });
+  // Defaults: a retired key stays max(access 3600 s, ID token 3600 s) + 5 s reload lag + 300 s clock tolerance.
+  const RETIRED_UNTIL = '2026-11-21T13:05:05.000Z';
+  let first: string;
+  let second: string;
+
+  it('rotates: the first rotation creates a key, the next retires it until its tokens expire', async () => {
+    const created = JSON.parse((await cli(['keys', 'rotate', '--json'])).stdout) as { kid: string; retired: string[] };
+    expect(created).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), retired: [] });
+    first = created.kid;
+    const run = await cli(['keys', 'rotate', '--json']);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.stdout) as { kid: string; retired: string[]; retired_expire_at: string };
+    expect(body).toEqual({ kid: expect.any(String), retired: [first], retired_expire_at: RETIRED_UNTIL });
+    second = body.kid;
     await withServerView(async ({ keys }) => {
-      expect((await loadSigningJwks(keys, NOW)).keys.map((k) => k.kid)).toEqual([body.kid, first.kid]);
+      const jwks = await loadSigningJwks(keys, NOW);
+      expect(jwks.keys.map((k) => k.kid)).toEqual([second, first]);
+      expect(jwks.signingKid).toBe(second);
     });
   });
 
-  it('lists keys with their status and no key material', async () => {
+  it('lists keys with their state and activation time, and no key material', async () => {
     const run = await cli(['keys', 'list', '--json']);
     const listed = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
-    expect(listed.map((k) => [k.status, k.created_at, k.retired_at, k.expires_at])).toEqual([
-      ['active', '2026-11-21T12:00:00.000Z', null, null],
-      ['retired', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', '2026-11-21T14:00:00.000Z'],
+    expect(listed.map((k) => [k.kid, k.status, k.created_at, k.activates_at, k.retired_at, k.expires_at])).toEqual([
+      [second, 'active', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', null, null],
+      [first, 'retired', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', RETIRED_UNTIL],
     ]);
     expect(run.stdout).not.toMatch(/"(d|p|q|dp|dq|qi|n)"/);
     const table = await cli(['keys', 'list']);
-    expect(table.stdout.split('\n')[0]).toBe(`KID${' '.repeat(42)}ALG    STATUS   CREATED                   EXPIRES`);
+    expect(table.stdout.split('\n').slice(0, 3)).toEqual([
+      `KID${' '.repeat(42)}ALG    STATUS   CREATED                   ACTIVATES                 EXPIRES`,
+      `${second}  RS256  active   2026-11-21T12:00:00.000Z  2026-11-21T12:00:00.000Z  -`,
+      `${first}  RS256  retired  2026-11-21T12:00:00.000Z  2026-11-21T12:00:00.000Z  ${RETIRED_UNTIL}`,
+    ]);
+  });
+
+  it('lists a scheduled key as pending, and rotate drops it (it never signed)', async () => {
+    // A server scheduled the next key 30 minutes ago; it activates in an hour.
+    const pending = await generateSigningKey(NOW - 1_800_000, { activatesAt: NOW + 3_600_000, replacesKid: second });
+    await withServerView(async ({ keys }) => {
+      expect(await keys.insert(pending)).toBe(true);
+    });
+    const listed = JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(listed.map((k) => [k.kid, k.status, k.activates_at])).toEqual([
+      [second, 'active', '2026-11-21T12:00:00.000Z'],
+      [pending.kid, 'pending', '2026-11-21T13:00:00.000Z'],
+      [first, 'retired', '2026-11-21T12:00:00.000Z'],
+    ]);
+
+    const run = await cli(['keys', 'rotate']);
+    expect(run.code).toBe(0);
+    const third = /^new active signing key: (\S+)\n/.exec(run.stdout)?.[1];
+    expect(run.stdout).toBe(
+      `new active signing key: ${third}\nretired: ${second} (published until ${RETIRED_UNTIL})\ndiscarded pending key: ${pending.kid} (it never signed)\n`,
+    );
+    const after = JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(after.map((k) => [k.kid, k.status])).toEqual([
+      [third, 'active'],
+      [second, 'retired'],
+      [first, 'retired'],
+    ]);
   });
 });

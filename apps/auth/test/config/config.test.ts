@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       accessTokenTtl: 3600,
       authorizationCodeTtl: 60,
       regulation: { maxRetries: 5, findTime: 900, banTime: 900 },
+      keys: { rotationInterval: 2_592_000, prepublish: 1800 },
       trustProxy: false,
       devSeed: true,
       api: { audience: 'http://localhost:4000/api', tokenFormat: 'jwt' },
@@ -58,5 +59,24 @@ describe('loadConfig', () => {
     expect(loadConfig(production).migrate).toBe('manual');
     expect(loadConfig({ ...production, AUTH_MIGRATE: 'auto' }).migrate).toBe('auto');
     expect(() => loadConfig({ AUTH_DATA_DIR: dir, AUTH_MIGRATE: 'never' })).toThrow(/^invalid setting AUTH_MIGRATE: /);
+  });
+
+  it('reads the key rotation schedule: seconds, or 0 / off for manual rotation only', () => {
+    const base = { AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE };
+    expect(loadConfig({ ...base, AUTH_KEY_ROTATION_INTERVAL: '86400', AUTH_KEY_PREPUBLISH: '900' }).keys).toEqual({ rotationInterval: 86_400, prepublish: 900 });
+    expect(loadConfig({ ...base, AUTH_KEY_ROTATION_INTERVAL: 'off' }).keys).toEqual({ rotationInterval: null, prepublish: 1800 });
+    expect(loadConfig({ ...base, AUTH_KEY_ROTATION_INTERVAL: '0' }).keys).toEqual({ rotationInterval: null, prepublish: 1800 });
+    expect(Object.isFrozen(loadConfig(base).keys)).toBe(true);
+  });
+
+  it.each([
+    [{ AUTH_KEY_ROTATION_INTERVAL: 'monthly' }, 'invalid setting AUTH_KEY_ROTATION_INTERVAL: expected a number of seconds, or 0 / off for manual rotation only'],
+    [{ AUTH_KEY_ROTATION_INTERVAL: '-5' }, 'invalid setting AUTH_KEY_ROTATION_INTERVAL: expected a number of seconds, or 0 / off for manual rotation only'],
+    [{ AUTH_KEY_PREPUBLISH: '0' }, /^invalid setting AUTH_KEY_PREPUBLISH: /],
+    [{ AUTH_KEY_PREPUBLISH: 'soon' }, /^invalid setting AUTH_KEY_PREPUBLISH: /],
+    [{ AUTH_KEY_ROTATION_INTERVAL: '3600', AUTH_KEY_PREPUBLISH: '3600' }, 'invalid setting AUTH_KEY_PREPUBLISH: 3600 s must be shorter than AUTH_KEY_ROTATION_INTERVAL (3600 s)'],
+    [{ AUTH_KEY_ROTATION_INTERVAL: '1000' }, 'invalid setting AUTH_KEY_PREPUBLISH: 1800 s must be shorter than AUTH_KEY_ROTATION_INTERVAL (1000 s)'],
+  ])('refuses bad key rotation settings %j', (env, message) => {
+    expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, ...env })).toThrow(message);
   });
 });
