@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { redactUrl } from '@gatehouse/db';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
 import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
@@ -20,7 +21,14 @@ const logger = pino({ level: config.logLevel, base: { app: 'api' } });
 const database = await openApiDatabase(config.databaseUrl, {
   onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
 });
-const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger });
+const metrics = createMetricsRegistry();
+const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger, metrics });
+// A listener of its own: /metrics is never reachable through the API's port.
+const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+  process.stderr.write(`api: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (API_METRICS_HOST/API_METRICS_PORT): ${String(error)}\n`);
+  process.exit(1);
+});
+logger.info({ event: 'metrics_started', url: `${metricsServer.url}/metrics` }, 'metrics listening');
 
 const server = app.listen(config.port, config.host, () => {
   logger.info(
@@ -39,6 +47,7 @@ app.revocationFeed?.start();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.revocationFeed?.stop();
+    void metricsServer.close();
     server.close(() => void database.close().then(() => process.exit(0)));
   });
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Database, Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { createApp, type ApiApp } from '../../src/app.ts';
 import { loadApiDefinition, parseApiDefinition, type ApiDefinition } from '../../src/collections/collection-config.ts';
@@ -29,6 +30,8 @@ export async function startApi(options: {
   definition?: unknown;
   tokenValidation?: TokenValidation;
   now?: number;
+  /** The registry the app records into (default: the app's own, without process metrics). */
+  metrics?: Registry;
 }): Promise<ApiHarness> {
   const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
@@ -43,6 +46,7 @@ export async function startApi(options: {
     fetch: globalThis.fetch,
     logger: pino({ level: 'silent' }),
     tokenValidation: options.tokenValidation,
+    metrics: options.metrics,
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
