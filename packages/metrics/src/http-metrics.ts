@@ -6,7 +6,8 @@
  * `method` is one of the standard methods or `other`; `status` is the status sent, or what Koa
  * will send for an error that escapes (its `status` when 4xx/5xx, else 500). A middleware that
  * hands the raw response to another handler (`ctx.respond = false`) is measured by
- * `ctx.res.statusCode`. Place it outermost so every answer is counted.
+ * `ctx.res.statusCode`. Method and route are those the request arrived with, even when a handler
+ * rewrites them to run another route internally. Place it outermost so every answer is counted.
  */
 import type { Context, Next } from 'koa';
 import { Counter, Histogram, type Registry } from 'prom-client';
@@ -49,6 +50,10 @@ export function httpMetrics(options: HttpMetricsOptions): (ctx: Context, next: N
 
   return async function httpMetricsMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = now();
+    // Taken before the request runs: a handler may rewrite the URL and method of the underlying
+    // request to run another route internally (the auth server resumes an authorization that way).
+    const method = METHODS.has(ctx.method) ? ctx.method : 'other';
+    const route = options.route(ctx.path);
     let status: number | undefined;
     try {
       await next();
@@ -57,8 +62,8 @@ export function httpMetrics(options: HttpMetricsOptions): (ctx: Context, next: N
       throw error;
     } finally {
       const labels = {
-        method: METHODS.has(ctx.method) ? ctx.method : 'other',
-        route: options.route(ctx.path),
+        method,
+        route,
         status: String(status ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status)),
       };
       requests.inc(labels);

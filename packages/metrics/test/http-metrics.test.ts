@@ -14,7 +14,14 @@ describe('httpMetrics', () => {
     registry = createMetricsRegistry({ processMetrics: false });
     const app = new Koa();
     app.silent = true;
-    app.use(httpMetrics({ registry, route: routeTable(['/items/:id', '/boom', '/raw']), now: () => clock }));
+    app.use(httpMetrics({ registry, route: routeTable(['/items/:id', '/boom', '/raw', '/resume']), now: () => clock }));
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/resume') return next();
+      // An internal rewrite, like the auth server's resumed authorization.
+      ctx.method = 'GET';
+      ctx.url = '/items/internal-id';
+      await next();
+    });
     app.use(async (ctx) => {
       clock += 250;
       if (ctx.path === '/boom') throw new Error('unexpected');
@@ -40,11 +47,13 @@ describe('httpMetrics', () => {
     expect((await fetch(`${url}/nowhere/token-abc`)).status).toBe(404);
     expect((await fetch(`${url}/boom`)).status).toBe(500);
     expect((await fetch(`${url}/raw`, { method: 'POST' })).status).toBe(202);
+    expect((await fetch(`${url}/resume`, { method: 'POST' })).status).toBe(200);
     const text = await registry.metrics();
     expect(text).toContain('http_requests_total{method="GET",route="/items/:id",status="200"} 2');
     expect(text).toContain('http_requests_total{method="GET",route="other",status="404"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/boom",status="500"} 1');
     expect(text).toContain('http_requests_total{method="POST",route="/raw",status="202"} 1');
+    expect(text).toContain('http_requests_total{method="POST",route="/resume",status="200"} 1');
     expect(text).not.toContain('secret-id');
     expect(text).not.toContain('token-abc');
   });
