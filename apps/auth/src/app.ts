@@ -4,10 +4,13 @@
  * (`authctl keys rotate`, possibly from another process or instance): the check runs at most
  * every KEY_CHECK_INTERVAL_MS, so a rotation takes effect within seconds without a restart.
  * Expired oidc rows and old regulation records are purged on the same lazy schedule.
+ * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
 import type { Database } from '@gatehouse/db';
+import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { sql } from 'kysely';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -29,6 +32,9 @@ import { tokenResponse } from './oidc/token-response.ts';
 import { userinfoAudience } from './oidc/resource-server.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
+import { createAuthMetrics } from './metrics/auth-metrics.ts';
+import { authRouteName } from './metrics/route-name.ts';
+import { healthRoutes } from './health/health-routes.ts';
 
 export const KEY_CHECK_INTERVAL_MS = 5_000;
 const PURGE_INTERVAL_MS = 60_000;
@@ -38,6 +44,11 @@ export interface AppDeps {
   clock?: () => number;
   logger?: Logger;
   services?: AuthServices;
+  /**
+   * Where request, pool and login metrics are registered; main.ts passes the registry its
+   * metrics listener serves. By default a fresh registry without process metrics.
+   */
+  metrics?: Registry;
 }
 
 export interface AuthApp extends Koa {
@@ -45,6 +56,8 @@ export interface AuthApp extends Koa {
   readonly services: AuthServices;
   /** Re-reads the signing keys now and rebuilds the provider if they changed. */
   reloadKeys(): Promise<boolean>;
+  /** The registry holding this app's metrics. */
+  readonly metrics: Registry;
 }
 
 export async function createApp(config: AuthConfig, deps: AppDeps): Promise<AuthApp> {
@@ -52,6 +65,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
   await ensureSigningKey(services.keys, clock());
+  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
+  const authMetrics = createAuthMetrics(metrics);
+  registerDatabasePoolMetrics(metrics, deps.database);
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
   const interactionDeps: InteractionDeps = {
@@ -68,6 +84,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     pushes: services.pushes,
     pushHub: services.pushHub,
     recoveryCodes: services.recoveryCodes,
+    metrics: authMetrics,
   };
 
   let signingKeys: readonly JWK[] = [];
@@ -88,6 +105,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       accounts: services.accounts,
       jwks: jwks as { keys: Record<string, unknown>[] },
       logger,
+      metrics: authMetrics,
     });
     provider.use(requestContext(logger));
     provider.use(securityHeaders);
@@ -120,6 +138,13 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
 
   const app = new Koa() as AuthApp;
   app.proxy = config.trustProxy;
+  app.use(httpMetrics({ registry: metrics, route: authRouteName }));
+  // One entry per dependency; /readyz names each (add a check here, nothing else changes).
+  const readiness: ReadinessChecks = {
+    database: () => sql`select 1`.execute(services.db),
+    signingKeys: async () => signingKeys.length > 0,
+  };
+  app.use(healthRoutes(readiness).routes());
   app.use(async (ctx) => {
     const now = clock();
     if (now - keysCheckedAt >= KEY_CHECK_INTERVAL_MS) await reloadKeys();
@@ -136,5 +161,6 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   });
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
+  Object.defineProperty(app, 'metrics', { value: metrics });
   return app;
 }

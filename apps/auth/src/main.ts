@@ -5,6 +5,7 @@ import { createAuthServices } from './services.ts';
 import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { redactUrl } from '@gatehouse/db';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -22,13 +23,21 @@ async function main(): Promise<void> {
     onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
   });
   const services = createAuthServices(config, database);
-  const app = await createApp(config, { database, logger, services });
+  const metrics = createMetricsRegistry();
+  const app = await createApp(config, { database, logger, services, metrics });
+  // A listener of its own: /metrics is never reachable through the issuer's port.
+  const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+    process.stderr.write(`auth: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (AUTH_METRICS_HOST/AUTH_METRICS_PORT): ${String(error)}\n`);
+    process.exit(1);
+  });
+  logger.info({ event: 'metrics_started', url: `${metricsServer.url}/metrics` }, 'metrics listening');
   const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
   const server = app.listen(config.port, config.host, () => {
     logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
     if (seeded) process.stdout.write(seeded.banner);
   });
   const stop = () => {
+    void metricsServer.close();
     server.close(() => void database.close().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 3000).unref();
   };

@@ -12,6 +12,7 @@ import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import type { Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -33,6 +34,8 @@ export interface TestAuthServerOptions {
   logger?: Logger;
   /** Storage engine of the throw-away database (SQLite by default). */
   engine?: Engine;
+  /** The registry the server records its metrics into (default: its own, without process metrics). */
+  metrics?: Registry;
 }
 
 export interface TestUser {
@@ -79,7 +82,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     ...options.env,
   });
   const database = await openAuthDatabase(config.databaseUrl);
-  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock });
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics });
   server.on('request', app.callback());
   const { services } = app;
 
