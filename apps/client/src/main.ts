@@ -1,4 +1,5 @@
 import { redactUrl } from '@gatehouse/db';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openClientDatabase } from './storage/open-client-database.ts';
@@ -19,7 +20,14 @@ async function main(): Promise<void> {
   const database = await openClientDatabase(config.databaseUrl, {
     onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
   });
-  const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch });
+  const metrics = createMetricsRegistry();
+  const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch, metrics });
+  // A listener of its own: /metrics is never reachable through the app's port.
+  const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+    process.stderr.write(`client: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (CLIENT_METRICS_HOST/CLIENT_METRICS_PORT): ${String(error)}\n`);
+    process.exit(1);
+  });
+  logger.info({ event: 'metrics_started', client_id: config.clientId, url: `${metricsServer.url}/metrics` }, 'metrics listening');
   const server = app.listen(config.port, config.host, () => {
     logger.info(
       { event: 'client_started', client_id: config.clientId, url: config.publicUrl, issuer: config.issuer, api: config.apiUrl, database: redactUrl(config.databaseUrl) },
@@ -27,6 +35,7 @@ async function main(): Promise<void> {
     );
   });
   const stop = () => {
+    void metricsServer.close();
     server.close(() => void database.close().then(() => process.exit(0)));
     setTimeout(() => process.exit(0), 3000).unref();
   };

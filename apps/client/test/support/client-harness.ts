@@ -6,17 +6,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import type { Engine } from '@gatehouse/db';
+import type { Database, Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { CookieJar, form, request, type HttpResponse, type TestAuthServer, type TestUser } from '@gatehouse/auth/testing';
 import { loadConfig, type ClientConfig } from '../../src/config/config.ts';
 import { openClientDatabase } from '../../src/storage/open-client-database.ts';
 import { createApp, type ClientApp } from '../../src/app.ts';
+import type { ClientSchema } from '../../src/storage/schema.ts';
 
 export interface ClientHarness {
   url: string;
   config: ClientConfig;
   app: ClientApp;
+  /** The app's open database (a test may close it to see the app fail). */
+  database: Database<ClientSchema>;
   clientSecret: string;
   /** Milliseconds added to the real time on the client's clock. */
   offsetMs: number;
@@ -61,6 +65,8 @@ export async function startClient(options: {
   apiUrl?: string;
   engine?: Engine;
   env?: Record<string, string>;
+  /** The registry the app records into (default: its own, without process metrics). */
+  metrics?: Registry;
 }): Promise<ClientHarness> {
   const { auth } = options;
   const target: TestDatabase = await createTestDatabase(options.engine ?? 'sqlite');
@@ -93,7 +99,7 @@ export async function startClient(options: {
   const database = await openClientDatabase(config.databaseUrl);
   const harness = { offsetMs: 0, responses: [] as HttpResponse[], logs: [] as Record<string, unknown>[] } as ClientHarness;
   const logger = pino({ level: 'trace' }, { write: (line: string) => void harness.logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger });
+  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger, metrics: options.metrics });
   server.on('request', app.callback());
 
   const record = (response: HttpResponse): HttpResponse => {
@@ -106,6 +112,7 @@ export async function startClient(options: {
     url,
     config,
     app,
+    database,
     clientSecret,
     get: async (jar: CookieJar, path: string, headers: Record<string, string> = {}) => record(await request(jar, absolute(path), { headers })),
     post: async (jar: CookieJar, path: string, fields: Record<string, string>) =>
@@ -127,7 +134,7 @@ export async function startClient(options: {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      await database.close().catch(() => undefined);
       await target.drop();
     },
   });
