@@ -84,6 +84,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const authEnv: Record<string, string> = {
     ...base,
     AUTH_PORT: String(authPort),
+    // Metrics listeners on free ports, so parallel stacks (or a dev stack) never collide.
+    AUTH_METRICS_PORT: '0',
     AUTH_ISSUER: authUrl,
     AUTH_DATABASE_URL: `sqlite:${join(dataDir, 'auth.db')}`,
     AUTH_DATA_DIR: join(dataDir, 'auth'),
@@ -125,6 +127,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const api = run('api', 'apps/api/src/main.ts', {
       ...base,
       API_PORT: String(apiPort),
+      API_METRICS_PORT: '0',
       API_ISSUER: authUrl,
       API_DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
       ...options.apiEnv,
@@ -133,6 +136,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...base,
       CLIENT_ID: clientId,
       CLIENT_PORT: String(port),
+      CLIENT_METRICS_PORT: '0',
       CLIENT_URL: url,
       AUTH_ISSUER: authUrl,
       API_URL: apiUrl,

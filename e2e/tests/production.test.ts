@@ -263,7 +263,7 @@ async function untilBothServe(): Promise<void> {
   const seen = new Set<InstanceName>();
   for (let i = 0; i < 100 && seen.size < 2; i += 1) {
     const session = new Session();
-    await session.send(`${stack.authUrl}/healthz`);
+    await session.send(`${stack.authUrl}/.well-known/openid-configuration`);
     for (const name of await stack.servedBy(session.requestIds[0]!)) seen.add(name);
     if (seen.size < 2) await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -1,12 +1,14 @@
 /**
  * Builds the resource server. It never listens: main.ts does, and tests call createApp.
- * Middleware order: request id → access log → problem details → health, OpenAPI →
+ * Middleware order: request metrics → request id → access log → problem details → health, OpenAPI →
  * collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
  */
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Kysely } from 'kysely';
-import type { Database } from '@gatehouse/db';
+import { pendingMigrations, type Database } from '@gatehouse/db';
+import { apiMigrations } from './storage/migrations.ts';
+import { httpMetrics, registerDatabasePoolMetrics, createMetricsRegistry, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import { createAuthenticator, type Authenticator, type RevocationCheck } from './auth/authenticator.ts';
 import { createRevocationFeed, type RevocationFeed } from './auth/revocation-feed.ts';
 import { createRevocationList } from './auth/revocation-list.ts';
@@ -21,6 +23,7 @@ import { errorHandler } from './errors/error-handler.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { accessLog } from './http/access-log.ts';
 import { requestId } from './http/request-id.ts';
+import { apiRouteName } from './metrics/route-name.ts';
 import type { ApiState } from './http/state.ts';
 import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
 import { openApiRoute } from './openapi/openapi-route.ts';
@@ -38,6 +41,11 @@ export interface ApiDeps {
   readonly logger: Logger;
   /** Benchmark baseline only: `off` skips token validation. Never set from the environment. */
   readonly tokenValidation?: TokenValidation;
+  /**
+   * Where the request and pool metrics are registered; main.ts passes the registry its metrics
+   * listener serves. By default a fresh registry without process metrics.
+   */
+  readonly metrics?: Registry;
 }
 
 export interface ApiApp extends Koa<ApiState> {
@@ -45,6 +53,8 @@ export interface ApiApp extends Koa<ApiState> {
   readonly authenticator: Authenticator;
   /** The revocation feed subscriber (not started: main.ts starts and stops it), or undefined when off. */
   readonly revocationFeed: RevocationFeed | undefined;
+  /** The registry holding this app's metrics. */
+  readonly metrics: Registry;
 }
 
 function buildAuthenticator(config: ApiConfig, deps: ApiDeps): { authenticator: Authenticator; feed: RevocationFeed | undefined } {
@@ -113,11 +123,20 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const { authenticator, feed } = buildAuthenticator(config, deps);
   // Koa would print errors on stderr; ours are logged by the error handler.
   app.silent = true;
+  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
+  registerDatabasePoolMetrics(metrics, deps.database);
 
+  app.use(httpMetrics({ registry: metrics, route: apiRouteName }));
   app.use(requestId);
   app.use(accessLog(deps.logger, deps.clock));
   app.use(errorHandler(deps.logger));
-  const health = healthRoutes({ database: () => store.ping(), tokenValidation: () => authenticator.ready() });
+  // One entry per dependency; /readyz names each (add a check here, nothing else changes).
+  const readiness: ReadinessChecks = {
+    database: () => store.ping(),
+    authorizationServer: () => authenticator.ready(),
+    migrations: async () => (await pendingMigrations(deps.database.db as Kysely<unknown>, 'api', apiMigrations)).length === 0,
+  };
+  const health = healthRoutes(readiness);
   app.use(health.routes());
   const openapi = openApiRoute(deps.definition, { issuer: config.issuer, audience: config.audience });
   app.use(openapi.routes());
@@ -132,5 +151,5 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
       clock: deps.clock,
     }),
   );
-  return Object.assign(app, { authenticator, revocationFeed: feed });
+  return Object.assign(app, { authenticator, revocationFeed: feed, metrics });
 }

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { shutdownOnSignals } from '@gatehouse/runtime';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
 import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
@@ -26,7 +27,14 @@ const database = await openApiDatabase(config.databaseUrl, {
   process.stderr.write(`api: ${error.message}\n`);
   process.exit(1);
 });
-const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger });
+const metrics = createMetricsRegistry();
+const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger, metrics });
+// A listener of its own: /metrics is never reachable through the API's port.
+const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+  process.stderr.write(`api: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (API_METRICS_HOST/API_METRICS_PORT): ${String(error)}\n`);
+  process.exit(1);
+});
+logger.info({ event: 'metrics_started', url: `${metricsServer.url}/metrics` }, 'metrics listening');
 
 const server = app.listen(config.port, config.host, () => {
   logger.info(
@@ -47,6 +55,7 @@ shutdownOnSignals({
   logger,
   cleanup: async () => {
     app.revocationFeed?.stop();
+    await metricsServer.close();
     await database.close();
   },
 });

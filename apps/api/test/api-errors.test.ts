@@ -397,7 +397,7 @@ describe('500 Internal Server Error', () => {
       });
       const ready = await broken.request('/readyz');
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', authorizationServer: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', authorizationServer: 'ok', migrations: 'failing' } });
     } finally {
       await broken.close();
     }

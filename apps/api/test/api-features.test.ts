@@ -183,7 +183,7 @@ describe('request ids, health and OpenAPI', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await api.request('/readyz');
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', authorizationServer: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', authorizationServer: 'ok', migrations: 'ok' } });
   });
 
   it('serves an OpenAPI 3.1 document generated from the collection file', async () => {

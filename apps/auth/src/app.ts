@@ -7,10 +7,14 @@
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
  * Expired oidc rows and old regulation records are purged on the same lazy schedule.
+ * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
-import type { Database } from '@gatehouse/db';
+import { pendingMigrations, type Database } from '@gatehouse/db';
+import { authMigrations } from './storage/migrations.ts';
+import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { sql, type Kysely } from 'kysely';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -33,6 +37,9 @@ import { tokenResponse } from './oidc/token-response.ts';
 import { userinfoAudience } from './oidc/resource-server.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
+import { createAuthMetrics } from './metrics/auth-metrics.ts';
+import { authRouteName } from './metrics/route-name.ts';
+import { healthRoutes } from './health/health-routes.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
@@ -42,6 +49,11 @@ export interface AppDeps {
   clock?: () => number;
   logger?: Logger;
   services?: AuthServices;
+  /**
+   * Where request, pool and login metrics are registered; main.ts passes the registry its
+   * metrics listener serves. By default a fresh registry without process metrics.
+   */
+  metrics?: Registry;
 }
 
 export interface AuthApp extends Koa {
@@ -52,6 +64,8 @@ export interface AuthApp extends Koa {
    * keys and rebuilds the provider if the published keys or the signing key changed.
    */
   reloadKeys(): Promise<boolean>;
+  /** The registry holding this app's metrics. */
+  readonly metrics: Registry;
 }
 
 export async function createApp(config: AuthConfig, deps: AppDeps): Promise<AuthApp> {
@@ -60,6 +74,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
   const policy = keyPolicy(config);
   await ensureSigningKey(services.keys, clock());
+  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
+  const authMetrics = createAuthMetrics(metrics);
+  registerDatabasePoolMetrics(metrics, deps.database);
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
   const interactionDeps: InteractionDeps = {
@@ -77,6 +94,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     pushHub: services.pushHub,
     recoveryCodes: services.recoveryCodes,
     streams: services.streams,
+    metrics: authMetrics,
   };
 
   let signingKeys: readonly JWK[] = [];
@@ -96,6 +114,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       accounts: services.accounts,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
+      metrics: authMetrics,
     });
     provider.use(requestContext(logger));
     provider.use(securityHeaders);
@@ -143,6 +162,15 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
 
   const app = new Koa() as AuthApp;
   app.proxy = config.trustProxy;
+  app.use(httpMetrics({ registry: metrics, route: authRouteName }));
+  // One entry per dependency; /readyz names each (add a check here, nothing else changes).
+  const readiness: ReadinessChecks = {
+    database: () => sql`select 1`.execute(services.db),
+    signingKeys: async () => signingKeys.length > 0,
+    // A schema behind the code (an instance started before `authctl db migrate`) is not ready.
+    migrations: async () => (await pendingMigrations(services.db as Kysely<unknown>, 'auth', authMigrations)).length === 0,
+  };
+  app.use(healthRoutes(readiness).routes());
   app.use(async (ctx) => {
     const now = clock();
     // A failed check (database down) keeps the keys in use; the next request tries again.
@@ -160,5 +188,6 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   });
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
+  Object.defineProperty(app, 'metrics', { value: metrics });
   return app;
 }

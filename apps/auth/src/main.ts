@@ -6,6 +6,7 @@ import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { shutdownOnSignals } from '@gatehouse/runtime';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
 async function main(): Promise<void> {
   let config;
@@ -34,7 +35,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const services = createAuthServices(config, database);
-  const app = await createApp(config, { database, logger, services });
+  const metrics = createMetricsRegistry();
+  const app = await createApp(config, { database, logger, services, metrics });
+  // A listener of its own: /metrics is never reachable through the issuer's port.
+  const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+    process.stderr.write(`auth: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (AUTH_METRICS_HOST/AUTH_METRICS_PORT): ${String(error)}\n`);
+    process.exit(1);
+  });
+  logger.info({ event: 'metrics_started', url: `${metricsServer.url}/metrics` }, 'metrics listening');
   const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
   const server = app.listen(config.port, config.host, () => {
     logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
@@ -44,7 +52,10 @@ async function main(): Promise<void> {
     servers: [server],
     logger,
     closeStreams: () => services.streams.closeAll(),
-    cleanup: () => database.close(),
+    cleanup: async () => {
+      await metricsServer.close();
+      await database.close();
+    },
   });
 }
 

@@ -1,13 +1,16 @@
 /**
  * The relying party as a Koa app (never listening; main.ts does that).
- * Middleware order: request context (log line, error page) → security headers → session →
- * form body → routes. Expired sessions and pending logins are purged lazily.
+ * Middleware order: request metrics → request context (log line, error page) → security headers →
+ * health → session → form body → routes. Expired sessions and pending logins are purged lazily.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
-import type { Database } from '@gatehouse/db';
+import { pendingMigrations, type Database } from '@gatehouse/db';
+import { clientMigrations } from './storage/migrations.ts';
+import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { sql, type Kysely } from 'kysely';
 import type { ClientConfig } from './config/config.ts';
 import type { ClientSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -27,6 +30,8 @@ import { createCallback } from './routes/callback.ts';
 import { createLogout } from './routes/logout.ts';
 import { createItemActions } from './routes/items.ts';
 import { STYLESHEET } from './views/static-assets.ts';
+import { healthRoutes } from './health/health-routes.ts';
+import { clientRouteName } from './metrics/route-name.ts';
 
 const PURGE_INTERVAL_MS = 60_000;
 
@@ -35,12 +40,19 @@ export interface AppDeps {
   clock?: () => number;
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
+  /**
+   * Where request and pool metrics are registered; main.ts passes the registry its metrics
+   * listener serves. By default a fresh registry without process metrics.
+   */
+  metrics?: Registry;
 }
 
 export interface ClientApp extends Koa {
   /** Stores the app runs on; used by tests. */
   readonly stores: { sessions: SessionStore; logins: LoginStore };
   readonly relyingParty: RelyingParty;
+  /** The registry holding this app's metrics. */
+  readonly metrics: Registry;
 }
 
 export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
@@ -72,16 +84,25 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = STYLESHEET;
   });
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
 
   const app = new Koa() as ClientApp;
   app.proxy = config.trustProxy;
   app.keys = [...config.cookieKeys];
   let purgedAt = clock();
+  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
+  registerDatabasePoolMetrics(metrics, deps.database);
+  // One entry per dependency; /readyz names each (add a check here, nothing else changes).
+  const readiness: ReadinessChecks = {
+    database: () => sql`select 1`.execute(db),
+    authorizationServer: () => relyingParty.ready(),
+    migrations: async () => (await pendingMigrations(db as Kysely<unknown>, 'client', clientMigrations)).length === 0,
+  };
+  const health = healthRoutes(readiness);
+  app.use(httpMetrics({ registry: metrics, route: clientRouteName }));
   app.use(requestContext(logger, config.clientId));
   app.use(securityHeaders(new URL(config.issuer).origin));
+  // Probes need no session, so they answer before the session middleware touches the database.
+  app.use(health.routes());
   app.use(async (_ctx, next) => {
     const now = clock();
     if (now - purgedAt >= PURGE_INTERVAL_MS) {
@@ -96,5 +117,6 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   app.use(router.allowedMethods({ throw: true }));
   Object.defineProperty(app, 'stores', { value: { sessions, logins } });
   Object.defineProperty(app, 'relyingParty', { value: relyingParty });
+  Object.defineProperty(app, 'metrics', { value: metrics });
   return app;
 }

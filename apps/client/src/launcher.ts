@@ -4,7 +4,7 @@
  * Rules:
  * - per app, APP_ONE_* / APP_TWO_* variables become the child's CLIENT_* settings:
  *   `_URL` (public base URL; its port is the listening port), `_CLIENT_SECRET`, `_COOKIE_KEYS`,
- *   `_DATABASE_URL`; CLIENT_* variables of the parent are not passed on (except CLIENT_MIGRATE, shared), so the two apps never
+ *   `_DATABASE_URL`, `_METRICS_HOST`, `_METRICS_PORT` (each app has its own metrics listener); CLIENT_* variables of the parent are not passed on (except CLIENT_MIGRATE, shared), so the two apps never
  *   share a secret by accident, and neither sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
  * - `--watch` restarts an app when its source changes and formats its JSON log lines (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
@@ -38,6 +38,8 @@ export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEn
     CLIENT_DATABASE_URL: env[`${app.prefix}_DATABASE_URL`],
     // Shared by both apps: when they migrate their databases (auto, or manual = `migrate` first).
     CLIENT_MIGRATE: env.CLIENT_MIGRATE,
+    CLIENT_METRICS_HOST: env[`${app.prefix}_METRICS_HOST`],
+    CLIENT_METRICS_PORT: env[`${app.prefix}_METRICS_PORT`],
   };
   for (const [name, value] of Object.entries(own)) if (value === undefined) delete own[name];
   return { ...shared, ...own };

@@ -1,5 +1,6 @@
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { shutdownOnSignals } from '@gatehouse/runtime';
+import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openClientDatabase } from './storage/open-client-database.ts';
@@ -30,14 +31,28 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch });
+  const metrics = createMetricsRegistry();
+  const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch, metrics });
+  // A listener of its own: /metrics is never reachable through the app's port.
+  const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
+    process.stderr.write(`client: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (CLIENT_METRICS_HOST/CLIENT_METRICS_PORT): ${String(error)}\n`);
+    process.exit(1);
+  });
+  logger.info({ event: 'metrics_started', client_id: config.clientId, url: `${metricsServer.url}/metrics` }, 'metrics listening');
   const server = app.listen(config.port, config.host, () => {
     logger.info(
       { event: 'client_started', client_id: config.clientId, url: config.publicUrl, issuer: config.issuer, api: config.apiUrl, database: redactUrl(config.databaseUrl) },
       `${config.clientId} listening on http://${config.host}:${config.port} (open ${config.publicUrl}/)`,
     );
   });
-  shutdownOnSignals({ servers: [server], logger, cleanup: () => database.close() });
+  shutdownOnSignals({
+    servers: [server],
+    logger,
+    cleanup: async () => {
+      await metricsServer.close();
+      await database.close();
+    },
+  });
 }
 
 await main();

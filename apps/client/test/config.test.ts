@@ -29,7 +29,9 @@ describe('loadConfig', () => {
       collection: 'movies',
       itemField: 'title',
       cookies: { session: 'app-one.sid', login: 'app-one.login' },
+      metrics: { host: '127.0.0.1', port: 9466 },
     });
+    expect(Object.isFrozen(config.metrics)).toBe(true);
     expect(Object.isFrozen(config)).toBe(true);
     // The generated cookie key is kept for the next start, readable by its owner only.
     const file = join(dir, 'app-one-secrets.json');
@@ -44,6 +46,13 @@ describe('loadConfig', () => {
     expect(config.clientSecret).toBe(DEV_DEFAULTS.clientSecrets['app-two']);
     expect(config.databaseUrl).toMatch(/app-two\.db$/);
     expect(config.cookies).toEqual({ session: 'app-two.sid', login: 'app-two.login' });
+    expect(config.metrics).toEqual({ host: '127.0.0.1', port: 9467 });
+  });
+
+  it('reads CLIENT_METRICS_HOST and CLIENT_METRICS_PORT; 0 means a free port', () => {
+    expect(loadConfig({ CLIENT_DATA_DIR: dataDir(), CLIENT_METRICS_HOST: '0.0.0.0', CLIENT_METRICS_PORT: '9100' }).metrics).toEqual({ host: '0.0.0.0', port: 9100 });
+    expect(loadConfig({ CLIENT_ID: 'app-two', CLIENT_DATA_DIR: dataDir(), CLIENT_METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(() => loadConfig({ CLIENT_DATA_DIR: dataDir(), CLIENT_METRICS_PORT: '-1' })).toThrow(/^invalid setting CLIENT_METRICS_PORT: /);
   });
 
   it('refuses to start in production without CLIENT_SECRET and CLIENT_COOKIE_KEYS', () => {

@@ -35,4 +35,12 @@ describe('the launcher of app-one and app-two', () => {
     expect(two.CLIENT_COOKIE_KEYS).toBeUndefined();
     expect(Object.keys(two).filter((name) => name.startsWith('APP_'))).toEqual([]);
   });
+
+  it('gives each app its own metrics listener from APP_ONE_METRICS_* and APP_TWO_METRICS_*', () => {
+    const env = { APP_ONE_METRICS_PORT: '9100', APP_ONE_METRICS_HOST: '0.0.0.0', APP_TWO_METRICS_PORT: '9101', CLIENT_METRICS_PORT: '1' };
+    expect(childEnv(appOne, env)).toMatchObject({ CLIENT_METRICS_PORT: '9100', CLIENT_METRICS_HOST: '0.0.0.0' });
+    const two = childEnv(appTwo, env);
+    expect(two).toMatchObject({ CLIENT_METRICS_PORT: '9101' });
+    expect(two.CLIENT_METRICS_HOST).toBeUndefined();
+  });
 });

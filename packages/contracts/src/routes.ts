@@ -12,6 +12,10 @@ export const AUTH_ROUTES = {
   discovery: '/.well-known/openid-configuration',
   login: '/login',
   mfaVerify: '/mfa/verify',
+  /** Liveness: 200 while the process serves requests. */
+  health: '/healthz',
+  /** Readiness: 200 when every dependency check passes, else 503 naming the failing ones. */
+  ready: '/readyz',
 } as const;
 
 /** Paths of a relying-party app. */
@@ -20,6 +24,8 @@ export const CLIENT_ROUTES = {
   callback: '/callback',
   logout: '/logout',
   signedOut: '/signed-out',
+  health: '/healthz',
+  ready: '/readyz',
 } as const;
 
 /** Paths of the resource server. */

@@ -8,10 +8,22 @@ import { openSqlite } from './sqlite-driver.ts';
 /** The engines Gatehouse stores data in. */
 export type Engine = DatabaseTarget['engine'];
 
+/** Connections of a PostgreSQL pool at one moment. */
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  readonly total: number;
+  /** Open connections not running a query. */
+  readonly idle: number;
+  /** Queries queued because every connection is in use and the pool is full. */
+  readonly waiting: number;
+}
+
 /** An open database: a Kysely instance plus the engine behind it. */
 export interface Database<Schema = unknown> {
   readonly db: Kysely<Schema>;
   readonly engine: Engine;
+  /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
+  poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
@@ -37,7 +49,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   if (target.engine === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    return { db, engine: 'sqlite', poolStats: () => undefined, close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: target.connectionString,
@@ -56,5 +68,10 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   // crash on a database restart. The query in flight fails on its own and the next one reconnects.
   pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    engine: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    close: () => db.destroy(),
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, parseDatabaseUrl, type Database } from '../src/index.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
@@ -72,6 +72,48 @@ describe('a PostgreSQL connection terminated by the server', () => {
       expect(await terminated).toBe('57P01');
       const again = await sql<{ one: number }>`select 1 as one`.execute(database.db);
       expect(again.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  });
+});
+
+describe('poolStats', () => {
+  it('is undefined on SQLite, which has no pool', async () => {
+    const target = await createTestDatabase('sqlite');
+    const database = openDatabase(target.url);
+    try {
+      expect(database.poolStats()).toBeUndefined();
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  });
+
+  it('reports open, idle and waiting on PostgreSQL', async () => {
+    const target = await createTestDatabase('postgres');
+    const database = openDatabase(target.url, { maxConnections: 1 });
+    try {
+      expect(database.poolStats()).toEqual({ total: 0, idle: 0, waiting: 0 });
+      await sql`select 1`.execute(database.db);
+      expect(database.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
+      // With the only connection held by a transaction, a second query waits for it.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inTransaction: () => void = () => {};
+      const started = new Promise<void>((resolve) => (inTransaction = resolve));
+      const transaction = database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        inTransaction();
+        await held;
+      });
+      await started;
+      const queued = sql`select 1`.execute(database.db);
+      await vi.waitFor(() => expect(database.poolStats()).toEqual({ total: 1, idle: 0, waiting: 1 }));
+      release();
+      await Promise.all([transaction, queued]);
+      expect(database.poolStats()).toEqual({ total: 1, idle: 1, waiting: 0 });
     } finally {
       await database.close();
       await target.drop();

@@ -4,6 +4,8 @@
  * - every variable has a development default, except API_INTROSPECTION_CLIENT_SECRET,
  *   whose development default `dev-api-secret` is refused when NODE_ENV=production;
  * - the server listens on loopback (127.0.0.1) unless API_HOST says otherwise;
+ * - metrics are served on a separate listener (API_METRICS_HOST/API_METRICS_PORT, loopback
+ *   9465 by default), never on the API's port; port 0 binds a free port (tests), like API_PORT;
  * - a bad value fails start-up with one message naming the variable.
  */
 import { fileURLToPath } from 'node:url';
@@ -57,6 +59,8 @@ export interface ApiConfig {
     /** Most entries the deny-list holds. */
     readonly listSize: number;
   };
+  /** Where GET /metrics listens (a listener of its own). Port 0 picks a free port. */
+  readonly metrics: { readonly host: string; readonly port: number };
 }
 
 export { ConfigError };
@@ -92,6 +96,8 @@ const Env = z.object({
   API_REVOCATION_FEED_URL: z.url().optional(),
   API_REVOCATION_MAX_STALENESS: z.coerce.number().int().min(1).default(15),
   API_REVOCATION_LIST_SIZE: z.coerce.number().int().positive().default(100_000),
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
 });
 
 /** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
@@ -135,5 +141,6 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
           listSize: e.API_REVOCATION_LIST_SIZE,
         })
       : null,
+    metrics: Object.freeze({ host: e.API_METRICS_HOST, port: e.API_METRICS_PORT }),
   });
 }

@@ -89,7 +89,7 @@ describe('JWKS', () => {
     expect(await r.json()).toMatchObject({ code: 'authorization_server_unavailable', status: 503 });
     const ready = await api.request('/readyz');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', authorizationServer: 'failing' } });
+    expect(await ready.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', authorizationServer: 'failing', migrations: 'ok' } });
     issuer.failing = false;
     api.now += 5_000;
     expect((await api.request('/readyz')).status).toBe(200);

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 4000,
       databaseUrl: 'sqlite:./data/api.db',
+      migrate: 'auto',
       issuer: 'http://localhost:3000',
       audience: 'http://localhost:4000/api',
       tokenMode: 'jwt',
@@ -25,10 +26,19 @@ describe('loadConfig', () => {
       tokenCacheSize: 10000,
       introspectionCacheMaxAge: 60,
       revocationFeed: { url: 'http://localhost:3000/oauth2/v1/revocations', maxStaleness: 15, listSize: 100_000 },
+      metrics: { host: '127.0.0.1', port: 9465 },
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.revocationFeed)).toBe(true);
     expect(Object.isFrozen(config.introspectionClient)).toBe(true);
+    expect(Object.isFrozen(config.metrics)).toBe(true);
+  });
+
+  it('reads where the metrics listener goes; port 0 means a free port', () => {
+    expect(loadConfig({ API_METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9100' }).metrics).toEqual({ host: '0.0.0.0', port: 9100 });
+    expect(loadConfig({ API_METRICS_PORT: '0' }).metrics).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(() => loadConfig({ API_METRICS_PORT: '65536' })).toThrow(/^invalid setting API_METRICS_PORT: /);
+    expect(() => loadConfig({ API_METRICS_HOST: '' })).toThrow(/^invalid setting API_METRICS_HOST: /);
   });
 
   it('reads every variable', () => {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Database, Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import { createApp, type ApiApp } from '../../src/app.ts';
 import { loadApiDefinition, parseApiDefinition, type ApiDefinition } from '../../src/collections/collection-config.ts';
@@ -32,6 +33,8 @@ export async function startApi(options: {
   tokenValidation?: TokenValidation;
   now?: number;
   outage?: boolean;
+  /** The registry the app records into (default: the app's own, without process metrics). */
+  metrics?: Registry;
 }): Promise<ApiHarness> {
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
@@ -47,6 +50,7 @@ export async function startApi(options: {
     fetch: globalThis.fetch,
     logger: pino({ level: 'silent' }),
     tokenValidation: options.tokenValidation,
+    metrics: options.metrics,
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

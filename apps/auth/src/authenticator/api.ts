@@ -99,6 +99,7 @@ export function createEventsHandler(deps: InteractionDeps) {
       'X-Accel-Buffering': 'no',
       'X-Content-Type-Options': 'nosniff',
     });
+    const streamClosed = deps.metrics.pushStreamOpened();
     const stream = { write: (chunk: string) => void (res.writableEnded || res.destroyed ? undefined : res.write(chunk)), end: () => void (res.writableEnded ? undefined : res.end()) };
 
     let closed = false;
@@ -140,6 +141,7 @@ export function createEventsHandler(deps: InteractionDeps) {
       unregister();
       clearInterval(refresh);
       clearTimeout(maxAge);
+      streamClosed();
       stream.end();
     }
     res.on('close', close);

@@ -4,6 +4,8 @@
  * - every variable has a development default, except the secrets, which are generated
  *   once into `<dataDir>/auth-secrets.json` outside production;
  * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set;
+ * - metrics listen on a port of their own (AUTH_METRICS_HOST/PORT, loopback 9464 by default);
+ *   port 0 binds a free port, as for AUTH_PORT;
  * - a bad value fails start-up with one message naming the variable;
  * - AUTH_KEY_ROTATION_INTERVAL is seconds, or `0` / `off` for manual rotation only;
  *   AUTH_KEY_PREPUBLISH must be shorter than it (a new key has to start signing before the next
@@ -64,6 +66,10 @@ export interface AuthConfig {
   /** Register the dev clients and the demo user at start (never in production unless asked). */
   readonly devSeed: boolean;
   readonly devClients: readonly DevClient[];
+
+  // Observability
+  /** Where GET /metrics listens: a listener of its own, never the issuer's port. Port 0 picks a free port. */
+  readonly metrics: { readonly host: string; readonly port: number };
 }
 
 export { ConfigError };
@@ -105,6 +111,10 @@ const Env = z.object({
   AUTH_DEV_SEED: bool.optional(),
   APP_ONE_URL: z.url().default('http://localhost:3001'),
   APP_TWO_URL: z.url().default('http://localhost:3002'),
+
+  // Observability
+  AUTH_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  AUTH_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
 function decodeKey(value: string): Buffer {
@@ -169,5 +179,8 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     logLevel: e.LOG_LEVEL,
     devSeed: e.AUTH_DEV_SEED ?? !production,
     devClients: Object.freeze(devClients),
+
+    // Observability
+    metrics: Object.freeze({ host: e.AUTH_METRICS_HOST, port: e.AUTH_METRICS_PORT }),
   });
 }

@@ -11,6 +11,7 @@ import type { EnrollmentStore } from '../devices/enrollment-store.ts';
 import type { PushStore } from '../push/push-store.ts';
 import type { PushHub } from '../push/push-hub.ts';
 import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
+import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 
 /** What the login and second-factor steps need; `provider()` is the current provider (keys may reload). */
 export interface InteractionDeps {
@@ -29,4 +30,5 @@ export interface InteractionDeps {
   recoveryCodes: RecoveryCodeStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
+  metrics: AuthMetrics;
 }

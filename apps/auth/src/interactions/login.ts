@@ -41,6 +41,7 @@ export function createLoginHandler(deps: InteractionDeps) {
       const ban = await deps.regulator.check(keys);
       if (ban.banned) {
         audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+        deps.metrics.login('password', 'locked');
         throw tooManyAttempts(ban.retryAfterSeconds);
       }
       const account = await deps.accounts.findByUsername(username);
@@ -48,7 +49,11 @@ export function createLoginHandler(deps: InteractionDeps) {
       if (!account || !ok) {
         const after = await deps.regulator.fail(keys);
         audit(deps.logger, 'login.password.failure', { username, ip: ctx.ip });
-        if (after.banned) audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+        deps.metrics.login('password', 'failure');
+        if (after.banned) {
+          audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+          deps.metrics.lockout('password');
+        }
         throw new AuthError(401, 'invalid_credentials', 'Invalid username or password.');
       }
       if (account.disabledAt !== null) {
@@ -56,6 +61,7 @@ export function createLoginHandler(deps: InteractionDeps) {
         throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
       }
       audit(deps.logger, 'login.password.success', { account_id: account.id, ip: ctx.ip });
+      deps.metrics.login('password', 'success');
 
       const previous = pendingLogin(interaction);
       const pending: PendingLogin = { accountId: account.id, username: account.username, passwordAt: deps.clock() };

@@ -28,6 +28,7 @@ import { regulationKeys } from './login.ts';
 import { renderMfaStep } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
+import type { SecondFactorMethod } from '../metrics/auth-metrics.ts';
 
 export const AMR_TOTP = ['pwd', 'otp'] as const;
 export const AMR_PUSH = ['pwd', 'swk', 'user'] as const;
@@ -53,12 +54,18 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
       const ban = await deps.regulator.check(keys);
       if (ban.banned) {
         audit(deps.logger, 'login.lockout', { account_id: pending.accountId, ip: ctx.ip, step: 'mfa' });
+        deps.metrics.login('mfa', 'locked');
         throw tooManyAttempts(ban.retryAfterSeconds);
       }
       const fail = async (error: AuthError): Promise<never> => {
         const after = await deps.regulator.fail(keys);
         audit(deps.logger, 'login.mfa.failure', { account_id: pending!.accountId, ip: ctx.ip, reason: error.code, method });
-        if (after.banned) audit(deps.logger, 'login.lockout', { account_id: pending!.accountId, ip: ctx.ip, step: 'mfa' });
+        deps.metrics.login('mfa', 'failure');
+        deps.metrics.secondFactor(method as SecondFactorMethod, 'failure');
+        if (after.banned) {
+          audit(deps.logger, 'login.lockout', { account_id: pending!.accountId, ip: ctx.ip, step: 'mfa' });
+          deps.metrics.lockout('mfa');
+        }
         throw error;
       };
 
@@ -84,6 +91,8 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
         if (result !== 'accepted') await fail(new AuthError(401, 'invalid_code', 'That recovery code is not valid.'));
         audit(deps.logger, 'recovery.used', { account_id: pending.accountId, ip: ctx.ip });
         audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'recovery' });
+        deps.metrics.login('mfa', 'success');
+        deps.metrics.secondFactor('recovery', 'success');
         await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_RECOVERY, body.json);
         return;
       }
@@ -106,6 +115,8 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
         await fail(new AuthError(401, 'code_replayed', 'That code was already used. Wait for the next code and try again.'));
       }
       audit(deps.logger, 'login.mfa.success', { account_id: pending.accountId, ip: ctx.ip, method: 'totp' });
+      deps.metrics.login('mfa', 'success');
+      deps.metrics.secondFactor('totp', 'success');
       await finishLogin(ctx, next, deps, interaction, pending.accountId, AMR_TOTP, body.json);
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
@@ -126,6 +137,8 @@ export function createMfaVerifyHandler(deps: InteractionDeps) {
 export async function completeApprovedPush(ctx: Context, next: Next, deps: InteractionDeps, interaction: Interaction, push: PushTransaction, json: boolean): Promise<void> {
   if (!(await deps.pushes.complete(push.id))) throw new AuthError(409, 'push_already_decided', 'This approval was already used. Send a new push.');
   audit(deps.logger, 'login.mfa.success', { account_id: push.accountId, ip: ctx.ip, method: 'push', push_id: push.id });
+  deps.metrics.login('mfa', 'success');
+  deps.metrics.secondFactor('push', 'success');
   await finishLogin(ctx, next, deps, interaction, push.accountId, AMR_PUSH, json);
 }
 

@@ -58,6 +58,7 @@ export function createPushPollHandler(deps: InteractionDeps) {
         throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');
       }
       audit(deps.logger, 'push.expired', { account_id: pending.accountId, push_id: push.id });
+      deps.metrics.secondFactor('push', 'expired');
       throw new AuthError(401, 'push_timeout', 'The push request expired before it was approved. Send a new push or use a code instead.');
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;

@@ -49,8 +49,5 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.body = PUSH_WAIT_SCRIPT;
   });
-  router.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
-  });
   return router;
 }

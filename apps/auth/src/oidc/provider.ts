@@ -20,6 +20,7 @@ import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import { audit } from '../logging/logger.ts';
+import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { loadExistingGrant } from './grants.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
@@ -39,6 +40,7 @@ export interface ProviderDeps {
   accounts: AccountStore;
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
+  metrics: AuthMetrics;
 }
 
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
@@ -142,9 +144,11 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     if (isDatabaseUnavailable(error)) ctx.state.databaseUnavailable = true;
     else deps.logger.error({ err: error }, 'oidc-provider server error');
   });
-  provider.on('grant.success', (ctx) =>
-    audit(deps.logger, 'token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: String(ctx.oidc.params?.grant_type ?? '') }),
-  );
+  provider.on('grant.success', (ctx) => {
+    const grantType = String(ctx.oidc.params?.grant_type ?? '');
+    audit(deps.logger, 'token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: grantType });
+    deps.metrics.tokenIssued(grantType);
+  });
   provider.on('grant.revoked', (_ctx, grantId) => audit(deps.logger, 'grant.revoked', { grant_id: grantId }));
   provider.on('access_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'access_token' }));
   provider.on('refresh_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'refresh_token' }));

@@ -18,6 +18,7 @@ import type { DeviceStore } from '../devices/device-store.ts';
 import { answerMessage, verifySignature, type Decision } from '../devices/signed-request.ts';
 import type { PushHub } from './push-hub.ts';
 import type { PushState, PushStore } from './push-store.ts';
+import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 
 export interface PushAnswerDeps {
   devices: DeviceStore;
@@ -25,6 +26,7 @@ export interface PushAnswerDeps {
   pushHub: PushHub;
   logger: Logger;
   clock: () => number;
+  metrics: AuthMetrics;
 }
 
 export interface PushAnswer {
@@ -61,7 +63,10 @@ export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Prom
   await deps.devices.touch(device!.id, deps.clock());
 
   if (answer.decision === 'approve' && !safeEqual(answer.number, String(transaction.number))) {
-    if (await deps.pushes.decide(transaction.id, 'REJECTED', device!.id)) deps.pushHub.notify(transaction.accountId);
+    if (await deps.pushes.decide(transaction.id, 'REJECTED', device!.id)) {
+      deps.pushHub.notify(transaction.accountId);
+      deps.metrics.secondFactor('push', 'denied');
+    }
     refuse('number_mismatch', new AuthError(400, 'number_mismatch', 'That is not the number shown on the sign-in page. The sign-in was refused.'), transaction.accountId);
   }
   const state = answer.decision === 'approve' ? 'APPROVED' : 'REJECTED';
@@ -71,5 +76,7 @@ export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Prom
   }
   deps.pushHub.notify(transaction.accountId);
   audit(deps.logger, state === 'APPROVED' ? 'push.approved' : 'push.denied', { push_id: transaction.id, device_id: device!.id, account_id: transaction.accountId });
+  // An approval is counted when it completes the login (mfa-verify.ts), a denial here.
+  if (state === 'REJECTED') deps.metrics.secondFactor('push', 'denied');
   return state;
 }

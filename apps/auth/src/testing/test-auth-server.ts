@@ -12,6 +12,7 @@ import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import type { Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -36,6 +37,8 @@ export interface TestAuthServerOptions {
   engine?: Engine;
   /** PostgreSQL only: reach the database through a relay the test can cut (`outage`). */
   outage?: boolean;
+  /** The registry the server records its metrics into (default: its own, without process metrics). */
+  metrics?: Registry;
 }
 
 export interface TestUser {
@@ -85,7 +88,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     ...options.env,
   });
   const database = await openAuthDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
-  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock });
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics });
   server.on('request', app.callback());
   const { services } = app;
   const clock = options.clock ?? Date.now;

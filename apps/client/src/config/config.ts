@@ -7,6 +7,8 @@
  * - with NODE_ENV=production, CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set, and the
  *   development secrets are refused;
  * - a plain-http issuer is accepted outside production, or for a loopback issuer;
+ * - metrics listen on a port of their own (CLIENT_METRICS_HOST/PORT: loopback, 9466 for app-one,
+ *   9467 for app-two, 9466 otherwise, like CLIENT_PORT); port 0 binds a free port, as for CLIENT_PORT;
  * - a bad value fails start-up with one message naming the variable.
  */
 import { z } from 'zod';
@@ -52,6 +54,8 @@ export interface ClientConfig {
   readonly logLevel: string;
   /** Cookie names, all prefixed with the client id so apps sharing a host never clash. */
   readonly cookies: { readonly session: string; readonly login: string };
+  /** Where GET /metrics listens: a listener of its own, never the app's port. Port 0 picks a free port. */
+  readonly metrics: { readonly host: string; readonly port: number };
 }
 
 export { ConfigError };
@@ -70,6 +74,8 @@ const Env = z.object({
   CLIENT_SECRET: z.string().min(8).optional(),
   CLIENT_HOST: z.string().min(1).default('127.0.0.1'),
   CLIENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CLIENT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  CLIENT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   CLIENT_URL: z.url().optional(),
   AUTH_ISSUER: z.url().default('http://localhost:3000'),
   API_URL: z.url().default('http://localhost:4000'),
@@ -159,5 +165,6 @@ export function loadConfig(env: Record<string, string | undefined>): ClientConfi
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     cookies: Object.freeze({ session: `${clientId}.sid`, login: `${clientId}.login` }),
+    metrics: Object.freeze({ host: e.CLIENT_METRICS_HOST, port: e.CLIENT_METRICS_PORT ?? (clientId === 'app-two' ? 9467 : 9466) }),
   });
 }

@@ -35,6 +35,8 @@ export interface RelyingParty {
   endSessionUrl(idToken: string | undefined): Promise<URL>;
   /** Best effort: revokes a refresh token at logout. */
   revoke(token: string): Promise<void>;
+  /** True once the authorization server's discovery document is loaded (loading it now if needed). */
+  ready(): Promise<boolean>;
 }
 
 /** The authorization server refused the refresh token (expired, revoked, reused). */
@@ -154,5 +156,10 @@ export function createRelyingParty(config: ClientConfig, deps: RelyingPartyDeps)
     async revoke(token) {
       await oidc.tokenRevocation(await configuration(), token, { token_type_hint: 'refresh_token' });
     },
+
+    ready: () => configuration().then(
+      () => true,
+      () => false,
+    ),
   };
 }

@@ -6,17 +6,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import type { Engine } from '@gatehouse/db';
+import type { Database, Engine } from '@gatehouse/db';
+import type { Registry } from '@gatehouse/metrics';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
 import { CookieJar, form, request, type HttpResponse, type TestAuthServer, type TestUser } from '@gatehouse/auth/testing';
 import { loadConfig, type ClientConfig } from '../../src/config/config.ts';
 import { openClientDatabase } from '../../src/storage/open-client-database.ts';
 import { createApp, type ClientApp } from '../../src/app.ts';
+import type { ClientSchema } from '../../src/storage/schema.ts';
 
 export interface ClientHarness {
   url: string;
   config: ClientConfig;
   app: ClientApp;
+  /** The app's open database (a test may close it to see the app fail). */
+  database: Database<ClientSchema>;
   clientSecret: string;
   /** Milliseconds added to the real time on the client's clock. */
   offsetMs: number;
@@ -64,6 +68,8 @@ export async function startClient(options: {
   engine?: Engine;
   env?: Record<string, string>;
   outage?: boolean;
+  /** The registry the app records into (default: its own, without process metrics). */
+  metrics?: Registry;
 }): Promise<ClientHarness> {
   const { auth } = options;
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
@@ -97,7 +103,7 @@ export async function startClient(options: {
   const database = await openClientDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const harness = { offsetMs: 0, responses: [] as HttpResponse[], logs: [] as Record<string, unknown>[] } as ClientHarness;
   const logger = pino({ level: 'trace' }, { write: (line: string) => void harness.logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger });
+  const app = createApp(config, { database, clock: () => Date.now() + harness.offsetMs, fetch: loopbackFetch, logger, metrics: options.metrics });
   server.on('request', app.callback());
 
   const record = (response: HttpResponse): HttpResponse => {
@@ -110,6 +116,7 @@ export async function startClient(options: {
     url,
     config,
     app,
+    database,
     clientSecret,
     ...(outage ? { outage } : {}),
     get: async (jar: CookieJar, path: string, headers: Record<string, string> = {}) => record(await request(jar, absolute(path), { headers })),
@@ -132,7 +139,7 @@ export async function startClient(options: {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.close();
+      await database.close().catch(() => undefined);
       await outage?.close();
       await target.drop();
     },

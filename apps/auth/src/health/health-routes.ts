@@ -1,0 +1,31 @@
+/**
+ * Liveness and readiness, answered by the outer Koa app before anything reaches oidc-provider.
+ * `/healthz` answers 200 while the process serves requests. `/readyz` answers 200 only when
+ * every readiness check passes (app.ts lists them), otherwise 503 naming each check `ok` or
+ * `failing`. Both are public, uncached JSON and reveal nothing more; other methods get 405.
+ */
+import Router from '@koa/router';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { checkReadiness, type ReadinessChecks } from '@gatehouse/metrics';
+
+export function healthRoutes(checks: ReadinessChecks): Router {
+  const router = new Router();
+  router.get(AUTH_ROUTES.health, (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  });
+  router.get(AUTH_ROUTES.ready, async (ctx) => {
+    const report = await checkReadiness(checks);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = report.status === 'ready' ? 200 : 503;
+    ctx.body = report;
+  });
+  for (const path of [AUTH_ROUTES.health, AUTH_ROUTES.ready]) {
+    router.all(path, (ctx) => {
+      ctx.set('Allow', 'GET, HEAD');
+      ctx.status = 405;
+      ctx.body = { error: 'method_not_allowed', error_description: `${ctx.method} is not allowed here; use GET or HEAD.` };
+    });
+  }
+  return router;
+}

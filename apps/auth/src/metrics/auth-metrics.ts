@@ -1,0 +1,79 @@
+/**
+ * Domain metrics of the authorization server, counted where the events happen (next to their
+ * audit events). Rules:
+ * - label values come from closed unions (step, method, outcome) or a fixed list (grant types);
+ *   usernames, account ids, IPs, codes and tokens never become labels;
+ * - a login step's outcome is `success`, `failure` (wrong credentials or code) or `locked`
+ *   (refused because the account or IP is banned, before anything is checked);
+ * - a lockout is counted once, by the failure that starts the ban;
+ * - second factors: `totp` and `recovery` succeed or fail; `push` succeeds, or ends `denied` on
+ *   the authenticator or `expired` before an answer.
+ */
+import { Counter, Gauge, type Registry } from '@gatehouse/metrics';
+
+export type LoginStep = 'password' | 'mfa';
+export type LoginOutcome = 'success' | 'failure' | 'locked';
+export type SecondFactorMethod = 'totp' | 'push' | 'recovery';
+export type SecondFactorOutcome = 'success' | 'failure' | 'denied' | 'expired';
+
+/** Grant types counted by name; anything else (an extension grant) is `other`. */
+const GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']);
+
+/** What the login, push and token code records. */
+export interface AuthMetrics {
+  login(step: LoginStep, outcome: LoginOutcome): void;
+  secondFactor(method: SecondFactorMethod, outcome: SecondFactorOutcome): void;
+  lockout(step: LoginStep): void;
+  tokenIssued(grantType: string | undefined): void;
+  /** Counts an authenticator event stream as open; call the returned function once when it ends. */
+  pushStreamOpened(): () => void;
+}
+
+export function createAuthMetrics(registry: Registry): AuthMetrics {
+  const registers = [registry];
+  const logins = new Counter({
+    name: 'auth_logins_total',
+    help: 'Login steps answered, by step (password, mfa) and outcome (success, failure, locked).',
+    labelNames: ['step', 'outcome'] as const,
+    registers,
+  });
+  const secondFactors = new Counter({
+    name: 'auth_second_factors_total',
+    help: 'Second-factor attempts by method (totp, push, recovery) and outcome (success, failure, denied, expired).',
+    labelNames: ['method', 'outcome'] as const,
+    registers,
+  });
+  const lockouts = new Counter({
+    name: 'auth_lockouts_total',
+    help: 'Bans started by a failed login step, by step.',
+    labelNames: ['step'] as const,
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'auth_tokens_issued_total',
+    help: 'Token endpoint grants that issued tokens, by grant type.',
+    labelNames: ['grant_type'] as const,
+    registers,
+  });
+  const streams = new Gauge({
+    name: 'auth_push_streams_active',
+    help: 'Authenticator event streams (Server-Sent Events) open now.',
+    registers,
+  });
+
+  return {
+    login: (step, outcome) => logins.inc({ step, outcome }),
+    secondFactor: (method, outcome) => secondFactors.inc({ method, outcome }),
+    lockout: (step) => lockouts.inc({ step }),
+    tokenIssued: (grantType) => tokens.inc({ grant_type: grantType && GRANT_TYPES.has(grantType) ? grantType : 'other' }),
+    pushStreamOpened() {
+      streams.inc();
+      let open = true;
+      return () => {
+        if (!open) return;
+        open = false;
+        streams.dec();
+      };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The `route` label of the authorization server's request metrics: the declared patterns of
+ * oidc-provider's endpoints and of our own routes, never a requested path (interaction uids,
+ * push ids and tokens stay out of labels). Anything else is `other`. A new route is added here too.
+ */
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { routeTable } from '@gatehouse/metrics';
+import { DEVICES_PATH } from '../authenticator/manage.ts';
+
+export const authRouteName = routeTable([
+  AUTH_ROUTES.health,
+  AUTH_ROUTES.ready,
+  AUTH_ROUTES.discovery,
+  AUTH_ROUTES.authorize,
+  `${AUTH_ROUTES.authorize}/:uid`,
+  AUTH_ROUTES.token,
+  AUTH_ROUTES.jwks,
+  AUTH_ROUTES.userinfo,
+  AUTH_ROUTES.introspect,
+  AUTH_ROUTES.revoke,
+  AUTH_ROUTES.revocations,
+  AUTH_ROUTES.logout,
+  `${AUTH_ROUTES.logout}/confirm`,
+  `${AUTH_ROUTES.logout}/success`,
+  '/interaction/:uid',
+  AUTH_ROUTES.login,
+  AUTH_ROUTES.mfaVerify,
+  '/mfa/push/:id',
+  '/mfa/push/:id/status',
+  '/static/gatehouse.css',
+  '/static/logout.js',
+  '/static/push-wait.js',
+  '/authenticator',
+  '/authenticator/app.js',
+  '/authenticator/sw.js',
+  '/authenticator/manifest.webmanifest',
+  '/authenticator/icon.svg',
+  DEVICES_PATH,
+  `${DEVICES_PATH}/enroll`,
+  `${DEVICES_PATH}/remove`,
+  '/authenticator/recovery-codes',
+  '/authenticator/api/register',
+  '/authenticator/api/requests',
+  '/authenticator/api/events',
+  '/authenticator/api/requests/:id/answer',
+]);

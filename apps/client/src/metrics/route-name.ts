@@ -1,0 +1,19 @@
+/**
+ * The `route` label of the relying party's request metrics: the declared patterns of its routes
+ * (app.ts and health-routes.ts), never a requested path (item ids, codes and state stay out of
+ * labels). Anything else is `other`. A new route is added here too.
+ */
+import { CLIENT_ROUTES } from '@gatehouse/contracts';
+import { routeTable } from '@gatehouse/metrics';
+
+export const clientRouteName = routeTable([
+  CLIENT_ROUTES.landing,
+  CLIENT_ROUTES.callback,
+  CLIENT_ROUTES.logout,
+  CLIENT_ROUTES.signedOut,
+  CLIENT_ROUTES.health,
+  CLIENT_ROUTES.ready,
+  '/items',
+  '/items/:id/delete',
+  '/static/client.css',
+]);
