@@ -200,7 +200,7 @@ describe('/healthz and /readyz', () => {
       const ready = await fetch(`${server.issuer}/readyz`);
       expect(ready.status).toBe(200);
       expect(ready.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', signingKeys: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', signingKeys: 'ok', migrations: 'ok' } });
       const post = await fetch(`${server.issuer}/readyz`, { method: 'POST' });
       expect(post.status).toBe(405);
       expect(post.headers.get('allow')).toBe('GET, HEAD');
@@ -208,7 +208,7 @@ describe('/healthz and /readyz', () => {
       await server.app.services.db.destroy();
       const down = await fetch(`${server.issuer}/readyz`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok' } });
+      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok', migrations: 'failing' } });
       expect((await fetch(`${server.issuer}/healthz`)).status).toBe(200);
     } finally {
       await server.close().catch(() => undefined);
@@ -228,7 +228,7 @@ describe('/healthz and /readyz', () => {
       }
       const down = await fetch(`${server.issuer}/readyz`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok' } });
+      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok', migrations: 'failing' } });
     } finally {
       await server.close().catch(() => undefined);
     }

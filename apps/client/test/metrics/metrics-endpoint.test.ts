@@ -87,13 +87,13 @@ describe('/healthz and /readyz', () => {
       const ready = await fetch(`${client.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(ready.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', authorizationServer: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', authorizationServer: 'ok', migrations: 'ok' } });
       expect(ready.headers.getSetCookie()).toEqual([]);
 
       await client.database.close();
       const down = await fetch(`${client.url}/readyz`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', authorizationServer: 'ok' } });
+      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', authorizationServer: 'ok', migrations: 'failing' } });
       expect((await fetch(`${client.url}/healthz`)).status).toBe(200);
     } finally {
       await client.close();
@@ -105,7 +105,7 @@ describe('/healthz and /readyz', () => {
     try {
       const down = await fetch(`${client.url}/readyz`);
       expect(down.status).toBe(503);
-      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', authorizationServer: 'failing' } });
+      expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', authorizationServer: 'failing', migrations: 'ok' } });
     } finally {
       await client.close();
     }
