@@ -9,6 +9,7 @@ export type { PoolStats, PoolStatsSource } from './database-pool-metrics.ts';
 export { startMetricsServer, METRICS_PATH } from './metrics-server.ts';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.ts';
 export { checkReadiness, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.ts';
+export { livenessHandler, readinessHandler } from './health-handlers.ts';
 export type { ReadinessCheck, ReadinessChecks, ReadinessReport } from './readiness.ts';
 /** prom-client's metric types, so apps define their own metrics on the registry they are given. */
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';

@@ -7,22 +7,14 @@
  */
 import Router from '@koa/router';
 import { API_ROUTES } from '@gatehouse/contracts';
-import { checkReadiness, type ReadinessChecks } from '@gatehouse/metrics';
+import { livenessHandler, readinessHandler, type ReadinessChecks } from '@gatehouse/metrics';
 import { methodNotAllowed } from '../errors/api-error.ts';
 import type { ApiState } from '../http/state.ts';
 
 export function healthRoutes(checks: ReadinessChecks): Router<ApiState> {
   const router = new Router<ApiState>();
-  router.get(API_ROUTES.health, (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok' };
-  });
-  router.get(API_ROUTES.ready, async (ctx) => {
-    const report = await checkReadiness(checks);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = report.status === 'ready' ? 200 : 503;
-    ctx.body = report;
-  });
+  router.get(API_ROUTES.health, livenessHandler());
+  router.get(API_ROUTES.ready, readinessHandler(checks));
   for (const path of [API_ROUTES.health, API_ROUTES.ready]) {
     router.all(path, (ctx) => {
       throw methodNotAllowed(ctx.method, ['GET', 'HEAD']);

@@ -6,20 +6,12 @@
  */
 import Router from '@koa/router';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
-import { checkReadiness, type ReadinessChecks } from '@gatehouse/metrics';
+import { livenessHandler, readinessHandler, type ReadinessChecks } from '@gatehouse/metrics';
 
 export function healthRoutes(checks: ReadinessChecks): Router {
   const router = new Router();
-  router.get(AUTH_ROUTES.health, (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok' };
-  });
-  router.get(AUTH_ROUTES.ready, async (ctx) => {
-    const report = await checkReadiness(checks);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = report.status === 'ready' ? 200 : 503;
-    ctx.body = report;
-  });
+  router.get(AUTH_ROUTES.health, livenessHandler());
+  router.get(AUTH_ROUTES.ready, readinessHandler(checks));
   for (const path of [AUTH_ROUTES.health, AUTH_ROUTES.ready]) {
     router.all(path, (ctx) => {
       ctx.set('Allow', 'GET, HEAD');

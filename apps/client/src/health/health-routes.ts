@@ -6,19 +6,11 @@
  */
 import Router from '@koa/router';
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
-import { checkReadiness, type ReadinessChecks } from '@gatehouse/metrics';
+import { livenessHandler, readinessHandler, type ReadinessChecks } from '@gatehouse/metrics';
 
 export function healthRoutes(checks: ReadinessChecks): Router {
   const router = new Router();
-  router.get(CLIENT_ROUTES.health, (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { status: 'ok' };
-  });
-  router.get(CLIENT_ROUTES.ready, async (ctx) => {
-    const report = await checkReadiness(checks);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = report.status === 'ready' ? 200 : 503;
-    ctx.body = report;
-  });
+  router.get(CLIENT_ROUTES.health, livenessHandler());
+  router.get(CLIENT_ROUTES.ready, readinessHandler(checks));
   return router;
 }
