@@ -16,6 +16,7 @@ import { normalizeDeviceName, type Device } from '../devices/device-store.ts';
 import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '../devices/signed-request.ts';
 import { answerPush } from '../push/push-answer.ts';
 import type { PushTransaction } from '../push/push-store.ts';
+import { openEventStream } from '../http/event-stream.ts';
 import type { InteractionDeps } from '../interactions/deps.ts';
 import { authenticateDevice } from './device-auth.ts';
 import { readJsonObject, stringField } from './read-json.ts';
@@ -86,21 +87,8 @@ export function createRequestsHandler(deps: InteractionDeps) {
 export function createEventsHandler(deps: InteractionDeps) {
   return async function events(ctx: Context): Promise<void> {
     const device = await authenticateDevice(ctx, deps);
-    // The stream is written directly (Koa does not pipe it), so a client going away ends it
-    // quietly instead of surfacing as a pipeline error.
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    ctx.status = 200;
-    ctx.respond = false;
-    const res = ctx.res;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Accel-Buffering': 'no',
-      'X-Content-Type-Options': 'nosniff',
-    });
+    const stream = openEventStream(ctx);
     const streamClosed = deps.metrics.pushStreamOpened();
-    const stream = { write: (chunk: string) => void (res.writableEnded || res.destroyed ? undefined : res.write(chunk)), end: () => void (res.writableEnded ? undefined : res.end()) };
 
     let closed = false;
     let last = '';
@@ -144,7 +132,7 @@ export function createEventsHandler(deps: InteractionDeps) {
       streamClosed();
       stream.end();
     }
-    res.on('close', close);
+    stream.onClose(close);
     stream.write('retry: 3000\n\n');
     send();
   };

@@ -19,6 +19,7 @@ import type { Logger } from '../logging/logger.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
 import type { RevocationStore } from './revocation-store.ts';
 import type { StreamRegistry } from '../http/stream-registry.ts';
+import { openEventStream } from '../http/event-stream.ts';
 
 export interface RevocationFeedDeps {
   revocations: Pick<RevocationStore, 'since'>;
@@ -112,19 +113,8 @@ export function revocationFeed(deps: RevocationFeedDeps) {
   };
 
   function openStream(ctx: Context, since: number, clientId: string): void {
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    ctx.respond = false;
-    const res = ctx.res;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'X-Accel-Buffering': 'no',
-      'X-Content-Type-Options': 'nosniff',
-    });
-    const write = (chunk: string) => {
-      if (!res.writableEnded && !res.destroyed) res.write(chunk);
-    };
+    const stream = openEventStream(ctx);
+    const write = stream.write;
     let cursor = since;
     let closed = false;
     let polling = false;
@@ -160,9 +150,9 @@ export function revocationFeed(deps: RevocationFeedDeps) {
       clearInterval(pollTimer);
       clearInterval(heartbeat);
       clearTimeout(maxAge);
-      if (!res.writableEnded) res.end();
+      stream.end();
     }
-    res.on('close', close);
+    stream.onClose(close);
     write('retry: 2000\n: connected\n\n');
     void poll();
   }
