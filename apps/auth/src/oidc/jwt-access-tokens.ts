@@ -10,7 +10,7 @@
  */
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
 import type { IntrospectionResponse } from '@gatehouse/contracts';
-import type { AccountStore } from '../accounts/account-store.ts';
+import type { Account, AccountStore } from '../accounts/account-store.ts';
 import type { ClientStore } from '../clients/client-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
 
@@ -96,25 +96,26 @@ export function createJwtAccessTokens(deps: JwtAccessTokensDeps): JwtAccessToken
     }
   };
 
-  const isActive: JwtAccessTokens['isActive'] = async (claims) => {
+  /** false when inactive; else the token's user (undefined for a machine token, whose subject is its client). */
+  const activeSubject = async (claims: AccessTokenClaimsSeen): Promise<false | { account: Account | undefined }> => {
     if (claims.exp * 1000 <= deps.clock()) return false;
     if (await deps.revocations.isRevoked({ jti: claims.jti, grantId: claims.grant_id, sub: claims.sub, iat: claims.iat })) return false;
     if (!(await deps.clients.find(claims.client_id))) return false;
-    // A machine token's subject is its client; a user's token needs the user to exist and be enabled.
-    if (claims.sub !== claims.client_id) {
-      const account = await deps.accounts.findById(claims.sub);
-      if (!account || account.disabledAt !== null) return false;
-    }
-    return true;
+    if (claims.sub === claims.client_id) return { account: undefined };
+    // A user's token needs the user to exist and be enabled.
+    const account = await deps.accounts.findById(claims.sub);
+    return account && account.disabledAt === null ? { account } : false;
   };
+  const isActive: JwtAccessTokens['isActive'] = async (claims) => (await activeSubject(claims)) !== false;
 
   return {
     decode,
     isActive,
     async introspect(token) {
       const claims = await decode(token);
-      if (!claims || !(await isActive(claims))) return { active: false };
-      const account = claims.sub !== claims.client_id ? await deps.accounts.findById(claims.sub) : undefined;
+      const subject = claims && (await activeSubject(claims));
+      if (!claims || !subject) return { active: false };
+      const { account } = subject;
       return {
         active: true,
         ...(claims.scope ? { scope: claims.scope } : {}),
