@@ -123,7 +123,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
-    provider.use(tokenResponse({ clients: services.clients }));
+    provider.use(tokenResponse());
     const routes = interactionRoutes(interactionDeps);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());

@@ -214,5 +214,7 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
     response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     client_name: c.name,
+    // Custom metadata (provider.ts extraClientMetadata), kept under this name on oidc-provider's Client.
+    ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
   };
 }

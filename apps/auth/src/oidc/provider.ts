@@ -67,6 +67,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
+    // The seed's JWT_token variant, per client (client-store.ts, token-response.ts).
+    extraClientMetadata: { properties: ['id_token_field'] },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',

@@ -10,12 +10,7 @@
  */
 import type { Context, Next } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { ClientStore } from '../clients/client-store.ts';
 import { orderAsRequested } from './scope-order.ts';
-
-export interface TokenResponseDeps {
-  clients: Pick<ClientStore, 'find'>;
-}
 
 type OidcContext = Context & { oidc?: KoaContextWithOIDC['oidc'] };
 type TokenBody = Record<string, unknown> & { scope?: string; id_token?: string };
@@ -32,7 +27,7 @@ function grantedScope(oidc: KoaContextWithOIDC['oidc'], body: TokenBody): string
   return granted.length ? orderAsRequested(granted.join(' '), requested.join(' ')) : undefined;
 }
 
-export function tokenResponse(deps: TokenResponseDeps) {
+export function tokenResponse() {
   return async function shapeTokenResponse(ctx: OidcContext, next: Next): Promise<void> {
     await next();
     const oidc = ctx.oidc;
@@ -40,9 +35,8 @@ export function tokenResponse(deps: TokenResponseDeps) {
     const body = ctx.body as TokenBody;
     const scope = grantedScope(oidc, body);
     if (scope !== undefined) body.scope = scope;
-    if (body.id_token && oidc.client) {
-      const record = await deps.clients.find(oidc.client.clientId);
-      if (record?.idTokenField) body[record.idTokenField] = body.id_token;
-    }
+    // The client's registered field (client-store.ts), served to oidc-provider as custom metadata.
+    const field = (oidc.client as { id_token_field?: unknown } | undefined)?.id_token_field;
+    if (body.id_token && typeof field === 'string') body[field] = body.id_token;
   };
 }
