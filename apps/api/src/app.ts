@@ -1,10 +1,10 @@
 /**
  * Builds the resource server. It never listens: main.ts does, and tests call createApp.
- * Middleware order: request metrics → request id → access log → problem details → health, OpenAPI →
- * collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
+ * Middleware order: request metrics → request id → access log → security headers → problem details →
+ * health, OpenAPI → collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
  */
 import Koa from 'koa';
-import type { Logger } from 'pino';
+import type { Logger } from '@gatehouse/logging';
 import type { Kysely } from 'kysely';
 import { pendingMigrations, type Database } from '@gatehouse/db';
 import { apiMigrations } from './storage/migrations.ts';
@@ -21,8 +21,9 @@ import type { ApiDefinition } from './collections/collection-config.ts';
 import type { ApiConfig } from './config/config.ts';
 import { errorHandler } from './errors/error-handler.ts';
 import { healthRoutes } from './health/health-routes.ts';
-import { accessLog } from './http/access-log.ts';
-import { requestId } from './http/request-id.ts';
+import { requestId } from '@gatehouse/http';
+import { apiAccessLog } from './http/access-log.ts';
+import { apiSecurityHeaders } from './http/security-headers.ts';
 import { apiRouteName } from './metrics/route-name.ts';
 import type { ApiState } from './http/state.ts';
 import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
@@ -128,7 +129,9 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
 
   app.use(httpMetrics({ registry: metrics, route: apiRouteName }));
   app.use(requestId);
-  app.use(accessLog(deps.logger, deps.clock));
+  app.use(apiAccessLog(deps.logger, deps.clock));
+  // Outside the error handler: its problem pages carry the headers too.
+  app.use(apiSecurityHeaders);
   app.use(errorHandler(deps.logger));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {

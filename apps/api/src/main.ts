@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { createLogger } from '@gatehouse/logging';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
@@ -18,7 +18,8 @@ try {
   process.stderr.write(`api: ${error.message}\n`);
   process.exit(1);
 }
-const logger = pino({ level: config.logLevel, base: { app: 'api' } });
+// The shared logger: one redaction list (tokens, secrets, codes, cookies) like the other apps.
+const logger = createLogger({ name: 'api', level: config.logLevel });
 const database = await openApiDatabase(config.databaseUrl, {
   migrate: config.migrate,
   onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),

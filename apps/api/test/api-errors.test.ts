@@ -392,7 +392,7 @@ describe('500 Internal Server Error', () => {
       const text = await r.text();
       expect(text).not.toMatch(/destroyed|stack|\.ts:\d+/);
       expect(JSON.parse(text)).toEqual({
-        ...p(500, 'Internal Server Error', 'internal_error', '/api/movies/1', `an unexpected error occurred; quote request id ${id}`),
+        ...p(500, 'Internal Server Error', 'server_error', '/api/movies/1', `an unexpected error occurred; quote request id ${id}`),
         requestId: id,
       });
       const ready = await broken.request('/readyz');

@@ -8,6 +8,9 @@
  * on every instance within seconds, without a restart.
  * Expired oidc rows and old regulation records are purged on the same lazy schedule.
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
+ * The provider's own middleware (build()): request id → access log → security headers → error
+ * handler → wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection
+ * → token response → interaction routes → authenticator routes (then oidc-provider's endpoints).
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -25,8 +28,9 @@ import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { createProvider } from './oidc/provider.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
-import { requestContext } from './http/request-context.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { accessLog, requestId } from '@gatehouse/http';
+import { errorHandler } from './http/request-context.ts';
+import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { InteractionDeps } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
@@ -116,8 +120,12 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       logger,
       metrics: authMetrics,
     });
-    provider.use(requestContext(logger));
-    provider.use(securityHeaders);
+    // Request id → access log → security headers → error handler: the headers are set in `finally`
+    // outside the error handler, so error pages carry them too.
+    provider.use(requestId);
+    provider.use(accessLog(logger));
+    provider.use(authSecurityHeaders);
+    provider.use(errorHandler(logger));
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes(config.api.scopes));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));

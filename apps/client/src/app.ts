@@ -1,7 +1,8 @@
 /**
  * The relying party as a Koa app (never listening; main.ts does that).
- * Middleware order: request metrics → request context (log line, error page) → security headers →
- * health → session → form body → routes. Expired sessions and pending logins are purged lazily.
+ * Middleware order: request metrics → request id → access log → security headers → error handler
+ * (error page) → health → purge → session → form body → routes. Expired sessions and pending
+ * logins are purged lazily.
  */
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -15,8 +16,10 @@ import type { ClientConfig } from './config/config.ts';
 import type { ClientSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
 import { createLogger } from './logging/logger.ts';
-import { requestContext } from './http/request-context.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { accessLog, requestId } from '@gatehouse/http';
+import { errorHandler } from './http/request-context.ts';
+import { clientSecurityHeaders } from './http/security-headers.ts';
+import type { ClientState } from './http/state.ts';
 import { createSessionStore, type SessionStore } from './sessions/session-store.ts';
 import { createLoginStore, type LoginStore } from './sessions/login-store.ts';
 import { sessionMiddleware } from './sessions/session-middleware.ts';
@@ -47,7 +50,7 @@ export interface AppDeps {
   metrics?: Registry;
 }
 
-export interface ClientApp extends Koa {
+export interface ClientApp extends Koa<ClientState> {
   /** Stores the app runs on; used by tests. */
   readonly stores: { sessions: SessionStore; logins: LoginStore };
   readonly relyingParty: RelyingParty;
@@ -85,7 +88,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
     ctx.body = STYLESHEET;
   });
 
-  const app = new Koa() as ClientApp;
+  const app = new Koa<ClientState>() as ClientApp;
   app.proxy = config.trustProxy;
   app.keys = [...config.cookieKeys];
   let purgedAt = clock();
@@ -99,8 +102,11 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   };
   const health = healthRoutes(readiness);
   app.use(httpMetrics({ registry: metrics, route: clientRouteName }));
-  app.use(requestContext(logger, config.clientId));
-  app.use(securityHeaders(new URL(config.issuer).origin));
+  app.use(requestId);
+  app.use(accessLog(logger));
+  // Outside the error handler: its error pages carry the headers too.
+  app.use(clientSecurityHeaders(new URL(config.issuer).origin));
+  app.use(errorHandler(logger, config.clientId));
   // Probes need no session, so they answer before the session middleware touches the database.
   app.use(health.routes());
   app.use(async (_ctx, next) => {

@@ -1,9 +1,10 @@
 /**
- * The one error type of the resource server. Every error that reaches the client is an
- * {@link ApiError} with a status, a stable `code` from {@link ErrorCode} and a title; callers
- * and tests switch on the code, never on the message. Anything else is unexpected and
- * becomes a generic 500 (see error-handler.ts).
+ * The one error type of the resource server, on the shared HttpError (@gatehouse/http). Every
+ * error that reaches the client is an {@link ApiError} with a status, a stable `code` from
+ * {@link ErrorCode} and a title; callers and tests switch on the code, never on the message.
+ * Anything else is unexpected and becomes a generic 500 `server_error` (see error-handler.ts).
  */
+import { HttpError } from '@gatehouse/http';
 
 export type ErrorCode =
   | 'not_found'
@@ -27,7 +28,7 @@ export type ErrorCode =
   | 'invalid_token'
   | 'insufficient_scope'
   | 'authorization_server_unavailable'
-  | 'internal_error';
+  | 'server_error';
 
 export interface FieldError {
   readonly field: string;
@@ -43,28 +44,20 @@ export interface ApiErrorOptions {
   cause?: unknown;
 }
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: ErrorCode;
+export class ApiError extends HttpError<ErrorCode> {
   readonly title: string;
   readonly detail: string | undefined;
   readonly errors: readonly FieldError[] | undefined;
-  readonly headers: Readonly<Record<string, string>>;
+  /** Extra members of the problem document. */
   readonly extensions: Readonly<Record<string, unknown>>;
-  /** Whether the detail may be shown to the client; unexposed errors are reported as a generic 500. */
-  readonly expose: boolean;
 
   constructor(status: number, code: ErrorCode, title: string, options: ApiErrorOptions = {}) {
-    super(options.detail ?? title, { cause: options.cause });
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
+    // A 503 says what to do (try again, Retry-After) without internals: shown. Other 5xx are not.
+    super(status, code, options.detail ?? title, { headers: options.headers, cause: options.cause, expose: status < 500 || status === 503 });
     this.title = title;
     this.detail = options.detail;
     this.errors = options.errors;
-    this.headers = options.headers ?? {};
     this.extensions = options.extensions ?? {};
-    this.expose = status < 500 || status === 503;
   }
 }
 

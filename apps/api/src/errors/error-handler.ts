@@ -7,13 +7,13 @@
  * - an unreachable database (a restart, a dropped connection) is 503 `database_unavailable` with
  *   Retry-After, logged as a warning without a stack;
  * - anything else is logged with its stack at error level and answered with a generic 500
- *   carrying only the request id; no stack trace or internal message ever reaches the wire;
+ *   `server_error` carrying only the request id; no stack trace or internal message ever reaches the wire;
  * - a 404 that nothing answered is turned into a problem document as well.
  */
 import type { Next } from 'koa';
-import type { Logger } from 'pino';
+import type { Logger } from '@gatehouse/logging';
 import { isDatabaseUnavailable } from '@gatehouse/db';
-import { HTML_CSP, problemToHtml } from '../representations/html.ts';
+import { problemToHtml } from '../representations/html.ts';
 import { negotiateProblem, PROBLEM_TYPES } from '../representations/negotiate.ts';
 import { problemToXml } from '../representations/xml.ts';
 import type { ApiContext } from '../http/state.ts';
@@ -31,14 +31,14 @@ function toApiError(error: unknown, ctx: ApiContext, logger: Logger): ApiError {
     });
   }
   if (isDatabaseUnavailable(error)) {
-    logger.warn({ event: 'database.unavailable', requestId: ctx.state.requestId, reason: (error as Error).message }, 'database unavailable');
+    logger.warn({ event: 'database.unavailable', request_id: ctx.state.requestId, reason: (error as Error).message }, 'database unavailable');
     return new ApiError(503, 'database_unavailable', 'Service Unavailable', {
       detail: 'the database cannot be reached right now; try again shortly',
       headers: { 'Retry-After': '5' },
     });
   }
-  logger.error({ event: 'unexpected_error', requestId: ctx.state.requestId, err: error }, 'unexpected error');
-  return new ApiError(500, 'internal_error', 'Internal Server Error', {
+  logger.error({ event: 'unexpected_error', request_id: ctx.state.requestId, err: error }, 'unexpected error');
+  return new ApiError(500, 'server_error', 'Internal Server Error', {
     detail: `an unexpected error occurred; quote request id ${ctx.state.requestId}`,
   });
 }
@@ -67,11 +67,9 @@ export function errorHandler(logger: Logger) {
       ctx.set('Content-Type', representation === 'html' ? 'text/html; charset=utf-8' : representation === 'json' ? PROBLEM_TYPES.json : `${PROBLEM_TYPES.xml}; charset=utf-8`);
       if (representation === 'json') ctx.body = JSON.stringify(problem);
       else if (representation === 'xml') ctx.body = problemToXml(problem);
-      else {
-        ctx.set('Content-Security-Policy', HTML_CSP);
-        ctx.body = problemToHtml(problem);
-      }
-      if (error.status >= 500) logger.warn({ event: 'server_error', requestId: ctx.state.requestId, code: error.code }, 'request failed');
+      // The page's CSP comes from the security headers outside (http/security-headers.ts).
+      else ctx.body = problemToHtml(problem);
+      if (error.status >= 500) logger.warn({ event: 'server_error', request_id: ctx.state.requestId, error_code: error.code }, 'request failed');
     }
   };
 }

@@ -11,6 +11,7 @@
  * - a device can be removed only by its owner (the store scopes the delete to the account).
  */
 import type { Context } from 'koa';
+import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
@@ -21,7 +22,7 @@ import { devicesPage, enrollmentPage, recoveryCodesPage } from '../views/devices
 
 export const DEVICES_PATH = '/authenticator/devices';
 
-const wantsJson = (ctx: Context): boolean => Boolean(ctx.request.is('application/json')) || ctx.accepts('html', 'json') === 'json';
+const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Account> {

@@ -48,20 +48,20 @@ export interface NewClient {
 }
 
 export interface ClientStore {
-  /** Throws ClientError. Returns the secret in clear once, for confidential clients. */
+  /** Throws ClientRegistryError. Returns the secret in clear once, for confidential clients. */
   create(input: NewClient): Promise<{ clientId: string; clientSecret?: string }>;
   find(clientId: string): Promise<ClientRecord | undefined>;
   list(): Promise<ClientRecord[]>;
   remove(clientId: string): Promise<boolean>;
 }
 
-export type ClientErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
+export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
 
-export class ClientError extends Error {
-  readonly code: ClientErrorCode;
-  constructor(code: ClientErrorCode, message: string) {
+export class ClientRegistryError extends Error {
+  readonly code: ClientRegistryErrorCode;
+  constructor(code: ClientRegistryErrorCode, message: string) {
     super(message);
-    this.name = 'ClientError';
+    this.name = 'ClientRegistryError';
     this.code = code;
   }
 }
@@ -81,56 +81,56 @@ export function checkRedirectUri(uri: string): void {
   try {
     url = new URL(uri);
   } catch {
-    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`);
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
   }
-  if (uri.includes('#')) throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`);
-  if (url.username || url.password) throw new ClientError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`);
+  if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`);
+  if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`);
 }
 
 function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!/^[a-zA-Z0-9._-]{1,128}$/.test(input.clientId)) {
-    throw new ClientError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"');
+    throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"');
   }
   const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : DEFAULT_GRANT_TYPES)];
   const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
   if (unsupported) {
-    throw new ClientError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`);
+    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`);
   }
   const isPublic = input.public ?? false;
   if (input.authMethod !== undefined && !AUTH_METHODS.has(input.authMethod)) {
-    throw new ClientError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`);
+    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`);
   }
   if (isPublic) {
-    if (input.authMethod) throw new ClientError('invalid_input', 'a public client has no secret, so an auth method does not apply');
-    if (input.clientSecret !== undefined) throw new ClientError('invalid_input', 'a public client cannot have a secret');
-    if (grantTypes.includes('client_credentials')) throw new ClientError('invalid_input', 'a public client cannot use the client_credentials grant');
+    if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply');
+    if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret');
+    if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant');
   }
   if (input.clientSecret !== undefined && input.clientSecret.length < 8) {
-    throw new ClientError('invalid_input', 'client secret must be at least 8 characters');
+    throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters');
   }
   const redirectUris = [...new Set(input.redirectUris)];
   const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];
   for (const uri of [...redirectUris, ...postLogoutRedirectUris]) checkRedirectUri(uri);
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
-    throw new ClientError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
+    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
   }
   if (input.idTokenField !== undefined) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(input.idTokenField)) {
-      throw new ClientError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)');
+      throw new ClientRegistryError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)');
     }
     if (TOKEN_RESPONSE_MEMBERS.has(input.idTokenField)) {
-      throw new ClientError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`);
+      throw new ClientRegistryError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`);
     }
   }
   const name = (input.name ?? input.clientId).trim();
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
-    throw new ClientError('invalid_input', 'client name must be 1-128 characters without control characters');
+    throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters');
   }
   return {
     clientId: input.clientId,
@@ -180,7 +180,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
         .onConflict((oc) => oc.column('client_id').doNothing())
         .executeTakeFirst();
       if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) {
-        throw new ClientError('duplicate_client', `client "${client.clientId}" already exists`);
+        throw new ClientRegistryError('duplicate_client', `client "${client.clientId}" already exists`);
       }
       return secret === undefined ? { clientId: client.clientId } : { clientId: client.clientId, clientSecret: secret };
     },

@@ -1,7 +1,10 @@
 /**
- * The authorization server's error type. `code` is stable (clients switch on it),
- * `status` is the HTTP status, `expose` says whether the description may be shown.
+ * The authorization server's error type, on the shared HttpError (@gatehouse/http). `code` is
+ * stable (clients switch on it), `status` is the HTTP status, `expose` says whether the
+ * description may be shown (under 500). Every unexpected failure is answered as `server_error`.
  */
+import { HttpError } from '@gatehouse/http';
+
 export type AuthErrorCode =
   | 'invalid_request'
   | 'invalid_credentials'
@@ -31,18 +34,9 @@ export type AuthErrorCode =
   | 'login_required'
   | 'forbidden';
 
-export class AuthError extends Error {
-  readonly status: number;
-  readonly code: AuthErrorCode;
-  readonly expose: boolean;
-  readonly headers: Record<string, string>;
-
+export class AuthError extends HttpError<AuthErrorCode> {
   constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.status = status;
-    this.code = code;
-    this.expose = status < 500;
-    this.headers = options.headers ?? {};
+    super(status, code, message, options);
   }
 }
 

@@ -10,6 +10,7 @@
  *   so the user can pick another factor or send a new push; neither counts toward the lockout.
  */
 import type { Context, Next } from 'koa';
+import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
 import { audit } from '../logging/logger.ts';
 import type { PushTransaction } from '../push/push-store.ts';
@@ -19,7 +20,7 @@ import { renderMfaStep } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
 import type { InteractionDeps } from './deps.ts';
 
-const wantsJson = (ctx: Context): boolean => ctx.accepts('html', 'json') === 'json';
+const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 
 async function loadPush(ctx: Context, deps: InteractionDeps): Promise<{ interaction: Interaction; pending: PendingLogin; push: PushTransaction }> {
   const interaction = await loadInteraction(deps.provider(), ctx);

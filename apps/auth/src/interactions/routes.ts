@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { responseFormat } from '@gatehouse/http';
 import { LOGOUT_SCRIPT, PUSH_WAIT_SCRIPT, STYLESHEET } from '../views/static-assets.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction } from './interaction-state.ts';
@@ -15,7 +16,7 @@ export async function renderLogin(ctx: Context, provider: Provider, uid: string)
   const interaction = await provider.Interaction.find(uid);
   const name = interaction ? await clientName(provider, interaction) : '';
   ctx.status = 200;
-  if (ctx.accepts('html', 'json') === 'json') {
+  if (responseFormat(ctx) === 'json') {
     ctx.body = { status: 'login_required', interaction: uid, next: AUTH_ROUTES.login, client: name };
     return;
   }

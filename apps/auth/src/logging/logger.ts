@@ -1,31 +1,13 @@
-import { pino, type Logger } from 'pino';
-
-export type { Logger } from 'pino';
-
 /**
- * Secrets never reach the log: these paths are removed wherever they appear, and request
- * logging only ever records method, path (without query) and status.
+ * The authorization server's logger: @gatehouse/logging (one pino setup, one redaction list)
+ * named `auth`, and the closed list of this server's audit events.
  */
-const REDACT = [
-  'password',
-  'code',
-  'secret',
-  'client_secret',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'authorization',
-  '*.password',
-  '*.code',
-  '*.secret',
-  '*.token',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
+import { audit as auditLine, createLogger as createSharedLogger, type AuditFields, type Logger } from '@gatehouse/logging';
+
+export type { Logger } from '@gatehouse/logging';
 
 export function createLogger(options: { level: string; name?: string }): Logger {
-  return pino({ name: options.name ?? 'auth', level: options.level, redact: { paths: REDACT, remove: true } });
+  return createSharedLogger({ name: options.name ?? 'auth', level: options.level });
 }
 
 /** Audit events have a stable `event` name; callers pass identifiers, never credentials. */
@@ -55,6 +37,6 @@ export type AuditEvent =
   | 'recovery.issued'
   | 'recovery.used';
 
-export function audit(logger: Logger, event: AuditEvent, fields: Record<string, string | number | boolean | undefined> = {}): void {
-  logger.info({ audit: true, event, ...fields }, event);
+export function audit(logger: Logger, event: AuditEvent, fields: AuditFields = {}): void {
+  auditLine(logger, event, fields);
 }

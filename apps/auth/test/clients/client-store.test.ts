@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { ClientError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
+import { ClientRegistryError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { useAuthDatabase } from '../storage/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 5));
 const NOW = 1_790_000_000_000;
 
-async function expectClientError(promise: Promise<unknown>, code: ClientError['code'], message: string): Promise<void> {
+async function expectClientError(promise: Promise<unknown>, code: ClientRegistryError['code'], message: string): Promise<void> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ClientError);
-  expect({ code: (error as ClientError).code, message: (error as ClientError).message }).toEqual({ code, message });
+  expect(error).toBeInstanceOf(ClientRegistryError);
+  expect({ code: (error as ClientRegistryError).code, message: (error as ClientRegistryError).message }).toEqual({ code, message });
 }
 
 describe('toOidcClientMetadata', () => {

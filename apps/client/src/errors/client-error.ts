@@ -1,7 +1,10 @@
 /**
- * The relying party's error type. `code` is stable (tests and handlers switch on it), `status`
- * is the HTTP status of the error page, `expose` says whether the message may be shown.
+ * The relying party's error type, on the shared HttpError (@gatehouse/http). `code` is stable
+ * (tests and handlers switch on it), `status` is the HTTP status of the error page, `expose` says
+ * whether the message may be shown. Every unexpected failure is answered as `server_error`.
  */
+import { HttpError } from '@gatehouse/http';
+
 export type ClientErrorCode =
   | 'login_failed'
   | 'invalid_state'
@@ -15,19 +18,14 @@ export type ClientErrorCode =
   | 'method_not_allowed'
   | 'server_error';
 
-export class ClientError extends Error {
-  readonly status: number;
-  readonly code: ClientErrorCode;
-  readonly expose: boolean;
+export class ClientError extends HttpError<ClientErrorCode> {
   /** A short title for the error page. */
   readonly title: string;
 
   constructor(status: number, code: ClientErrorCode, title: string, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.status = status;
-    this.code = code;
+    // 502 and 503 say what is wrong (the sign-in service, the storage) without internals: shown.
+    super(status, code, message, { cause: options.cause, expose: status < 500 || status === 502 || status === 503 });
     this.title = title;
-    this.expose = status < 500 || status === 502 || status === 503;
   }
 }
 

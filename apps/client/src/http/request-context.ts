@@ -1,20 +1,17 @@
 /**
- * Outermost middleware of the relying party:
- * - every response carries X-Request-Id (taken from the request when it looks safe);
- * - one structured log line per request: method, path without query, status, duration; never
- *   the query (it carries codes), the body, cookies or tokens;
- * - an exposed ClientError (or a Koa HTTP error under 500) becomes its status with an HTML
- *   message page; an unreachable database a 503 page with Retry-After; anything else a generic
- *   500 page with the request id, the stack in the log only.
+ * The relying party's error handler, inside the shared request id, access log and security
+ * headers (@gatehouse/http; order in app.ts). Every answer here is an HTML message page (the
+ * relying party serves browsers only):
+ * - an exposed ClientError (or a Koa HTTP error under 500) becomes its status;
+ * - an unreachable database a 503 page with Retry-After;
+ * - anything else a generic 500 `server_error` page with the request id, the stack in the log only.
  */
-import { randomUUID } from 'node:crypto';
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { authServerUnavailable, ClientError, databaseUnavailable } from '../errors/client-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import { messagePage } from '../views/message-page.ts';
-
-const SAFE_ID = /^[\w.:-]{1,128}$/;
+import type { ClientContext } from './state.ts';
 
 function asClientError(thrown: unknown): ClientError {
   if (thrown instanceof ClientError && thrown.expose) return thrown;
@@ -30,21 +27,18 @@ function asClientError(thrown: unknown): ClientError {
   return new ClientError(500, 'server_error', 'Something went wrong', 'Something went wrong on our side. Try again later.', { cause: thrown });
 }
 
-export function requestContext(logger: Logger, appName: string) {
-  return async function handleRequest(ctx: Context, next: Next): Promise<void> {
-    const started = performance.now();
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = SAFE_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+export function errorHandler(logger: Logger, appName: string) {
+  return async function handleErrors(ctx: ClientContext, next: Next): Promise<void> {
+    const requestId = ctx.state.requestId;
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new ClientError(404, 'not_found', 'Not found', 'There is no page at this address.');
     } catch (thrown) {
       const error = asClientError(thrown);
-      if (error.status >= 500 && error.code !== 'server_error') logger.warn({ err: thrown, request_id: requestId, code: error.code }, 'upstream failure');
+      // `error_code`, not `code`: the redaction list removes `code` (authorization codes).
+      if (error.status >= 500 && error.code !== 'server_error') logger.warn({ err: thrown, request_id: requestId, error_code: error.code }, 'upstream failure');
       else if (error.status >= 500) logger.error({ err: thrown, request_id: requestId }, 'request failed');
-      else logger.debug({ request_id: requestId, code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
+      else logger.debug({ request_id: requestId, error_code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
       ctx.status = error.status;
       if (error.code === 'database_unavailable') ctx.set('Retry-After', '5');
       ctx.type = 'html';
@@ -56,12 +50,6 @@ export function requestContext(logger: Logger, appName: string) {
         requestId,
         action: { href: '/', label: 'Back to the application' },
       });
-    } finally {
-      const status = ctx.status;
-      const line = { request_id: requestId, method: ctx.method, path: ctx.path, status, ms: Math.round(performance.now() - started) };
-      if (status >= 500) logger.error(line, 'request');
-      else if (status >= 400) logger.debug(line, 'request');
-      else logger.info(line, 'request');
     }
   };
 }

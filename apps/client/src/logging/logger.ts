@@ -1,39 +1,18 @@
-import { pino, type Logger } from 'pino';
-
-export type { Logger } from 'pino';
-
 /**
- * Secrets never reach the log: these paths are removed wherever they appear, and the request
- * line records only method, path (without query) and status.
+ * The relying party's logger: @gatehouse/logging (one pino setup, one redaction list) named
+ * after the instance (its client id), and the closed list of its audit events.
  */
-const REDACT = [
-  'code',
-  'state',
-  'nonce',
-  'secret',
-  'client_secret',
-  'token',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'authorization',
-  '*.code',
-  '*.secret',
-  '*.token',
-  '*.access_token',
-  '*.refresh_token',
-  '*.id_token',
-  'req.headers.authorization',
-  'req.headers.cookie',
-];
+import { audit as auditLine, createLogger as createSharedLogger, type AuditFields, type Logger } from '@gatehouse/logging';
+
+export type { Logger } from '@gatehouse/logging';
 
 export function createLogger(options: { level: string; name: string }): Logger {
-  return pino({ name: options.name, level: options.level, redact: { paths: REDACT, remove: true } });
+  return createSharedLogger({ name: options.name, level: options.level });
 }
 
 /** Audit events have a stable `event` name; callers pass identifiers, never credentials. */
 export type AuditEvent = 'login.started' | 'login.success' | 'login.failure' | 'token.refreshed' | 'token.refresh_refused' | 'session.logout' | 'sso.ended';
 
-export function audit(logger: Logger, event: AuditEvent, fields: Record<string, string | number | boolean | undefined> = {}): void {
-  logger.info({ audit: true, event, ...fields }, event);
+export function audit(logger: Logger, event: AuditEvent, fields: AuditFields = {}): void {
+  auditLine(logger, event, fields);
 }

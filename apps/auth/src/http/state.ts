@@ -1,0 +1,15 @@
+import type { ParameterizedContext } from 'koa';
+import type { RequestIdState } from '@gatehouse/http';
+
+/** What the middleware of one request of the authorization server learn, in order. */
+export interface AuthState extends RequestIdState {
+  /**
+   * Origins the page is about to redirect to after a form post (the client's redirect URI);
+   * the CSP's form-action allows them (http/security-headers.ts).
+   */
+  formActionOrigins?: string[];
+  /** Set by oidc-provider's server_error listener when the cause was an unreachable database. */
+  databaseUnavailable?: boolean;
+}
+
+export type AuthContext = ParameterizedContext<AuthState>;

@@ -1,0 +1,82 @@
+/**
+ * Every answer of the authorization server carries its security headers, error pages included:
+ * the pages written by the outermost error handler (interaction_expired, 415, login_required on
+ * the devices page, an unexpected 500) once went out without them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const PAGE_HEADERS = { csp: CSP, nosniff: 'nosniff', referrer: 'no-referrer', frame: 'DENY', cache: 'no-store', type: 'text/html; charset=utf-8' };
+
+const securityHeaders = (headers: Headers) => ({
+  csp: headers.get('content-security-policy'),
+  nosniff: headers.get('x-content-type-options'),
+  referrer: headers.get('referrer-policy'),
+  frame: headers.get('x-frame-options'),
+  cache: headers.get('cache-control'),
+  type: headers.get('content-type'),
+});
+
+describe('security headers on error pages', () => {
+  let server: TestAuthServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('the login page (200) has them', async () => {
+    const page = await request(new CookieJar(), authorizeUrl(server));
+    expect(page.status).toBe(200);
+    expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+  });
+
+  it('an expired interaction (400 interaction_expired page) has them', async () => {
+    const page = await request(new CookieJar(), `${server.issuer}/interaction/no-such-interaction`);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('interaction_expired');
+    expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+  });
+
+  it('the devices page without a session (401 login_required page) has them', async () => {
+    const page = await request(new CookieJar(), `${server.issuer}/authenticator/devices`);
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('login_required');
+    expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+  });
+
+  it('a refused body type (415 page) has them', async () => {
+    const page = await request(new CookieJar(), `${server.issuer}/login`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+    expect(page.status).toBe(415);
+    expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+  });
+
+  it('an unexpected failure (500 server_error page) has them, and a JSON 500 too (without no-store)', async () => {
+    const jar = new CookieJar();
+    const uid = uidOf((await request(jar, authorizeUrl(server))).text);
+    const { regulator } = server.app.services;
+    const check = regulator.check;
+    regulator.check = async () => {
+      throw new Error('regulation store exploded');
+    };
+    try {
+      const page = await request(jar, `${server.issuer}/login`, { method: 'POST', ...form({ uid, username: 'someone', password: 'irrelevant-password' }) });
+      expect(page.status).toBe(500);
+      expect(page.text).toContain('server_error');
+      expect(page.text).not.toContain('exploded');
+      expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+
+      const json = await request(jar, `${server.issuer}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ uid, username: 'someone', password: 'irrelevant-password' }),
+      });
+      expect(json.status).toBe(500);
+      expect(json.json()).toEqual({ error: 'server_error', error_description: 'Something went wrong on our side. Try again later.' });
+      expect(securityHeaders(json.headers)).toEqual({ ...PAGE_HEADERS, cache: null, type: 'application/json; charset=utf-8' });
+    } finally {
+      regulator.check = check;
+    }
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * One structured line per request, the same field set in every app:
+ * `{ event: 'http_request', request_id, method, path, status, duration_ms, ...app fields }`,
+ * message `request`. Rules:
+ * - `path` never includes the query string (it can carry codes, states and refused tokens); no
+ *   header, cookie or body is logged;
+ * - 5xx at error level, 4xx at debug (expected refusals), everything else at info;
+ * - `status` is the status sent: for an error that escapes, its 4xx/5xx `status`, else 500;
+ * - an app may add fields (the API's version, representation, client and subject); they never
+ *   replace a shared field.
+ * Mount it after the request id and outside the error handler, so it sees the final status.
+ */
+import type { Next, ParameterizedContext } from 'koa';
+import type { RequestIdState } from './request-id.ts';
+
+type LogMethod = (fields: Record<string, unknown>, message: string) => void;
+
+/** The part of a logger the access log writes to (a pino logger fits). */
+export interface AccessLogger {
+  readonly info: LogMethod;
+  readonly debug: LogMethod;
+  readonly error: LogMethod;
+}
+
+/** Options for {@link accessLog}. */
+export interface AccessLogOptions<State extends RequestIdState> {
+  /** Milliseconds, for the duration (default `performance.now`); tests inject a clock. */
+  readonly clock?: () => number;
+  /** Fields the app adds to the line, read once the response is done. */
+  readonly fields?: (ctx: ParameterizedContext<State>) => Readonly<Record<string, unknown>>;
+}
+
+function statusOfError(error: unknown): number {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+/** Koa middleware writing the request line once the response is done (or failed). */
+export function accessLog<State extends RequestIdState = RequestIdState>(logger: AccessLogger, options: AccessLogOptions<State> = {}) {
+  const clock = options.clock ?? (() => performance.now());
+  return async function accessLogMiddleware(ctx: ParameterizedContext<State>, next: Next): Promise<void> {
+    const started = clock();
+    let escaped: number | undefined;
+    try {
+      await next();
+    } catch (error) {
+      escaped = statusOfError(error);
+      throw error;
+    } finally {
+      const status = escaped ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status);
+      const line: Record<string, unknown> = {
+        event: 'http_request',
+        request_id: ctx.state.requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status,
+        duration_ms: Math.round(clock() - started),
+      };
+      for (const [name, value] of Object.entries(options.fields?.(ctx) ?? {})) if (!(name in line)) line[name] = value;
+      if (status >= 500) logger.error(line, 'request');
+      else if (status >= 400) logger.debug(line, 'request');
+      else logger.info(line, 'request');
+    }
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Security headers, set in `finally` so that every answer carries them: pages, JSON, and the
+ * error pages the app's error handler writes (mount this middleware outside the error handler).
+ * Rules:
+ * - `Content-Security-Policy` is the app's policy: one string, or built per request (the
+ *   authorization server widens form-action from `ctx.state` for the redirect a form leads to);
+ * - unless `cspOnly`, also `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (URLs
+ *   carry codes) and `X-Frame-Options: DENY` (for browsers without frame-ancestors);
+ * - `Cache-Control: no-store` on the responses `noStore` picks (pages that carry secrets);
+ * - `appliesTo` limits all of it to some responses (the API sends its policy on HTML only).
+ */
+import type { DefaultState, Next, ParameterizedContext } from 'koa';
+
+type Ctx<State> = ParameterizedContext<State>;
+
+/** Options for {@link securityHeaders}. */
+export interface SecurityHeadersOptions<State = DefaultState> {
+  /** The Content-Security-Policy: a fixed string, or built from the finished response. */
+  readonly csp: string | ((ctx: Ctx<State>) => string);
+  /** Send only the CSP, not nosniff, no-referrer and DENY (default false). */
+  readonly cspOnly?: boolean;
+  /** Which responses get `Cache-Control: no-store` (default none). */
+  readonly noStore?: (ctx: Ctx<State>) => boolean;
+  /** Which responses get the headers at all (default every one). */
+  readonly appliesTo?: (ctx: Ctx<State>) => boolean;
+}
+
+/** Whether the response is an HTML document. */
+export function isHtmlResponse(ctx: ParameterizedContext): boolean {
+  return Boolean(ctx.response.is('html'));
+}
+
+/** Koa middleware setting the security headers on the way out, whatever happened inside. */
+export function securityHeaders<State = DefaultState>(options: SecurityHeadersOptions<State>) {
+  const { csp, cspOnly = false, noStore, appliesTo } = options;
+  return async function securityHeadersMiddleware(ctx: Ctx<State>, next: Next): Promise<void> {
+    try {
+      await next();
+    } finally {
+      if (!appliesTo || appliesTo(ctx)) {
+        ctx.set('Content-Security-Policy', typeof csp === 'string' ? csp : csp(ctx));
+        if (!cspOnly) {
+          ctx.set('X-Content-Type-Options', 'nosniff');
+          ctx.set('Referrer-Policy', 'no-referrer');
+          ctx.set('X-Frame-Options', 'DENY');
+        }
+        if (noStore?.(ctx)) ctx.set('Cache-Control', 'no-store');
+      }
+    }
+  };
+}

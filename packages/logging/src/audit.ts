@@ -1,0 +1,18 @@
+/**
+ * Audit lines. Rules: one line per security-relevant event, at info level, marked `audit: true`,
+ * with a stable `event` name that is also the message; each app names its events in a closed
+ * union and passes it as `Event`. Fields are identifiers and flags (account id, client id, ip,
+ * method), never credentials: the redaction list removes the known secret fields anyway.
+ */
+import type { Logger } from 'pino';
+
+/** The fields of an audit line: flat identifiers and flags only. */
+export type AuditFields = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/**
+ * Writes one audit line `{ audit: true, event, ...fields }` at info level. An app wraps it with
+ * its own closed event union, e.g. `audit(logger, event: AuthAuditEvent, fields)`.
+ */
+export function audit<Event extends string>(logger: Logger, event: Event, fields: AuditFields = {}): void {
+  logger.info({ audit: true, event, ...fields }, event);
+}
