@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as browser from '../../public/authenticator/signed-message.js';
 import * as server from '../../src/devices/signed-request.ts';
@@ -31,5 +32,13 @@ describe('the signed-message module shared by the web authenticator and the serv
       expect(await server.verifySignature(jwk, verifiedByServer, signature)).toBe(true);
       expect(await server.verifySignature(jwk, other, signature)).toBe(false);
     }
+  });
+
+  it('app.js builds no message of its own: it imports all three from the shared module', () => {
+    const app = readFileSync(new URL('../../public/authenticator/app.js', import.meta.url), 'utf8');
+    expect(app).toContain("import { answerMessage, enrollMessage, listMessage } from './signed-message.js';");
+    expect(app).not.toContain(browser.SIGNATURE_CONTEXT);
+    expect(app).not.toMatch(/\.(enroll|list|answer)\./);
+    for (const builder of ['enrollMessage(', 'listMessage(', 'answerMessage(']) expect(app).toContain(builder);
   });
 });
