@@ -34,6 +34,7 @@ import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { InteractionDeps } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
+import { authStaticAssets } from './views/static-assets.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
@@ -101,6 +102,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     metrics: authMetrics,
   };
 
+  const staticAssets = authStaticAssets();
+
   let signingKeys: readonly JWK[] = [];
   const tokens = createJwtAccessTokens({
     issuer: config.issuer,
@@ -132,6 +135,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
+    provider.use(staticAssets.routes());
+    provider.use(staticAssets.allowedMethods());
     const routes = interactionRoutes(interactionDeps);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());

@@ -32,7 +32,7 @@ import { createLanding } from './routes/landing.ts';
 import { createCallback } from './routes/callback.ts';
 import { createLogout } from './routes/logout.ts';
 import { createItemActions } from './routes/items.ts';
-import { STYLESHEET } from './views/static-assets.ts';
+import { clientStaticAssets } from './views/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { clientRouteName } from './metrics/route-name.ts';
 
@@ -82,11 +82,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   router.get(CLIENT_ROUTES.signedOut, logout.signedOut);
   router.post('/items', items.add);
   router.post('/items/:id/delete', items.remove);
-  router.get('/static/client.css', (ctx) => {
-    ctx.type = 'text/css';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = STYLESHEET;
-  });
+  router.use(clientStaticAssets().routes());
 
   const app = new Koa<ClientState>() as ClientApp;
   app.proxy = config.trustProxy;

@@ -1,18 +1,8 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { InteractionDeps } from '../interactions/deps.ts';
 import { authenticatorPage } from '../views/authenticator-page.ts';
 import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler } from './api.ts';
-import { AUTHENTICATOR_SCRIPT, ICON, MANIFEST, SERVICE_WORKER } from './assets.ts';
 import { createDevicesPageHandler, createEnrollHandler, createRecoveryCodesHandler, createRemoveDeviceHandler, DEVICES_PATH } from './manage.ts';
-
-function asset(type: string, body: string, cache = 'public, max-age=3600') {
-  return (ctx: Context) => {
-    ctx.type = type;
-    ctx.set('Cache-Control', cache);
-    ctx.body = body;
-  };
-}
 
 /** The web authenticator (PWA), its API, and the signed-in user's devices page. */
 export function authenticatorRoutes(deps: InteractionDeps): Router {
@@ -21,14 +11,6 @@ export function authenticatorRoutes(deps: InteractionDeps): Router {
     ctx.type = 'html';
     ctx.body = authenticatorPage();
   });
-  router.get('/authenticator/app.js', asset('application/javascript', AUTHENTICATOR_SCRIPT, 'no-cache'));
-  router.get('/authenticator/sw.js', (ctx) => {
-    asset('application/javascript', SERVICE_WORKER, 'no-cache')(ctx);
-    // The worker controls /authenticator itself, which lies outside its default scope /authenticator/.
-    ctx.set('Service-Worker-Allowed', '/authenticator');
-  });
-  router.get('/authenticator/manifest.webmanifest', asset('application/manifest+json', MANIFEST));
-  router.get('/authenticator/icon.svg', asset('image/svg+xml', ICON));
 
   router.get(DEVICES_PATH, createDevicesPageHandler(deps));
   router.post(`${DEVICES_PATH}/enroll`, createEnrollHandler(deps));

@@ -1,7 +1,8 @@
 /**
  * How the web authenticator proves which device speaks. Rules:
  * - every message starts with SIGNATURE_CONTEXT and names its purpose (`enroll`, `list`,
- *   `answer`), so a signature made for one purpose is worthless for another;
+ *   `answer`), so a signature made for one purpose is worthless for another; the messages are
+ *   built by public/authenticator/signed-message.js, the same module the browser signs with;
  * - signatures are ECDSA P-256 / SHA-256 in WebCrypto's raw form (r‖s, 64 bytes), base64url;
  * - a listing request carries a timestamp (epoch ms) within MAX_SKEW_MS of the server clock and a
  *   fresh nonce, recorded per device, so a captured request cannot be replayed;
@@ -13,17 +14,12 @@
 import { webcrypto } from 'node:crypto';
 import type { PublicKeyJwk } from './device-store.ts';
 
-export const SIGNATURE_CONTEXT = 'gatehouse-authenticator-v1';
+// One builder for both sides; the path is the same from src/ and from dist/ (both two levels deep).
+export { answerMessage, enrollMessage, listMessage, SIGNATURE_CONTEXT } from '../../public/authenticator/signed-message.js';
+export type { Decision } from '../../public/authenticator/signed-message.js';
+
 export const MAX_SKEW_MS = 60_000;
 const B64URL = /^[A-Za-z0-9_-]+$/;
-
-export type Decision = 'approve' | 'deny';
-
-export const enrollMessage = (code: string): string => `${SIGNATURE_CONTEXT}.enroll.${code}`;
-export const listMessage = (deviceId: string, timestamp: string, nonce: string): string =>
-  `${SIGNATURE_CONTEXT}.list.${deviceId}.${timestamp}.${nonce}`;
-export const answerMessage = (transactionId: string, decision: Decision, number: string, deviceId: string): string =>
-  `${SIGNATURE_CONTEXT}.answer.${transactionId}.${decision}.${number}.${deviceId}`;
 
 async function importPublicKey(jwk: PublicKeyJwk): Promise<webcrypto.CryptoKey> {
   return webcrypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y, ext: true }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);

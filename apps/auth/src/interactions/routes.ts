@@ -3,7 +3,6 @@ import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
-import { LOGOUT_SCRIPT, PUSH_WAIT_SCRIPT, STYLESHEET } from '../views/static-assets.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction } from './interaction-state.ts';
 import { createLoginHandler } from './login.ts';
@@ -34,21 +33,6 @@ export function interactionRoutes(deps: InteractionDeps): Router {
     const provider = deps.provider();
     const interaction = await loadInteraction(provider, ctx, ctx.params.uid);
     await renderLogin(ctx, provider, interaction.uid);
-  });
-  router.get('/static/gatehouse.css', (ctx) => {
-    ctx.type = 'text/css';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = STYLESHEET;
-  });
-  router.get('/static/logout.js', (ctx) => {
-    ctx.type = 'application/javascript';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = LOGOUT_SCRIPT;
-  });
-  router.get('/static/push-wait.js', (ctx) => {
-    ctx.type = 'application/javascript';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.body = PUSH_WAIT_SCRIPT;
   });
   return router;
 }

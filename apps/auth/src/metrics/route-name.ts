@@ -6,6 +6,7 @@
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { routeTable } from '@gatehouse/metrics';
 import { DEVICES_PATH } from '../authenticator/manage.ts';
+import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
 
 export const authRouteName = routeTable([
   AUTH_ROUTES.health,
@@ -27,14 +28,8 @@ export const authRouteName = routeTable([
   AUTH_ROUTES.mfaVerify,
   '/mfa/push/:id',
   '/mfa/push/:id/status',
-  '/static/gatehouse.css',
-  '/static/logout.js',
-  '/static/push-wait.js',
+  ...AUTH_STATIC_ASSETS.map((asset) => asset.path),
   '/authenticator',
-  '/authenticator/app.js',
-  '/authenticator/sw.js',
-  '/authenticator/manifest.webmanifest',
-  '/authenticator/icon.svg',
   DEVICES_PATH,
   `${DEVICES_PATH}/enroll`,
   `${DEVICES_PATH}/remove`,

@@ -1,8 +1,9 @@
 import { html } from '@gatehouse/html';
 
 /**
- * The web authenticator's shell. Everything dynamic is done by /authenticator/app.js
- * (same origin, no inline script), which fills the elements below with textContent only.
+ * The web authenticator's shell. Everything dynamic is done by the module script
+ * /authenticator/app.js (same origin, no inline script; deferred like every module script),
+ * which fills the elements below with textContent only.
  */
 export function authenticatorPage(): string {
   return html`<!doctype html>
@@ -15,7 +16,7 @@ export function authenticatorPage(): string {
 <link rel="manifest" href="/authenticator/manifest.webmanifest">
 <link rel="icon" href="/authenticator/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/gatehouse.css">
-<script src="/authenticator/app.js" defer></script>
+<script type="module" src="/authenticator/app.js"></script>
 </head>
 <body>
 <main class="card">

@@ -1,10 +1,11 @@
 /**
  * The `route` label of the relying party's request metrics: the declared patterns of its routes
- * (app.ts and health-routes.ts), never a requested path (item ids, codes and state stay out of
+ * (app.ts, health-routes.ts and views/static-assets.ts), never a requested path (item ids, codes and state stay out of
  * labels). Anything else is `other`. A new route is added here too.
  */
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
 import { routeTable } from '@gatehouse/metrics';
+import { CLIENT_STATIC_ASSETS } from '../views/static-assets.ts';
 
 export const clientRouteName = routeTable([
   CLIENT_ROUTES.landing,
@@ -15,5 +16,5 @@ export const clientRouteName = routeTable([
   CLIENT_ROUTES.ready,
   '/items',
   '/items/:id/delete',
-  '/static/client.css',
+  ...CLIENT_STATIC_ASSETS.map((asset) => asset.path),
 ]);

@@ -1,0 +1,392 @@
+// @ts-check
+/**
+ * The web authenticator (a module script of /authenticator; same origin, the CSP allows nothing
+ * else). Rules:
+ * - every dynamic element is built with textContent, so nothing a server or client sends is
+ *   parsed as HTML;
+ * - the private key is generated non-extractable and kept as a CryptoKey in IndexedDB: this
+ *   page's script can use it to sign, but nobody can read it out;
+ * - every signed message comes from signed-message.js, the module the server verifies with;
+ * - requests arrive over Server-Sent Events; after 3 failed connections (or without EventSource)
+ *   the page polls instead, and tries the stream again every 10 polls. A listing URL is signed
+ *   for one use, so every reconnection signs afresh instead of relying on the browser's retry.
+ */
+import { answerMessage, enrollMessage, listMessage } from './signed-message.js';
+
+/**
+ * @typedef {object} Device  What IndexedDB keeps for this device.
+ * @property {string} deviceId
+ * @property {string} name
+ * @property {string} username
+ * @property {CryptoKey} privateKey
+ *
+ * @typedef {object} PushRequest  One sign-in waiting for this device (GET /authenticator/api/requests).
+ * @property {string} id
+ * @property {string} client_name
+ * @property {string} ip
+ * @property {string | null} [user_agent]
+ * @property {string} created_at
+ * @property {string} expires_at
+ * @property {number[]} choices
+ *
+ * @typedef {{ requests: PushRequest[] }} RequestList
+ * @typedef {'approve' | 'deny'} Decision
+ * @typedef {{ status: number, body: Record<string, any> }} JsonResponse
+ */
+
+const DB_NAME = 'gatehouse-authenticator';
+const STORE = 'keys';
+const KEY = 'device';
+/** @type {Device | null} */
+let current = null;
+/** @type {EventSource | null} */
+let source = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let pollTimer;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retryTimer;
+let sseFailures = 0;
+let polls = 0;
+
+/** @param {string} id */
+function $(id) {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`missing element #${id}`);
+  return element;
+}
+/** @param {string} id */
+const input = (id) => /** @type {HTMLInputElement} */ ($(id));
+/**
+ * @param {string} tag
+ * @param {string | null} [cls]
+ * @param {string} [text]
+ */
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+/** @param {'loading' | 'enroll' | 'main'} id */
+function show(id) {
+  for (const section of ['loading', 'enroll', 'main']) $(section).hidden = section !== id;
+}
+/** @param {string} [msg] */
+function error(msg) {
+  const e = $('error');
+  e.textContent = msg || '';
+  e.hidden = !msg;
+}
+/** @param {string} [msg] */
+function status(msg) {
+  $('status').textContent = msg || '';
+}
+/** @param {string} [msg] */
+function result(msg) {
+  const e = $('result');
+  e.textContent = msg || '';
+  e.hidden = !msg;
+}
+
+/** @returns {Promise<IDBDatabase>} */
+function openDb() {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.open(DB_NAME, 1);
+    r.onupgradeneeded = () => {
+      r.result.createObjectStore(STORE);
+    };
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+/**
+ * @template T
+ * @param {IDBTransactionMode} mode
+ * @param {(store: IDBObjectStore) => IDBRequest<T>} fn
+ * @returns {Promise<T>}
+ */
+function idb(mode, fn) {
+  return openDb().then(
+    (db) =>
+      new Promise((resolve, reject) => {
+        const tx = db.transaction(STORE, mode);
+        const req = fn(tx.objectStore(STORE));
+        tx.oncomplete = () => {
+          db.close();
+          resolve(req.result);
+        };
+        tx.onerror = () => {
+          db.close();
+          reject(tx.error);
+        };
+      }),
+  );
+}
+/** @returns {Promise<Partial<Device> | undefined>} */
+const loadDevice = () => idb('readonly', (s) => s.get(KEY));
+/** @param {Device} d */
+const saveDevice = (d) => idb('readwrite', (s) => s.put(d, KEY));
+const forgetDevice = () => idb('readwrite', (s) => s.delete(KEY));
+
+/** @param {ArrayBuffer | Uint8Array} buf */
+function b64url(buf) {
+  const bytes = new Uint8Array(buf);
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(/** @type {number} */ (bytes[i]));
+  return btoa(s).replace(/[+]/g, '-').replace(/[/]/g, '_').replace(/=+$/, '');
+}
+/**
+ * @param {CryptoKey} key
+ * @param {string} message
+ */
+function sign(key, message) {
+  return crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key, new TextEncoder().encode(message)).then(b64url);
+}
+/** The query of a listing request, signed for one use. @param {Device} device */
+function signedQuery(device) {
+  const ts = String(Date.now());
+  const nonce = b64url(crypto.getRandomValues(new Uint8Array(18)));
+  return sign(device.privateKey, listMessage(device.deviceId, ts, nonce)).then(
+    (sig) => `device_id=${encodeURIComponent(device.deviceId)}&ts=${ts}&nonce=${nonce}&sig=${sig}`,
+  );
+}
+/**
+ * @param {string} url
+ * @param {unknown} body
+ * @returns {Promise<JsonResponse>}
+ */
+function postJson(url, body) {
+  return fetch(url, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) =>
+    r
+      .json()
+      .catch(() => ({}))
+      .then((b) => ({ status: r.status, body: b })),
+  );
+}
+
+/**
+ * @param {string} code
+ * @param {string} name
+ * @returns {Promise<Device>}
+ */
+function enroll(code, name) {
+  return crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']).then((pair) =>
+    crypto.subtle
+      .exportKey('jwk', pair.publicKey)
+      .then((jwk) =>
+        sign(pair.privateKey, enrollMessage(code)).then((signature) =>
+          postJson('/authenticator/api/register', { code, name, public_key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, signature }),
+        ),
+      )
+      .then((res) => {
+        if (res.status !== 201) throw new Error(res.body.error_description || 'The enrollment was refused.');
+        /** @type {Device} */
+        const device = { deviceId: res.body.device_id, name: res.body.name, username: res.body.username, privateKey: pair.privateKey };
+        return saveDevice(device).then(() => device);
+      }),
+  );
+}
+
+function stopAll() {
+  if (source) {
+    source.close();
+    source = null;
+  }
+  clearTimeout(pollTimer);
+  clearTimeout(retryTimer);
+}
+/** @param {Device} device */
+function start(device) {
+  current = device;
+  show('main');
+  $('device-info').textContent = `This device: ${device.name} · account ${device.username}`;
+  connect();
+}
+function connect() {
+  stopAll();
+  if (!current) return;
+  if (!window.EventSource || sseFailures >= 3) {
+    poll();
+    return;
+  }
+  signedQuery(current).then((q) => {
+    const stream = new EventSource(`/authenticator/api/events?${q}`);
+    source = stream;
+    stream.addEventListener('requests', (e) => {
+      sseFailures = 0;
+      status('Connected: requests appear here as they arrive.');
+      render(JSON.parse(e.data));
+    });
+    stream.addEventListener('revoked', () => {
+      stopAll();
+      revoked();
+    });
+    stream.onerror = () => {
+      // The signed URL is single-use: reconnect with a fresh signature instead of the browser's retry.
+      stream.close();
+      if (source === stream) source = null;
+      sseFailures++;
+      status('Reconnecting…');
+      retryTimer = setTimeout(connect, 2000);
+    };
+  });
+}
+function poll() {
+  if (!current) return;
+  signedQuery(current)
+    .then((q) => fetch(`/authenticator/api/requests?${q}`, { headers: { accept: 'application/json' }, cache: 'no-store' }))
+    .then((r) => r.json().then((b) => ({ status: r.status, body: b })))
+    .then((res) => {
+      if (res.status === 401) {
+        status('');
+        error(res.body.error_description || 'This device is not accepted any more.');
+        return;
+      }
+      if (res.status !== 200) throw new Error('unexpected status');
+      status('Checking for requests every few seconds.');
+      render(res.body);
+      polls++;
+      if (polls % 10 === 0) {
+        sseFailures = 0;
+        connect();
+      } else {
+        pollTimer = setTimeout(poll, 3000);
+      }
+    })
+    .catch(() => {
+      status('Offline, retrying…');
+      pollTimer = setTimeout(poll, 5000);
+    });
+}
+function revoked() {
+  status('');
+  error('This device was removed from your account. Forget it here and enroll it again to use it.');
+}
+
+/** @param {RequestList} data */
+function render(data) {
+  const list = $('requests');
+  while (list.firstChild) list.removeChild(list.firstChild);
+  $('empty').hidden = data.requests.length > 0;
+  for (const r of data.requests) list.appendChild(card(r));
+}
+/** @param {PushRequest} r */
+function card(r) {
+  const div = el('div', 'request');
+  div.setAttribute('data-request-id', r.id);
+  div.appendChild(el('h2', null, `Sign in to ${r.client_name}?`));
+  const dl = el('dl');
+  /** @type {[string, string][]} */
+  const facts = [
+    ['Browser IP', r.ip],
+    ['Browser', r.user_agent || 'unknown'],
+    ['Requested', new Date(r.created_at).toLocaleString()],
+    ['Expires', new Date(r.expires_at).toLocaleTimeString()],
+  ];
+  for (const [term, value] of facts) {
+    dl.appendChild(el('dt', null, term));
+    dl.appendChild(el('dd', null, value));
+  }
+  div.appendChild(dl);
+  div.appendChild(el('p', null, 'To approve, pick the number shown on the sign-in page:'));
+  const choices = el('div', 'choices');
+  for (const n of r.choices) {
+    const b = /** @type {HTMLButtonElement} */ (el('button', 'choice', String(n)));
+    b.type = 'button';
+    b.setAttribute('data-number', String(n));
+    b.addEventListener('click', () => answer(r, 'approve', String(n), div));
+    choices.appendChild(b);
+  }
+  div.appendChild(choices);
+  const deny = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Deny: this was not me'));
+  deny.type = 'button';
+  deny.setAttribute('data-deny', '');
+  deny.addEventListener('click', () => answer(r, 'deny', '', div));
+  div.appendChild(deny);
+  return div;
+}
+/**
+ * @param {HTMLElement} div
+ * @param {boolean} disabled
+ */
+function setButtonsDisabled(div, disabled) {
+  for (const b of div.querySelectorAll('button')) b.disabled = disabled;
+}
+/**
+ * @param {PushRequest} r
+ * @param {Decision} decision
+ * @param {string} number  the chosen number, '' on deny
+ * @param {HTMLElement} div
+ */
+function answer(r, decision, number, div) {
+  const device = current;
+  if (!device) return;
+  setButtonsDisabled(div, true);
+  sign(device.privateKey, answerMessage(r.id, decision, number, device.deviceId))
+    .then((signature) =>
+      postJson(`/authenticator/api/requests/${encodeURIComponent(r.id)}/answer`, { device_id: device.deviceId, decision, number, signature }),
+    )
+    .then((res) => {
+      if (res.status === 200) {
+        error('');
+        result(res.body.state === 'APPROVED' ? 'Approved: the sign-in continues in the other browser.' : 'Denied: that sign-in was refused.');
+      } else {
+        result('');
+        error(res.body.error_description || 'The answer was refused.');
+      }
+      if (div.parentNode) div.parentNode.removeChild(div);
+      $('empty').hidden = $('requests').children.length > 0;
+    })
+    .catch(() => {
+      error('Could not send the answer. Check the connection and try again.');
+      setButtonsDisabled(div, false);
+    });
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  if (!window.crypto || !crypto.subtle || !window.indexedDB) {
+    show('enroll');
+    error('This browser cannot keep a device key here: the authenticator needs https, WebCrypto and IndexedDB.');
+    return;
+  }
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/authenticator/sw.js', { scope: '/authenticator' }).catch(() => {});
+  const m = /^#enroll=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (m && m[1]) {
+    input('enroll-code').value = m[1];
+    history.replaceState(null, '', location.pathname);
+  }
+  $('enroll-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    error('');
+    const button = /** @type {HTMLButtonElement} */ ($('enroll-submit'));
+    button.disabled = true;
+    enroll(input('enroll-code').value.trim(), input('device-name').value.trim())
+      .then(start)
+      .catch((err) => error(err && err.message ? err.message : 'The enrollment failed.'))
+      .then(() => {
+        button.disabled = false;
+      });
+  });
+  $('forget').addEventListener('click', () => {
+    stopAll();
+    forgetDevice().then(() => {
+      current = null;
+      error('');
+      show('enroll');
+    });
+  });
+  loadDevice()
+    .then((d) => {
+      if (d && d.privateKey && d.deviceId) start(/** @type {Device} */ (d));
+      else show('enroll');
+    })
+    .catch(() => {
+      show('enroll');
+      error('Could not open this device\u2019s key store.');
+    });
+});

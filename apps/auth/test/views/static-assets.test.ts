@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrollMessage, listMessage, answerMessage } from '../../src/devices/signed-request.ts';
+import { AUTH_STATIC_ASSETS, PUBLIC_DIR } from '../../src/views/static-assets.ts';
+import { startServer, type TestAuthServer } from '../flow/support.ts';
+
+/** A raw request, so the path reaches the server exactly as written (fetch would normalise `..`). */
+function raw(base: string, method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { method, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const fileOf = (path: string) => readFileSync(new URL(path.slice(1), PUBLIC_DIR));
+const etagOf = (path: string) => `"${createHash('sha256').update(fileOf(path)).digest('base64url')}"`;
+
+describe('the static-assets route of the authorization server', () => {
+  let server: TestAuthServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it('lists exactly the files the pages load, each at its URL under public/', () => {
+    expect(AUTH_STATIC_ASSETS.map((asset) => asset.path)).toEqual([
+      '/static/gatehouse.css',
+      '/static/logout.js',
+      '/static/push-wait.js',
+      '/authenticator/app.js',
+      '/authenticator/signed-message.js',
+      '/authenticator/sw.js',
+      '/authenticator/manifest.webmanifest',
+      '/authenticator/icon.svg',
+    ]);
+  });
+
+  it.each([
+    ['/static/gatehouse.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
+    ['/static/logout.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
+    ['/static/push-wait.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
+    ['/authenticator/app.js', 'application/javascript; charset=utf-8', 'no-cache'],
+    ['/authenticator/signed-message.js', 'application/javascript; charset=utf-8', 'no-cache'],
+    ['/authenticator/sw.js', 'application/javascript; charset=utf-8', 'no-cache'],
+    ['/authenticator/manifest.webmanifest', 'application/manifest+json; charset=utf-8', 'public, max-age=3600'],
+    ['/authenticator/icon.svg', 'image/svg+xml', 'public, max-age=3600'],
+  ])('GET %s: 200, %s, Cache-Control %s, a content ETag and the page security headers', async (path, type, cache) => {
+    const res = await raw(server.issuer, 'GET', path);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(fileOf(path).toString('utf8'));
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.headers['cache-control']).toBe(cache);
+    expect(res.headers.etag).toBe(etagOf(path));
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['service-worker-allowed']).toBe(path === '/authenticator/sw.js' ? '/authenticator' : undefined);
+
+    const again = await raw(server.issuer, 'GET', path, { 'if-none-match': etagOf(path) });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it.each([
+    '/static/nope.js',
+    '/static/..%2fpackage.json',
+    '/static/..%2f..%2fpackage.json',
+    '/static/../package.json',
+    '/static/%2e%2e/package.json',
+    '/authenticator/..%2f..%2fpackage.json',
+    '/authenticator/signed-message.d.ts',
+    '/authenticator/app.js/',
+    '/Static/gatehouse.css',
+    '/public/static/gatehouse.css',
+    '/static/',
+  ])('GET %s is 404 (only listed files are served)', async (path) => {
+    const res = await raw(server.issuer, 'GET', path);
+    expect(res.status).toBe(404);
+    expect(res.body).toBe('Not Found');
+  });
+
+  it('answers other methods 405 with Allow, as before', async () => {
+    const res = await raw(server.issuer, 'POST', '/authenticator/app.js');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('HEAD, GET');
+  });
+
+  it('the page loads the authenticator as a module script, and the served module builds the messages the server verifies', async () => {
+    const page = await raw(server.issuer, 'GET', '/authenticator');
+    expect(page.body).toContain('<script type="module" src="/authenticator/app.js"></script>');
+    const served = await raw(server.issuer, 'GET', '/authenticator/signed-message.js');
+    const module = (await import(`data:text/javascript,${encodeURIComponent(served.body)}`)) as typeof import('../../public/authenticator/signed-message.js');
+    expect(module.enrollMessage('c0de')).toBe(enrollMessage('c0de'));
+    expect(module.listMessage('dev', '1', 'n')).toBe(listMessage('dev', '1', 'n'));
+    expect(module.answerMessage('tx', 'deny', '', 'dev')).toBe(answerMessage('tx', 'deny', '', 'dev'));
+  });
+});
