@@ -14,6 +14,23 @@ export interface ParseEnvOptions {
 }
 
 /**
+ * Refuses every renamed variable (old name → new name) that is set, naming its new name: a
+ * rename is never a silent alias, so a stale environment is noticed at start. Adds the problems
+ * to `problems`, or throws them when no collector is given.
+ */
+export function refuseRenamed(
+  env: Record<string, string | undefined>,
+  renamed: Readonly<Record<string, string>>,
+  problems?: ConfigProblems,
+): void {
+  const report = problems ?? new ConfigProblems();
+  for (const [old, current] of Object.entries(renamed)) {
+    if (env[old] !== undefined) report.invalid(old, `renamed to ${current}; set ${current} instead (${old} is no longer read)`);
+  }
+  if (!problems) report.throwIfAny();
+}
+
+/**
  * Validates the environment against an app's schema (a `z.object` of variables). Every bad
  * variable is reported, each naming itself: `invalid setting API_PORT: …` for one, an
  * `invalid settings:` list for several (see {@link ConfigProblems}).
@@ -24,9 +41,7 @@ export function parseEnv<Schema extends z.ZodObject>(
   options: ParseEnvOptions = {},
 ): z.output<Schema> {
   const problems = options.problems ?? new ConfigProblems();
-  for (const [old, current] of Object.entries(options.renamed ?? {})) {
-    if (env[old] !== undefined) problems.invalid(old, `renamed to ${current}; set ${current} instead (${old} is no longer read)`);
-  }
+  refuseRenamed(env, options.renamed ?? {}, problems);
   let parsed = schema.safeParse(env);
   if (!parsed.success) {
     const refused = new Set<string>();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigError, ConfigProblems, loadOrCreateSecretsFile, parseEnv } from '../src/index.ts';
+import { ConfigError, ConfigProblems, loadOrCreateSecretsFile, parseEnv, refuseRenamed } from '../src/index.ts';
 
 /** The message of the error `fn` throws (exact comparison, unlike toThrow's substring match). */
 function thrown(fn: () => unknown): ConfigError {
@@ -52,6 +52,20 @@ describe('parseEnv', () => {
       new ConfigError('invalid setting OLD_ISSUER: renamed to NEW_ISSUER; set NEW_ISSUER instead (OLD_ISSUER is no longer read)'),
     );
     expect(parseEnv(issuer, { NEW_ISSUER: 'x' }, { renamed: { OLD_ISSUER: 'NEW_ISSUER' } })).toEqual({ NEW_ISSUER: 'x' });
+  });
+});
+
+describe('refuseRenamed', () => {
+  it('throws for each old name that is set, or adds to a collector', () => {
+    const renamed = { A_OLD: 'A', B_OLD: 'B' };
+    expect(() => refuseRenamed({ A: '1' }, renamed)).not.toThrow();
+    expect(thrown(() => refuseRenamed({ A_OLD: '1', B_OLD: '' }, renamed)).problems).toEqual([
+      'A_OLD: renamed to A; set A instead (A_OLD is no longer read)',
+      'B_OLD: renamed to B; set B instead (B_OLD is no longer read)',
+    ]);
+    const problems = new ConfigProblems();
+    refuseRenamed({ B_OLD: 'x' }, renamed, problems);
+    expect(problems.has('B_OLD')).toBe(true);
   });
 });
 
