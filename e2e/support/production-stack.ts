@@ -160,7 +160,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
     const apiMigrate = run(process.execPath, [join(REPO_ROOT, 'apps/api/dist/migrate.js')], { env: { ...base, API_DATABASE_URL: databases.api.url, API_INTROSPECTION_CLIENT_SECRET: 'unused-here' } });
     if (apiMigrate.status !== 0) throw new Error(`api migrate failed: ${apiMigrate.stderr}`);
     const clientMigrate = run(process.execPath, [join(REPO_ROOT, 'apps/client/dist/migrate.js')], {
-      env: { ...base, APP_ONE_DATABASE_URL: databases.client.url, APP_TWO_DATABASE_URL: databases.client.url },
+      env: { ...base, CLIENT_DATABASE_URL: databases.client.url },
     });
     if (clientMigrate.status !== 0) throw new Error(`client migrate failed: ${clientMigrate.stderr}`);
 
@@ -211,7 +211,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
     const apiEnv = (port: number): Record<string, string> => ({
       ...base,
       API_PORT: String(port),
-      API_ISSUER: authUrl,
+      AUTH_ISSUER: authUrl,
       API_AUDIENCE: audience,
       API_DATABASE_URL: databases.api.url,
       API_INTROSPECTION_CLIENT_ID: 'api',

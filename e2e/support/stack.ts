@@ -128,7 +128,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ...base,
       API_PORT: String(apiPort),
       API_METRICS_PORT: '0',
-      API_ISSUER: authUrl,
+      AUTH_ISSUER: authUrl,
       API_DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
       ...options.apiEnv,
     });

@@ -58,7 +58,7 @@ function usage(child: ChildProcess): Promise<Usage> {
 
 async function startApi(validation: 'on' | 'off'): Promise<{ port: number; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./serve-api.ts', import.meta.url)), [validation], {
-    env: { ...process.env, API_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}` },
+    env: { ...process.env, AUTH_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}` },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each API process there.
     execArgv: process.env.BENCH_CPU_PROF ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=api-${validation}.cpuprofile`] : process.execArgv,
@@ -72,7 +72,7 @@ async function startApi(validation: 'on' | 'off'): Promise<{ port: number; child
 
 /** Times what validation adds to a request once the token is cached, in this process. */
 async function timeTokenPath(token: string): Promise<number> {
-  const config = loadConfig({ API_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ AUTH_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
   const database = await openApiDatabase(config.databaseUrl);
   try {
     const app = createApp(config, {

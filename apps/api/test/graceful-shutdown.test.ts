@@ -43,7 +43,7 @@ describe('SIGTERM to the API process', () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['src/main.ts'], {
       cwd: appDir,
-      env: { PATH: process.env.PATH ?? '', API_PORT: String(port), API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, API_REVOCATION_FEED: 'false', API_ISSUER: 'http://127.0.0.1:9', LOG_LEVEL: 'info' },
+      env: { PATH: process.env.PATH ?? '', API_PORT: String(port), API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}`, API_REVOCATION_FEED: 'false', AUTH_ISSUER: 'http://127.0.0.1:9', LOG_LEVEL: 'info' },
     });
     let stdout = '';
     let stderr = '';

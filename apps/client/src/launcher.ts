@@ -4,8 +4,14 @@
  * Rules:
  * - per app, APP_ONE_* / APP_TWO_* variables become the child's CLIENT_* settings:
  *   `_URL` (public base URL; its port is the listening port), `_CLIENT_SECRET`, `_COOKIE_KEYS`,
- *   `_DATABASE_URL`, `_METRICS_HOST`, `_METRICS_PORT` (each app has its own metrics listener); CLIENT_* variables of the parent are not passed on (except CLIENT_MIGRATE, shared), so the two apps never
- *   share a secret by accident, and neither sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
+ *   `_METRICS_HOST`, `_METRICS_PORT` (each app has its own metrics listener); CLIENT_* variables of
+ *   the parent are not passed on, so the two apps never share a secret by accident, and neither
+ *   sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
+ * - CLIENT_DATABASE_URL, CLIENT_MIGRATE and CLIENT_DATA_DIR are shared by both apps: their rows
+ *   carry the client id, so one database serves both; unset, each app keeps its own SQLite file
+ *   (`<CLIENT_DATA_DIR>/<client id>.db`), as it keeps its own dev secrets there. The old
+ *   APP_ONE_DATABASE_URL / APP_TWO_DATABASE_URL are refused before anything starts;
+ * - dev ports and URLs come from DEV_TOPOLOGY;
  * - `--watch` restarts an app when its source changes and formats its JSON log lines (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
  *   exits with its code.
@@ -14,30 +20,37 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from '@gatehouse/devlog';
+import { ConfigError, refuseRenamed, trimTrailingSlashes } from '@gatehouse/config';
+import { DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
+import { RENAMED_SETTINGS } from './config/renamed-settings.ts';
 
 export interface AppSpec {
-  clientId: 'app-one' | 'app-two';
+  clientId: DevClientId;
   prefix: string;
   defaultUrl: string;
 }
 
 export const APPS: readonly AppSpec[] = [
-  { clientId: 'app-one', prefix: 'APP_ONE', defaultUrl: 'http://localhost:3001' },
-  { clientId: 'app-two', prefix: 'APP_TWO', defaultUrl: 'http://localhost:3002' },
+  { clientId: 'app-one', prefix: 'APP_ONE', defaultUrl: DEV_TOPOLOGY['app-one'].url },
+  { clientId: 'app-two', prefix: 'APP_TWO', defaultUrl: DEV_TOPOLOGY['app-two'].url },
 ];
 
+/** The environment of one app. Throws a {@link ConfigError} when a renamed variable is set. */
 export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  refuseRenamed(env, RENAMED_SETTINGS);
   const shared = Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith('CLIENT_') && !/^APP_(ONE|TWO)_/.test(name)));
   const url = new URL(env[`${app.prefix}_URL`] ?? app.defaultUrl);
   const own: Record<string, string | undefined> = {
     CLIENT_ID: app.clientId,
-    CLIENT_URL: url.href.replace(/\/+$/, ''),
+    CLIENT_URL: trimTrailingSlashes(url.href),
     CLIENT_PORT: url.port || (url.protocol === 'https:' ? '443' : '80'),
     CLIENT_SECRET: env[`${app.prefix}_CLIENT_SECRET`],
     CLIENT_COOKIE_KEYS: env[`${app.prefix}_COOKIE_KEYS`],
-    CLIENT_DATABASE_URL: env[`${app.prefix}_DATABASE_URL`],
-    // Shared by both apps: when they migrate their databases (auto, or manual = `migrate` first).
+    // Shared by both apps: one database can hold both (rows carry the client id), and they
+    // migrate it the same way (auto, or manual = `migrate` first).
+    CLIENT_DATABASE_URL: env.CLIENT_DATABASE_URL,
     CLIENT_MIGRATE: env.CLIENT_MIGRATE,
+    CLIENT_DATA_DIR: env.CLIENT_DATA_DIR,
     CLIENT_METRICS_HOST: env[`${app.prefix}_METRICS_HOST`],
     CLIENT_METRICS_PORT: env[`${app.prefix}_METRICS_PORT`],
   };
@@ -52,6 +65,14 @@ function pipe(stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, label: str
 export function launch(options: { watch: boolean }): void {
   const here = import.meta.url;
   const entry = fileURLToPath(new URL(here.endsWith('.ts') ? './main.ts' : './main.js', here));
+  let envs: NodeJS.ProcessEnv[];
+  try {
+    envs = APPS.map((app) => childEnv(app, process.env));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`client: ${error.message}\n`);
+    process.exit(1);
+  }
   const children: ChildProcess[] = [];
   let stopping = false;
   const stop = (code: number) => {
@@ -62,10 +83,10 @@ export function launch(options: { watch: boolean }): void {
     process.exitCode = code;
   };
 
-  for (const app of APPS) {
+  for (const [index, app] of APPS.entries()) {
     const label = `[${app.clientId}]`;
     const args = options.watch ? ['--watch', '--watch-preserve-output', entry] : [entry];
-    const child = spawn(process.execPath, args, { env: childEnv(app, process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: envs[index], stdio: ['ignore', 'pipe', 'pipe'] });
     // Development shows readable lines; production (`start`) keeps the JSON for log collectors.
     const format = options.watch ? formatLogLine : (line: string) => line;
     pipe(child.stdout!, process.stdout, label, format);

@@ -1,7 +1,7 @@
 /**
  * `pnpm --filter @gatehouse/client migrate`: applies the pending migrations of the database of
- * each relying-party app (app-one and app-two, the same APP_ONE_* / APP_TWO_* variables as the
- * launcher), as its own deployment step. Servers with CLIENT_MIGRATE=manual (the production
+ * each relying-party app (app-one and app-two, read through the launcher's childEnv: the shared
+ * CLIENT_DATABASE_URL, or each app's default SQLite file), as its own deployment step. Servers with CLIENT_MIGRATE=manual (the production
  * default) refuse to start on a schema that is behind. Safe to run concurrently (PostgreSQL
  * advisory lock).
  */

@@ -22,7 +22,7 @@ describe('the launcher of app-one and app-two', () => {
       APP_ONE_CLIENT_SECRET: 'secret-one',
       APP_ONE_COOKIE_KEYS: 'keys-one',
       APP_TWO_CLIENT_SECRET: 'secret-two',
-      APP_TWO_DATABASE_URL: 'postgres://db/two',
+      CLIENT_DATABASE_URL: 'postgres://db/two',
     };
     expect(childEnv(appOne, env)).toMatchObject({
       CLIENT_URL: 'https://one.example.com:8443',

@@ -11,9 +11,10 @@ import { childEnv, APPS } from '../src/launcher.ts';
 const appDir = fileURLToPath(new URL('../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'client-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const one = `sqlite:${join(dir, 'one.db')}`;
-const two = `sqlite:${join(dir, 'two.db')}`;
-const env = { PATH: process.env.PATH ?? '', APP_ONE_DATABASE_URL: one, APP_TWO_DATABASE_URL: two, CLIENT_MIGRATE: 'manual', CLIENT_DATA_DIR: dir, LOG_LEVEL: 'silent' };
+// Without CLIENT_DATABASE_URL each app has its own SQLite file in CLIENT_DATA_DIR.
+const one = `sqlite:${join(dir, 'app-one.db')}`;
+const two = `sqlite:${join(dir, 'app-two.db')}`;
+const env = { PATH: process.env.PATH ?? '', CLIENT_MIGRATE: 'manual', CLIENT_DATA_DIR: dir, LOG_LEVEL: 'silent' };
 const all = Object.keys(clientMigrations);
 const plural = all.length === 1 ? '' : 's';
 const list = `${all.length} migration${plural}`;

@@ -1,15 +1,59 @@
 import type { z } from 'zod';
-import { ConfigError } from './config-error.ts';
+import { ConfigProblems } from './config-problems.ts';
+
+/** Options of {@link parseEnv}. */
+export interface ParseEnvOptions {
+  /**
+   * Collects the problems instead of throwing them, so the caller can add its cross-field checks
+   * and report everything at once with `problems.throwIfAny()`. Until then the returned value holds
+   * the default (or undefined) in place of each refused variable.
+   */
+  readonly problems?: ConfigProblems;
+  /** Variables that were renamed, old name → new name: a set old name is refused, never read. */
+  readonly renamed?: Readonly<Record<string, string>>;
+}
 
 /**
- * Validates the environment against an app's schema. The first problem becomes one
- * {@link ConfigError} naming the variable: `invalid setting API_PORT: …`.
+ * Refuses every renamed variable (old name → new name) that is set, naming its new name: a
+ * rename is never a silent alias, so a stale environment is noticed at start. Adds the problems
+ * to `problems`, or throws them when no collector is given.
  */
-export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Record<string, string | undefined>): z.output<Schema> {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ConfigError(`invalid setting ${issue.path.join('.')}: ${issue.message}`);
+export function refuseRenamed(
+  env: Record<string, string | undefined>,
+  renamed: Readonly<Record<string, string>>,
+  problems?: ConfigProblems,
+): void {
+  const report = problems ?? new ConfigProblems();
+  for (const [old, current] of Object.entries(renamed)) {
+    if (env[old] !== undefined) report.invalid(old, `renamed to ${current}; set ${current} instead (${old} is no longer read)`);
   }
-  return parsed.data;
+  if (!problems) report.throwIfAny();
+}
+
+/**
+ * Validates the environment against an app's schema (a `z.object` of variables). Every bad
+ * variable is reported, each naming itself: `invalid setting API_PORT: …` for one, an
+ * `invalid settings:` list for several (see {@link ConfigProblems}).
+ */
+export function parseEnv<Schema extends z.ZodObject>(
+  schema: Schema,
+  env: Record<string, string | undefined>,
+  options: ParseEnvOptions = {},
+): z.output<Schema> {
+  const problems = options.problems ?? new ConfigProblems();
+  refuseRenamed(env, options.renamed ?? {}, problems);
+  let parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const refused = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.map(String).join('.');
+      problems.invalid(name, issue.message);
+      if (issue.path[0] !== undefined) refused.add(String(issue.path[0]));
+    }
+    // The rest of the configuration is still read, refused variables at their defaults, so the
+    // caller's cross-field checks can add their own problems to the same report.
+    parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !refused.has(name))));
+  }
+  if (!options.problems || !parsed.success) problems.throwIfAny();
+  return parsed.data as z.output<Schema>;
 }

@@ -13,4 +13,6 @@ export {
 export type { OidcScope } from './scopes.ts';
 export { AUTH_ROUTES, CLIENT_ROUTES, API_ROUTES } from './routes.ts';
 export { DEV_DEFAULTS } from './dev-defaults.ts';
+export { DEV_TOPOLOGY, DEV_CLIENT_IDS } from './dev-topology.ts';
+export type { DevClientId } from './dev-topology.ts';
 export { RevocationEvent, RevocationFeedPage } from './revocation-event.ts';

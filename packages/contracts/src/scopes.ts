@@ -1,3 +1,5 @@
+import { DEV_TOPOLOGY } from './dev-topology.ts';
+
 /** OpenID Connect scopes every client may ask for. */
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'groups', 'offline_access'] as const;
 export type OidcScope = (typeof OIDC_SCOPES)[number];
@@ -14,7 +16,7 @@ export const DEFAULT_COLLECTIONS = ['movies', 'customers', 'cars', 'users'] as c
 export const DEFAULT_API_SCOPES: readonly string[] = DEFAULT_COLLECTIONS.flatMap((c) => [readScope(c), writeScope(c)]);
 
 /** The audience (resource indicator) of the API's access tokens by default. */
-export const DEFAULT_API_AUDIENCE = 'http://localhost:4000/api';
+export const DEFAULT_API_AUDIENCE = `${DEV_TOPOLOGY.api.url}/api`;
 
 /** Splits a space-separated scope string into its distinct values. */
 export function parseScope(scope: string | undefined | null): string[] {

@@ -29,6 +29,20 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
   );
 }
 
+/**
+ * Why `url` cannot be opened, or undefined when it names a supported engine. For configuration
+ * validators: `AUTH_DATABASE_URL=mysql://…` is refused at start with this reason (password redacted).
+ */
+export function databaseUrlProblem(url: string): string | undefined {
+  try {
+    parseDatabaseUrl(url);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DatabaseUrlError) return error.message;
+    throw error;
+  }
+}
+
 /** The URL with any password replaced, safe to log. */
 export function redactUrl(url: string): string {
   return url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');

@@ -6,13 +6,16 @@
  * - the server listens on loopback (127.0.0.1) unless API_HOST says otherwise;
  * - metrics are served on a separate listener (API_METRICS_HOST/API_METRICS_PORT, loopback
  *   9465 by default), never on the API's port; port 0 binds a free port (tests), like API_PORT;
- * - a bad value fails start-up with one message naming the variable.
+ * - the issuer is AUTH_ISSUER, the name the other apps use; the old API_ISSUER is refused with a
+ *   message naming its new name (never read as an alias);
+ * - a bad value fails start-up with a message naming the variable; every problem is reported at
+ *   once (one line each), including an unsupported API_DATABASE_URL.
  */
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { AUTH_ROUTES, DEFAULT_API_AUDIENCE } from '@gatehouse/contracts';
-import { ConfigError, parseEnv } from '@gatehouse/config';
-import type { MigrateMode } from '@gatehouse/db';
+import { AUTH_ROUTES, DEFAULT_API_AUDIENCE, DEV_TOPOLOGY } from '@gatehouse/contracts';
+import { bool, checkedString, ConfigError, ConfigProblems, logLevel, parseEnv, port, seconds, url } from '@gatehouse/config';
+import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 
 export type TokenMode = 'jwt' | 'introspection';
 
@@ -68,23 +71,20 @@ export { ConfigError };
 export const DEV_INTROSPECTION_SECRET = 'dev-api-secret';
 const DEFAULT_COLLECTIONS_FILE = fileURLToPath(new URL('../../collections.json', import.meta.url));
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
-const seconds = z.coerce.number().int().nonnegative();
-
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
-  API_PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  API_DATABASE_URL: z.string().min(1).default('sqlite:./data/api.db'),
+  API_PORT: port.default(DEV_TOPOLOGY.api.port),
+  API_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/api.db'),
   API_MIGRATE: z.enum(['auto', 'manual']).optional(),
-  API_ISSUER: z.url().default('http://localhost:3000'),
+  AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
   API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   API_TOKEN_MODE: z.enum(['jwt', 'introspection']).default('jwt'),
   API_INTROSPECTION_CLIENT_ID: z.string().min(1).default('api'),
   API_INTROSPECTION_CLIENT_SECRET: z.string().min(1).optional(),
   API_COLLECTIONS_FILE: z.string().min(1).default(DEFAULT_COLLECTIONS_FILE),
   TRUST_PROXY: bool.default(false),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: logLevel.default('info'),
   API_BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
   API_REALM: z.string().regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/, 'printable ASCII without quotes or backslashes').default('gatehouse-api'),
   API_CLOCK_TOLERANCE: seconds.max(300).default(30),
@@ -94,23 +94,28 @@ const Env = z.object({
   API_INTROSPECTION_CACHE_MAX_AGE: seconds.default(60),
   API_REVOCATION_FEED: bool.default(true),
   API_REVOCATION_FEED_URL: z.url().optional(),
-  API_REVOCATION_MAX_STALENESS: z.coerce.number().int().min(1).default(15),
+  API_REVOCATION_MAX_STALENESS: seconds.min(1).default(15),
   API_REVOCATION_LIST_SIZE: z.coerce.number().int().positive().default(100_000),
   API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  API_METRICS_PORT: port.default(DEV_TOPOLOGY.api.metricsPort),
 });
 
-/** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
+/** Variables that were renamed: setting the old name fails start-up with the new one. */
+const RENAMED = { API_ISSUER: 'AUTH_ISSUER' };
+
+/** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
-  const e = parseEnv(Env, env);
+  const problems = new ConfigProblems();
+  const e = parseEnv(Env, env, { problems, renamed: RENAMED });
   const production = e.NODE_ENV === 'production';
-  if (production && !e.API_INTROSPECTION_CLIENT_SECRET) {
-    throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');
+  if (production && !e.API_INTROSPECTION_CLIENT_SECRET && !problems.has('API_INTROSPECTION_CLIENT_SECRET')) {
+    problems.sentence('API_INTROSPECTION_CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');
   }
   if (production && e.API_INTROSPECTION_CLIENT_SECRET === DEV_INTROSPECTION_SECRET) {
-    throw new ConfigError('API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production');
+    problems.sentence('API_INTROSPECTION_CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production');
   }
-  const issuer = e.API_ISSUER.replace(/\/+$/, '');
+  problems.throwIfAny();
+  const issuer = e.AUTH_ISSUER;
   return Object.freeze({
     production,
     host: e.API_HOST,

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
   it('reads every variable', () => {
     const config = loadConfig({
       API_PORT: '0',
-      API_ISSUER: 'https://auth.example.com/',
+      AUTH_ISSUER: 'https://auth.example.com/',
       API_TOKEN_MODE: 'introspection',
       API_INTROSPECTION_CLIENT_SECRET: 's3cret',
       TRUST_PROXY: 'true',
@@ -57,7 +57,7 @@ describe('loadConfig', () => {
   it('reads the revocation feed settings, or turns the feed off', () => {
     expect(
       loadConfig({
-        API_ISSUER: 'https://auth.example.com',
+        AUTH_ISSUER: 'https://auth.example.com',
         API_REVOCATION_FEED_URL: 'https://auth.internal:8443/oauth2/v1/revocations',
         API_REVOCATION_MAX_STALENESS: '30',
         API_REVOCATION_LIST_SIZE: '500',
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
   it('fails with one message naming the variable', () => {
     expect(() => loadConfig({ API_TOKEN_MODE: 'magic' })).toThrow(/^invalid setting API_TOKEN_MODE: /);
     expect(() => loadConfig({ API_PORT: '70000' })).toThrow(/^invalid setting API_PORT: /);
-    expect(() => loadConfig({ API_ISSUER: 'not a url' })).toThrow(/^invalid setting API_ISSUER: /);
+    expect(() => loadConfig({ AUTH_ISSUER: 'not a url' })).toThrow(/^invalid setting AUTH_ISSUER: /);
     expect(() => loadConfig({ API_REALM: 'a"b' })).toThrow(/^invalid setting API_REALM: /);
   });
 });

@@ -39,7 +39,7 @@ export async function startApi(options: {
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
-  const config = loadConfig({ API_ISSUER: options.issuer, API_DATABASE_URL: outage?.url ?? target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
+  const config = loadConfig({ AUTH_ISSUER: options.issuer, API_DATABASE_URL: outage?.url ?? target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
   const definition: ApiDefinition = options.definition === undefined ? loadApiDefinition(config.collectionsFile) : parseApiDefinition(options.definition);
   const database = await openApiDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const harness = { now: options.now ?? Date.now() } as ApiHarness;

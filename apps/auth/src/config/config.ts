@@ -6,20 +6,21 @@
  * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set;
  * - metrics listen on a port of their own (AUTH_METRICS_HOST/PORT, loopback 9464 by default);
  *   port 0 binds a free port, as for AUTH_PORT;
- * - a bad value fails start-up with one message naming the variable;
+ * - a bad value fails start-up with a message naming the variable; every problem is reported at
+ *   once (one line each), including an unsupported AUTH_DATABASE_URL;
  * - AUTH_KEY_ROTATION_INTERVAL is seconds, or `0` / `off` for manual rotation only;
  *   AUTH_KEY_PREPUBLISH must be shorter than it (a new key has to start signing before the next
  *   one is due). It must also be longer than the resource servers' JWKS cache (the API's
  *   API_JWKS_MAX_AGE, 600 s by default): that is the operator's duty, this app cannot see it.
  */
 import { z } from 'zod';
-import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES } from '@gatehouse/contracts';
-import { ConfigError, parseEnv } from '@gatehouse/config';
+import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES, DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
+import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, seconds, url } from '@gatehouse/config';
+import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 import { loadDevSecrets } from './dev-secrets.ts';
-import type { MigrateMode } from '@gatehouse/db';
 
 export interface DevClient {
-  readonly clientId: string;
+  readonly clientId: DevClientId;
   readonly redirectUri: string;
   readonly postLogoutRedirectUri: string;
 }
@@ -74,90 +75,93 @@ export interface AuthConfig {
 
 export { ConfigError };
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
-const seconds = z.coerce.number().int().positive();
 const rotationInterval = z
   .string()
   .regex(/^(off|\d+)$/, 'expected a number of seconds, or 0 / off for manual rotation only')
   .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)));
-const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
 
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
-  AUTH_ISSUER: z.url().default('http://localhost:3000'),
+  AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
   AUTH_HOST: z.string().default('127.0.0.1'),
-  AUTH_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  AUTH_DATABASE_URL: z.string().default('sqlite:./data/auth.db'),
+  AUTH_PORT: port.default(DEV_TOPOLOGY.auth.port),
+  AUTH_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/auth.db'),
   AUTH_MIGRATE: z.enum(['auto', 'manual']).optional(),
   AUTH_DATA_DIR: z.string().default('./data'),
   AUTH_COOKIE_KEYS: list.optional(),
   AUTH_ENCRYPTION_KEY: z.string().optional(),
-  AUTH_SESSION_TTL: seconds.default(4 * 3600),
-  AUTH_ACCESS_TOKEN_TTL: seconds.default(3600),
-  AUTH_ID_TOKEN_TTL: seconds.default(3600),
-  AUTH_REFRESH_TOKEN_TTL: seconds.default(14 * 24 * 3600),
-  AUTH_CODE_TTL: seconds.default(60),
-  AUTH_INTERACTION_TTL: seconds.default(600),
+  AUTH_SESSION_TTL: seconds.positive().default(4 * 3600),
+  AUTH_ACCESS_TOKEN_TTL: seconds.positive().default(3600),
+  AUTH_ID_TOKEN_TTL: seconds.positive().default(3600),
+  AUTH_REFRESH_TOKEN_TTL: seconds.positive().default(14 * 24 * 3600),
+  AUTH_CODE_TTL: seconds.positive().default(60),
+  AUTH_INTERACTION_TTL: seconds.positive().default(600),
   AUTH_API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   AUTH_API_SCOPES: list.optional(),
   AUTH_API_TOKEN_FORMAT: z.enum(['jwt', 'opaque']).default('jwt'),
   AUTH_KEY_ROTATION_INTERVAL: rotationInterval.default(30 * 24 * 3600),
-  AUTH_KEY_PREPUBLISH: seconds.default(1800),
+  AUTH_KEY_PREPUBLISH: seconds.positive().default(1800),
   AUTH_REGULATION_MAX_RETRIES: z.coerce.number().int().positive().default(5),
-  AUTH_REGULATION_FIND_TIME: seconds.default(900),
-  AUTH_REGULATION_BAN_TIME: seconds.default(900),
+  AUTH_REGULATION_FIND_TIME: seconds.positive().default(900),
+  AUTH_REGULATION_BAN_TIME: seconds.positive().default(900),
   TRUST_PROXY: bool.default(false),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
-  APP_ONE_URL: z.url().default('http://localhost:3001'),
-  APP_TWO_URL: z.url().default('http://localhost:3002'),
+  APP_ONE_URL: url.default(DEV_TOPOLOGY['app-one'].url),
+  APP_TWO_URL: url.default(DEV_TOPOLOGY['app-two'].url),
 
   // Observability
   AUTH_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  AUTH_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  AUTH_METRICS_PORT: port.default(DEV_TOPOLOGY.auth.metricsPort),
 });
 
-function decodeKey(value: string): Buffer {
+const ENCRYPTION_KEY_RULE = 'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)';
+
+function decodeKey(value: string): Buffer | undefined {
   const key = Buffer.from(value, 'base64url');
-  if (key.length !== 32) throw new ConfigError('AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)');
-  return key;
+  return key.length === 32 ? key : undefined;
 }
 
-/** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
+/** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
-  const e = parseEnv(Env, env);
+  const problems = new ConfigProblems();
+  const e = parseEnv(Env, env, { problems });
   const production = e.NODE_ENV === 'production';
   let cookieKeys = e.AUTH_COOKIE_KEYS;
   let encryptionKey = e.AUTH_ENCRYPTION_KEY ? decodeKey(e.AUTH_ENCRYPTION_KEY) : undefined;
+  if (e.AUTH_ENCRYPTION_KEY && !encryptionKey) problems.sentence('AUTH_ENCRYPTION_KEY', ENCRYPTION_KEY_RULE);
   if (production) {
-    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !encryptionKey && 'AUTH_ENCRYPTION_KEY'].filter(Boolean);
-    if (missing.length) throw new ConfigError(`${missing.join(' and ')} must be set when NODE_ENV=production`);
-  }
-  if (!cookieKeys?.length || !encryptionKey) {
+    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !e.AUTH_ENCRYPTION_KEY && 'AUTH_ENCRYPTION_KEY'].filter((name) => name !== false);
+    if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
+  } else if (!problems.size && (!cookieKeys?.length || !encryptionKey)) {
+    // Secrets are generated only for a configuration that will start, never beside a refused one.
     const dev = loadDevSecrets(e.AUTH_DATA_DIR);
     cookieKeys = cookieKeys?.length ? cookieKeys : dev.cookieKeys;
     encryptionKey = encryptionKey ?? decodeKey(dev.encryptionKey);
+    if (!encryptionKey) problems.sentence('AUTH_ENCRYPTION_KEY', `${ENCRYPTION_KEY_RULE}; the generated one in ${e.AUTH_DATA_DIR} is not`);
   }
-  if (cookieKeys.some((k) => k.length < 32)) throw new ConfigError('AUTH_COOKIE_KEYS: each key must be at least 32 characters');
+  if (cookieKeys?.some((k) => k.length < 32)) problems.sentence('AUTH_COOKIE_KEYS', 'AUTH_COOKIE_KEYS: each key must be at least 32 characters');
   const rotation = e.AUTH_KEY_ROTATION_INTERVAL;
-  if (rotation !== null && e.AUTH_KEY_PREPUBLISH >= rotation) {
-    throw new ConfigError(`invalid setting AUTH_KEY_PREPUBLISH: ${e.AUTH_KEY_PREPUBLISH} s must be shorter than AUTH_KEY_ROTATION_INTERVAL (${rotation} s)`);
+  if (rotation !== null && e.AUTH_KEY_PREPUBLISH >= rotation && !problems.has('AUTH_KEY_PREPUBLISH') && !problems.has('AUTH_KEY_ROTATION_INTERVAL')) {
+    problems.invalid('AUTH_KEY_PREPUBLISH', `${e.AUTH_KEY_PREPUBLISH} s must be shorter than AUTH_KEY_ROTATION_INTERVAL (${rotation} s)`);
   }
-  const issuer = e.AUTH_ISSUER.replace(/\/+$/, '');
-  const devClients: DevClient[] = [
-    { clientId: 'app-one', redirectUri: `${e.APP_ONE_URL.replace(/\/+$/, '')}/callback`, postLogoutRedirectUri: `${e.APP_ONE_URL.replace(/\/+$/, '')}/signed-out` },
-    { clientId: 'app-two', redirectUri: `${e.APP_TWO_URL.replace(/\/+$/, '')}/callback`, postLogoutRedirectUri: `${e.APP_TWO_URL.replace(/\/+$/, '')}/signed-out` },
-  ];
+  problems.throwIfAny();
+  const urls: Record<DevClientId, string> = { 'app-one': e.APP_ONE_URL, 'app-two': e.APP_TWO_URL };
+  const devClients = (Object.entries(urls) as [DevClientId, string][]).map(([clientId, base]) => ({
+    clientId,
+    redirectUri: `${base}/callback`,
+    postLogoutRedirectUri: `${base}/signed-out`,
+  }));
   return Object.freeze({
     production,
-    issuer,
+    issuer: e.AUTH_ISSUER,
     host: e.AUTH_HOST,
     port: e.AUTH_PORT,
     databaseUrl: e.AUTH_DATABASE_URL,
     migrate: e.AUTH_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.AUTH_DATA_DIR,
-    cookieKeys: Object.freeze([...cookieKeys]),
-    encryptionKey,
+    cookieKeys: Object.freeze([...cookieKeys!]),
+    encryptionKey: encryptionKey!,
     sessionTtl: e.AUTH_SESSION_TTL,
     accessTokenTtl: e.AUTH_ACCESS_TOKEN_TTL,
     idTokenTtl: e.AUTH_ID_TOKEN_TTL,

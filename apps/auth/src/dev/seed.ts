@@ -22,7 +22,7 @@ export async function seedDevelopment(config: AuthConfig, services: AuthServices
       name: client.clientId,
       redirectUris: [client.redirectUri],
       postLogoutRedirectUris: [client.postLogoutRedirectUri],
-      clientSecret: DEV_DEFAULTS.clientSecrets[client.clientId as 'app-one' | 'app-two'],
+      clientSecret: DEV_DEFAULTS.clientSecrets[client.clientId],
       grantTypes: ['authorization_code', 'refresh_token'],
     });
     created.push(`client ${client.clientId}`);

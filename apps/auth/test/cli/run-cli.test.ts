@@ -102,7 +102,7 @@ describe('authctl help and usage errors', () => {
       expect(await cli(['user', 'list'])).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'authctl: error: unsupported database URL "mysql://root:***@db/auth": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db\n',
+        stderr: 'authctl: error: invalid setting AUTH_DATABASE_URL: unsupported database URL "mysql://root:***@db/auth": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db\n',
       });
     } finally {
       env = saved;

@@ -9,13 +9,18 @@
  * - a plain-http issuer is accepted outside production, or for a loopback issuer;
  * - metrics listen on a port of their own (CLIENT_METRICS_HOST/PORT: loopback, 9466 for app-one,
  *   9467 for app-two, 9466 otherwise, like CLIENT_PORT); port 0 binds a free port, as for CLIENT_PORT;
- * - a bad value fails start-up with one message naming the variable.
+ * - the database is CLIENT_DATABASE_URL (default `sqlite:<CLIENT_DATA_DIR>/<client id>.db`, one
+ *   file per app); the launcher's old APP_ONE_DATABASE_URL / APP_TWO_DATABASE_URL are refused
+ *   with the new name. Both apps may share one database: every row carries its client id;
+ * - a bad value fails start-up with a message naming the variable; every problem is reported at
+ *   once (one line each), including an unsupported CLIENT_DATABASE_URL.
  */
 import { z } from 'zod';
-import { DEV_DEFAULTS, parseScope } from '@gatehouse/contracts';
+import { DEV_DEFAULTS, DEV_TOPOLOGY, parseScope } from '@gatehouse/contracts';
 import { loadDevSecrets } from './dev-secrets.ts';
-import { ConfigError, parseEnv } from '@gatehouse/config';
-import type { MigrateMode } from '@gatehouse/db';
+import { RENAMED_SETTINGS } from './renamed-settings.ts';
+import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, seconds, trimTrailingSlashes, url } from '@gatehouse/config';
+import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 
 export interface ClientConfig {
   readonly production: boolean;
@@ -63,23 +68,19 @@ export { ConfigError };
 /** Text field of the collections the default API configuration declares. */
 const DEFAULT_ITEM_FIELDS: Record<string, string> = { movies: 'title', customers: 'name', cars: 'model', users: 'username' };
 
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
-const seconds = z.coerce.number().int().nonnegative();
-const list = z.string().transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
-const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 const Env = z.object({
   NODE_ENV: z.string().default('development'),
   CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-" (at most 64)').default('app-one'),
   CLIENT_SECRET: z.string().min(8).optional(),
   CLIENT_HOST: z.string().min(1).default('127.0.0.1'),
-  CLIENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  CLIENT_PORT: port.optional(),
   CLIENT_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  CLIENT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  CLIENT_URL: z.url().optional(),
-  AUTH_ISSUER: z.url().default('http://localhost:3000'),
-  API_URL: z.url().default('http://localhost:4000'),
-  CLIENT_DATABASE_URL: z.string().min(1).optional(),
+  CLIENT_METRICS_PORT: port.optional(),
+  CLIENT_URL: url.optional(),
+  AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
+  API_URL: url.default(DEV_TOPOLOGY.api.url),
+  CLIENT_DATABASE_URL: checkedString(databaseUrlProblem).optional(),
   CLIENT_MIGRATE: z.enum(['auto', 'manual']).optional(),
   CLIENT_DATA_DIR: z.string().min(1).default('./data'),
   CLIENT_SCOPES: z.string().default('openid profile email movies:read movies:write'),
@@ -91,73 +92,82 @@ const Env = z.object({
   CLIENT_REFRESH_SKEW: seconds.default(30),
   CLIENT_SSO_CHECK_INTERVAL: seconds.default(60),
   TRUST_PROXY: bool.default(false),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: logLevel.default('info'),
 });
 
 function isLoopback(url: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
 
-const databaseUrlOf = (url: string | undefined, dataDir: string, clientId: string): string =>
-  url ?? `sqlite:${dataDir.replace(/\/+$/, '')}/${clientId}.db`;
+const databaseUrlOf = (databaseUrl: string | undefined, dataDir: string, clientId: string): string =>
+  databaseUrl ?? `sqlite:${trimTrailingSlashes(dataDir)}/${clientId}.db`;
+
+/** The dev topology entry of a client id; an id that is neither dev app takes app-one's ports. */
+const devApp = (clientId: string) => (clientId === 'app-two' ? DEV_TOPOLOGY['app-two'] : DEV_TOPOLOGY['app-one']);
 
 /** The database of one app, from the same variables as {@link loadConfig}, without its secrets (for `migrate`). */
 export function clientDatabaseUrl(env: Record<string, string | undefined>): string {
-  const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env);
+  const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env, { renamed: RENAMED_SETTINGS });
   return databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, e.CLIENT_ID);
 }
 
-/** Reads, validates and freezes the configuration. Throws {@link ConfigError} with one precise message. */
+/** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): ClientConfig {
-  const e = parseEnv(Env, env);
+  const problems = new ConfigProblems();
+  const e = parseEnv(Env, env, { problems, renamed: RENAMED_SETTINGS });
   const production = e.NODE_ENV === 'production';
   const clientId = e.CLIENT_ID;
   const devSecret = (DEV_DEFAULTS.clientSecrets as Record<string, string>)[clientId];
 
   if (production) {
-    const missing = [!e.CLIENT_SECRET && 'CLIENT_SECRET', !e.CLIENT_COOKIE_KEYS?.length && 'CLIENT_COOKIE_KEYS'].filter(Boolean);
-    if (missing.length) throw new ConfigError(`${missing.join(' and ')} must be set when NODE_ENV=production`);
+    const missing = [!e.CLIENT_SECRET && 'CLIENT_SECRET', !e.CLIENT_COOKIE_KEYS?.length && 'CLIENT_COOKIE_KEYS'].filter((name) => name !== false);
+    if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
     if (Object.values(DEV_DEFAULTS.clientSecrets).includes(e.CLIENT_SECRET as never)) {
-      throw new ConfigError('CLIENT_SECRET must not be a development default when NODE_ENV=production');
+      problems.sentence('CLIENT_SECRET', 'CLIENT_SECRET must not be a development default when NODE_ENV=production');
     }
   }
   const clientSecret = e.CLIENT_SECRET ?? devSecret;
-  if (!clientSecret) throw new ConfigError(`CLIENT_SECRET must be set: there is no development default for client "${clientId}"`);
+  if (!clientSecret && !problems.has('CLIENT_SECRET') && !problems.has('CLIENT_ID')) {
+    problems.sentence('CLIENT_SECRET', `CLIENT_SECRET must be set: there is no development default for client "${clientId}"`);
+  }
 
-  const cookieKeys = e.CLIENT_COOKIE_KEYS?.length ? e.CLIENT_COOKIE_KEYS : loadDevSecrets(e.CLIENT_DATA_DIR, clientId).cookieKeys;
-  if (cookieKeys.some((k) => k.length < 32)) throw new ConfigError('CLIENT_COOKIE_KEYS: each key must be at least 32 characters');
+  let cookieKeys = e.CLIENT_COOKIE_KEYS;
+  // Keys are generated only for a configuration that will start, never beside a refused one.
+  if (!cookieKeys?.length && !production && !problems.size) cookieKeys = loadDevSecrets(e.CLIENT_DATA_DIR, clientId).cookieKeys;
+  if (cookieKeys?.some((k) => k.length < 32)) problems.sentence('CLIENT_COOKIE_KEYS', 'CLIENT_COOKIE_KEYS: each key must be at least 32 characters');
 
   const issuerUrl = new URL(e.AUTH_ISSUER);
   const allowInsecureIssuer = issuerUrl.protocol === 'http:' && (!production || isLoopback(issuerUrl));
-  if (issuerUrl.protocol === 'http:' && !allowInsecureIssuer) {
-    throw new ConfigError('AUTH_ISSUER must be https when NODE_ENV=production (plain http is allowed for a loopback issuer only)');
+  if (issuerUrl.protocol === 'http:' && !allowInsecureIssuer && !problems.has('AUTH_ISSUER')) {
+    problems.sentence('AUTH_ISSUER', 'AUTH_ISSUER must be https when NODE_ENV=production (plain http is allowed for a loopback issuer only)');
   }
 
-  const port = e.CLIENT_PORT ?? (clientId === 'app-two' ? 3002 : 3001);
-  const publicUrl = trimSlash(e.CLIENT_URL ?? `http://localhost:${port}`);
+  const port = e.CLIENT_PORT ?? devApp(clientId).port;
+  const publicUrl = e.CLIENT_URL ?? `http://localhost:${port}`;
   const scopes = parseScope(e.CLIENT_SCOPES);
-  if (!scopes.includes('openid')) throw new ConfigError('invalid setting CLIENT_SCOPES: must include openid');
+  if (!scopes.includes('openid')) problems.invalid('CLIENT_SCOPES', 'must include openid');
   const itemField = e.CLIENT_ITEM_FIELD ?? DEFAULT_ITEM_FIELDS[e.CLIENT_COLLECTION] ?? 'name';
+  problems.throwIfAny();
 
   return Object.freeze({
     production,
     clientId,
-    clientSecret,
+    clientSecret: clientSecret!,
     host: e.CLIENT_HOST,
     port,
     publicUrl,
     redirectUri: `${publicUrl}/callback`,
     postLogoutRedirectUri: `${publicUrl}/signed-out`,
-    issuer: trimSlash(e.AUTH_ISSUER),
+    issuer: e.AUTH_ISSUER,
     allowInsecureIssuer,
-    apiUrl: trimSlash(e.API_URL),
+    apiUrl: e.API_URL,
     databaseUrl: databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, clientId),
     migrate: e.CLIENT_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.CLIENT_DATA_DIR,
     scopes: Object.freeze(scopes),
     collection: e.CLIENT_COLLECTION,
     itemField,
-    cookieKeys: Object.freeze([...cookieKeys]),
+    cookieKeys: Object.freeze([...cookieKeys!]),
     sessionTtl: e.CLIENT_SESSION_TTL,
     loginTtl: e.CLIENT_LOGIN_TTL,
     refreshSkew: e.CLIENT_REFRESH_SKEW,
@@ -165,6 +175,6 @@ export function loadConfig(env: Record<string, string | undefined>): ClientConfi
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     cookies: Object.freeze({ session: `${clientId}.sid`, login: `${clientId}.login` }),
-    metrics: Object.freeze({ host: e.CLIENT_METRICS_HOST, port: e.CLIENT_METRICS_PORT ?? (clientId === 'app-two' ? 9467 : 9466) }),
+    metrics: Object.freeze({ host: e.CLIENT_METRICS_HOST, port: e.CLIENT_METRICS_PORT ?? devApp(clientId).metricsPort }),
   });
 }

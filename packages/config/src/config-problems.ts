@@ -1,0 +1,52 @@
+/**
+ * Collects every problem of one configuration, so a start-up reports them all at once (like
+ * Authelia's validator) instead of one per attempt.
+ * Rules:
+ * - a bad value of one setting reads `invalid setting NAME: why`; a rule spanning settings is one
+ *   sentence that names them (`A and B must be set when NODE_ENV=production`);
+ * - one problem is thrown as exactly that line; several as `invalid settings:` followed by one
+ *   indented line each (`  NAME: why`, or the sentence), in the order they were found;
+ * - {@link ConfigProblems.has} tells a cross-field check that one of its inputs is already
+ *   reported, so it does not add a second, misleading problem built on a default.
+ */
+import { ConfigError } from './config-error.ts';
+
+interface Problem {
+  readonly setting: string;
+  /** The line when it is the only problem. */
+  readonly alone: string;
+  /** The line in a list of several. */
+  readonly listed: string;
+}
+
+export class ConfigProblems {
+  readonly #problems: Problem[] = [];
+
+  /** A bad value: `invalid setting NAME: why`. */
+  invalid(setting: string, why: string): void {
+    this.#problems.push({ setting, alone: `invalid setting ${setting}: ${why}`, listed: `${setting}: ${why}` });
+  }
+
+  /** A rule that is not a single bad value, as one sentence that names the setting(s); `setting` is the one {@link has} answers for. */
+  sentence(setting: string, text: string): void {
+    this.#problems.push({ setting, alone: text, listed: text });
+  }
+
+  /** True when `setting` already has a problem. */
+  has(setting: string): boolean {
+    return this.#problems.some((p) => p.setting === setting);
+  }
+
+  get size(): number {
+    return this.#problems.length;
+  }
+
+  /** Throws one {@link ConfigError} listing every problem, when there is any. */
+  throwIfAny(): void {
+    if (!this.#problems.length) return;
+    const [only] = this.#problems;
+    if (this.#problems.length === 1) throw new ConfigError(only!.alone);
+    const lines = this.#problems.map((p) => p.listed);
+    throw new ConfigError(`invalid settings:\n${lines.map((line) => `  ${line}`).join('\n')}`, lines);
+  }
+}
