@@ -11,10 +11,8 @@
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
-import { pendingMigrations, type Database } from '@gatehouse/db';
-import { authMigrations } from './storage/migrations.ts';
+import type { Database } from '@gatehouse/db';
 import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
-import { sql, type Kysely } from 'kysely';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -165,10 +163,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   app.use(httpMetrics({ registry: metrics, route: authRouteName }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
-    database: () => sql`select 1`.execute(services.db),
+    database: () => services.ping(),
     signingKeys: async () => signingKeys.length > 0,
     // A schema behind the code (an instance started before `authctl db migrate`) is not ready.
-    migrations: async () => (await pendingMigrations(services.db as Kysely<unknown>, 'auth', authMigrations)).length === 0,
+    migrations: async () => (await services.pendingMigrations()).length === 0,
   };
   app.use(healthRoutes(readiness).routes());
   app.use(async (ctx) => {
