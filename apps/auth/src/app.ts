@@ -26,7 +26,7 @@ import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { requestContext } from './http/request-context.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
-import type { InteractionDeps } from './interactions/deps.ts';
+import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
@@ -77,23 +77,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   registerDatabasePoolMetrics(metrics, deps.database);
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
-  const interactionDeps: InteractionDeps = {
-    config,
-    provider: () => current.provider,
-    accounts: services.accounts,
-    regulator: services.regulator,
-    totp: services.totp,
-    box: services.box,
-    logger,
-    clock,
-    devices: services.devices,
-    enrollments: services.enrollments,
-    pushes: services.pushes,
-    pushHub: services.pushHub,
-    recoveryCodes: services.recoveryCodes,
-    streams: services.streams,
-    metrics: authMetrics,
-  };
+  // Each route factory's type takes only the services its handlers use.
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, clock, metrics: authMetrics };
 
   let signingKeys: readonly JWK[] = [];
   const tokens = createJwtAccessTokens({
@@ -122,10 +107,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
-    const routes = interactionRoutes(interactionDeps);
+    const routes = interactionRoutes(handlerServices);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());
-    const authenticator = authenticatorRoutes(interactionDeps);
+    const authenticator = authenticatorRoutes(handlerServices);
     provider.use(authenticator.routes());
     provider.use(authenticator.allowedMethods());
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };

@@ -16,7 +16,8 @@ import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { audit } from '../logging/logger.ts';
 import { qrSvg } from '../mfa/qr.ts';
-import type { InteractionDeps } from '../interactions/deps.ts';
+import type { AuthConfig } from '../config/config.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
 import { devicesPage, enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
 
 export const DEVICES_PATH = '/authenticator/devices';
@@ -24,7 +25,11 @@ export const DEVICES_PATH = '/authenticator/devices';
 const wantsJson = (ctx: Context): boolean => Boolean(ctx.request.is('application/json')) || ctx.accepts('html', 'json') === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Account> {
+type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
+/** The page's own origin, which state-changing posts must come from. */
+type OriginDeps = { config: Pick<AuthConfig, 'issuer'> };
+
+async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
   const session = await deps.provider().Session.get(ctx as never);
   const account = session.accountId ? await deps.accounts.findById(session.accountId) : undefined;
   if (!account) {
@@ -39,7 +44,7 @@ async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Acco
  * forms, so `null` alone is not taken as cross-site (the SameSite=Lax session cookie still is not
  * sent on a cross-site post).
  */
-function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
+function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   const site = ctx.get('sec-fetch-site');
   const origin = ctx.get('origin');
   const crossSite = site
@@ -48,7 +53,9 @@ function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
   if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
-export function createDevicesPageHandler(deps: InteractionDeps) {
+export type DevicesPageDeps = SessionDeps & Pick<HandlerServices, 'devices' | 'recoveryCodes'>;
+
+export function createDevicesPageHandler(deps: DevicesPageDeps) {
   return async function showDevices(ctx: Context): Promise<void> {
     const account = await sessionAccount(ctx, deps);
     const [devices, remaining] = await Promise.all([deps.devices.listByAccount(account.id), deps.recoveryCodes.remaining(account.id)]);
@@ -66,7 +73,9 @@ export function createDevicesPageHandler(deps: InteractionDeps) {
   };
 }
 
-export function createEnrollHandler(deps: InteractionDeps) {
+export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'logger'>;
+
+export function createEnrollHandler(deps: EnrollDeps) {
   return async function enroll(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
@@ -86,7 +95,9 @@ export function createEnrollHandler(deps: InteractionDeps) {
   };
 }
 
-export function createRemoveDeviceHandler(deps: InteractionDeps) {
+export type RemoveDeviceDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'logger'>;
+
+export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
   return async function removeDevice(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
@@ -106,7 +117,9 @@ export function createRemoveDeviceHandler(deps: InteractionDeps) {
   };
 }
 
-export function createRecoveryCodesHandler(deps: InteractionDeps) {
+export type RecoveryCodesDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'recoveryCodes' | 'logger'>;
+
+export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
   return async function newRecoveryCodes(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
