@@ -84,7 +84,7 @@ export function createEnrollHandler(deps: EnrollDeps) {
     const url = `${deps.config.issuer}/authenticator#enroll=${code}`;
     const recoveryCodes = (await deps.recoveryCodes.remaining(account.id)) === 0 ? await deps.recoveryCodes.replace(account.id) : undefined;
     audit(deps.logger, 'device.enrollment.issued', { account_id: account.id, ip: ctx.ip });
-    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'device_enrollment' });
+    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'device_enrollment' });
     ctx.status = 201;
     if (json) {
       ctx.body = { enrollment_code: code, enrollment_url: url, expires_at: iso(expiresAt), ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };
@@ -105,7 +105,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
     const deviceId = body.fields.device_id ?? '';
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
     if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
-    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, source: 'devices_page' });
+    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, via: 'devices_page' });
     // Open event streams of the removed device re-check it now and end with `event: revoked`.
     deps.pushHub.notify(account.id);
     if (body.json) {
@@ -125,7 +125,7 @@ export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
     const account = await sessionAccount(ctx, deps);
     const json = (await readBody(ctx)).json || wantsJson(ctx);
     const codes = await deps.recoveryCodes.replace(account.id);
-    audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'devices_page' });
+    audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'devices_page' });
     ctx.status = 201;
     if (json) {
       ctx.body = { recovery_codes: codes };

@@ -3,7 +3,7 @@
  * - the secret is stored (sealed with the at-rest key by the account store), audited
  *   `login.mfa.enrolled`;
  * - the recovery codes shown beside the QR (only when the account had none) are stored now,
- *   audited `recovery.issued`.
+ *   audited `recovery.issued` via `totp_enrollment`.
  */
 import { audit } from '../../logging/logger.ts';
 import type { HandlerServices } from '../deps.ts';
@@ -16,6 +16,6 @@ export async function enrollTotp(deps: EnrollTotpDeps, pending: PendingLogin, se
   audit(deps.logger, 'login.mfa.enrolled', { account_id: pending.accountId });
   if (pending.pendingRecoveryCodes) {
     await deps.recoveryCodes.store(pending.accountId, JSON.parse(deps.box.open(pending.pendingRecoveryCodes)) as string[]);
-    audit(deps.logger, 'recovery.issued', { account_id: pending.accountId, via: 'totp-enrollment' });
+    audit(deps.logger, 'recovery.issued', { account_id: pending.accountId, via: 'totp_enrollment' });
   }
 }

@@ -9,13 +9,13 @@
  */
 import type { Context } from 'koa';
 import { AuthError, tooManyAttempts } from '../../errors/auth-error.ts';
-import { audit } from '../../logging/logger.ts';
+import { audit, type AuditFields } from '../../logging/logger.ts';
 import type { SecondFactorMethod } from '../../metrics/auth-metrics.ts';
 import type { HandlerServices } from '../deps.ts';
 import type { PendingLogin } from '../interaction-state.ts';
 import { regulationKeys } from '../regulation-keys.ts';
 
-export type MfaFailure = 'invalid_code' | 'code_replayed';
+export type MfaFailure = AuditFields['login.mfa.failure']['reason'];
 
 /** One regulated second-factor attempt: `fail` counts it and throws the 401. */
 export interface MfaAttempt {
@@ -26,7 +26,7 @@ export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'logger' |
 
 export async function regulateAttempt(ctx: Context, deps: RegulateAttemptDeps, pending: PendingLogin, method: SecondFactorMethod): Promise<MfaAttempt> {
   const keys = regulationKeys(pending.username, ctx.ip);
-  const lockout = { account_id: pending.accountId, ip: ctx.ip, step: 'mfa' } as const;
+  const lockout = { username: pending.username, account_id: pending.accountId, ip: ctx.ip, step: 'mfa' } as const;
   const ban = await deps.regulator.check(keys);
   if (ban.banned) {
     audit(deps.logger, 'login.lockout', lockout);
