@@ -14,10 +14,8 @@
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
-import { pendingMigrations, type Database } from '@gatehouse/db';
-import { authMigrations } from './storage/migrations.ts';
+import type { Database } from '@gatehouse/db';
 import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
-import { sql, type Kysely } from 'kysely';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -32,7 +30,7 @@ import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
-import type { InteractionDeps } from './interactions/deps.ts';
+import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { authStaticAssets } from './views/static-assets.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
@@ -84,23 +82,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   registerDatabasePoolMetrics(metrics, deps.database);
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
-  const interactionDeps: InteractionDeps = {
-    config,
-    provider: () => current.provider,
-    accounts: services.accounts,
-    regulator: services.regulator,
-    totp: services.totp,
-    box: services.box,
-    logger,
-    clock,
-    devices: services.devices,
-    enrollments: services.enrollments,
-    pushes: services.pushes,
-    pushHub: services.pushHub,
-    recoveryCodes: services.recoveryCodes,
-    streams: services.streams,
-    metrics: authMetrics,
-  };
+  // Each route factory's type takes only the services its handlers use.
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, clock, metrics: authMetrics };
 
   const staticAssets = authStaticAssets();
 
@@ -137,10 +120,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(tokenResponse());
     provider.use(staticAssets.routes());
     provider.use(staticAssets.allowedMethods());
-    const routes = interactionRoutes(interactionDeps);
+    const routes = interactionRoutes(handlerServices);
     provider.use(routes.routes());
     provider.use(routes.allowedMethods());
-    const authenticator = authenticatorRoutes(interactionDeps);
+    const authenticator = authenticatorRoutes(handlerServices);
     provider.use(authenticator.routes());
     provider.use(authenticator.allowedMethods());
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
@@ -178,10 +161,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   app.use(httpMetrics({ registry: metrics, route: authRouteName }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
-    database: () => sql`select 1`.execute(services.db),
+    database: () => services.ping(),
     signingKeys: async () => signingKeys.length > 0,
     // A schema behind the code (an instance started before `authctl db migrate`) is not ready.
-    migrations: async () => (await pendingMigrations(services.db as Kysely<unknown>, 'auth', authMigrations)).length === 0,
+    migrations: async () => (await services.pendingMigrations()).length === 0,
   };
   app.use(healthRoutes(readiness).routes());
   app.use(async (ctx) => {

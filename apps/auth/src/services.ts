@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '@gatehouse/db';
+import { sql, type Kysely } from 'kysely';
+import { pendingMigrations, type Database } from '@gatehouse/db';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
+import { authMigrations } from './storage/migrations.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
 import { createClientStore, type ClientStore } from './clients/client-store.ts';
@@ -19,9 +20,12 @@ import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/reco
 import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
 import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
 
-/** Every store and service of the authorization server, built once from the database. */
+/**
+ * Every store and service of the authorization server, built once from the database. The
+ * server (app.ts) and the operator CLI (cli/cli-context.ts) both run on this one set, so a
+ * command and a request change the data through the same code.
+ */
 export interface AuthServices {
-  db: Kysely<AuthSchema>;
   box: SecretBox;
   accounts: AccountStore;
   clients: ClientStore;
@@ -39,18 +43,21 @@ export interface AuthServices {
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
+  /** Resolves when the database answers (readiness). */
+  ping(): Promise<void>;
+  /** Migrations of the auth schema not applied yet (a schema behind the code is not ready). */
+  pendingMigrations(): Promise<string[]>;
 }
 
 export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now): AuthServices {
   const db = database.db;
   const box = createSecretBox(config.encryptionKey);
-  const clients = createClientStore(db, box);
+  const clients = createClientStore(db, box, clock);
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   return {
-    db,
     box,
     accounts: createAccountStore(db, box, clock),
     clients,
@@ -67,5 +74,9 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     revocations,
     streams: createStreamRegistry(),
     clock,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    pendingMigrations: () => pendingMigrations(db as Kysely<unknown>, 'auth', authMigrations),
   };
 }

@@ -14,11 +14,11 @@ import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { audit } from '../logging/logger.ts';
 import { normalizeDeviceName, type Device } from '../devices/device-store.ts';
 import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '../devices/signed-request.ts';
-import { answerPush } from '../push/push-answer.ts';
+import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { openEventStream } from '../http/event-stream.ts';
-import type { InteractionDeps } from '../interactions/deps.ts';
-import { authenticateDevice } from './device-auth.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { authenticateDevice, type DeviceAuthDeps } from './device-auth.ts';
 import { readJsonObject, stringField } from './read-json.ts';
 
 /** How often an open event stream re-reads the store (other instances, expiries) and sends a keep-alive. */
@@ -41,7 +41,9 @@ function requestView(push: PushTransaction, now: number) {
   };
 }
 
-async function listing(deps: InteractionDeps, device: Device) {
+type ListingDeps = Pick<HandlerServices, 'accounts' | 'pushes' | 'clock'>;
+
+async function listing(deps: ListingDeps, device: Device) {
   const [account, pending] = await Promise.all([deps.accounts.findById(device.accountId), deps.pushes.listPending(device.accountId)]);
   const now = deps.clock();
   return {
@@ -50,7 +52,9 @@ async function listing(deps: InteractionDeps, device: Device) {
   };
 }
 
-export function createRegisterHandler(deps: InteractionDeps) {
+export type RegisterDeps = Pick<HandlerServices, 'enrollments' | 'accounts' | 'devices' | 'logger'>;
+
+export function createRegisterHandler(deps: RegisterDeps) {
   return async function register(ctx: Context): Promise<void> {
     const body = await readJsonObject(ctx);
     const code = stringField(body, 'code', 64, /^[\w-]+$/);
@@ -76,7 +80,9 @@ export function createRegisterHandler(deps: InteractionDeps) {
   };
 }
 
-export function createRequestsHandler(deps: InteractionDeps) {
+export type RequestsDeps = DeviceAuthDeps & ListingDeps;
+
+export function createRequestsHandler(deps: RequestsDeps) {
   return async function requests(ctx: Context): Promise<void> {
     const device = await authenticateDevice(ctx, deps);
     ctx.set('Cache-Control', 'no-store');
@@ -84,7 +90,9 @@ export function createRequestsHandler(deps: InteractionDeps) {
   };
 }
 
-export function createEventsHandler(deps: InteractionDeps) {
+export type EventsDeps = RequestsDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'streams' | 'logger' | 'metrics'>;
+
+export function createEventsHandler(deps: EventsDeps) {
   return async function events(ctx: Context): Promise<void> {
     const device = await authenticateDevice(ctx, deps);
     const stream = openEventStream(ctx);
@@ -138,7 +146,7 @@ export function createEventsHandler(deps: InteractionDeps) {
   };
 }
 
-export function createAnswerHandler(deps: InteractionDeps) {
+export function createAnswerHandler(deps: PushAnswerDeps) {
   return async function answer(ctx: Context): Promise<void> {
     const body = await readJsonObject(ctx);
     const transactionId = String(ctx.params.id ?? '');

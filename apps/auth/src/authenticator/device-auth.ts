@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import { audit, type AuditFields, type Logger } from '../logging/logger.ts';
 import type { Device, DeviceStore } from '../devices/device-store.ts';
 import { freshTimestamp, listMessage, MAX_SKEW_MS, verifySignature } from '../devices/signed-request.ts';
 
@@ -26,7 +26,7 @@ export async function authenticateDevice(ctx: Context, deps: DeviceAuthDeps): Pr
   const timestamp = queryField(ctx, 'ts', /^\d{1,16}$/);
   const nonce = queryField(ctx, 'nonce', /^[\w-]{16,64}$/);
   const signature = queryField(ctx, 'sig', /^[\w-]{1,128}$/);
-  const refuse = (reason: string, error: AuthError): never => {
+  const refuse = (reason: AuditFields['device.request.refused']['reason'], error: AuthError): never => {
     audit(deps.logger, 'device.request.refused', { reason, device_id: deviceId, ip: ctx.ip });
     throw error;
   };

@@ -17,7 +17,8 @@ import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { audit } from '../logging/logger.ts';
 import { qrSvg } from '../mfa/qr.ts';
-import type { InteractionDeps } from '../interactions/deps.ts';
+import type { AuthConfig } from '../config/config.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
 import { devicesPage, enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
 
 export const DEVICES_PATH = '/authenticator/devices';
@@ -25,7 +26,11 @@ export const DEVICES_PATH = '/authenticator/devices';
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Account> {
+type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
+/** The page's own origin, which state-changing posts must come from. */
+type OriginDeps = { config: Pick<AuthConfig, 'issuer'> };
+
+async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
   const session = await deps.provider().Session.get(ctx as never);
   const account = session.accountId ? await deps.accounts.findById(session.accountId) : undefined;
   if (!account) {
@@ -40,7 +45,7 @@ async function sessionAccount(ctx: Context, deps: InteractionDeps): Promise<Acco
  * forms, so `null` alone is not taken as cross-site (the SameSite=Lax session cookie still is not
  * sent on a cross-site post).
  */
-function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
+function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   const site = ctx.get('sec-fetch-site');
   const origin = ctx.get('origin');
   const crossSite = site
@@ -49,7 +54,9 @@ function requireSameOrigin(ctx: Context, deps: InteractionDeps): void {
   if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
-export function createDevicesPageHandler(deps: InteractionDeps) {
+export type DevicesPageDeps = SessionDeps & Pick<HandlerServices, 'devices' | 'recoveryCodes'>;
+
+export function createDevicesPageHandler(deps: DevicesPageDeps) {
   return async function showDevices(ctx: Context): Promise<void> {
     const account = await sessionAccount(ctx, deps);
     const [devices, remaining] = await Promise.all([deps.devices.listByAccount(account.id), deps.recoveryCodes.remaining(account.id)]);
@@ -67,7 +74,9 @@ export function createDevicesPageHandler(deps: InteractionDeps) {
   };
 }
 
-export function createEnrollHandler(deps: InteractionDeps) {
+export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'logger'>;
+
+export function createEnrollHandler(deps: EnrollDeps) {
   return async function enroll(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
@@ -76,7 +85,7 @@ export function createEnrollHandler(deps: InteractionDeps) {
     const url = `${deps.config.issuer}/authenticator#enroll=${code}`;
     const recoveryCodes = (await deps.recoveryCodes.remaining(account.id)) === 0 ? await deps.recoveryCodes.replace(account.id) : undefined;
     audit(deps.logger, 'device.enrollment.issued', { account_id: account.id, ip: ctx.ip });
-    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'device_enrollment' });
+    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'device_enrollment' });
     ctx.status = 201;
     if (json) {
       ctx.body = { enrollment_code: code, enrollment_url: url, expires_at: iso(expiresAt), ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };
@@ -87,7 +96,9 @@ export function createEnrollHandler(deps: InteractionDeps) {
   };
 }
 
-export function createRemoveDeviceHandler(deps: InteractionDeps) {
+export type RemoveDeviceDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'logger'>;
+
+export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
   return async function removeDevice(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
@@ -95,7 +106,7 @@ export function createRemoveDeviceHandler(deps: InteractionDeps) {
     const deviceId = body.fields.device_id ?? '';
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
     if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
-    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, source: 'devices_page' });
+    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, via: 'devices_page' });
     // Open event streams of the removed device re-check it now and end with `event: revoked`.
     deps.pushHub.notify(account.id);
     if (body.json) {
@@ -107,13 +118,15 @@ export function createRemoveDeviceHandler(deps: InteractionDeps) {
   };
 }
 
-export function createRecoveryCodesHandler(deps: InteractionDeps) {
+export type RecoveryCodesDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'recoveryCodes' | 'logger'>;
+
+export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
   return async function newRecoveryCodes(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const account = await sessionAccount(ctx, deps);
     const json = (await readBody(ctx)).json || wantsJson(ctx);
     const codes = await deps.recoveryCodes.replace(account.id);
-    audit(deps.logger, 'recovery.issued', { account_id: account.id, source: 'devices_page' });
+    audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'devices_page' });
     ctx.status = 201;
     if (json) {
       ctx.body = { recovery_codes: codes };

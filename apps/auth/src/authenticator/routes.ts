@@ -1,11 +1,24 @@
 import Router from '@koa/router';
-import type { InteractionDeps } from '../interactions/deps.ts';
 import { authenticatorPage } from '../views/authenticator-page.ts';
-import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler } from './api.ts';
-import { createDevicesPageHandler, createEnrollHandler, createRecoveryCodesHandler, createRemoveDeviceHandler, DEVICES_PATH } from './manage.ts';
+import type { PushAnswerDeps } from '../push/push-answer.ts';
+import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type RequestsDeps } from './api.ts';
+import {
+  createDevicesPageHandler,
+  createEnrollHandler,
+  createRecoveryCodesHandler,
+  createRemoveDeviceHandler,
+  DEVICES_PATH,
+  type DevicesPageDeps,
+  type EnrollDeps,
+  type RecoveryCodesDeps,
+  type RemoveDeviceDeps,
+} from './manage.ts';
+
+/** What the authenticator routes use: the union of their handlers' needs. */
+export type AuthenticatorRoutesDeps = DevicesPageDeps & EnrollDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
 
 /** The web authenticator (PWA), its API, and the signed-in user's devices page. */
-export function authenticatorRoutes(deps: InteractionDeps): Router {
+export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   const router = new Router();
   router.get('/authenticator', (ctx) => {
     ctx.type = 'html';

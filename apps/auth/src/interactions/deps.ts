@@ -1,34 +1,18 @@
 import type { Provider } from 'oidc-provider';
-import type { StreamRegistry } from '../http/stream-registry.ts';
 import type { AuthConfig } from '../config/config.ts';
-import type { AccountStore } from '../accounts/account-store.ts';
-import type { Regulator } from '../regulation/regulator.ts';
-import type { Totp } from '../mfa/totp.ts';
-import type { SecretBox } from '../crypto/secret-box.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { DeviceStore } from '../devices/device-store.ts';
-import type { EnrollmentStore } from '../devices/enrollment-store.ts';
-import type { PushStore } from '../push/push-store.ts';
-import type { PushHub } from '../push/push-hub.ts';
-import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
+import type { AuthServices } from '../services.ts';
 
-/** What the login and second-factor steps need; `provider()` is the current provider (keys may reload). */
-export interface InteractionDeps {
+/**
+ * Everything app.ts can hand the browser-facing handlers (interactions, authenticator): the
+ * shared services plus the app's config, current provider, logger and metrics. No handler takes
+ * all of it: each factory declares the `Pick` it uses, so it cannot reach a store it does not use.
+ */
+export interface HandlerServices extends AuthServices {
   config: AuthConfig;
+  /** The current provider (signing keys may reload and rebuild it). */
   provider: () => Provider;
-  accounts: AccountStore;
-  regulator: Regulator;
-  totp: Totp;
-  box: SecretBox;
   logger: Logger;
-  clock: () => number;
-  devices: DeviceStore;
-  enrollments: EnrollmentStore;
-  pushes: PushStore;
-  pushHub: PushHub;
-  recoveryCodes: RecoveryCodeStore;
-  /** Open SSE streams, ended with a retry hint on shutdown. */
-  streams: StreamRegistry;
   metrics: AuthMetrics;
 }

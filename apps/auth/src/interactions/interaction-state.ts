@@ -41,9 +41,13 @@ export function pendingLogin(interaction: Interaction): PendingLogin | undefined
   return state && typeof state.accountId === 'string' ? state : undefined;
 }
 
-export async function savePendingLogin(interaction: Interaction, pending: PendingLogin, nowSeconds: number): Promise<void> {
+/**
+ * Stores the pending login on the interaction without changing when it expires. That expiry is
+ * oidc-provider's (its own clock, like its `persist()`), so no time of ours is mixed in.
+ */
+export async function savePendingLogin(interaction: Interaction, pending: PendingLogin): Promise<void> {
   interaction.result = { gatehouse: pending };
-  await interaction.save(Math.max(1, (interaction.exp ?? nowSeconds + 1) - nowSeconds));
+  await interaction.persist();
 }
 
 /** Display name of the client that started the interaction. */

@@ -18,14 +18,14 @@ import { generateRecoveryCodes } from '../recovery/recovery-codes.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { applyErrorHeaders, errorBody, respond } from './respond.ts';
-import { renderMfaStep } from './mfa-step.ts';
-import type { InteractionDeps } from './deps.ts';
+import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
+import { regulationKeys } from './regulation-keys.ts';
+import type { HandlerServices } from './deps.ts';
 
-export function regulationKeys(username: string, ip: string): string[] {
-  return [`account:${username.toLowerCase()}`, `ip:${ip}`];
-}
+export type LoginDeps = MfaStepDeps &
+  Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'box' | 'totp' | 'recoveryCodes' | 'logger' | 'metrics' | 'clock'>;
 
-export function createLoginHandler(deps: InteractionDeps) {
+export function createLoginHandler(deps: LoginDeps) {
   return async function login(ctx: Context): Promise<void> {
     const provider = deps.provider();
     let body: ParsedBody | undefined;
@@ -74,7 +74,7 @@ export function createLoginHandler(deps: InteractionDeps) {
           pending.pendingRecoveryCodes = deps.box.seal(JSON.stringify(generateRecoveryCodes()));
         }
       }
-      await savePendingLogin(interaction, pending, Math.floor(Date.now() / 1000));
+      await savePendingLogin(interaction, pending);
       await renderMfaStep(ctx, deps, { interaction, pending, json: body.json, status: 200 });
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;

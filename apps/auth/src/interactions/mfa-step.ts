@@ -5,11 +5,14 @@ import { mfaPage } from '../views/mfa-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
-import type { InteractionDeps } from './deps.ts';
+import type { AuthConfig } from '../config/config.ts';
+import type { HandlerServices } from './deps.ts';
 
 /** Where a browser (GET, completes the login) and its script (GET, state only) follow a push. */
 export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
+
+export type MfaStepDeps = Pick<HandlerServices, 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
  * Renders the second-factor challenge (and the TOTP enrollment when one is pending). The methods
@@ -18,7 +21,7 @@ export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/statu
  */
 export async function renderMfaStep(
   ctx: Context,
-  deps: InteractionDeps,
+  deps: MfaStepDeps,
   options: {
     interaction: Interaction;
     pending: PendingLogin;

@@ -15,14 +15,18 @@ import { AuthError } from '../errors/auth-error.ts';
 import { audit } from '../logging/logger.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { loadInteraction, pendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
-import { completeApprovedPush } from './mfa-verify.ts';
-import { renderMfaStep } from './mfa-step.ts';
+import { completeApprovedPush, type CompleteApprovedPushDeps } from './mfa/verify-push.ts';
+import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
 import { applyErrorHeaders } from './respond.ts';
-import type { InteractionDeps } from './deps.ts';
+import type { HandlerServices } from './deps.ts';
 
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 
-async function loadPush(ctx: Context, deps: InteractionDeps): Promise<{ interaction: Interaction; pending: PendingLogin; push: PushTransaction }> {
+type LoadPushDeps = Pick<HandlerServices, 'provider' | 'pushes'>;
+export type PushStatusDeps = LoadPushDeps & Pick<HandlerServices, 'clock'>;
+export type PushPollDeps = LoadPushDeps & CompleteApprovedPushDeps & MfaStepDeps & Pick<HandlerServices, 'logger' | 'metrics'>;
+
+async function loadPush(ctx: Context, deps: LoadPushDeps): Promise<{ interaction: Interaction; pending: PendingLogin; push: PushTransaction }> {
   const interaction = await loadInteraction(deps.provider(), ctx);
   const pending = pendingLogin(interaction);
   if (!pending) throw new AuthError(400, 'password_required', 'Enter your username and password first.');
@@ -34,7 +38,7 @@ async function loadPush(ctx: Context, deps: InteractionDeps): Promise<{ interact
   return { interaction, pending, push };
 }
 
-export function createPushStatusHandler(deps: InteractionDeps) {
+export function createPushStatusHandler(deps: PushStatusDeps) {
   return async function pushStatus(ctx: Context): Promise<void> {
     const { push } = await loadPush(ctx, deps);
     ctx.set('Cache-Control', 'no-store');
@@ -42,7 +46,7 @@ export function createPushStatusHandler(deps: InteractionDeps) {
   };
 }
 
-export function createPushPollHandler(deps: InteractionDeps) {
+export function createPushPollHandler(deps: PushPollDeps) {
   return async function pushPoll(ctx: Context, next: Next): Promise<void> {
     const json = wantsJson(ctx);
     const { interaction, pending, push } = await loadPush(ctx, deps);
@@ -52,7 +56,7 @@ export function createPushPollHandler(deps: InteractionDeps) {
         return;
       }
       if (push.state === 'APPROVED') {
-        await completeApprovedPush(ctx, next, deps, interaction, push, json);
+        await completeApprovedPush(ctx, next, deps, { interaction, json }, push);
         return;
       }
       if (push.state === 'REJECTED') {

@@ -5,10 +5,12 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction } from './interaction-state.ts';
-import { createLoginHandler } from './login.ts';
-import { createMfaVerifyHandler } from './mfa-verify.ts';
-import { createPushPollHandler, createPushStatusHandler } from './push-poll.ts';
-import type { InteractionDeps } from './deps.ts';
+import { createLoginHandler, type LoginDeps } from './login.ts';
+import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
+import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
+
+/** What the interaction routes use: the union of their handlers' needs. */
+export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
 export async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
@@ -23,7 +25,7 @@ export async function renderLogin(ctx: Context, provider: Provider, uid: string)
   ctx.body = loginPage({ uid, clientName: name });
 }
 
-export function interactionRoutes(deps: InteractionDeps): Router {
+export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   const router = new Router();
   router.post(AUTH_ROUTES.login, createLoginHandler(deps));
   router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));

@@ -2,7 +2,7 @@
  * The authorization server's logger: @gatehouse/logging (one pino setup, one redaction list)
  * named `auth`, and the closed list of this server's audit events.
  */
-import { audit as auditLine, createLogger as createSharedLogger, type AuditFields, type Logger } from '@gatehouse/logging';
+import { audit as auditLine, createLogger as createSharedLogger, type Logger } from '@gatehouse/logging';
 
 export type { Logger } from '@gatehouse/logging';
 
@@ -10,33 +10,56 @@ export function createLogger(options: { level: string; name?: string }): Logger 
   return createSharedLogger({ name: options.name ?? 'auth', level: options.level });
 }
 
-/** Audit events have a stable `event` name; callers pass identifiers, never credentials. */
-export type AuditEvent =
-  | 'login.password.success'
-  | 'login.password.failure'
-  | 'login.mfa.success'
-  | 'login.mfa.failure'
-  | 'login.mfa.enrolled'
-  | 'login.lockout'
-  | 'login.account_disabled'
-  | 'token.issued'
-  | 'token.revoked'
-  | 'grant.revoked'
-  | 'session.logout'
-  | 'push.sent'
-  | 'push.rate_limited'
-  | 'push.approved'
-  | 'push.denied'
-  | 'push.expired'
-  | 'push.answer.refused'
-  | 'device.enrollment.issued'
-  | 'device.enrolled'
-  | 'device.enrollment.refused'
-  | 'device.removed'
-  | 'device.request.refused'
-  | 'recovery.issued'
-  | 'recovery.used';
+/** Where a credential change was made: the login's TOTP enrollment, or the signed-in devices page. */
+export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
 
-export function audit(logger: Logger, event: AuditEvent, fields: AuditFields = {}): void {
+/**
+ * Audit events: a stable `event` name and one field set per event, enforced by `audit()`.
+ * Fields are identifiers (account, client, device, push ids, IP), never credentials.
+ * `login.lockout` names the typed username on both steps (the password step's ban is checked
+ * before any account is looked up), plus the account on the second-factor step.
+ */
+export interface AuditFields {
+  'login.password.success': { account_id: string; ip: string };
+  'login.password.failure': { username: string; ip: string };
+  'login.mfa.success':
+    | { account_id: string; ip: string; method: 'totp' | 'recovery' }
+    | { account_id: string; ip: string; method: 'push'; push_id: string };
+  'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery'; reason: 'invalid_code' | 'code_replayed' };
+  'login.mfa.enrolled': { account_id: string };
+  'login.lockout': { username: string; ip: string; step: 'password' } | { username: string; account_id: string; ip: string; step: 'mfa' };
+  'login.account_disabled': { account_id: string; ip: string };
+  'token.issued': { client_id: string | undefined; grant_type: string };
+  /**
+   * A JWT access token revoked at the revocation endpoint names its client and jti; oidc-provider's
+   * destroy events of opaque tokens name neither (an opaque token's id is the token itself).
+   */
+  'token.revoked': { token_type: 'access_token' | 'refresh_token'; client_id?: string; jti?: string };
+  'grant.revoked': { grant_id: string };
+  'session.logout': { client_id: string | undefined };
+  'push.sent': { account_id: string; push_id: string; ip: string };
+  'push.rate_limited': { account_id: string; ip: string };
+  'push.approved': { account_id: string; push_id: string; device_id: string };
+  'push.denied': { account_id: string; push_id: string; device_id: string };
+  'push.expired': { account_id: string; push_id: string };
+  'push.answer.refused': {
+    reason: 'forged_signature' | 'unknown_device' | 'foreign_device' | 'expired' | 'already_decided' | 'number_mismatch';
+    push_id: string;
+    device_id: string;
+    account_id: string | undefined;
+    ip: string;
+  };
+  'device.enrollment.issued': { account_id: string; ip: string };
+  'device.enrolled': { account_id: string; device_id: string; ip: string };
+  'device.enrollment.refused': { reason: 'forged_signature' | 'invalid_code'; ip: string };
+  'device.removed': { account_id: string; device_id: string; via: 'devices_page' };
+  'device.request.refused': { reason: 'unknown_device' | 'stale_timestamp' | 'forged_signature' | 'replayed_nonce'; device_id: string; ip: string };
+  'recovery.issued': { account_id: string; via: AuditVia };
+  'recovery.used': { account_id: string; ip: string };
+}
+
+export type AuditEvent = keyof AuditFields;
+
+export function audit<E extends AuditEvent>(logger: Logger, event: E, fields: AuditFields[E]): void {
   auditLine(logger, event, fields);
 }

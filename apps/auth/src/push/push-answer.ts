@@ -13,7 +13,7 @@
  */
 import { AuthError } from '../errors/auth-error.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import { audit, type AuditFields, type Logger } from '../logging/logger.ts';
 import type { DeviceStore } from '../devices/device-store.ts';
 import { answerMessage, verifySignature, type Decision } from '../devices/signed-request.ts';
 import type { PushHub } from './push-hub.ts';
@@ -40,7 +40,7 @@ export interface PushAnswer {
 }
 
 export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Promise<PushState> {
-  const refuse = (reason: string, error: AuthError, accountId?: string): never => {
+  const refuse = (reason: AuditFields['push.answer.refused']['reason'], error: AuthError, accountId?: string): never => {
     audit(deps.logger, 'push.answer.refused', { reason, push_id: answer.transactionId, device_id: answer.deviceId, account_id: accountId, ip: answer.ip });
     throw error;
   };

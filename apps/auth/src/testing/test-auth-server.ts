@@ -11,10 +11,11 @@ import { join } from 'node:path';
 import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
-import type { Engine } from '@gatehouse/db';
+import type { Database, Engine } from '@gatehouse/db';
 import type { Registry } from '@gatehouse/metrics';
 import { loadConfig, type AuthConfig } from '../config/config.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import type { AuthSchema } from '../storage/schema.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import { createApp, type AuthApp } from '../app.ts';
 import { hashPassword } from '../accounts/password.ts';
@@ -52,6 +53,8 @@ export interface TestAuthServer {
   audience: string;
   config: AuthConfig;
   app: AuthApp;
+  /** The server's database, for tests that read rows or cut it. */
+  database: Database<AuthSchema>;
   testClient: { clientId: string; clientSecret: string; redirectUri: string };
   introspectionClient: { clientId: string; clientSecret: string };
   createUser(opts?: { username?: string; groups?: string[]; email?: string; name?: string }): Promise<TestUser>;
@@ -178,6 +181,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     audience: config.api.audience,
     config,
     app,
+    database,
     testClient,
     introspectionClient,
     ...(outage ? { outage } : {}),

@@ -151,7 +151,7 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     const res = await revokeAs(server, tokens.access_token, server.testClient);
     expect(res).toEqual({ status: 200, text: '' });
     expect((await introspect(server, tokens.access_token)).body).toEqual({ active: false });
-    const row = await server.app.services.db.selectFrom('token_revocations').selectAll().where('jti', '=', jti!).executeTakeFirstOrThrow();
+    const row = await server.database.db.selectFrom('token_revocations').selectAll().where('jti', '=', jti!).executeTakeFirstOrThrow();
     expect(row.type).toBe('token');
     expect(Number(row.expires_at)).toBe(exp! * 1000);
     // Revoking again, or revoking garbage, is still 200 (RFC 7009 2.2).

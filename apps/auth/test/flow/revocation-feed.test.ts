@@ -170,7 +170,7 @@ describe.each(TEST_ENGINES)('the revocation feed on %s', (engine) => {
     const tokens = await freshTokens();
     await server.revoke(tokens.access_token);
     const { jti } = decodeJwt(tokens.access_token);
-    const count = () => server.app.services.db.selectFrom('token_revocations').select('id').where('jti', '=', jti!).execute();
+    const count = () => server.database.db.selectFrom('token_revocations').select('id').where('jti', '=', jti!).execute();
     expect(await count()).toHaveLength(1);
     const before = skewMs;
     skewMs += 3_601_000;

@@ -205,7 +205,7 @@ describe('/healthz and /readyz', () => {
       expect(post.status).toBe(405);
       expect(post.headers.get('allow')).toBe('GET, HEAD');
 
-      await server.app.services.db.destroy();
+      await server.database.db.destroy();
       const down = await fetch(`${server.issuer}/readyz`);
       expect(down.status).toBe(503);
       expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok', migrations: 'failing' } });

@@ -1,0 +1,68 @@
+/**
+ * Ending a login whose second factor passed. Rules:
+ * - the success is audited `login.mfa.success` with its method (and a push's id) and counted;
+ * - the interaction ends logged in with the method's amr (RFC 8176: TOTP and recovery codes
+ *   `pwd otp`; push `pwd swk user`, proof of a software-held device key plus the user's presence
+ *   shown by picking the number), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
+ *   injected clock's time (the ID token's `auth_time`);
+ * - oidc-provider's resume runs inside this request, so the answer is its own redirect to the
+ *   client (302, `code` + `state`) with its session cookie; a JSON caller gets
+ *   302 `{ status: 'complete', redirect_to }`.
+ */
+import type { Context, Next } from 'koa';
+import { audit } from '../../logging/logger.ts';
+import type { HandlerServices } from '../deps.ts';
+import { redirectOrigin, type Interaction } from '../interaction-state.ts';
+
+export const AMR = {
+  totp: ['pwd', 'otp'],
+  recovery: ['pwd', 'otp'],
+  push: ['pwd', 'swk', 'user'],
+} as const;
+
+export type PassedFactor = { method: 'totp' | 'recovery' } | { method: 'push'; pushId: string };
+
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics'>;
+
+export async function completeLogin(
+  ctx: Context,
+  next: Next,
+  deps: CompleteLoginDeps,
+  request: { interaction: Interaction; json: boolean },
+  accountId: string,
+  factor: PassedFactor,
+): Promise<void> {
+  audit(
+    deps.logger,
+    'login.mfa.success',
+    factor.method === 'push'
+      ? { account_id: accountId, ip: ctx.ip, method: 'push', push_id: factor.pushId }
+      : { account_id: accountId, ip: ctx.ip, method: factor.method },
+  );
+  deps.metrics.login('mfa', 'success');
+  deps.metrics.secondFactor(factor.method, 'success');
+  const returnTo = await deps.provider().interactionResult(
+    ctx.req,
+    ctx.res,
+    { login: { accountId, amr: [...AMR[factor.method]], acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(deps.clock() / 1000) } },
+    { mergeWithLastSubmission: false },
+  );
+  await resumeAuthorization(ctx, next, returnTo, redirectOrigin(request.interaction), request.json);
+}
+
+/**
+ * Runs oidc-provider's resume endpoint within this request: the browser receives the final
+ * redirect to the client directly. The resume cookie (scoped to `/`) was sent with this request,
+ * so oidc-provider's own binding check applies unchanged.
+ */
+async function resumeAuthorization(ctx: Context, next: Next, returnTo: string, origins: string[], json: boolean): Promise<void> {
+  ctx.state.formActionOrigins = origins;
+  ctx.method = 'GET';
+  ctx.url = new URL(returnTo).pathname;
+  await next();
+  const location = ctx.response.get('Location');
+  if (json && location && (ctx.status === 302 || ctx.status === 303)) {
+    ctx.status = 302;
+    ctx.body = { status: 'complete', redirect_to: location };
+  }
+}

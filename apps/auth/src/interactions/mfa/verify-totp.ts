@@ -1,0 +1,34 @@
+/**
+ * The TOTP method. Rules:
+ * - RFC 6238 (SHA-1, 6 digits, 30 s, ±1 step) on the injected clock; anything but six digits is
+ *   a wrong code (401 invalid_code);
+ * - the secret is the one being enrolled (sealed on the pending login) or else the account's;
+ *   with neither the login starts over (400 password_required);
+ * - the first valid code of an enrollment stores the secret (enroll-totp.ts) and logs in;
+ * - each time step is accepted once per account, so a replayed code is refused (401 code_replayed);
+ * - wrong and replayed codes count toward the lockout (regulate-attempt.ts).
+ */
+import type { Context, Next } from 'koa';
+import { AuthError } from '../../errors/auth-error.ts';
+import type { HandlerServices } from '../deps.ts';
+import { completeLogin, type CompleteLoginDeps } from './complete-login.ts';
+import { enrollTotp, type EnrollTotpDeps } from './enroll-totp.ts';
+import type { MfaRequest } from './read-mfa-request.ts';
+import type { MfaAttempt } from './regulate-attempt.ts';
+
+export type VerifyTotpDeps = CompleteLoginDeps & EnrollTotpDeps & Pick<HandlerServices, 'accounts' | 'box' | 'totp' | 'clock'>;
+
+export async function verifyTotp(ctx: Context, next: Next, deps: VerifyTotpDeps, request: MfaRequest, code: string, attempt: MfaAttempt): Promise<void> {
+  const { pending } = request;
+  const enrolling = pending.pendingTotpSecret !== undefined;
+  const secret = enrolling ? deps.box.open(pending.pendingTotpSecret!) : await deps.accounts.getTotpSecret(pending.accountId);
+  if (!secret) throw new AuthError(400, 'password_required', 'No second factor is set up for this account; sign in again.');
+
+  const step = /^\d{6}$/.test(code) ? await deps.totp.verify(secret, code, deps.clock()) : null;
+  if (step === null) return attempt.fail('invalid_code', 'That code is not valid. Check the code in your authenticator app and try again.');
+  if (enrolling) await enrollTotp(deps, pending, secret);
+  if (!(await deps.accounts.consumeTotpStep(pending.accountId, step))) {
+    return attempt.fail('code_replayed', 'That code was already used. Wait for the next code and try again.');
+  }
+  await completeLogin(ctx, next, deps, request, pending.accountId, { method: 'totp' });
+}
