@@ -3,7 +3,7 @@ import { z } from 'zod';
 const audience = z.union([z.string(), z.array(z.string()).nonempty()]);
 const epochSeconds = z.number().int().nonnegative();
 
-/** Claims of the ID token issued by the authorization server (SPEC "Claims in the ID token"). */
+/** Claims of the ID token issued by the authorization server (docs/spec.md §2.4 "Claims in the ID token"). */
 export const IdTokenClaims = z.object({
   iss: z.string().url(),
   sub: z.string().min(1),
@@ -19,7 +19,7 @@ export const IdTokenClaims = z.object({
 });
 export type IdTokenClaims = z.infer<typeof IdTokenClaims>;
 
-/** Claims of a JWT access token (RFC 9068, SPEC "Claims usually present in a JWT access token"). */
+/** Claims of a JWT access token (RFC 9068, docs/spec.md §2.5 "Claims usually present in a JWT access token"). */
 export const AccessTokenClaims = z.object({
   iss: z.string().url(),
   sub: z.string().min(1),

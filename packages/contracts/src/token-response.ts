@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The token endpoint's successful answer (RFC 6749 §5.1, SPEC "Token response"). */
+/** The token endpoint's successful answer (RFC 6749 §5.1, docs/spec.md §2.3 "Token response"). */
 export const TokenResponse = z.object({
   access_token: z.string().min(1),
   token_type: z.literal('Bearer'),

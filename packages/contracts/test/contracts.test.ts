@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AccessTokenClaims, IdTokenClaims, parseScope, TokenResponse, DEFAULT_API_SCOPES } from '../src/index.ts';
 
 describe('contracts', () => {
-  it('accepts the SPEC token response and refuses a non-Bearer type', () => {
+  it('accepts the docs/spec.md §2.3 token response and refuses a non-Bearer type', () => {
     const ok = { access_token: 'a', token_type: 'Bearer', expires_in: 3600, scope: 'openid', id_token: 'i', refresh_token: 'r' };
     expect(TokenResponse.parse(ok)).toEqual(ok);
     expect(TokenResponse.safeParse({ ...ok, token_type: 'mac' }).success).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * The five operations on items. Each takes what the earlier steps established (collection,
  * version, representation) and answers with a view. Shapes per version:
- * - v1: a list is a JSON array; a single item is an array holding one item (SPEC);
+ * - v1: a list is a JSON array; a single item is an array holding one item (docs/spec.md §4.1);
  * - v2: a list is a page envelope; a single item is an object;
  * - both: POST answers 201 with `Location` and the stored item, PUT 200 with the item,
  *   DELETE 204 with no body.

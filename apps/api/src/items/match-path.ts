@@ -1,5 +1,5 @@
 /**
- * The path shapes of the collection endpoints (SPEC "Endpoints" and "Versioning"):
+ * The path shapes of the collection endpoints (docs/spec.md §4.1 "Resource operations" and §9 "Versioning"):
  * - `/api/<resource>` and `/api/<resource>/<id>`            (version from header, query or media type)
  * - `/api/v<n>/<resource>` and `/api/v<n>/<resource>/<id>`
  * - `/v<n>/<resource>` and `/v<n>/<resource>/<id>`

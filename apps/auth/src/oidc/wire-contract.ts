@@ -1,5 +1,5 @@
 /**
- * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (SPEC "Login operations"),
+ * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (docs/spec.md §4.2 "Login operations"),
  * without weakening any check the library makes:
  * - `GET /oauth2/v1/authorize` that needs a login answers 200 with the login page itself instead
  *   of a 303 to the interaction URL; the interaction is created, stored and cookie-bound by

@@ -5,7 +5,7 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { hashPassword } from '../../src/accounts/password.ts';
 import { authorizeUrl, codeFrom, CookieJar, decodeProtectedHeader, exchange, form, pkcePair, request, startServer, uidOf, type TestAuthServer } from './support.ts';
 
-// SPEC "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet,
+// docs/spec.md §4.2 "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet,
 // on the embedded SQLite default and on PostgreSQL.
 describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
   let server: TestAuthServer;
@@ -91,7 +91,7 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     expect(await server.app.services.recoveryCodes.remaining(account!.id)).toBe(10);
   });
 
-  it('POST /oauth2/v1/token answers 200 JSON with the SPEC token response and valid ID and access tokens', async () => {
+  it('POST /oauth2/v1/token answers 200 JSON with the docs/spec.md §2.3 token response and valid ID and access tokens', async () => {
     const res = await exchange(server, codeFrom(location), { code_verifier: verifier });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');

@@ -106,7 +106,7 @@ describe('push approval with number matching', () => {
     expect(jar.cookies.has('gh_auth_session')).toBe(true);
   });
 
-  it('after approval, posting method=push again completes the login too (SPEC: POST /mfa/verify with a push approval → 302)', async () => {
+  it('after approval, posting method=push again completes the login too (docs/spec.md §4.2: POST /mfa/verify with a push approval → 302)', async () => {
     const { user, authenticator } = await enrolledUser();
     const { jar, uid, waiting, id } = await waitingPush(user);
     expect((await authenticator.answer(id, 'approve', waiting.number)).status).toBe(200);

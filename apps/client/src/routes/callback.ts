@@ -1,5 +1,5 @@
 /**
- * GET /callback?code&state — the end of a login (SPEC steps 5–7).
+ * GET /callback?code&state — the end of a login (docs/spec.md §5 steps 5–7).
  * Rules:
  * - `state` must name a pending login of this app, still valid, started by this browser (login
  *   cookie); it is consumed on first use, so a replay fails;

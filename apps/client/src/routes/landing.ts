@@ -1,7 +1,7 @@
 /**
  * GET / — the landing page.
  * Rules:
- * - no signed-in session: 302 to the authorization endpoint (SPEC step 1), no session created;
+ * - no signed-in session: 302 to the authorization endpoint (docs/spec.md §5 step 1), no session created;
  * - a session whose SSO session was last confirmed more than CLIENT_SSO_CHECK_INTERVAL ago is
  *   re-checked with a silent authorization request (prompt=none) first, so a sign-out elsewhere
  *   ends this session at its next page view;
