@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { ClientRegistryError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 5));
 const NOW = 1_790_000_000_000;

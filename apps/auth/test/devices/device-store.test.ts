@@ -4,7 +4,7 @@ import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createDeviceStore, normalizeDeviceName } from '../../src/devices/device-store.ts';
 import { createEnrollmentStore, ENROLLMENT_TTL_MS } from '../../src/devices/enrollment-store.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const T = 1_790_000_000_000;
 const KEY = { kty: 'EC', crv: 'P-256', x: 'x-coordinate', y: 'y-coordinate' } as const;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as browser from '../../public/authenticator/signed-message.js';
 import * as server from '../../src/devices/signed-request.ts';
-import { newKeyPair, publicJwk, signWith } from '../push/support.ts';
+import { newKeyPair, publicJwk, signWith } from '../support/push.ts';
 
 describe('the signed-message module shared by the web authenticator and the server', () => {
   it('is the module the server verifies with: the same functions, not a copy', () => {

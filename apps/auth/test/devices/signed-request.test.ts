@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerMessage, enrollMessage, freshTimestamp, listMessage, MAX_SKEW_MS, parsePublicKey, verifySignature } from '../../src/devices/signed-request.ts';
-import { newKeyPair, publicJwk, signWith } from '../push/support.ts';
+import { newKeyPair, publicJwk, signWith } from '../support/push.ts';
 
 describe('signed authenticator requests', () => {
   it('names the purpose in every message', () => {

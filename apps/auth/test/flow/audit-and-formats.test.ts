@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { authorizeUrl, codeFrom, CookieJar, exchange, introspect, request, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
+import { authorizeUrl, codeFrom, CookieJar, exchange, introspect, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 describe('audit log', () => {
   const lines: string[] = [];

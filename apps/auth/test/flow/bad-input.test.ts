@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 describe('bad input gets a clear 4xx', () => {
   let server: TestAuthServer;

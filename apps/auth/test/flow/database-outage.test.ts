@@ -4,7 +4,7 @@
  * process stays up, and everything works again once the database is back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, basic, CookieJar, exchange, codeFrom, request, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
+import { authorizeUrl, basic, CookieJar, exchange, codeFrom, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 describe('a database outage at the authorization server', () => {
   let server: TestAuthServer;

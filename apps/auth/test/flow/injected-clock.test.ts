@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -18,7 +18,7 @@ import {
   startServer,
   type TestAuthServer,
   type TestUser,
-} from './support.ts';
+} from '../support/flow.ts';
 
 describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection and revocation on %s', (engine) => {
   let server: TestAuthServer;

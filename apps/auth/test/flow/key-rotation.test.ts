@@ -11,7 +11,7 @@ import type { TokenResponse } from '@gatehouse/contracts';
 import { createApp, KEY_CHECK_INTERVAL_MS, type AuthApp } from '../../src/app.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
-import { startServer, type TestAuthServer } from './support.ts';
+import { startServer, type TestAuthServer } from '../support/flow.ts';
 
 const SECOND = 1000;
 const DAY = 86_400 * SECOND;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, CookieJar, form, request, signIn, startServer, uidOf, type TestAuthServer } from './support.ts';
-import { jsonBody } from '../../src/testing/index.ts';
+import { authorizeUrl, CookieJar, form, request, signIn, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
+import { jsonBody } from '../support/index.ts';
 
 let nextIp = 1;
 const browser = () => new CookieJar({ 'x-forwarded-for': `203.0.113.${nextIp++}` });

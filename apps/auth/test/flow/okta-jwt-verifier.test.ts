@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OktaJwtVerifier from '@okta/jwt-verifier';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { startServer, type TestAuthServer } from './support.ts';
+import { startServer, type TestAuthServer } from '../support/flow.ts';
 
 describe.each(TEST_ENGINES)('@okta/jwt-verifier accepts Gatehouse access tokens on %s', (engine) => {
   let server: TestAuthServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { IdTokenClaims } from '@gatehouse/contracts';
-import { CookieJar, form, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+import { CookieJar, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 // An independent, certified relying-party library completes code + PKCE against the running
 // server; only the user's part (/login, /mfa/verify) is driven by hand over HTTP.

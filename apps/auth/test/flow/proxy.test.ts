@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, CookieJar, request, startServer, type TestAuthServer } from './support.ts';
+import { authorizeUrl, CookieJar, request, startServer, type TestAuthServer } from '../support/flow.ts';
 
 describe('behind a TLS-terminating proxy', () => {
   let trusted: TestAuthServer;

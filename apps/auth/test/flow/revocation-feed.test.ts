@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { RevocationEvent, RevocationFeedPage } from '@gatehouse/contracts';
 import { decodeJwt } from 'jose';
-import { authorizeUrl, basic, codeFrom, CookieJar, exchange, refresh, request, signIn, startServer, type TestAuthServer } from './support.ts';
+import { authorizeUrl, basic, codeFrom, CookieJar, exchange, refresh, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
 
 describe.each(TEST_ENGINES)('the revocation feed on %s', (engine) => {
   let server: TestAuthServer;

@@ -4,7 +4,7 @@
  * the devices page, an unexpected 500) once went out without them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";

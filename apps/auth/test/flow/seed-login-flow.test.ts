@@ -3,7 +3,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { AccessTokenClaims, IdTokenClaims, TokenResponse } from '@gatehouse/contracts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { hashPassword } from '../../src/accounts/password.ts';
-import { authorizeUrl, codeFrom, CookieJar, decodeProtectedHeader, exchange, form, pkcePair, request, startServer, uidOf, type TestAuthServer } from './support.ts';
+import { authorizeUrl, codeFrom, CookieJar, decodeProtectedHeader, exchange, form, pkcePair, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 // docs/spec.md §4.2 "Login operations", step by step over HTTP with a cookie jar, for a user with no TOTP yet,
 // on the embedded SQLite default and on PostgreSQL.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_TWO, authorizeUrl, basic, codeFrom, CookieJar, exchange, request, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
+import { APP_TWO, authorizeUrl, basic, codeFrom, CookieJar, exchange, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 describe('single sign-on and prompts', () => {
   let server: TestAuthServer;

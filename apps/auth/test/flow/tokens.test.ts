@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { authorizeUrl, basic, codeFrom, CookieJar, exchange, introspect, pkcePair, refresh, signIn, startServer, type TestAuthServer, type TestUser } from './support.ts';
+import { authorizeUrl, basic, codeFrom, CookieJar, exchange, introspect, pkcePair, refresh, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => {
   let server: TestAuthServer;
@@ -17,7 +17,7 @@ describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => 
   afterEach(() => vi.useRealTimers());
 
   async function freshCode(scope = 'openid profile email movies:read'): Promise<string> {
-    const res = await (await import('./support.ts')).request(jar, authorizeUrl(server, { scope }));
+    const res = await (await import('../support/flow.ts')).request(jar, authorizeUrl(server, { scope }));
     expect(res.status).toBe(302);
     return codeFrom(res.location);
   }
@@ -44,12 +44,12 @@ describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => 
 
   it('PKCE: a confidential client that sent a challenge must send the matching verifier', async () => {
     const { verifier, challenge } = pkcePair();
-    const res = await (await import('./support.ts')).request(jar, authorizeUrl(server, { challenge }));
+    const res = await (await import('../support/flow.ts')).request(jar, authorizeUrl(server, { challenge }));
     const code = codeFrom(res.location);
     const wrong = await exchange(server, code, { code_verifier: pkcePair().verifier });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
-    const res2 = await (await import('./support.ts')).request(jar, authorizeUrl(server, { challenge }));
+    const res2 = await (await import('../support/flow.ts')).request(jar, authorizeUrl(server, { challenge }));
     const ok = await exchange(server, codeFrom(res2.location), { code_verifier: verifier });
     expect(ok.status).toBe(200);
   });

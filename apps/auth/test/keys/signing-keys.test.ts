@@ -17,7 +17,7 @@ import {
 } from '../../src/keys/signing-keys.ts';
 import { authMigrations } from '../../src/storage/migrations.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 3));
 const T = 1_790_000_000_000;

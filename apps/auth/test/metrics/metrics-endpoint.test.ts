@@ -20,8 +20,8 @@ import {
   startServer,
   uidOf,
   type TestAuthServer,
-} from '../flow/support.ts';
-import { enrollDevice, passwordStep as pushPasswordStep, poll, pushId, readEvents, sendPush, type Waiting } from '../push/support.ts';
+} from '../support/flow.ts';
+import { enrollDevice, passwordStep as pushPasswordStep, poll, pushId, readEvents, sendPush, type Waiting } from '../support/push.ts';
 
 let nextIp = 1;
 const browser = () => new CookieJar({ 'x-forwarded-for': `192.0.2.${nextIp++}` });

@@ -3,7 +3,7 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createPushStore, type NewPushTransaction } from '../../src/push/push-store.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const T = 1_790_000_000_000;
 

@@ -4,7 +4,7 @@ import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createRecoveryCodeStore } from '../../src/recovery/recovery-code-store.ts';
 import { generateRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from '../../src/recovery/recovery-codes.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 describe.each(TEST_ENGINES)('recovery code store on %s', (engine) => {
   const database = useAuthDatabase(engine);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createRegulationStore } from '../../src/regulation/regulation-store.ts';
 import { createRegulator, type Regulator } from '../../src/regulation/regulator.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const START = 1_790_000_000_000;
 const MIN = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createRevocationStore } from '../../src/revocation/revocation-store.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const T0 = 1_790_000_000_000;
 

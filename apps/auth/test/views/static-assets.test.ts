@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrollMessage, listMessage, answerMessage } from '../../src/devices/signed-request.ts';
 import { AUTH_STATIC_ASSETS, PUBLIC_DIR } from '../../src/views/static-assets.ts';
-import { startServer, type TestAuthServer } from '../flow/support.ts';
+import { startServer, type TestAuthServer } from '../support/flow.ts';
 
 /** A raw request, so the path reaches the server exactly as written (fetch would normalise `..`). */
 function raw(base: string, method: string, path: string, headers: Record<string, string> = {}) {

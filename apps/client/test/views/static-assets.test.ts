@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { CLIENT_STATIC_ASSETS, PUBLIC_DIR } from '../src/views/static-assets.ts';
-import { startClient, type ClientHarness } from './support/client-harness.ts';
+import { CLIENT_STATIC_ASSETS, PUBLIC_DIR } from '../../src/views/static-assets.ts';
+import { startClient, type ClientHarness } from '../support/client-harness.ts';
 
 /** A raw request, so the path reaches the server exactly as written (fetch would normalise `..`). */
 function raw(base: string, method: string, path: string, headers: Record<string, string> = {}) {

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, clientDatabaseUrl, loadConfig } from '../src/config/config.ts';
-import { APPS, childEnv } from '../src/launcher.ts';
-import { clientMigrations } from '../src/storage/migrations.ts';
+import { ConfigError, clientDatabaseUrl, loadConfig } from '../../src/config/config.ts';
+import { APPS, childEnv } from '../../src/launcher.ts';
+import { clientMigrations } from '../../src/storage/migrations.ts';
 
 const dirs: string[] = [];
 const dataDir = () => {
@@ -54,7 +54,7 @@ describe('the client database URL', () => {
   });
 
   it('the migrate script and the launcher stop with the rename hint before touching anything', () => {
-    const appDir = fileURLToPath(new URL('../', import.meta.url));
+    const appDir = fileURLToPath(new URL('../../', import.meta.url));
     const env = { PATH: process.env.PATH ?? '', CLIENT_DATA_DIR: dataDir(), APP_TWO_DATABASE_URL: 'sqlite::memory:' };
     const hint = 'invalid setting APP_TWO_DATABASE_URL: renamed to CLIENT_DATABASE_URL; set CLIENT_DATABASE_URL instead (APP_TWO_DATABASE_URL is no longer read)';
     const migrate = spawnSync(process.execPath, ['src/migrate.ts'], { cwd: appDir, env, encoding: 'utf8', timeout: 30_000 });
@@ -66,7 +66,7 @@ describe('the client database URL', () => {
   it('one shared database serves both apps: migrate applies it once', () => {
     const dir = dataDir();
     const url = `sqlite:${join(dir, 'client.db')}`;
-    const appDir = fileURLToPath(new URL('../', import.meta.url));
+    const appDir = fileURLToPath(new URL('../../', import.meta.url));
     const all = Object.keys(clientMigrations);
     const migrate = spawnSync(process.execPath, ['src/migrate.ts'], {
       cwd: appDir,

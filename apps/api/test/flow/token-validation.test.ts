@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base64url, decodeJwt, decodeProtectedHeader } from 'jose';
 import { startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
 
 const REALM = 'Bearer realm="gatehouse-api"';
 const invalid = (description: string) => `${REALM}, error="invalid_token", error_description="${description}"`;

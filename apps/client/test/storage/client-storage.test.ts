@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES, createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import type { Database } from '@gatehouse/db';
-import { openClientDatabase } from '../src/storage/open-client-database.ts';
-import type { ClientSchema } from '../src/storage/schema.ts';
-import { createSessionStore, hashKey } from '../src/sessions/session-store.ts';
-import { createLoginStore, type PendingLogin } from '../src/sessions/login-store.ts';
+import { openClientDatabase } from '../../src/storage/open-client-database.ts';
+import type { ClientSchema } from '../../src/storage/schema.ts';
+import { createSessionStore, hashKey } from '../../src/sessions/session-store.ts';
+import { createLoginStore, type PendingLogin } from '../../src/sessions/login-store.ts';
 
 describe.each(TEST_ENGINES)('client storage on %s', (engine) => {
   let target: TestDatabase;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, form, request, startTestAuthServer, type HttpResponse, type TestAuthServer } from '@gatehouse/auth/testing';
-import { hiddenField, startClient, type ClientHarness } from './support/client-harness.ts';
-import { startStubApi, type StubApi } from './support/stub-api.ts';
-import { readSession } from '../src/sessions/session-data.ts';
+import { hiddenField, startClient, type ClientHarness } from '../support/client-harness.ts';
+import { startStubApi, type StubApi } from '../support/stub-api.ts';
+import { readSession } from '../../src/sessions/session-data.ts';
 
 let auth: TestAuthServer;
 let api: StubApi;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { nextCode, startClient, type ClientHarness } from './support/client-harness.ts';
-import { startStubApi, type StubApi } from './support/stub-api.ts';
+import { nextCode, startClient, type ClientHarness } from '../support/client-harness.ts';
+import { startStubApi, type StubApi } from '../support/stub-api.ts';
 
 let auth: TestAuthServer;
 let api: StubApi;

@@ -1,7 +1,7 @@
 /** A PostgreSQL outage under the API: clean 503 problem documents, /readyz 503, recovery by itself. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
 
 describe('a database outage at the API', () => {
   let as: TestAuthServer;

@@ -4,10 +4,10 @@
  * `source` and the TOTP enrollment `via: 'totp-enrollment'`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonBody } from '../../src/testing/index.ts';
+import { jsonBody } from '../support/index.ts';
 import { hashPassword } from '../../src/accounts/password.ts';
-import { authorizeUrl, form, request, startServer, uidOf, type TestAuthServer } from '../flow/support.ts';
-import { browser, captureLogger, enrollDevice } from './support.ts';
+import { authorizeUrl, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
+import { browser, captureLogger, enrollDevice } from '../support/push.ts';
 
 describe('audit events name where a credential change was made', () => {
   let server: TestAuthServer;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { CookieJar, form, pkcePair, request, startTestAuthServer, type TestAuthServer, type TestUser } from '../../src/testing/index.ts';
+import { CookieJar, form, pkcePair, request, startTestAuthServer, type TestAuthServer, type TestUser } from './index.ts';
 
 export { CookieJar, form, request, pkcePair, decodeJwt, decodeProtectedHeader };
 export type { TestAuthServer, TestUser };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEV_DEFAULTS } from '@gatehouse/contracts';
-import { ConfigError, loadConfig } from '../src/config/config.ts';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'gatehouse-client-config-'));
 const KEY = 'k'.repeat(32);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonBody } from '../../src/testing/index.ts';
-import { authorizeUrl, CookieJar, form, request, signIn, startServer, type TestAuthServer } from '../flow/support.ts';
-import { browser, captureLogger, CONTEXT, enrollDevice, newKeyPair, publicJwk, signWith, SoftwareAuthenticator } from './support.ts';
+import { jsonBody } from '../support/index.ts';
+import { authorizeUrl, CookieJar, form, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
+import { browser, captureLogger, CONTEXT, enrollDevice, newKeyPair, publicJwk, signWith, SoftwareAuthenticator } from '../support/push.ts';
 
 describe('enrolling a web authenticator', () => {
   let server: TestAuthServer;

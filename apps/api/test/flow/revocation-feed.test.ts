@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const REVOKED = 'Bearer realm="gatehouse-api", error="invalid_token", error_description="the access token has been revoked"';

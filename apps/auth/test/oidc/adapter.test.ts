@@ -4,7 +4,7 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createOidcAdapter } from '../../src/oidc/adapter.ts';
-import { useAuthDatabase } from '../storage/auth-test-database.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 9));
 const T = 1_790_000_000_000;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
-import { startClient, type ClientHarness } from './support/client-harness.ts';
+import { startClient, type ClientHarness } from '../support/client-harness.ts';
 
 let auth: TestAuthServer;
 let client: ClientHarness;

@@ -4,9 +4,9 @@
  * API sends no other page headers (its wire is unchanged by the shared middleware).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTML_CSP } from '../src/representations/html.ts';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
-import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
+import { HTML_CSP } from '../../src/representations/html.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
+import { startLocalIssuer, type LocalIssuer } from '../support/local-issuer.ts';
 
 const BROWSER = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 

@@ -1,9 +1,9 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { CookieJar, form, request, type HttpResponse, type TestAuthServer } from '../../src/testing/index.ts';
-import { jsonBody } from '../../src/testing/index.ts';
-import { authorizeUrl, signIn, uidOf, type TestUser } from '../flow/support.ts';
+import { CookieJar, form, request, type HttpResponse, type TestAuthServer } from './index.ts';
+import { jsonBody } from './index.ts';
+import { authorizeUrl, signIn, uidOf, type TestUser } from './flow.ts';
 
 export const CONTEXT = 'gatehouse-authenticator-v1';
 

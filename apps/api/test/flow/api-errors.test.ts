@@ -4,8 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProblemDetails } from '@gatehouse/contracts';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
-import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
+import { startLocalIssuer, type LocalIssuer } from '../support/local-issuer.ts';
 
 let issuer: LocalIssuer;
 let api: ApiHarness;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonBody } from '../../src/testing/index.ts';
+import { jsonBody } from '../support/index.ts';
 import { PUSH_RATE_MAX, PUSH_TTL_MS } from '../../src/push/push-challenge.ts';
-import { codeFrom, decodeJwt, exchange, form, request, startServer, type TestAuthServer, type TestUser } from '../flow/support.ts';
-import { captureLogger, enrollDevice, readEvents, newKeyPair, passwordStep, poll, pushId, sendPush, type SoftwareAuthenticator, type Waiting } from './support.ts';
+import { codeFrom, decodeJwt, exchange, form, request, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
+import { captureLogger, enrollDevice, readEvents, newKeyPair, passwordStep, poll, pushId, sendPush, type SoftwareAuthenticator, type Waiting } from '../support/push.ts';
 
 describe('push approval with number matching', () => {
   let server: TestAuthServer;

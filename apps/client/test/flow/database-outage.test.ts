@@ -1,7 +1,7 @@
 /** A PostgreSQL outage under the relying party: a 503 page with Retry-After, then recovery by itself. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, startTestAuthServer, type TestAuthServer, type TestUser } from '@gatehouse/auth/testing';
-import { startClient, type ClientHarness } from './support/client-harness.ts';
+import { startClient, type ClientHarness } from '../support/client-harness.ts';
 
 describe('a database outage at the relying party', () => {
   let auth: TestAuthServer;

@@ -5,8 +5,8 @@
  * list holds exactly that item.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiHarness } from './support/api-harness.ts';
-import { startLocalIssuer, type LocalIssuer } from './support/local-issuer.ts';
+import { startApi, type ApiHarness } from '../support/api-harness.ts';
+import { startLocalIssuer, type LocalIssuer } from '../support/local-issuer.ts';
 
 let issuer: LocalIssuer;
 let api: ApiHarness;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, type Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
-import { apiMigrations } from '../src/storage/migrations.ts';
-import { createItemStore, type ItemStore } from '../src/storage/item-store.ts';
-import type { ApiSchema } from '../src/storage/schema.ts';
+import { apiMigrations } from '../../src/storage/migrations.ts';
+import { createItemStore, type ItemStore } from '../../src/storage/item-store.ts';
+import type { ApiSchema } from '../../src/storage/schema.ts';
 
 describe.each(TEST_ENGINES)('item store on %s', (engine) => {
   let target: TestDatabase;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const appDir = fileURLToPath(new URL('../', import.meta.url));
+const appDir = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'api-shutdown-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

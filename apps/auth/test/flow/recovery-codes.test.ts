@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jsonBody } from '../../src/testing/index.ts';
-import { codeFrom, decodeJwt, exchange, form, request, startServer, type TestAuthServer } from '../flow/support.ts';
-import { browser, captureLogger, enrollDevice, passwordStep } from './support.ts';
+import { jsonBody } from '../support/index.ts';
+import { codeFrom, decodeJwt, exchange, form, request, startServer, type TestAuthServer } from '../support/flow.ts';
+import { browser, captureLogger, enrollDevice, passwordStep } from '../support/push.ts';
 
 describe('recovery codes on the second-factor step', () => {
   let server: TestAuthServer;
