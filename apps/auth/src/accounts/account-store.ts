@@ -72,11 +72,6 @@ const NewAccount = z.object({
   passwordHash: z.string().min(1, 'passwordHash must not be empty'),
 });
 
-/** Validates a username the way the store does; usable by forms and the CLI. */
-export function normalizeUsername(username: string): string | undefined {
-  return Username.safeParse(username).success ? username.toLowerCase() : undefined;
-}
-
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): AccountStore {
   const toAccount = (row: Selectable<AccountsTable>): Account => ({
