@@ -43,6 +43,13 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU time (user + system) a process has used so far, µs (Linux /proc; clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 async function waitUntil(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

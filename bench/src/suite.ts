@@ -20,7 +20,7 @@
  * Settings (environment): BENCH_SECONDS per side and round (default 2), BENCH_ROUNDS (default 8),
  * BENCH_CONNECTIONS (default 32, reads and writes), BENCH_TOKEN_CONNECTIONS (default 16),
  * BENCH_LOGINS per round (default 48), BENCH_LOGIN_CONCURRENCY (default 8), BENCH_ONLY (a comma
- * list of read,write,token,login), BENCH_NO_BUILD=1 (use the dist/ there is), BENCH_CPU_PROF
+ * list of read,write,token,login; refresh or cc for one grant of the token endpoint), BENCH_NO_BUILD=1 (use the dist/ there is), BENCH_CPU_PROF
  * (a folder: every server process writes a V8 CPU profile there on exit).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +32,7 @@ import pg from 'pg';
 import { httpRequest, repeat, runLoad, type Script } from './load.ts';
 import { compare, type Comparison } from './paired.ts';
 import { basic, passwordStep, prepareLogin, signIn } from './sign-in.ts';
-import { buildApps, Processes, rssMb, type EngineStack, type Server } from './stack.ts';
+import { buildApps, cpuMicros, Processes, rssMb, type EngineStack, type Server } from './stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -48,12 +48,29 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const log = (line: string) => console.log(line);
 const fmt = (n: number) => Math.round(n).toString().padStart(7);
 
+/** CPU time a server spent per operation, summed over a comparison's rounds (neighbours barely move it). */
+class CpuMeter {
+  micros = 0;
+  ops = 0;
+  perOp(): number {
+    return this.micros / Math.max(1, this.ops);
+  }
+}
+
 /** Fails the run on a non-2xx answer: a benchmark of errors measures nothing. */
-async function measure(port: number, connections: number, script: (i: number) => Script, perOperation = 1): Promise<number> {
-  const result = await runLoad({ port, connections, durationMs, script });
-  if (result.non2xx > 0) throw new Error(`${result.non2xx} of ${result.requests} responses on port ${port} were not 2xx`);
+async function measure(server: { port: number; pid: number; cpu: CpuMeter }, connections: number, script: (i: number) => Script, perOperation = 1): Promise<number> {
+  const before = cpuMicros(server.pid);
+  const result = await runLoad({ port: server.port, connections, durationMs, script });
+  server.cpu.micros += cpuMicros(server.pid) - before;
+  server.cpu.ops += result.requests / perOperation;
+  if (result.non2xx > 0) throw new Error(`${result.non2xx} of ${result.requests} responses on port ${server.port} were not 2xx`);
   return result.perSecond / perOperation;
 }
+
+/** Server CPU per operation of both sides, for the summary. */
+const cpuNotes = new Map<string, string>();
+const cpuNote = (name: string, subject: CpuMeter, baseline: CpuMeter | undefined) =>
+  cpuNotes.set(name, `server CPU/op ${subject.perOp().toFixed(0)} µs${baseline ? ` vs ${baseline.perOp().toFixed(0)} µs` : ''}`);
 
 function roundLogger(name: string, unit: string) {
   return (round: number, subject: number, baseline: number) =>
@@ -87,14 +104,18 @@ async function apiRead(processes: Processes, stack: EngineStack): Promise<Compar
   const check = await fetch(`http://127.0.0.1:${bare.message.port}/api/movies/1`);
   if ((await check.text()) !== body) throw new Error('the bare Koa baseline does not answer the same body');
   const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json' };
-  return compare({
+  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter() };
+  const koa = { port: bare.message.port, pid: bare.child.pid!, cpu: new CpuMeter() };
+  const result = await compare({
     name: 'API GET /api/movies/1 vs bare Koa',
-    subject: () => measure(stack.api.port, CONNECTIONS, repeat(httpRequest(stack.api.port, 'GET', '/api/movies/1', headers))),
-    baseline: () => measure(bare.message.port, CONNECTIONS, repeat(httpRequest(bare.message.port, 'GET', '/api/movies/1', headers))),
+    subject: () => measure(api, CONNECTIONS, repeat(httpRequest(api.port, 'GET', '/api/movies/1', headers))),
+    baseline: () => measure(koa, CONNECTIONS, repeat(httpRequest(koa.port, 'GET', '/api/movies/1', headers))),
     rounds: ROUNDS,
     budget: 0.8,
     onRound: roundLogger('API read (sqlite)', 'req/s'),
   });
+  cpuNote(result.name, api.cpu, koa.cpu);
+  return result;
 }
 
 // ── 2. API write ─────────────────────────────────────────────────────────────────────────────
@@ -118,14 +139,17 @@ async function apiWrite(stack: EngineStack): Promise<Comparison> {
     };
   };
   const raw = await rawWriter(stack);
+  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter() };
   try {
-    return await compare({
+    const result = await compare({
       name: `API POST+DELETE vs raw ${stack.engine === 'sqlite' ? 'node:sqlite' : 'pg'} (${stack.engine})`,
-      subject: () => measure(stack.api.port, CONNECTIONS, script, 2),
+      subject: () => measure(api, CONNECTIONS, script, 2),
       baseline: raw.measure,
       rounds: ROUNDS,
       onRound: roundLogger(`API write (${stack.engine})`, 'op/s'),
     });
+    cpuNote(result.name, api.cpu, undefined);
+    return result;
   } finally {
     await raw.close();
   }
@@ -183,6 +207,8 @@ async function rawWriter(stack: EngineStack): Promise<{ measure: () => Promise<n
 // ── 3. Token endpoint ────────────────────────────────────────────────────────────────────────
 interface TokenTarget {
   readonly port: number;
+  readonly pid: number;
+  readonly cpu: CpuMeter;
   readonly app: { clientId: string; clientSecret: string };
   readonly machine: { clientId: string; clientSecret: string };
   /** The current refresh token of each chain (rotation replaces it on every answer). */
@@ -214,25 +240,35 @@ function clientCredentialsScript(target: TokenTarget) {
 }
 
 async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget): Promise<Comparison[]> {
-  const chains = await Promise.all(stack.users.slice(0, TOKEN_CONNECTIONS).map((user) => signIn(stack, user)));
-  const subject: TokenTarget = { port: stack.auth.port, app: stack.app, machine: stack.machine, chains };
-  const refresh = await compare({
-    name: `token: refresh grant (${stack.engine}) vs memory adapter`,
-    subject: () => measure(subject.port, TOKEN_CONNECTIONS, refreshScript(subject)),
-    baseline: () => measure(baseline.port, TOKEN_CONNECTIONS, refreshScript(baseline)),
-    rounds: ROUNDS,
-    budget: 0.8,
-    onRound: roundLogger(`refresh grant (${stack.engine})`, 'req/s'),
-  });
+  const results: Comparison[] = [];
+  const chains = ONLY.has('token') || ONLY.has('refresh') ? await Promise.all(stack.users.slice(0, TOKEN_CONNECTIONS).map((user) => signIn(stack, user))) : [];
+  const subject: TokenTarget = { port: stack.auth.port, pid: stack.auth.child.pid!, cpu: new CpuMeter(), app: stack.app, machine: stack.machine, chains };
+  baseline.cpu.micros = baseline.cpu.ops = 0;
+  if (ONLY.has('token') || ONLY.has('refresh')) {
+    const refresh = await compare({
+      name: `token: refresh grant (${stack.engine}) vs memory adapter`,
+      subject: () => measure(subject, TOKEN_CONNECTIONS, refreshScript(subject)),
+      baseline: () => measure(baseline, TOKEN_CONNECTIONS, refreshScript(baseline)),
+      rounds: ROUNDS,
+      budget: 0.8,
+      onRound: roundLogger(`refresh grant (${stack.engine})`, 'req/s'),
+    });
+    cpuNote(refresh.name, subject.cpu, baseline.cpu);
+    results.push(refresh);
+  }
+  subject.cpu.micros = subject.cpu.ops = baseline.cpu.micros = baseline.cpu.ops = 0;
+  if (!(ONLY.has('token') || ONLY.has('cc'))) return results;
   const cc = await compare({
     name: `token: client_credentials (${stack.engine}) vs memory adapter`,
-    subject: () => measure(subject.port, TOKEN_CONNECTIONS, clientCredentialsScript(subject)),
-    baseline: () => measure(baseline.port, TOKEN_CONNECTIONS, clientCredentialsScript(baseline)),
+    subject: () => measure(subject, TOKEN_CONNECTIONS, clientCredentialsScript(subject)),
+    baseline: () => measure(baseline, TOKEN_CONNECTIONS, clientCredentialsScript(baseline)),
     rounds: ROUNDS,
     budget: 0.8,
     onRound: roundLogger(`client_credentials (${stack.engine})`, 'req/s'),
   });
-  return [refresh, cc];
+  cpuNote(cc.name, subject.cpu, baseline.cpu);
+  results.push(cc);
+  return results;
 }
 
 // ── 4. Login ─────────────────────────────────────────────────────────────────────────────────
@@ -292,10 +328,12 @@ try {
 
   if (ONLY.has('read')) comparisons.push(await apiRead(processes, sqlite));
   if (ONLY.has('write')) for (const stack of [sqlite, postgres]) comparisons.push(await apiWrite(stack));
-  if (ONLY.has('token')) {
+  if (ONLY.has('token') || ONLY.has('refresh') || ONLY.has('cc')) {
     const provider = await processes.fork<{ port: number; secrets: { app: string; api: string }; refreshTokens: string[] }>('memory-provider', './baselines/memory-provider.ts', [String(TOKEN_CONNECTIONS), sqlite.audience]);
     const baseline: TokenTarget = {
       port: provider.message.port,
+      pid: provider.child.pid!,
+      cpu: new CpuMeter(),
       app: { clientId: 'app', clientSecret: provider.message.secrets.app },
       machine: { clientId: 'api', clientSecret: provider.message.secrets.api },
       chains: provider.message.refreshTokens,
@@ -313,7 +351,8 @@ try {
     const miss = c.budget !== undefined && c.ratio < c.budget;
     failed ||= miss;
     const budget = c.budget === undefined ? 'reported' : `budget ≥ ${c.budget.toFixed(2)}× ${miss ? 'MISSED' : 'ok'}`;
-    log(`  ${c.name.padEnd(56)} ${fmt(c.subject)} vs ${fmt(c.baseline)} /s  ratio ${c.ratio.toFixed(3)}×  (pairs ${c.pairs.map((p) => p.toFixed(2)).join(' ')})  ${budget}`);
+    log(`  ${c.name.padEnd(56)} ${fmt(c.subject)} vs ${fmt(c.baseline)} /s  ratio ${c.ratio.toFixed(3)}×  ${budget}`);
+    log(`  ${''.padEnd(56)} pairs ${c.pairs.map((p) => p.toFixed(2)).join(' ')}${cpuNotes.has(c.name) ? `; ${cpuNotes.get(c.name)}` : ''}`);
   }
   log('  memory (RSS, MB)                                         idle   after load');
   for (const name of Object.keys(servers)) {
