@@ -102,7 +102,8 @@ export class Processes {
     const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
     const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), join(REPO_ROOT, script)], {
       cwd: this.dir,
-      env,
+      // BENCH_NODE_OPTIONS tries runtime flags on the Gatehouse processes (e.g. --max-semi-space-size=2).
+      env: process.env.BENCH_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : env,
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);

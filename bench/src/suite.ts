@@ -20,8 +20,10 @@
  * Settings (environment): BENCH_SECONDS per side and round (default 2), BENCH_ROUNDS (default 8),
  * BENCH_CONNECTIONS (default 32, reads and writes), BENCH_TOKEN_CONNECTIONS (default 16),
  * BENCH_LOGINS per round (default 48), BENCH_LOGIN_CONCURRENCY (default 8), BENCH_ONLY (a comma
- * list of read,write,token,login; refresh or cc for one grant of the token endpoint), BENCH_NO_BUILD=1 (use the dist/ there is), BENCH_CPU_PROF
- * (a folder: every server process writes a V8 CPU profile there on exit).
+ * list of read,write,token,login; refresh or cc for one grant of the token endpoint; `none` for
+ * memory only), BENCH_NO_BUILD=1 (use the dist/ there is), BENCH_CPU_PROF (a folder: every server
+ * process writes a V8 CPU profile there on exit), BENCH_NODE_OPTIONS (NODE_OPTIONS of the Gatehouse
+ * processes, to try runtime flags), BENCH_KEEP=1 (keep the logs and databases).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
