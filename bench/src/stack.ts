@@ -74,6 +74,21 @@ export interface Server {
   readonly port: number;
   readonly url: string;
   readonly child: ChildProcess;
+  /** The process's log file (JSON lines). */
+  readonly log: string;
+}
+
+/** The /metrics URL a Gatehouse process logged at start (`metrics_started`). */
+export function metricsUrl(server: Server): string | undefined {
+  for (const line of readFileSync(server.log, 'utf8').split('\n')) {
+    if (!line.includes('"metrics_started"')) continue;
+    try {
+      return (JSON.parse(line) as { url?: string }).url;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 export interface EngineStack {
@@ -172,8 +187,8 @@ export class Processes {
     await waitUntil(`api-${engine}`, `${apiUrl}/readyz`, apiChild);
     return {
       engine,
-      auth: { port: authPort, url: authUrl, child: authChild },
-      api: { port: apiPort, url: apiUrl, child: apiChild },
+      auth: { port: authPort, url: authUrl, child: authChild, log: join(this.dir, 'logs', `auth-${engine}.log`) },
+      api: { port: apiPort, url: apiUrl, child: apiChild, log: join(this.dir, 'logs', `api-${engine}.log`) },
       audience,
       app: { clientId: 'bench-app', clientSecret: app.client_secret, redirectUri },
       machine: { clientId: 'api', clientSecret: machine.client_secret },
@@ -203,7 +218,7 @@ export class Processes {
     this.run('apps/client/dist/migrate.js', [], { ...base, APP_ONE_DATABASE_URL: clientEnv.CLIENT_DATABASE_URL, APP_TWO_DATABASE_URL: clientEnv.CLIENT_DATABASE_URL });
     const child = this.spawnLogged('client', 'apps/client/dist/main.js', clientEnv);
     await waitUntil('client', `${url}/healthz`, child);
-    return { port, url, child };
+    return { port, url, child, log: join(this.dir, 'logs', 'client.log') };
   }
 
   /** A child script of this package (a baseline), answering its first IPC message. */

@@ -34,7 +34,7 @@ import pg from 'pg';
 import { httpRequest, repeat, runLoad, type Script } from './load.ts';
 import { compare, type Comparison } from './paired.ts';
 import { basic, passwordStep, prepareLogin, signIn } from './sign-in.ts';
-import { buildApps, cpuMicros, Processes, rssMb, type EngineStack, type Server } from './stack.ts';
+import { buildApps, cpuMicros, metricsUrl, Processes, rssMb, type EngineStack, type Server } from './stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -311,6 +311,15 @@ function memory(servers: Record<string, Server>): Record<string, number> {
   return Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, rssMb(s.child.pid!)]));
 }
 
+/** The V8 heap in use, from the process's own metrics (prom-client's nodejs_heap_size_used_bytes), MB. */
+async function heapUsedMb(server: Server): Promise<number | undefined> {
+  const url = metricsUrl(server);
+  if (!url) return undefined;
+  const text = await (await fetch(url)).text();
+  const value = /^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(text)?.[1];
+  return value === undefined ? undefined : Number(value) / 1048576;
+}
+
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
 log(`Node ${process.version}, ${cpus().length} CPUs, load average ${load()} (start)`);
 log(`${SECONDS} s per side and round, ${ROUNDS} rounds per comparison, ${CONNECTIONS} connections (API), ${TOKEN_CONNECTIONS} (token endpoint), ${LOGINS} logins × ${LOGIN_CONCURRENCY} concurrent per round`);
@@ -346,6 +355,7 @@ try {
   // The client gets its own short load: its landing page.
   await runLoad({ port: client.port, connections: 8, durationMs, script: repeat(httpRequest(client.port, 'GET', '/', { Accept: 'text/html' })) });
   const loaded = memory(servers);
+  const heap = Object.fromEntries(await Promise.all(Object.entries(servers).map(async ([name, server]) => [name, await heapUsedMb(server)] as const)));
 
   log('');
   log(`Results (load average ${load()}; medians of ${2 * Math.ceil(ROUNDS / 2) / 2} round-pair ratios)`);
@@ -356,11 +366,12 @@ try {
     log(`  ${c.name.padEnd(56)} ${fmt(c.subject)} vs ${fmt(c.baseline)} /s  ratio ${c.ratio.toFixed(3)}×  ${budget}`);
     log(`  ${''.padEnd(56)} pairs ${c.pairs.map((p) => p.toFixed(2)).join(' ')}${cpuNotes.has(c.name) ? `; ${cpuNotes.get(c.name)}` : ''}`);
   }
-  log('  memory (RSS, MB)                                         idle   after load');
+  log('  memory (RSS, MB)                                         idle   after load (V8 heap in use)');
   for (const name of Object.keys(servers)) {
     const miss = idle[name]! > RSS_BUDGET_MB;
     failed ||= miss;
-    log(`  ${name.padEnd(56)} ${idle[name]!.toFixed(1).padStart(5)} ${loaded[name]!.toFixed(1).padStart(8)}   budget ≤ ${RSS_BUDGET_MB} MB idle ${miss ? 'MISSED' : 'ok'}`);
+    const heapNote = heap[name] === undefined ? '' : ` (${heap[name]!.toFixed(1)})`;
+    log(`  ${name.padEnd(56)} ${idle[name]!.toFixed(1).padStart(5)} ${loaded[name]!.toFixed(1).padStart(8)}${heapNote.padEnd(9)} budget ≤ ${RSS_BUDGET_MB} MB idle ${miss ? 'MISSED' : 'ok'}`);
   }
   log(`load average at the end: ${load()}`);
 } finally {
