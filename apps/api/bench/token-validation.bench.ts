@@ -58,7 +58,15 @@ function usage(child: ChildProcess): Promise<Usage> {
 
 async function startApi(validation: 'on' | 'off'): Promise<{ port: number; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL('./serve-api.ts', import.meta.url)), [validation], {
-    env: { ...process.env, AUTH_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}` },
+    env: {
+      ...process.env,
+      AUTH_ISSUER: auth.issuer,
+      API_AUDIENCE: auth.audience,
+      API_DATABASE_URL: `sqlite:${join(dir, 'api.db')}`,
+      // The revocation feed (and its introspection fallback) sign in as the test server's API client.
+      API_INTROSPECTION_CLIENT_ID: auth.introspectionClient.clientId,
+      API_INTROSPECTION_CLIENT_SECRET: auth.introspectionClient.clientSecret,
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of each API process there.
     execArgv: process.env.BENCH_CPU_PROF ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=api-${validation}.cpuprofile`] : process.execArgv,
@@ -72,7 +80,14 @@ async function startApi(validation: 'on' | 'off'): Promise<{ port: number; child
 
 /** Times what validation adds to a request once the token is cached, in this process. */
 async function timeTokenPath(token: string): Promise<number> {
-  const config = loadConfig({ AUTH_ISSUER: auth.issuer, API_AUDIENCE: auth.audience, API_DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    AUTH_ISSUER: auth.issuer,
+    API_AUDIENCE: auth.audience,
+    API_DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'silent',
+    // Only the token path is timed here: no revocation feed runs in this process to keep fresh.
+    API_REVOCATION_FEED: 'false',
+  });
   const database = await openApiDatabase(config.databaseUrl);
   try {
     const app = createApp(config, {
@@ -111,7 +126,7 @@ try {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ id: 1, title: 'Alien' }),
   });
-  if (seed.status !== 201) throw new Error(`seeding answered ${seed.status}`);
+  if (seed.status !== 201) throw new Error(`seeding answered ${seed.status}: ${await seed.text()}`);
 
   const variants = {
     on: { port: onApi.port, child: onApi.child, headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } },

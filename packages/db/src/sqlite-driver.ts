@@ -15,10 +15,9 @@ function bindable(params: Params): SqliteValue[] {
 }
 
 function wrapStatement(statement: StatementSync): SqliteStatement {
+  const reader = statement.columns().length > 0;
   return {
-    get reader() {
-      return statement.columns().length > 0;
-    },
+    reader,
     all: (params: Params) => statement.all(...bindable(params)) as unknown[],
     run: (params: Params) => {
       const result = statement.run(...bindable(params));
@@ -28,16 +27,43 @@ function wrapStatement(statement: StatementSync): SqliteStatement {
   };
 }
 
+/** Prepared statements kept per database: the distinct SQL texts of an app are a few dozen. */
+export const STATEMENT_CACHE_SIZE = 256;
+
 /**
  * Adapts Node's built-in `node:sqlite` to the statement interface Kysely's SqliteDialect expects,
  * so the embedded engine needs no native build.
+ *
+ * Statements are prepared once per SQL text and kept (least recently used dropped past
+ * {@link STATEMENT_CACHE_SIZE}): compiling the SQL cost more than running it on every request.
+ * Reuse is safe because node:sqlite runs a statement to completion inside `all`/`run`, and
+ * Kysely's SQLite driver runs one query at a time on its single connection; a streaming query
+ * (`iterate`), which stays open across awaits, gets a statement of its own.
  */
 export function openSqlite(path: string): SqliteDatabase {
   const db = new DatabaseSync(path);
   // WAL lets the operator CLI write while the server reads; busy_timeout waits out short write locks.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+  const cache = new Map<string, SqliteStatement>();
   return {
-    close: () => db.close(),
-    prepare: (sql: string) => wrapStatement(db.prepare(sql)),
+    close: () => {
+      cache.clear();
+      db.close();
+    },
+    prepare: (sql: string) => {
+      const cached = cache.get(sql);
+      if (cached) {
+        // Map order is insertion order: re-inserting marks it most recently used.
+        cache.delete(sql);
+        cache.set(sql, cached);
+        return cached;
+      }
+      const statement = db.prepare(sql);
+      const wrapped = wrapStatement(statement);
+      const shared: SqliteStatement = { ...wrapped, iterate: (params: Params) => wrapStatement(db.prepare(sql)).iterate(params) };
+      cache.set(sql, shared);
+      if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      return shared;
+    },
   };
 }

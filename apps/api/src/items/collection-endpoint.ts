@@ -64,7 +64,8 @@ export function collectionEndpoint(options: {
     if (match.pathVersion !== undefined) claims.push({ scheme: 'path', value: match.pathVersion });
     const header = ctx.get('API-Version');
     if (header !== '') claims.push({ scheme: 'header', value: header });
-    const query = ctx.query.version;
+    // Most requests have no query string: skip parsing one.
+    const query = ctx.querystring === '' ? undefined : ctx.query.version;
     if (query !== undefined) for (const value of Array.isArray(query) ? query : [query]) claims.push({ scheme: 'query', value });
     if (mediaTypeVersion !== undefined) claims.push({ scheme: 'media type', value: mediaTypeVersion });
     return claims;
@@ -72,7 +73,7 @@ export function collectionEndpoint(options: {
 
   async function authenticate(ctx: ApiContext): Promise<Principal> {
     if (options.tokenValidation === 'off') return UNCHECKED;
-    const token = bearerToken(ctx.get('Authorization') || undefined, ctx.query.access_token !== undefined, options.realm);
+    const token = bearerToken(ctx.get('Authorization') || undefined, ctx.querystring !== '' && ctx.query.access_token !== undefined, options.realm);
     return await options.authenticator.authenticate(token);
   }
 

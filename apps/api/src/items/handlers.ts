@@ -31,7 +31,13 @@ export interface OperationInput {
 
 export type Operation = (ctx: ApiContext, input: OperationInput) => Promise<void>;
 
-const columnsOf = (collection: CollectionSpec): string[] => ['id', ...Object.keys(collection.fields)];
+// The HTML table's columns, worked out once per collection rather than on every response.
+const columns = new WeakMap<CollectionSpec, readonly string[]>();
+function columnsOf(collection: CollectionSpec): readonly string[] {
+  let found = columns.get(collection);
+  if (!found) columns.set(collection, (found = Object.freeze(['id', ...Object.keys(collection.fields)])));
+  return found;
+}
 
 function itemId(input: OperationInput): number {
   const id = parseId(input.match.idSegment ?? '');

@@ -5,6 +5,8 @@
  * - `/v<n>/<resource>` and `/v<n>/<resource>/<id>`
  * - `/rest/api/<version>/<resource>` and `/rest/api/<version>/<resource>/<id>`, `<version>` as `v<n>` or `<n>`
  * Segments are percent-decoded; anything else, including a trailing slash, matches nothing.
+ * Answers are remembered per path (a bounded table of short values, emptied when full), since clients ask for
+ * the same paths over and over.
  */
 
 export interface MatchedPath {
@@ -27,10 +29,25 @@ function decode(segment: string): string | undefined {
   }
 }
 
+const REMEMBERED = 1024;
+const REMEMBERED_LENGTH = 256;
+const remembered = new Map<string, MatchedPath | null>();
+
 export function matchPath(path: string): MatchedPath | undefined {
+  if (path.length > REMEMBERED_LENGTH) return match(path);
+  let answer = remembered.get(path);
+  if (answer === undefined) {
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    answer = match(path) ?? null;
+    remembered.set(path, answer);
+  }
+  return answer ?? undefined;
+}
+
+function match(path: string): MatchedPath | undefined {
   const raw = path.split('/');
   if (raw[0] !== '' || raw.some((s, i) => i > 0 && s === '')) return undefined;
-  const segments = raw.slice(1).map(decode);
+  const segments = raw.slice(1).map((s) => (s.includes('%') ? decode(s) : s));
   if (segments.some((s) => s === undefined || s.includes('/'))) return undefined;
   const s = segments as string[];
   let prefix: number;
@@ -52,5 +69,5 @@ export function matchPath(path: string): MatchedPath | undefined {
   const rest = s.slice(prefix);
   if (rest.length < 1 || rest.length > 2) return undefined;
   const collectionPath = raw.slice(0, prefix + 2).join('/');
-  return { pathVersion, resource: rest[0]!, idSegment: rest[1], collectionPath };
+  return Object.freeze({ pathVersion, resource: rest[0]!, idSegment: rest[1], collectionPath });
 }

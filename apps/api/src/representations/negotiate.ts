@@ -7,6 +7,9 @@
  * - the highest q wins; on a tie an explicit vendor type wins over a plain one, then
  *   the server's order JSON, XML, HTML;
  * - no Accept header, or an empty one, means JSON; nothing acceptable means 406.
+ * Clients send the same few Accept values over and over, so answers are remembered per header
+ * value (a bounded table of short values, emptied when full: a client sending endless variants costs itself a
+ * parse per request, as before, and nothing more).
  */
 
 export type Representation = 'json' | 'xml' | 'html';
@@ -70,23 +73,40 @@ function qualityOf(mediaType: string, ranges: readonly Range[]): number {
   return best;
 }
 
+const DEFAULT: Negotiated = Object.freeze({ representation: 'json', mediaTypeVersion: undefined, contentType: BASE_TYPES.json });
+const REMEMBERED = 256;
+const REMEMBERED_LENGTH = 256;
+const remembered = new Map<string, Negotiated | null>();
+
 /** Chooses the representation for `accept`, or undefined when none is acceptable. */
 export function negotiate(accept: string | undefined): Negotiated | undefined {
-  if (!accept || !accept.trim()) return { representation: 'json', mediaTypeVersion: undefined, contentType: BASE_TYPES.json };
+  if (!accept) return DEFAULT;
+  if (accept.length > REMEMBERED_LENGTH) return choose(accept);
+  let answer = remembered.get(accept);
+  if (answer === undefined) {
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    answer = choose(accept) ?? null;
+    remembered.set(accept, answer);
+  }
+  return answer ?? undefined;
+}
+
+function choose(accept: string): Negotiated | undefined {
+  if (!accept.trim()) return DEFAULT;
   const ranges = parseAccept(accept);
-  if (ranges.length === 0) return { representation: 'json', mediaTypeVersion: undefined, contentType: BASE_TYPES.json };
+  if (ranges.length === 0) return DEFAULT;
   let chosen: Negotiated | undefined;
   let chosenQ = 0;
   for (const r of ranges) {
     const match = VENDOR.exec(`${r.type}/${r.subtype}`);
     if (!match || r.q <= chosenQ) continue;
-    chosen = { representation: match[2] as 'json' | 'xml', mediaTypeVersion: match[1], contentType: `${r.type}/${r.subtype}` };
+    chosen = Object.freeze({ representation: match[2] as 'json' | 'xml', mediaTypeVersion: match[1], contentType: `${r.type}/${r.subtype}` });
     chosenQ = r.q;
   }
   for (const representation of ORDER) {
     const q = qualityOf(BASE_TYPES[representation], ranges);
     if (q > chosenQ) {
-      chosen = { representation, mediaTypeVersion: undefined, contentType: BASE_TYPES[representation] };
+      chosen = Object.freeze({ representation, mediaTypeVersion: undefined, contentType: BASE_TYPES[representation] });
       chosenQ = q;
     }
   }

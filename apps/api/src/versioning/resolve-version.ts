@@ -25,11 +25,12 @@ function parseVersion(value: string): number | undefined {
 }
 
 export function resolveVersion(claims: readonly VersionClaim[], versions: readonly VersionSpec[]): VersionSpec {
-  const supported = versions.map((v) => formatVersion(v.version));
+  // Only an error names the supported versions: most requests never build the list.
+  const supported = () => versions.map((v) => formatVersion(v.version));
   const unsupported = (claim: VersionClaim): ApiError =>
     new ApiError(400, 'unsupported_version', 'Bad Request', {
-      detail: `unsupported API version "${claim.value}" (${claim.scheme}); supported versions: ${supported.join(', ')}`,
-      extensions: { supported },
+      detail: `unsupported API version "${claim.value}" (${claim.scheme}); supported versions: ${supported().join(', ')}`,
+      extensions: { supported: supported() },
     });
   let chosen: { spec: VersionSpec; claim: VersionClaim } | undefined;
   for (const claim of claims) {
@@ -39,7 +40,7 @@ export function resolveVersion(claims: readonly VersionClaim[], versions: readon
     if (chosen && chosen.spec.version !== spec.version) {
       throw new ApiError(400, 'version_conflict', 'Bad Request', {
         detail: `the request names two versions: ${formatVersion(chosen.spec.version)} (${chosen.claim.scheme}) and ${formatVersion(spec.version)} (${claim.scheme})`,
-        extensions: { supported },
+        extensions: { supported: supported() },
       });
     }
     chosen ??= { spec, claim };

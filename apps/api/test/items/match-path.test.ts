@@ -21,3 +21,19 @@ describe('matchPath', () => {
     },
   );
 });
+
+describe('matchPath, asked again', () => {
+  it('answers the same for a path it has seen, and for more paths than it remembers', () => {
+    const first = matchPath('/api/v2/movies/7');
+    expect(matchPath('/api/v2/movies/7')).toEqual(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    for (let i = 0; i < 3000; i++) expect(matchPath(`/api/movies/${i}`)?.idSegment).toBe(String(i));
+    expect(matchPath('/api/movies/')).toBeUndefined();
+    expect(matchPath('/api/movies/')).toBeUndefined();
+  });
+
+  it('matches a long path it does not remember', () => {
+    const id = '9'.repeat(300);
+    expect(matchPath(`/api/movies/${id}`)).toEqual({ pathVersion: undefined, resource: 'movies', idSegment: id, collectionPath: '/api/movies' });
+  });
+});

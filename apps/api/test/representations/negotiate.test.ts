@@ -44,3 +44,19 @@ describe('negotiateProblem', () => {
     expect(negotiateProblem(accept)).toBe(representation);
   });
 });
+
+describe('negotiate, asked again', () => {
+  it('answers the same for a header it has seen, and for more headers than it remembers', () => {
+    expect(negotiate('application/xml;q=0.9, text/html')).toEqual({ representation: 'html', mediaTypeVersion: undefined, contentType: 'text/html' });
+    expect(negotiate('application/xml;q=0.9, text/html')).toEqual({ representation: 'html', mediaTypeVersion: undefined, contentType: 'text/html' });
+    expect(negotiate('image/png')).toBeUndefined();
+    expect(negotiate('image/png')).toBeUndefined();
+    for (let i = 0; i < 600; i++) expect(negotiate(`application/vnd.gatehouse.v${i}+xml`)?.mediaTypeVersion).toBe(String(i));
+    expect(Object.isFrozen(negotiate('application/json'))).toBe(true);
+  });
+
+  it('negotiates a long header it does not remember', () => {
+    const accept = `${'image/png, '.repeat(40)}application/xml`;
+    expect(negotiate(accept)).toEqual({ representation: 'xml', mediaTypeVersion: undefined, contentType: 'application/xml' });
+  });
+});

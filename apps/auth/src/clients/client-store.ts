@@ -146,9 +146,22 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
 
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): ClientStore {
+  // The token endpoint reads its client on every request. The row is still read each time (a
+  // removed client or a new secret takes effect at once); only the decryption of a sealed value
+  // seen before is skipped: the same sealed text always opens to the same secret.
+  const opened = new Map<string, string>();
+  const open = (sealed: string): string => {
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      secret = box.open(sealed);
+      if (opened.size >= 1024) opened.clear();
+      opened.set(sealed, secret);
+    }
+    return secret;
+  };
   const toRecord = (row: Selectable<ClientsTable>): ClientRecord => ({
     clientId: row.client_id,
-    ...(row.client_secret_sealed === null ? {} : { clientSecret: box.open(row.client_secret_sealed) }),
+    ...(row.client_secret_sealed === null ? {} : { clientSecret: open(row.client_secret_sealed) }),
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
     public: row.public === 1,

@@ -6,7 +6,7 @@
  * - `open` refuses anything malformed, tampered with or sealed under another key with
  *   `SecretBoxError` code `decrypt_failed`, and never says which part was wrong.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 
 export interface SecretBox {
   seal(plaintext: string): string;
@@ -30,7 +30,9 @@ const TAG_BYTES = 16;
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new SecretBoxError('invalid_key', 'secret box key must be 32 bytes');
-  const secretKey = Buffer.from(key);
+  // One KeyObject for the box's life: a Buffer key is turned into one on every call (the token
+  // endpoint opens the client secret on each request).
+  const secretKey = createSecretKey(Buffer.from(key));
   return {
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);

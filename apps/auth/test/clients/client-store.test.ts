@@ -207,4 +207,13 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
     expect(await store().find('loopback')).toBeUndefined();
     expect((await store().list()).map((c) => c.clientId)).toEqual(['api-introspection', 'app-one', 'spa']);
   });
+  it('answers a changed secret at once on the next read (only the opening of a sealed value is remembered)', async () => {
+    const clients = store();
+    await clients.create({ clientId: 'rotating', redirectUris: [], grantTypes: ['client_credentials'], clientSecret: 'first-secret-first-secret' });
+    expect((await clients.find('rotating'))?.clientSecret).toBe('first-secret-first-secret');
+    await database.db.updateTable('clients').set({ client_secret_sealed: box.seal('second-secret-second-secret') }).where('client_id', '=', 'rotating').execute();
+    expect((await clients.find('rotating'))?.clientSecret).toBe('second-secret-second-secret');
+    await clients.remove('rotating');
+    expect(await clients.find('rotating')).toBeUndefined();
+  });
 });

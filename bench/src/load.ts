@@ -1,0 +1,88 @@
+/**
+ * A small closed-loop HTTP/1.1 load generator: `connections` keep-alive sockets on loopback,
+ * each sending its next request as soon as the previous response is complete, until the
+ * deadline. Each connection follows a script (a fixed GET, POST then DELETE, a refresh-token
+ * chain whose next request depends on the last response). It parses only what it must (status
+ * line, Content-Length, and the body when the script asks for it), so that on a small machine
+ * the load generator costs less CPU than the server it measures. Loopback only, bounded by time.
+ */
+import { connect, type Socket } from 'node:net';
+
+export interface Script {
+  /** The next request, as raw bytes. */
+  next(): Buffer;
+  /** Sees each response; throwing stops the run (a broken refresh chain is a failed bench). */
+  onResponse?(status: number, body: Buffer): void;
+}
+
+export interface LoadResult {
+  readonly requests: number;
+  readonly non2xx: number;
+  readonly seconds: number;
+  readonly perSecond: number;
+}
+
+export function httpRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Buffer {
+  const payload = body === undefined ? undefined : Buffer.from(body);
+  const head =
+    `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: keep-alive\r\n` +
+    Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('') +
+    (payload ? `Content-Length: ${payload.length}\r\n` : '') +
+    '\r\n';
+  return payload ? Buffer.concat([Buffer.from(head), payload]) : Buffer.from(head);
+}
+
+/** The same request on every connection, over and over. */
+export const repeat = (request: Buffer) => (): Script => ({ next: () => request });
+
+export async function runLoad(options: { port: number; connections: number; durationMs: number; script: (index: number) => Script }): Promise<LoadResult> {
+  let requests = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+
+  const one = (script: Script): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const socket: Socket = connect(options.port, '127.0.0.1');
+      socket.setNoDelay(true);
+      let buffer: Buffer = Buffer.alloc(0);
+      const send = () => {
+        if (performance.now() >= deadline) {
+          socket.end();
+          resolve();
+          return;
+        }
+        socket.write(script.next());
+      };
+      socket.on('connect', send);
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+        for (;;) {
+          const end = buffer.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const header = buffer.subarray(0, end).toString('latin1');
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(header)?.[1] ?? 0);
+          if (buffer.length < end + 4 + length) return;
+          const status = Number(header.slice(9, 12));
+          if (status < 200 || status > 299) non2xx++;
+          requests++;
+          try {
+            script.onResponse?.(status, buffer.subarray(end + 4, end + 4 + length));
+          } catch (error) {
+            socket.destroy();
+            reject(error as Error);
+            return;
+          }
+          buffer = buffer.subarray(end + 4 + length);
+          send();
+        }
+      });
+    });
+
+  await Promise.all(Array.from({ length: options.connections }, (_, i) => one(options.script(i))));
+  const seconds = (performance.now() - started) / 1000;
+  return { requests, non2xx, seconds, perSecond: requests / seconds };
+}

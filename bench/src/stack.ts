@@ -1,0 +1,259 @@
+/**
+ * The Gatehouse processes the suite measures, each as production runs it: built output
+ * (`dist/`), NODE_ENV=production with real random secrets, migrations as their own step,
+ * clients and users registered through `authctl` (as deploy/README.md does), logs at info
+ * written straight to a file (the access line is part of the cost). No nginx, no TLS: the
+ * load reaches each process on loopback. One auth + API pair per storage engine; one client.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+
+export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
+const APPS = ['apps/auth', 'apps/api', 'apps/client'];
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** `tsc -p tsconfig.build.json` in each app: the output `pnpm build` produces. */
+export function buildApps(): void {
+  const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
+  for (const app of APPS) {
+    const result = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: join(REPO_ROOT, app), encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`build of ${app} failed:\n${result.stdout}${result.stderr}`);
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident set size of a process, MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+/** CPU time (user + system) a process has used so far, µs (Linux /proc; clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+async function waitUntil(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready (see its log)`);
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} was not ready at ${url} within ${timeoutMs} ms`);
+}
+
+export interface User {
+  readonly username: string;
+  readonly password: string;
+  readonly totpSecret: string;
+}
+
+export interface Server {
+  readonly port: number;
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** The process's log file (JSON lines). */
+  readonly log: string;
+}
+
+/** The /metrics URL a Gatehouse process logged at start (`metrics_started`). */
+export function metricsUrl(server: Server): string | undefined {
+  for (const line of readFileSync(server.log, 'utf8').split('\n')) {
+    if (!line.includes('"metrics_started"')) continue;
+    try {
+      return (JSON.parse(line) as { url?: string }).url;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export interface EngineStack {
+  readonly engine: Engine;
+  readonly auth: Server;
+  readonly api: Server;
+  readonly audience: string;
+  /** Confidential client of the authorization-code flow (client_secret_basic). */
+  readonly app: { clientId: string; clientSecret: string; redirectUri: string };
+  /** Machine client (client_credentials), also the API's introspection credentials. */
+  readonly machine: { clientId: string; clientSecret: string };
+  readonly users: readonly User[];
+  readonly databaseUrl: { auth: string; api: string };
+}
+
+export class Processes {
+  readonly children: ChildProcess[] = [];
+  readonly databases: TestDatabase[] = [];
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  private spawnLogged(name: string, script: string, env: Record<string, string>): ChildProcess {
+    mkdirSync(join(this.dir, 'logs'), { recursive: true });
+    const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
+    const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), join(REPO_ROOT, script)], {
+      cwd: this.dir,
+      // BENCH_NODE_OPTIONS tries runtime flags on the Gatehouse processes (e.g. --max-semi-space-size=2).
+      env: process.env.BENCH_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : env,
+      stdio: ['ignore', fd, fd],
+    });
+    closeSync(fd);
+    this.children.push(child);
+    return child;
+  }
+
+  private run(script: string, args: string[], env: Record<string, string>, input = ''): string {
+    const result = spawnSync(process.execPath, [join(REPO_ROOT, script), ...args], { cwd: this.dir, env, input, encoding: 'utf8', timeout: 120_000 });
+    if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed: ${result.stderr}`);
+    return result.stdout;
+  }
+
+  async startEngine(engine: Engine, userCount: number): Promise<EngineStack> {
+    const dbs = engine === 'postgres' ? await Promise.all([createTestDatabase('postgres'), createTestDatabase('postgres')]) : undefined;
+    if (dbs) this.databases.push(...dbs);
+    const databaseUrl = {
+      auth: dbs ? dbs[0].url : `sqlite:${join(this.dir, `auth-${engine}.db`)}`,
+      api: dbs ? dbs[1].url : `sqlite:${join(this.dir, `api-${engine}.db`)}`,
+    };
+    const [authPort, apiPort] = [await freePort(), await freePort()];
+    const base = { PATH: process.env.PATH ?? '', HOME: this.dir, NODE_ENV: 'production', LOG_LEVEL: 'info' };
+    const authUrl = `http://127.0.0.1:${authPort}`;
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const audience = `${apiUrl}/api`;
+    const authEnv = {
+      ...base,
+      AUTH_ISSUER: authUrl,
+      AUTH_PORT: String(authPort),
+      AUTH_DATABASE_URL: databaseUrl.auth,
+      AUTH_DATA_DIR: join(this.dir, `auth-data-${engine}`),
+      AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
+      AUTH_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+      AUTH_API_AUDIENCE: audience,
+      AUTH_METRICS_PORT: '0',
+    };
+    const cli = (args: string[], input?: string) => this.run('apps/auth/dist/cli/main.js', args, authEnv, input);
+    cli(['db', 'migrate']);
+    const redirectUri = 'http://127.0.0.1:9/callback';
+    const app = JSON.parse(cli(['client', 'add', 'bench-app', '--redirect-uri', redirectUri, '--name', 'Bench App', '--json'])) as { client_secret: string };
+    const machine = JSON.parse(cli(['client', 'add', 'api', '--grant', 'client_credentials', '--name', 'API', '--json'])) as { client_secret: string };
+    const users: User[] = [];
+    for (let i = 0; i < userCount; i++) {
+      const username = `bench-${i}`;
+      const password = `pw-${randomBytes(9).toString('base64url')}`;
+      cli(['user', 'add', username, '--email', `${username}@example.com`, '--name', username, '--password-stdin'], `${password}\n`);
+      const totp = JSON.parse(cli(['user', 'totp', username, '--json'])) as { uri?: string; otpauth_uri?: string; secret?: string };
+      const secret = totp.secret ?? new URL(totp.uri ?? totp.otpauth_uri ?? '').searchParams.get('secret');
+      if (!secret) throw new Error(`authctl user totp printed no secret: ${JSON.stringify(Object.keys(totp))}`);
+      users.push({ username, password, totpSecret: secret });
+    }
+    this.run('apps/api/dist/migrate.js', [], { ...base, API_DATABASE_URL: databaseUrl.api, API_INTROSPECTION_CLIENT_SECRET: 'unused-here' });
+
+    const authChild = this.spawnLogged(`auth-${engine}`, 'apps/auth/dist/main.js', authEnv);
+    await waitUntil(`auth-${engine}`, `${authUrl}/healthz`, authChild);
+    const apiChild = this.spawnLogged(`api-${engine}`, 'apps/api/dist/main.js', {
+      ...base,
+      API_PORT: String(apiPort),
+      AUTH_ISSUER: authUrl,
+      API_AUDIENCE: audience,
+      API_DATABASE_URL: databaseUrl.api,
+      API_INTROSPECTION_CLIENT_ID: 'api',
+      API_INTROSPECTION_CLIENT_SECRET: machine.client_secret,
+      API_METRICS_PORT: '0',
+    });
+    await waitUntil(`api-${engine}`, `${apiUrl}/readyz`, apiChild);
+    return {
+      engine,
+      auth: { port: authPort, url: authUrl, child: authChild, log: join(this.dir, 'logs', `auth-${engine}.log`) },
+      api: { port: apiPort, url: apiUrl, child: apiChild, log: join(this.dir, 'logs', `api-${engine}.log`) },
+      audience,
+      app: { clientId: 'bench-app', clientSecret: app.client_secret, redirectUri },
+      machine: { clientId: 'api', clientSecret: machine.client_secret },
+      users,
+      databaseUrl,
+    };
+  }
+
+  /** The relying party (app-one role), on SQLite, pointed at `stack`. */
+  async startClient(stack: EngineStack): Promise<Server> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const base = { PATH: process.env.PATH ?? '', HOME: this.dir, NODE_ENV: 'production', LOG_LEVEL: 'info' };
+    const clientEnv = {
+      ...base,
+      CLIENT_ID: stack.app.clientId,
+      CLIENT_SECRET: stack.app.clientSecret,
+      CLIENT_URL: url,
+      CLIENT_PORT: String(port),
+      AUTH_ISSUER: stack.auth.url,
+      API_URL: stack.api.url,
+      CLIENT_DATABASE_URL: `sqlite:${join(this.dir, 'client.db')}`,
+      CLIENT_COOKIE_KEYS: randomBytes(32).toString('base64url'),
+      CLIENT_METRICS_PORT: '0',
+    };
+    // The migration step knows the apps by their APP_ONE_* / APP_TWO_* variables (apps/client/src/launcher.ts).
+    this.run('apps/client/dist/migrate.js', [], { ...base, CLIENT_DATABASE_URL: clientEnv.CLIENT_DATABASE_URL });
+    const child = this.spawnLogged('client', 'apps/client/dist/main.js', clientEnv);
+    await waitUntil('client', `${url}/healthz`, child);
+    return { port, url, child, log: join(this.dir, 'logs', 'client.log') };
+  }
+
+  /** A child script of this package (a baseline), answering its first IPC message. */
+  async fork<T>(name: string, script: string, args: string[]): Promise<{ child: ChildProcess; message: T }> {
+    mkdirSync(join(this.dir, 'logs'), { recursive: true });
+    const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
+    const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), new URL(script, import.meta.url).pathname, ...args], {
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', fd, fd, 'ipc'],
+    });
+    closeSync(fd);
+    this.children.push(child);
+    const message = await new Promise<T>((resolve, reject) => {
+      child.once('message', (m) => resolve(m as T));
+      child.once('exit', (code) => reject(new Error(`${name} exited with ${code} (see ${join(this.dir, 'logs', `${name}.log`)})`)));
+    });
+    return { child, message };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
+            child.once('exit', () => {
+              clearTimeout(force);
+              resolve();
+            });
+            if (child.connected) child.disconnect();
+            else child.kill('SIGTERM');
+          }),
+      ),
+    );
+    await Promise.all(this.databases.map((d) => d.drop().catch(() => undefined)));
+  }
+}
