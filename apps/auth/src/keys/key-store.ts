@@ -3,7 +3,9 @@
  * - the private JWK is stored sealed with the SecretBox, never in clear;
  * - list() returns newest first (by creation time, then kid);
  * - at most one key replaces a given key (unique replaces_kid): insert() of a second successor
- *   is a no-op answering false, which is how concurrent instances agree on one rotation.
+ *   is a no-op answering false, which is how concurrent instances agree on one rotation;
+ * - a first key (see ensureSigningKey) is stored with replaces_kid FIRST_KEY, so two first keys
+ *   cannot both be stored either; it reads back as replacesKid null.
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { JWK } from 'jose';
@@ -31,6 +33,9 @@ export interface KeyStore {
   remove(kid: string): Promise<boolean>;
 }
 
+/** replaces_kid of a key created because there was no active key and no key at all. */
+export const FIRST_KEY = '(first key)';
+
 const num = (value: number | null): number | null => (value === null ? null : Number(value));
 
 export function createKeyStore(db: Kysely<AuthSchema>, box: SecretBox): KeyStore {
@@ -40,7 +45,7 @@ export function createKeyStore(db: Kysely<AuthSchema>, box: SecretBox): KeyStore
     privateJwk: JSON.parse(box.open(row.private_jwk_sealed)) as JWK,
     createdAt: Number(row.created_at),
     activatesAt: num(row.activates_at),
-    replacesKid: row.replaces_kid,
+    replacesKid: row.replaces_kid === FIRST_KEY ? null : row.replaces_kid,
     retiredAt: num(row.retired_at),
     expiresAt: num(row.expires_at),
   });

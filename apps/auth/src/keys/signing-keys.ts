@@ -35,7 +35,7 @@
  */
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { KeyStore, SigningKey } from './key-store.ts';
+import { FIRST_KEY, type KeyStore, type SigningKey } from './key-store.ts';
 import type { KeyPolicy } from './key-policy.ts';
 
 const ALG = 'RS256';
@@ -108,8 +108,16 @@ export function keyStates(keys: readonly SigningKey[], nowMs: number): KeyStatus
 }
 
 /** Creates a signing key that signs at once when no key is active at nowMs. */
+/**
+ * Creates an active key when there is none. Instances starting together on an empty table (or
+ * one whose keys all expired) race here; the new key names the key it follows (the newest one,
+ * or FIRST_KEY) as replaces_kid, which is unique, so exactly one instance's insert is stored and
+ * every instance then loads that key.
+ */
 export async function ensureSigningKey(store: KeyStore, nowMs: number): Promise<void> {
-  if (!keyStates(await store.list(), nowMs).some((s) => s.state === 'active')) await store.insert(await generateSigningKey(nowMs));
+  const keys = await store.list();
+  if (keyStates(keys, nowMs).some((s) => s.state === 'active')) return;
+  await store.insert(await generateSigningKey(nowMs, { replacesKid: keys[0]?.kid ?? FIRST_KEY }));
 }
 
 export interface MaintenanceResult {

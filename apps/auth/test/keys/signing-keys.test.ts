@@ -173,6 +173,24 @@ describe.each(TEST_ENGINES)('signing keys on %s', (engine) => {
     await clear();
   });
 
+  it('two instances starting together on an empty key table store exactly one first key', async () => {
+    const instances = [await openAuthDatabase(database.url), await openAuthDatabase(database.url)];
+    try {
+      const stores = instances.map((d) => createKeyStore(d.db, box));
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(stores.map((s) => ensureSigningKey(s, T)));
+        const keys = await store().list();
+        expect(keys).toHaveLength(1);
+        // Both instances load the same single key, so neither signs with a key the other does not publish.
+        const loaded = await Promise.all(stores.map((s) => loadSigningJwks(s, T)));
+        expect(loaded.map((j) => j.signingKid)).toEqual([keys[0]!.kid, keys[0]!.kid]);
+        await clear();
+      }
+    } finally {
+      await Promise.all(instances.map((d) => d.close()));
+    }
+  });
+
   it('manual rotation: the new key signs at once, the old one is kept until it expires', async () => {
     await ensureSigningKey(store(), T);
     const [first] = await store().list();
