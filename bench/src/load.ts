@@ -20,6 +20,8 @@ export interface LoadResult {
   readonly non2xx: number;
   readonly seconds: number;
   readonly perSecond: number;
+  /** CPU time of this (load generator) process per request, µs. */
+  readonly clientCpuPerRequest: number;
 }
 
 export function httpRequest(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Buffer {
@@ -42,6 +44,7 @@ export async function runLoad(options: { port: number; connections: number; dura
   let non2xx = 0;
   const started = performance.now();
   const deadline = started + options.durationMs;
+  const cpuBefore = process.cpuUsage();
 
   const one = (script: Script): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -84,5 +87,6 @@ export async function runLoad(options: { port: number; connections: number; dura
 
   await Promise.all(Array.from({ length: options.connections }, (_, i) => one(options.script(i))));
   const seconds = (performance.now() - started) / 1000;
-  return { requests, non2xx, seconds, perSecond: requests / seconds };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { requests, non2xx, seconds, perSecond: requests / seconds, clientCpuPerRequest: (cpu.user + cpu.system) / Math.max(1, requests) };
 }

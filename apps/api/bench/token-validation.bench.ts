@@ -33,7 +33,7 @@ import { bearerToken } from '../src/auth/bearer.ts';
 import { loadApiDefinition } from '../src/collections/collection-config.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { openApiDatabase } from '../src/storage/open-api-database.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { httpRequest, repeat, runLoad, type LoadResult } from '@gatehouse/bench/load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const rounds = 2 * Math.ceil(Number(process.env.BENCH_ROUNDS ?? 16) / 2);
@@ -135,7 +135,7 @@ try {
   const run = async (v: keyof typeof variants, durationMs: number) => {
     const { port, headers, child } = variants[v];
     const before = await usage(child);
-    const result = await runLoad({ port, headers, path: '/api/movies/1', connections, durationMs });
+    const result = await runLoad({ port, connections, durationMs, script: repeat(httpRequest(port, 'GET', '/api/movies/1', headers)) });
     const after = await usage(child);
     return { ...result, cpuMicros: after.cpuMicros - before.cpuMicros, served: after.served - before.served };
   };
