@@ -13,7 +13,8 @@ import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rm
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
-import { ARTIFACTS, freePort, REPO_ROOT } from './stack.ts';
+import { ARTIFACTS, REPO_ROOT } from './stack.ts';
+import { freePort, waitUntilReady as waitUntil } from './processes.ts';
 
 export type InstanceName = 'auth-1' | 'auth-2' | 'api-1' | 'api-2' | 'app-one';
 
@@ -81,20 +82,6 @@ export function renderTemplate(template: string, values: Record<string, string>)
     if (value === undefined) throw new Error(`template variable ${name} has no value`);
     return value;
   });
-}
-
-async function waitUntil(name: string, url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode} before it was ready (see its log)`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  throw new Error(`${name} was not ready at ${url} within ${timeoutMs} ms`);
 }
 
 export async function startProductionStack(name: string): Promise<ProductionStack> {
