@@ -3,7 +3,8 @@
  * account carries proof of it, so failures made elsewhere cannot lock the user out on it.
  * Rules:
  * - the cookie `gatehouse.device` is HttpOnly, SameSite=Lax, path `/`, Secure when the request is
- *   https (directly or through a trusted proxy), and lives `ttl` seconds;
+ *   https (directly or through a trusted proxy), and expires with its newest token, `ttl` seconds
+ *   after the sign-in by the injected clock;
  * - it holds up to MAX_TOKENS tokens, newest first (a browser shared by a few accounts), each
  *   `<device id>.<expires at ms>.<mac>`; the mac is HMAC-SHA256 under the first cookie key over
  *   the account id, device id and expiry, and any cookie key verifies (key rotation), compared in
@@ -76,7 +77,7 @@ export function createKnownDevices(deps: KnownDevicesDeps): KnownDevices {
         sameSite: 'lax',
         secure: ctx.secure,
         path: '/',
-        maxAge: ttl * 1000,
+        expires: new Date(Number(expiresAt)),
         overwrite: true,
       });
     },
