@@ -20,7 +20,8 @@ import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
 import { createLogger } from './logging/logger.ts';
-import { createAuthServices, type AuthServices } from './services.ts';
+import { createAuthServices, regulationRules, type AuthServices } from './services.ts';
+import { regulationRetentionMs } from './regulation/regulator.ts';
 import { ensureSigningKey, loadSigningJwks, maintainSigningKeys, type SigningKeySet } from './keys/signing-keys.ts';
 import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { createProvider } from './oidc/provider.ts';
@@ -176,7 +177,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       void Promise.all([
         services.oidcAdapter.purgeExpired(),
         services.revocations.purgeExpired(),
-        services.regulationStore.purgeBefore(now - (config.regulation.findTime + config.regulation.banTime) * 1000),
+        services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
       ]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
     }
     ctx.respond = false;

@@ -8,7 +8,8 @@ import { createAccountStore, type AccountStore } from './accounts/account-store.
 import { createClientStore, type ClientStore } from './clients/client-store.ts';
 import { createKeyStore, type KeyStore } from './keys/key-store.ts';
 import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
-import { createRegulator, type Regulator } from './regulation/regulator.ts';
+import { createKnownDevices, type KnownDevices } from './regulation/known-device.ts';
+import { createRegulator, type RegulationRules, type Regulator } from './regulation/regulator.ts';
 import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
 import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
@@ -32,6 +33,7 @@ export interface AuthServices {
   keys: KeyStore;
   regulationStore: RegulationStore;
   regulator: Regulator;
+  knownDevices: KnownDevices;
   totp: Totp;
   oidcAdapter: ReturnType<typeof createOidcAdapter>;
   devices: DeviceStore;
@@ -63,7 +65,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     clients,
     keys: createKeyStore(db, box),
     regulationStore,
-    regulator: createRegulator({ store: regulationStore, clock, ...config.regulation }),
+    regulator: createRegulator({ store: regulationStore, clock, rules: regulationRules(config) }),
+    knownDevices: createKnownDevices({ keys: config.cookieKeys, ttl: config.regulation.knownDeviceTtl, clock }),
     totp: createTotp(),
     oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()) }),
     devices: createDeviceStore(db, clock),
@@ -79,4 +82,10 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     },
     pendingMigrations: () => pendingMigrations(db as Kysely<unknown>, 'auth', authMigrations),
   };
+}
+
+/** The regulator's rules from the config: known devices and second factors share the account's rule. */
+export function regulationRules(config: AuthConfig): RegulationRules {
+  const { account, ip } = config.regulation;
+  return { account, device: account, mfa: account, ip };
 }

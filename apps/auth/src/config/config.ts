@@ -12,11 +12,16 @@
  *   AUTH_KEY_PREPUBLISH must be shorter than it (a new key has to start signing before the next
  *   one is due). It must also be longer than the resource servers' JWKS cache (the API's
  *   API_JWKS_MAX_AGE, 600 s by default): that is the operator's duty, this app cannot see it.
+ * - brute-force regulation (regulation/regulator.ts): AUTH_REGULATION_DELAY_AFTER must not exceed
+ *   AUTH_REGULATION_MAX_RETRIES (equal: no delay, only the lock), AUTH_REGULATION_DELAY must not
+ *   exceed AUTH_REGULATION_MAX_DELAY, and AUTH_REGULATION_MAX_DELAY must be shorter than
+ *   AUTH_REGULATION_FIND_TIME (a wait outlasting the window would forget the failures it follows).
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES, DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
 import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, seconds, url } from '@gatehouse/config';
 import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
+import type { RegulationRule } from '../regulation/regulator.ts';
 import { loadDevSecrets } from './dev-secrets.ts';
 
 export interface DevClient {
@@ -57,10 +62,14 @@ export interface AuthConfig {
     /** Seconds a new key is published in the JWKS before it starts signing. */
     readonly prepublish: number;
   };
+  /** Brute-force regulation (regulation/regulator.ts); times in seconds. */
   readonly regulation: {
-    readonly maxRetries: number;
-    readonly findTime: number;
-    readonly banTime: number;
+    /** Per account, per known device and per account's second factor. */
+    readonly account: RegulationRule;
+    /** Per client IP: a lock only, with a budget of its own. */
+    readonly ip: RegulationRule;
+    /** Seconds a browser stays a known device after a completed sign-in. */
+    readonly knownDeviceTtl: number;
   };
   readonly trustProxy: boolean;
   readonly logLevel: string;
@@ -101,9 +110,15 @@ const Env = z.object({
   AUTH_API_TOKEN_FORMAT: z.enum(['jwt', 'opaque']).default('jwt'),
   AUTH_KEY_ROTATION_INTERVAL: rotationInterval.default(30 * 24 * 3600),
   AUTH_KEY_PREPUBLISH: seconds.positive().default(1800),
-  AUTH_REGULATION_MAX_RETRIES: z.coerce.number().int().positive().default(5),
-  AUTH_REGULATION_FIND_TIME: seconds.positive().default(900),
-  AUTH_REGULATION_BAN_TIME: seconds.positive().default(900),
+  AUTH_REGULATION_MAX_RETRIES: z.coerce.number().int().positive().default(30),
+  AUTH_REGULATION_DELAY_AFTER: z.coerce.number().int().positive().default(5),
+  AUTH_REGULATION_DELAY: seconds.positive().default(30),
+  AUTH_REGULATION_MAX_DELAY: seconds.positive().default(900),
+  AUTH_REGULATION_FIND_TIME: seconds.positive().default(86400),
+  AUTH_REGULATION_BAN_TIME: seconds.positive().default(3600),
+  AUTH_REGULATION_IP_MAX_RETRIES: z.coerce.number().int().positive().default(100),
+  AUTH_REGULATION_IP_FIND_TIME: seconds.positive().default(900),
+  AUTH_REGULATION_KNOWN_DEVICE_TTL: seconds.positive().default(30 * 24 * 3600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
@@ -120,6 +135,20 @@ const ENCRYPTION_KEY_RULE = 'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-enc
 function decodeKey(value: string): Buffer | undefined {
   const key = Buffer.from(value, 'base64url');
   return key.length === 32 ? key : undefined;
+}
+
+/** The regulation settings that make no sense together (each checked only when its parts parsed). */
+function regulationProblems(e: z.infer<typeof Env>, problems: ConfigProblems): void {
+  const parsed = (...names: string[]) => names.every((name) => !problems.has(name));
+  if (parsed('AUTH_REGULATION_DELAY_AFTER', 'AUTH_REGULATION_MAX_RETRIES') && e.AUTH_REGULATION_DELAY_AFTER > e.AUTH_REGULATION_MAX_RETRIES) {
+    problems.invalid('AUTH_REGULATION_DELAY_AFTER', `${e.AUTH_REGULATION_DELAY_AFTER} must not exceed AUTH_REGULATION_MAX_RETRIES (${e.AUTH_REGULATION_MAX_RETRIES}); set them equal for a lock without delays`);
+  }
+  if (parsed('AUTH_REGULATION_DELAY', 'AUTH_REGULATION_MAX_DELAY') && e.AUTH_REGULATION_DELAY > e.AUTH_REGULATION_MAX_DELAY) {
+    problems.invalid('AUTH_REGULATION_DELAY', `${e.AUTH_REGULATION_DELAY} s must not exceed AUTH_REGULATION_MAX_DELAY (${e.AUTH_REGULATION_MAX_DELAY} s)`);
+  }
+  if (parsed('AUTH_REGULATION_MAX_DELAY', 'AUTH_REGULATION_FIND_TIME') && e.AUTH_REGULATION_MAX_DELAY >= e.AUTH_REGULATION_FIND_TIME) {
+    problems.invalid('AUTH_REGULATION_MAX_DELAY', `${e.AUTH_REGULATION_MAX_DELAY} s must be shorter than AUTH_REGULATION_FIND_TIME (${e.AUTH_REGULATION_FIND_TIME} s)`);
+  }
 }
 
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
@@ -145,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
   if (rotation !== null && e.AUTH_KEY_PREPUBLISH >= rotation && !problems.has('AUTH_KEY_PREPUBLISH') && !problems.has('AUTH_KEY_ROTATION_INTERVAL')) {
     problems.invalid('AUTH_KEY_PREPUBLISH', `${e.AUTH_KEY_PREPUBLISH} s must be shorter than AUTH_KEY_ROTATION_INTERVAL (${rotation} s)`);
   }
+  regulationProblems(e, problems);
   problems.throwIfAny();
   const urls: Record<DevClientId, string> = { 'app-one': e.APP_ONE_URL, 'app-two': e.APP_TWO_URL };
   const devClients = (Object.entries(urls) as [DevClientId, string][]).map(([clientId, base]) => ({
@@ -175,9 +205,23 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     }),
     keys: Object.freeze({ rotationInterval: rotation, prepublish: e.AUTH_KEY_PREPUBLISH }),
     regulation: Object.freeze({
-      maxRetries: e.AUTH_REGULATION_MAX_RETRIES,
-      findTime: e.AUTH_REGULATION_FIND_TIME,
-      banTime: e.AUTH_REGULATION_BAN_TIME,
+      account: Object.freeze({
+        delayAfter: e.AUTH_REGULATION_DELAY_AFTER,
+        delay: e.AUTH_REGULATION_DELAY,
+        maxDelay: e.AUTH_REGULATION_MAX_DELAY,
+        lockAfter: e.AUTH_REGULATION_MAX_RETRIES,
+        findTime: e.AUTH_REGULATION_FIND_TIME,
+        banTime: e.AUTH_REGULATION_BAN_TIME,
+      }),
+      ip: Object.freeze({
+        delayAfter: e.AUTH_REGULATION_IP_MAX_RETRIES,
+        delay: 0,
+        maxDelay: 0,
+        lockAfter: e.AUTH_REGULATION_IP_MAX_RETRIES,
+        findTime: e.AUTH_REGULATION_IP_FIND_TIME,
+        banTime: e.AUTH_REGULATION_BAN_TIME,
+      }),
+      knownDeviceTtl: e.AUTH_REGULATION_KNOWN_DEVICE_TTL,
     }),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -43,9 +43,11 @@ export class AuthError extends HttpError<AuthErrorCode> {
 export const invalidRequest = (message: string): AuthError => new AuthError(400, 'invalid_request', message);
 export const interactionExpired = (): AuthError =>
   new AuthError(400, 'interaction_expired', 'This sign-in request has expired or was opened in another tab. Go back to the application and start again.');
+/** 429 with Retry-After; the message counts seconds under a minute (a progressive delay), minutes otherwise. */
 export const tooManyAttempts = (retryAfterSeconds: number): AuthError => {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return new AuthError(429, 'too_many_attempts', `Too many attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`, {
+  const wait = retryAfterSeconds < 60 ? `${retryAfterSeconds} ${retryAfterSeconds === 1 ? 'second' : 'seconds'}` : `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return new AuthError(429, 'too_many_attempts', `Too many attempts. Try again in ${wait}.`, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 };

@@ -2,10 +2,15 @@
  * POST /login: the password step.
  * Rules:
  * - the interaction must be this browser's (signed cookie) and match the form's uid;
- * - a banned account or IP is refused before the password is checked, even a correct one (429);
+ * - the attempt's regulation keys are the known device's, or the account's and the client IP's
+ *   (regulation-keys.ts); a refused key set is answered 429 with Retry-After before the password
+ *   is checked, even a correct one: `login.throttled` while a progressive delay runs,
+ *   `login.lockout` while locked; neither is counted as a failure;
  * - an unknown username costs one argon2 verification, like a wrong password, and both get
- *   the same message (no user enumeration);
- * - each failure counts against the account and the client IP;
+ *   the same message (no user enumeration); the account is looked up before the regulation
+ *   check (to recognise a known device), which every attempt does alike;
+ * - each failure counts against the attempt's keys; the failure that starts a lock is audited
+ *   `login.lockout` and counted once;
  * - success answers 200 with the second-factor page (enrollment QR when the user has no TOTP).
  */
 import type { Context } from 'koa';
@@ -19,11 +24,11 @@ import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { applyErrorHeaders, errorBody, respond } from './respond.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
-import { regulationKeys } from './regulation-keys.ts';
+import { passwordKeys } from './regulation-keys.ts';
 import type { HandlerServices } from './deps.ts';
 
 export type LoginDeps = MfaStepDeps &
-  Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'box' | 'totp' | 'recoveryCodes' | 'logger' | 'metrics' | 'clock'>;
+  Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'box' | 'totp' | 'recoveryCodes' | 'logger' | 'metrics' | 'clock'>;
 
 export function createLoginHandler(deps: LoginDeps) {
   return async function login(ctx: Context): Promise<void> {
@@ -36,22 +41,25 @@ export function createLoginHandler(deps: LoginDeps) {
       interaction = await loadInteraction(provider, ctx, body.fields.uid);
       username = requireField(body, 'username', 64).trim();
       const password = requireField(body, 'password', 1024);
-      const keys = regulationKeys(username, ctx.ip);
+      const account = await deps.accounts.findByUsername(username);
+      const device = account ? deps.knownDevices.recognise(ctx, account.id) : undefined;
+      const keys = passwordKeys({ username, ip: ctx.ip, device });
+      const known_device = device !== undefined;
 
       const ban = await deps.regulator.check(keys);
-      if (ban.banned) {
-        audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
-        deps.metrics.login('password', 'locked');
+      if (ban.state !== 'open') {
+        if (ban.state === 'locked') audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
+        else audit(deps.logger, 'login.throttled', { username, ip: ctx.ip, step: 'password', known_device, retry_after: ban.retryAfterSeconds });
+        deps.metrics.login('password', ban.state);
         throw tooManyAttempts(ban.retryAfterSeconds);
       }
-      const account = await deps.accounts.findByUsername(username);
       const ok = account ? await verifyPassword(account.passwordHash, password) : (await burnPasswordCheck(password), false);
       if (!account || !ok) {
         const after = await deps.regulator.fail(keys);
         audit(deps.logger, 'login.password.failure', { username, ip: ctx.ip });
         deps.metrics.login('password', 'failure');
-        if (after.banned) {
-          audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password' });
+        if (after.state === 'locked') {
+          audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
           deps.metrics.lockout('password');
         }
         throw new AuthError(401, 'invalid_credentials', 'Invalid username or password.');

@@ -16,8 +16,10 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
 /**
  * Audit events: a stable `event` name and one field set per event, enforced by `audit()`.
  * Fields are identifiers (account, client, device, push ids, IP), never credentials.
- * `login.lockout` names the typed username on both steps (the password step's ban is checked
- * before any account is looked up), plus the account on the second-factor step.
+ * `login.lockout` (a lock starts, or an attempt is refused during one) and `login.throttled` (an
+ * attempt refused during a progressive delay, with the seconds left) name the typed username on
+ * both steps (it may match no account), plus the account on the second-factor step, and say
+ * whether the browser was a known device of the account (regulation/known-device.ts).
  */
 export interface AuditFields {
   'login.password.success': { account_id: string; ip: string };
@@ -27,7 +29,12 @@ export interface AuditFields {
     | { account_id: string; ip: string; method: 'push'; push_id: string };
   'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery'; reason: 'invalid_code' | 'code_replayed' };
   'login.mfa.enrolled': { account_id: string };
-  'login.lockout': { username: string; ip: string; step: 'password' } | { username: string; account_id: string; ip: string; step: 'mfa' };
+  'login.lockout':
+    | { username: string; ip: string; step: 'password'; known_device: boolean }
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean };
+  'login.throttled':
+    | { username: string; ip: string; step: 'password'; known_device: boolean; retry_after: number }
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean; retry_after: number };
   'login.account_disabled': { account_id: string; ip: string };
   'token.issued': { client_id: string | undefined; grant_type: string };
   /**

@@ -3,16 +3,17 @@
  * audit events). Rules:
  * - label values come from closed unions (step, method, outcome) or a fixed list (grant types);
  *   usernames, account ids, IPs, codes and tokens never become labels;
- * - a login step's outcome is `success`, `failure` (wrong credentials or code) or `locked`
- *   (refused because the account or IP is banned, before anything is checked);
- * - a lockout is counted once, by the failure that starts the ban;
+ * - a login step's outcome is `success`, `failure` (wrong credentials or code), `delayed`
+ *   (refused during a progressive delay) or `locked` (refused during a lock), the last two before
+ *   anything is checked (regulation/regulator.ts);
+ * - a lockout is counted once, by the failure that starts the lock (delays are not lockouts);
  * - second factors: `totp` and `recovery` succeed or fail; `push` succeeds, or ends `denied` on
  *   the authenticator or `expired` before an answer.
  */
 import { Counter, Gauge, type Registry } from '@gatehouse/metrics';
 
 export type LoginStep = 'password' | 'mfa';
-export type LoginOutcome = 'success' | 'failure' | 'locked';
+export type LoginOutcome = 'success' | 'failure' | 'delayed' | 'locked';
 export type SecondFactorMethod = 'totp' | 'push' | 'recovery';
 export type SecondFactorOutcome = 'success' | 'failure' | 'denied' | 'expired';
 
@@ -33,7 +34,7 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
   const registers = [registry];
   const logins = new Counter({
     name: 'auth_logins_total',
-    help: 'Login steps answered, by step (password, mfa) and outcome (success, failure, locked).',
+    help: 'Login steps answered, by step (password, mfa) and outcome (success, failure, delayed, locked).',
     labelNames: ['step', 'outcome'] as const,
     registers,
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
-/** Failed login attempts per key (`account:<username>`, `ip:<address>`), shared by every instance. */
+/** Failed login attempts per key (`account:<username>`, `device:<hash>`, `mfa:<username>`, `ip:<address>`), shared by every instance. */
 export interface RegulationStore {
   recordFailure(key: string, atMs: number): Promise<void>;
   /** Times (epoch ms, ascending) of the key's failures at or after sinceMs. */

@@ -1,19 +1,48 @@
 /**
- * Brute-force regulation of logins. Rules:
- * - a key is banned once it has maxRetries failures inside one findTime window (the span between
- *   the first and the last of them is less than findTime);
- * - the ban lasts banTime from the failure that reached the threshold;
- * - several keys (account and client IP) are checked together: banned if any is, and the
+ * Brute-force regulation of logins: bounded guessing that an attacker cannot easily turn into a
+ * lockout of somebody else. Modelled on Keycloak's brute-force detection (a wait that grows with
+ * each failure before any lock, a failure window) and Authelia's regulation (find/ban times on
+ * user and IP). Rules:
+ * - a key names what an attempt counts against, `<rule>:<id>`; its rule is the prefix
+ *   (`account`, `device`, `mfa`, `ip`; interactions/regulation-keys.ts chooses the keys);
+ * - failures count inside a window (`findTime`) that slides with the latest failure: those less
+ *   than findTime older than it;
+ * - progressive delay: once a key has `delayAfter` failures in the window, the next attempt must
+ *   wait `delay` seconds after the latest failure, doubling with each further failure up to
+ *   `maxDelay` (the n-th failure, n >= delayAfter, asks `min(delay * 2^(n - delayAfter), maxDelay)`);
+ *   an attempt before then is refused (`delayed`, 429 + Retry-After), never slept on;
+ * - hard lock: `lockAfter` failures inside one window (first to last less than findTime apart)
+ *   lock the key for `banTime` from the failure that reached the threshold (`locked`);
+ *   `delayAfter = lockAfter` means no delay, only the lock;
+ * - several keys are checked together: refused if any is, `locked` over `delayed`, and the
  *   retry delay is the longest;
- * - the caller records no failures while a key is banned, so a ban is not extended by hammering.
+ * - the caller records no failure while refused, so hammering neither extends a lock nor grows
+ *   the delay: every counted guess has waited its delay;
+ * - a key passed twice in one failure counts once.
  */
 import type { RegulationStore } from './regulation-store.ts';
 
-export interface RegulationState {
-  banned: boolean;
-  /** Whole seconds until the longest ban ends; 0 when not banned. */
-  retryAfterSeconds: number;
+export interface RegulationRule {
+  /** Failures in the window before each attempt must wait. */
+  readonly delayAfter: number;
+  /** Seconds: the first wait; it doubles with each further failure. */
+  readonly delay: number;
+  /** Seconds: the longest wait. */
+  readonly maxDelay: number;
+  /** Failures in the window that lock the key. */
+  readonly lockAfter: number;
+  /** Seconds. */
+  readonly findTime: number;
+  /** Seconds. */
+  readonly banTime: number;
 }
+
+export type RuleName = 'account' | 'device' | 'mfa' | 'ip';
+export type RegulationRules = Readonly<Record<RuleName, RegulationRule>>;
+
+export type RegulationState =
+  | { readonly state: 'open'; readonly retryAfterSeconds: 0 }
+  | { readonly state: 'delayed' | 'locked'; readonly retryAfterSeconds: number };
 
 export interface Regulator {
   check(keys: string[]): Promise<RegulationState>;
@@ -24,36 +53,59 @@ export interface Regulator {
 export interface RegulatorDeps {
   store: RegulationStore;
   clock: () => number;
-  maxRetries: number;
-  /** Seconds. */
-  findTime: number;
-  /** Seconds. */
-  banTime: number;
+  rules: RegulationRules;
+}
+
+const OPEN: RegulationState = { state: 'open', retryAfterSeconds: 0 };
+
+/** The wait (ms) the n-th failure in a window asks of the next attempt; 0 below the rule's threshold. */
+export function delayAfterFailures(rule: RegulationRule, n: number): number {
+  if (n < rule.delayAfter || rule.delayAfter >= rule.lockAfter) return 0;
+  const doublings = Math.min(n - rule.delayAfter, 32);
+  return Math.min(rule.delay * 2 ** doublings, rule.maxDelay) * 1000;
+}
+
+/** How long failures must be kept (ms) for every rule to be decided. */
+export function regulationRetentionMs(rules: RegulationRules): number {
+  return Math.max(...Object.values(rules).map((r) => (r.findTime + Math.max(r.banTime, r.maxDelay)) * 1000));
+}
+
+function ruleOf(rules: RegulationRules, key: string): RegulationRule {
+  const name = key.slice(0, key.indexOf(':'));
+  if (!Object.hasOwn(rules, name)) throw new Error(`regulation key without a rule: ${name}`);
+  return rules[name as RuleName];
 }
 
 export function createRegulator(deps: RegulatorDeps): Regulator {
-  const { store, clock, maxRetries } = deps;
-  const findMs = deps.findTime * 1000;
-  const banMs = deps.banTime * 1000;
+  const { store, clock, rules } = deps;
 
-  /** Epoch ms at which the key's latest ban ends, or 0. */
-  async function bannedUntil(key: string, now: number): Promise<number> {
-    const failures = await store.failuresSince(key, now - banMs - findMs);
-    let until = 0;
-    for (let i = maxRetries - 1; i < failures.length; i++) {
+  /** When the key's lock and delay end (epoch ms, 0 when none). */
+  async function keyState(key: string, now: number): Promise<{ lockedUntil: number; delayedUntil: number }> {
+    const rule = ruleOf(rules, key);
+    const findMs = rule.findTime * 1000;
+    const failures = await store.failuresSince(key, now - findMs - Math.max(rule.banTime, rule.maxDelay) * 1000);
+    let lockedUntil = 0;
+    for (let i = rule.lockAfter - 1; i < failures.length; i++) {
       const last = failures[i]!;
-      const first = failures[i - maxRetries + 1]!;
-      if (last - first < findMs) until = Math.max(until, last + banMs);
+      if (last - failures[i - rule.lockAfter + 1]! < findMs) lockedUntil = Math.max(lockedUntil, last + rule.banTime * 1000);
     }
-    return until;
+    const latest = failures.at(-1);
+    let delayedUntil = 0;
+    if (latest !== undefined) {
+      const inWindow = failures.filter((at) => latest - at < findMs).length;
+      delayedUntil = latest + delayAfterFailures(rule, inWindow);
+    }
+    return { lockedUntil, delayedUntil };
   }
 
   async function check(keys: string[]): Promise<RegulationState> {
     const now = clock();
-    const ends = await Promise.all(keys.map((key) => bannedUntil(key, now)));
-    const latest = Math.max(0, ...ends);
-    if (latest <= now) return { banned: false, retryAfterSeconds: 0 };
-    return { banned: true, retryAfterSeconds: Math.ceil((latest - now) / 1000) };
+    const states = await Promise.all([...new Set(keys)].map((key) => keyState(key, now)));
+    const lockEnd = Math.max(0, ...states.map((s) => s.lockedUntil));
+    const delayEnd = Math.max(0, ...states.map((s) => s.delayedUntil));
+    const end = Math.max(lockEnd, delayEnd);
+    if (end <= now) return OPEN;
+    return { state: lockEnd > now ? 'locked' : 'delayed', retryAfterSeconds: Math.ceil((end - now) / 1000) };
   }
 
   return {

@@ -20,7 +20,11 @@ describe('loadConfig', () => {
       sessionTtl: 14_400,
       accessTokenTtl: 3600,
       authorizationCodeTtl: 60,
-      regulation: { maxRetries: 5, findTime: 900, banTime: 900 },
+      regulation: {
+        account: { delayAfter: 5, delay: 30, maxDelay: 900, lockAfter: 30, findTime: 86_400, banTime: 3600 },
+        ip: { delayAfter: 100, delay: 0, maxDelay: 0, lockAfter: 100, findTime: 900, banTime: 3600 },
+        knownDeviceTtl: 2_592_000,
+      },
       keys: { rotationInterval: 2_592_000, prepublish: 1800 },
       trustProxy: false,
       devSeed: true,
@@ -77,6 +81,42 @@ describe('loadConfig', () => {
     [{ AUTH_KEY_ROTATION_INTERVAL: '3600', AUTH_KEY_PREPUBLISH: '3600' }, 'invalid setting AUTH_KEY_PREPUBLISH: 3600 s must be shorter than AUTH_KEY_ROTATION_INTERVAL (3600 s)'],
     [{ AUTH_KEY_ROTATION_INTERVAL: '1000' }, 'invalid setting AUTH_KEY_PREPUBLISH: 1800 s must be shorter than AUTH_KEY_ROTATION_INTERVAL (1000 s)'],
   ])('refuses bad key rotation settings %j', (env, message) => {
+    expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, ...env })).toThrow(message);
+  });
+
+  it('reads the brute-force settings', () => {
+    const config = loadConfig({
+      AUTH_ENCRYPTION_KEY: KEY,
+      AUTH_COOKIE_KEYS: COOKIE,
+      AUTH_REGULATION_MAX_RETRIES: '10',
+      AUTH_REGULATION_DELAY_AFTER: '3',
+      AUTH_REGULATION_DELAY: '5',
+      AUTH_REGULATION_MAX_DELAY: '60',
+      AUTH_REGULATION_FIND_TIME: '3600',
+      AUTH_REGULATION_BAN_TIME: '600',
+      AUTH_REGULATION_IP_MAX_RETRIES: '40',
+      AUTH_REGULATION_IP_FIND_TIME: '300',
+      AUTH_REGULATION_KNOWN_DEVICE_TTL: '86400',
+    });
+    expect(config.regulation).toEqual({
+      account: { delayAfter: 3, delay: 5, maxDelay: 60, lockAfter: 10, findTime: 3600, banTime: 600 },
+      ip: { delayAfter: 40, delay: 0, maxDelay: 0, lockAfter: 40, findTime: 300, banTime: 600 },
+      knownDeviceTtl: 86_400,
+    });
+    // Equal thresholds: the lock alone, as before the progressive delay.
+    expect(loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, AUTH_REGULATION_MAX_RETRIES: '5' }).regulation.account).toMatchObject({ delayAfter: 5, lockAfter: 5 });
+  });
+
+  it.each([
+    [{ AUTH_REGULATION_MAX_RETRIES: '3' }, 'invalid setting AUTH_REGULATION_DELAY_AFTER: 5 must not exceed AUTH_REGULATION_MAX_RETRIES (3); set them equal for a lock without delays'],
+    [{ AUTH_REGULATION_DELAY: '1000' }, 'invalid setting AUTH_REGULATION_DELAY: 1000 s must not exceed AUTH_REGULATION_MAX_DELAY (900 s)'],
+    [{ AUTH_REGULATION_FIND_TIME: '900' }, 'invalid setting AUTH_REGULATION_MAX_DELAY: 900 s must be shorter than AUTH_REGULATION_FIND_TIME (900 s)'],
+    [{ AUTH_REGULATION_DELAY_AFTER: '0' }, /^invalid setting AUTH_REGULATION_DELAY_AFTER: /],
+    [{ AUTH_REGULATION_IP_MAX_RETRIES: 'many' }, /^invalid setting AUTH_REGULATION_IP_MAX_RETRIES: /],
+    [{ AUTH_REGULATION_KNOWN_DEVICE_TTL: '0' }, /^invalid setting AUTH_REGULATION_KNOWN_DEVICE_TTL: /],
+    // A bad part is reported once, not again by the rule that combines it.
+    [{ AUTH_REGULATION_MAX_RETRIES: 'x', AUTH_REGULATION_DELAY_AFTER: '50' }, /^invalid setting AUTH_REGULATION_MAX_RETRIES: [^\n]*$/],
+  ])('refuses brute-force settings that make no sense %j', (env, message) => {
     expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, ...env })).toThrow(message);
   });
 });

@@ -50,7 +50,7 @@ describe('the authorization server with its metrics listener', () => {
   let metrics: MetricsServer;
   beforeAll(async () => {
     const registry = createMetricsRegistry();
-    server = await startServer({ metrics: registry, env: { TRUST_PROXY: 'true', AUTH_REGULATION_MAX_RETRIES: '3' } });
+    server = await startServer({ metrics: registry, env: { TRUST_PROXY: 'true', AUTH_REGULATION_MAX_RETRIES: '3', AUTH_REGULATION_DELAY_AFTER: '3' } });
     metrics = await startMetricsServer({ host: '127.0.0.1', port: 0, registry });
   });
   afterAll(async () => {

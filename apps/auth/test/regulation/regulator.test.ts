@@ -1,88 +1,158 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createRegulationStore } from '../../src/regulation/regulation-store.ts';
-import { createRegulator, type Regulator } from '../../src/regulation/regulator.ts';
+import { createRegulator, delayAfterFailures, regulationRetentionMs, type RegulationRule, type RegulationRules } from '../../src/regulation/regulator.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const START = 1_790_000_000_000;
+const SEC = 1000;
 const MIN = 60_000;
-const OPEN = { banned: false, retryAfterSeconds: 0 };
+const OPEN = { state: 'open', retryAfterSeconds: 0 };
+const delayed = (retryAfterSeconds: number) => ({ state: 'delayed', retryAfterSeconds });
+const locked = (retryAfterSeconds: number) => ({ state: 'locked', retryAfterSeconds });
+
+/** The shipped defaults for accounts: 5 free failures, then 30 s doubling to 15 min, a 1 h lock at 30 failures in 24 h. */
+const ACCOUNT: RegulationRule = { delayAfter: 5, delay: 30, maxDelay: 900, lockAfter: 30, findTime: 86_400, banTime: 3600 };
+/** A lock-only rule (delayAfter = lockAfter): the regulation before progressive delays, 5 in 15 min ban 15 min. */
+const LOCK_ONLY: RegulationRule = { delayAfter: 5, delay: 0, maxDelay: 0, lockAfter: 5, findTime: 900, banTime: 900 };
+const RULES: RegulationRules = { account: ACCOUNT, device: ACCOUNT, mfa: ACCOUNT, ip: LOCK_ONLY };
+
+describe('progressive delay values', () => {
+  it('are free up to delayAfter failures, then double from delay up to maxDelay', () => {
+    const waits = Array.from({ length: 31 }, (_, n) => delayAfterFailures(ACCOUNT, n) / SEC);
+    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(waits.slice(5, 12)).toEqual([30, 60, 120, 240, 480, 900, 900]);
+    expect(waits[30]).toBe(900);
+    expect(delayAfterFailures(ACCOUNT, 10_000)).toBe(900 * SEC);
+  });
+
+  it('are always 0 for a lock-only rule', () => {
+    expect([0, 4, 5, 6, 100].map((n) => delayAfterFailures(LOCK_ONLY, n))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('keep failures long enough for the slowest rule to be decided', () => {
+    // account: 24 h window + 1 h lock; ip: 15 min window + 15 min ban.
+    expect(regulationRetentionMs(RULES)).toBe((86_400 + 3600) * SEC);
+    const shortLock = { ...ACCOUNT, banTime: 60 };
+    // A lock shorter than the longest delay: the delay decides.
+    expect(regulationRetentionMs({ account: shortLock, device: shortLock, mfa: shortLock, ip: LOCK_ONLY })).toBe((86_400 + 900) * SEC);
+  });
+});
 
 describe.each(TEST_ENGINES)('regulator on %s', (engine) => {
   const database = useAuthDatabase(engine);
   let seq = 0;
 
-  /** A regulator with 5 retries in 15 min, banning for 15 min, on fresh keys, with a movable clock. */
-  function setup() {
+  /** A regulator on fresh keys with a movable clock. */
+  function setup(rules: RegulationRules = RULES) {
     seq += 1;
     const clock = { now: START };
-    const regulator: Regulator = createRegulator({
-      store: createRegulationStore(database.db),
-      clock: () => clock.now,
-      maxRetries: 5,
-      findTime: 900,
-      banTime: 900,
-    });
-    return { clock, regulator, account: `account:user${seq}`, ip: `ip:10.0.0.${seq}` };
+    const regulator = createRegulator({ store: createRegulationStore(database.db), clock: () => clock.now, rules });
+    return { clock, regulator, account: `account:user${seq}`, device: `device:dev${seq}`, ip: `ip:10.0.0.${seq}` };
   }
 
-  it('bans after the 5th failure within 15 minutes, with the exact retry delay', async () => {
-    const { clock, regulator, account, ip } = setup();
+  it('lets 4 failures through, then asks 30 s after the 5th, 60 s after the 6th (exact Retry-After)', async () => {
+    const { clock, regulator, account } = setup();
+    for (let i = 0; i < 4; i++) expect(await regulator.fail([account])).toEqual(OPEN);
+    expect(await regulator.fail([account])).toEqual(delayed(30));
+    clock.now += 10_500;
+    expect(await regulator.check([account])).toEqual(delayed(20));
+    clock.now = START + 30 * SEC - 1;
+    expect(await regulator.check([account])).toEqual(delayed(1));
+    clock.now = START + 30 * SEC;
+    expect(await regulator.check([account])).toEqual(OPEN);
+    expect(await regulator.fail([account])).toEqual(delayed(60));
+    clock.now += 60 * SEC;
+    expect(await regulator.fail([account])).toEqual(delayed(120));
+  });
+
+  it('locks at 30 failures in the window, each after its delay, for the ban time; the lock then lifts', async () => {
+    const { clock, regulator, account } = setup();
+    let state = await regulator.fail([account]);
+    for (let n = 2; n < 30; n++) {
+      expect(state.state).toBe(n <= 5 ? 'open' : 'delayed');
+      clock.now += state.retryAfterSeconds * SEC;
+      state = await regulator.fail([account]);
+    }
+    expect(state.state).toBe('delayed'); // 29 failures
+    const elapsed = clock.now - START;
+    // 5 free, then 30 + 60 + 120 + 240 + 480 s and 900 s for each of the 19 others.
+    expect(elapsed).toBe((30 + 60 + 120 + 240 + 480 + 19 * 900) * SEC);
+    clock.now += 900 * SEC;
+    const lockedAt = clock.now;
+    expect(await regulator.fail([account])).toEqual(locked(3600));
+    clock.now = lockedAt + 3600 * SEC - 1;
+    expect(await regulator.check([account])).toEqual(locked(1));
+    clock.now = lockedAt + 3600 * SEC;
+    expect(await regulator.check([account])).toEqual(OPEN);
+    // Still 30 failures inside 24 h: the next one locks again at once (Keycloak's temporary lockout, repeated).
+    expect(await regulator.fail([account])).toEqual(locked(3600));
+  });
+
+  it('forgets failures older than the window: for the delay and for the lock', async () => {
+    const rule: RegulationRule = { delayAfter: 3, delay: 10, maxDelay: 40, lockAfter: 4, findTime: 600, banTime: 300 };
+    const { clock, regulator, account } = setup({ ...RULES, account: rule });
+    await regulator.fail([account]);
+    clock.now += 300 * SEC;
+    await regulator.fail([account]);
+    expect(await regulator.fail([account])).toEqual(delayed(10));
+    // The first failure is exactly findTime older than the next one: out of its window.
+    clock.now = START + 600 * SEC;
+    expect(await regulator.fail([account])).toEqual(delayed(10));
+    clock.now = START + 600 * SEC + 1;
+    expect(await regulator.check([account])).toEqual(delayed(10));
+    clock.now += 10 * SEC;
+    // 4 failures within 600 s (300..601): the lock.
+    expect(await regulator.fail([account])).toEqual(locked(300));
+    // Long after, alone in its window, a failure is free again.
+    clock.now += 2 * 600 * SEC;
+    expect(await regulator.fail([account])).toEqual(OPEN);
+  });
+
+  it('a lock-only rule bans after the 5th failure within 15 minutes, with the exact retry delay', async () => {
+    const { clock, regulator, ip } = setup();
     for (let i = 0; i < 4; i++) {
-      expect(await regulator.fail([account, ip])).toEqual(OPEN);
+      expect(await regulator.fail([ip])).toEqual(OPEN);
       clock.now += MIN;
     }
-    // 5th failure at START + 4 min.
-    expect(await regulator.fail([account, ip])).toEqual({ banned: true, retryAfterSeconds: 900 });
+    expect(await regulator.fail([ip])).toEqual(locked(900));
     clock.now += 10_500;
-    expect(await regulator.check([account])).toEqual({ banned: true, retryAfterSeconds: 890 });
-    expect(await regulator.check([ip])).toEqual({ banned: true, retryAfterSeconds: 890 });
-  });
-
-  it('lifts the ban once banTime has passed since the failure that reached the threshold', async () => {
-    const { clock, regulator, account } = setup();
-    for (let i = 0; i < 5; i++) await regulator.fail([account]);
-    clock.now = START + 900_000 - 1;
-    expect(await regulator.check([account])).toEqual({ banned: true, retryAfterSeconds: 1 });
-    clock.now = START + 900_000;
-    expect(await regulator.check([account])).toEqual(OPEN);
-    // One more failure after the ban does not re-ban: the old failures are outside its window.
-    expect(await regulator.fail([account])).toEqual(OPEN);
-  });
-
-  it('does not count failures older than findTime', async () => {
-    const { clock, regulator, account } = setup();
-    for (let i = 0; i < 4; i++) await regulator.fail([account]);
-    clock.now = START + 15 * MIN; // the first four are exactly findTime old now
-    expect(await regulator.fail([account])).toEqual(OPEN);
-    clock.now = START + 15 * MIN + 1;
-    for (let i = 0; i < 3; i++) expect(await regulator.fail([account])).toEqual(OPEN);
-    expect(await regulator.fail([account])).toEqual({ banned: true, retryAfterSeconds: 900 });
-  });
-
-  it('keeps account and IP keys independent', async () => {
-    const { regulator, account, ip } = setup();
-    const otherAccount = `${account}-other`;
-    for (let i = 0; i < 5; i++) await regulator.fail([account]);
-    expect(await regulator.check([account])).toEqual({ banned: true, retryAfterSeconds: 900 });
+    expect(await regulator.check([ip])).toEqual(locked(890));
+    clock.now = START + 4 * MIN + 900 * SEC;
     expect(await regulator.check([ip])).toEqual(OPEN);
-    expect(await regulator.check([otherAccount, ip])).toEqual(OPEN);
-    // Checking several keys: banned if any is.
-    expect(await regulator.check([otherAccount, ip, account])).toEqual({ banned: true, retryAfterSeconds: 900 });
   });
 
-  it('reports the longest remaining ban across keys', async () => {
-    const { clock, regulator, account, ip } = setup();
-    for (let i = 0; i < 5; i++) await regulator.fail([ip]);
-    clock.now += 5 * MIN;
+  it('keeps keys independent: a device’s failures do not touch the account, nor the account’s the IP', async () => {
+    const { regulator, account, device, ip } = setup();
     for (let i = 0; i < 5; i++) await regulator.fail([account]);
-    expect(await regulator.check([ip])).toEqual({ banned: true, retryAfterSeconds: 600 });
-    expect(await regulator.check([ip, account])).toEqual({ banned: true, retryAfterSeconds: 900 });
+    expect(await regulator.check([account])).toEqual(delayed(30));
+    expect(await regulator.check([device])).toEqual(OPEN);
+    expect(await regulator.check([ip])).toEqual(OPEN);
+    for (let i = 0; i < 4; i++) expect(await regulator.fail([device])).toEqual(OPEN);
+    expect(await regulator.check([`${account}-other`, ip])).toEqual(OPEN);
+  });
+
+  it('checks several keys together: locked over delayed, the longest wait wins', async () => {
+    const { clock, regulator, account, ip } = setup();
+    for (let i = 0; i < 5; i++) await regulator.fail([account]);
+    expect(await regulator.check([ip, account])).toEqual(delayed(30));
+    clock.now += 5 * SEC;
+    for (let i = 0; i < 5; i++) await regulator.fail([ip]);
+    expect(await regulator.check([account, ip])).toEqual(locked(900));
+    // A delay longer than the lock: still `locked`, with the longer wait.
+    const short = setup({ ...RULES, ip: { ...LOCK_ONLY, banTime: 10 } });
+    for (let i = 0; i < 5; i++) await short.regulator.fail([short.account, short.ip]);
+    expect(await short.regulator.check([short.account, short.ip])).toEqual(locked(30));
   });
 
   it('counts a key passed twice in one failure once', async () => {
     const { regulator, account } = setup();
     for (let i = 0; i < 4; i++) expect(await regulator.fail([account, account])).toEqual(OPEN);
-    expect(await regulator.fail([account])).toEqual({ banned: true, retryAfterSeconds: 900 });
+    expect(await regulator.fail([account])).toEqual(delayed(30));
+  });
+
+  it('refuses a key without a rule', async () => {
+    const { regulator } = setup();
+    await expect(regulator.check(['user:alice'])).rejects.toThrow('regulation key without a rule: user');
   });
 });

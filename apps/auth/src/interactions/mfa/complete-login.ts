@@ -5,6 +5,8 @@
  *   `pwd otp`; push `pwd swk user`, proof of a software-held device key plus the user's presence
  *   shown by picking the number), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
  *   injected clock's time (the ID token's `auth_time`);
+ * - the browser becomes a known device of the account (regulation/known-device.ts), so failures
+ *   made elsewhere do not lock the user out on it;
  * - oidc-provider's resume runs inside this request, so the answer is its own redirect to the
  *   client (302, `code` + `state`) with its session cookie; a JSON caller gets
  *   302 `{ status: 'complete', redirect_to }`.
@@ -22,7 +24,7 @@ export const AMR = {
 
 export type PassedFactor = { method: 'totp' | 'recovery' } | { method: 'push'; pushId: string };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics' | 'knownDevices'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -41,6 +43,7 @@ export async function completeLogin(
   );
   deps.metrics.login('mfa', 'success');
   deps.metrics.secondFactor(factor.method, 'success');
+  deps.knownDevices.remember(ctx, accountId);
   const returnTo = await deps.provider().interactionResult(
     ctx.req,
     ctx.res,

@@ -1,10 +1,12 @@
 /**
  * Brute-force regulation of the second factor. Rules:
- * - a banned account or IP is refused before any factor is checked (429 with Retry-After),
- *   audited `login.lockout`;
- * - a wrong or replayed code counts against the account and the IP like a wrong password (the
- *   counters are shared, regulation-keys.ts), is audited `login.mfa.failure` and answered 401;
- *   the failure that reaches the ban is also audited `login.lockout`;
+ * - the keys are the password step's (the known device's, or the account's and the IP's) plus
+ *   the account's second-factor key (regulation-keys.ts), so code guessing stays bounded per
+ *   account on any device;
+ * - a refused key set is answered 429 with Retry-After before any factor is checked, audited
+ *   `login.lockout` when locked and `login.throttled` during a progressive delay;
+ * - a wrong or replayed code counts against those keys, is audited `login.mfa.failure` and
+ *   answered 401; the failure that starts a lock is also audited `login.lockout` and counted once;
  * - push refusals (denied, expired, rate-limited) never count.
  */
 import type { Context } from 'koa';
@@ -13,7 +15,7 @@ import { audit, type AuditFields } from '../../logging/logger.ts';
 import type { SecondFactorMethod } from '../../metrics/auth-metrics.ts';
 import type { HandlerServices } from '../deps.ts';
 import type { PendingLogin } from '../interaction-state.ts';
-import { regulationKeys } from '../regulation-keys.ts';
+import { secondFactorKeys } from '../regulation-keys.ts';
 
 export type MfaFailure = AuditFields['login.mfa.failure']['reason'];
 
@@ -22,15 +24,17 @@ export interface MfaAttempt {
   fail(code: MfaFailure, message: string): Promise<never>;
 }
 
-export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'logger' | 'metrics'>;
+export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'knownDevices' | 'logger' | 'metrics'>;
 
 export async function regulateAttempt(ctx: Context, deps: RegulateAttemptDeps, pending: PendingLogin, method: SecondFactorMethod): Promise<MfaAttempt> {
-  const keys = regulationKeys(pending.username, ctx.ip);
-  const lockout = { username: pending.username, account_id: pending.accountId, ip: ctx.ip, step: 'mfa' } as const;
+  const device = deps.knownDevices.recognise(ctx, pending.accountId);
+  const keys = secondFactorKeys({ username: pending.username, ip: ctx.ip, device });
+  const lockout = { username: pending.username, account_id: pending.accountId, ip: ctx.ip, step: 'mfa', known_device: device !== undefined } as const;
   const ban = await deps.regulator.check(keys);
-  if (ban.banned) {
-    audit(deps.logger, 'login.lockout', lockout);
-    deps.metrics.login('mfa', 'locked');
+  if (ban.state !== 'open') {
+    if (ban.state === 'locked') audit(deps.logger, 'login.lockout', lockout);
+    else audit(deps.logger, 'login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
+    deps.metrics.login('mfa', ban.state);
     throw tooManyAttempts(ban.retryAfterSeconds);
   }
   return {
@@ -39,7 +43,7 @@ export async function regulateAttempt(ctx: Context, deps: RegulateAttemptDeps, p
       audit(deps.logger, 'login.mfa.failure', { account_id: pending.accountId, ip: ctx.ip, reason: code, method });
       deps.metrics.login('mfa', 'failure');
       deps.metrics.secondFactor(method, 'failure');
-      if (after.banned) {
+      if (after.state === 'locked') {
         audit(deps.logger, 'login.lockout', lockout);
         deps.metrics.lockout('mfa');
       }
