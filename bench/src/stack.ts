@@ -145,13 +145,14 @@ export class Processes {
       if (!secret) throw new Error(`authctl user totp printed no secret: ${JSON.stringify(Object.keys(totp))}`);
       users.push({ username, password, totpSecret: secret });
     }
-    this.run('apps/api/dist/migrate.js', [], { ...base, API_DATABASE_URL: databaseUrl.api, API_INTROSPECTION_CLIENT_SECRET: 'unused-here' });
+    this.run('apps/api/dist/migrate.js', [], { ...base, API_DATABASE_URL: databaseUrl.api, API_INTROSPECTION_CLIENT_SECRET: 'unused-here', API_PUBLIC_URL: apiUrl });
 
     const authChild = this.spawnLogged(`auth-${engine}`, 'apps/auth/dist/main.js', authEnv);
     await waitUntil(`auth-${engine}`, `${authUrl}/healthz`, authChild);
     const apiChild = this.spawnLogged(`api-${engine}`, 'apps/api/dist/main.js', {
       ...base,
       API_PORT: String(apiPort),
+      API_PUBLIC_URL: apiUrl,
       AUTH_ISSUER: authUrl,
       API_AUDIENCE: audience,
       API_DATABASE_URL: databaseUrl.api,

@@ -144,7 +144,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
   try {
     // Migrations are their own step in production (the servers refuse a schema that is behind).
     mustCli(['db', 'migrate']);
-    const apiMigrate = run(process.execPath, [join(REPO_ROOT, 'apps/api/dist/migrate.js')], { env: { ...base, API_DATABASE_URL: databases.api.url, API_INTROSPECTION_CLIENT_SECRET: 'unused-here' } });
+    const apiMigrate = run(process.execPath, [join(REPO_ROOT, 'apps/api/dist/migrate.js')], { env: { ...base, API_DATABASE_URL: databases.api.url, API_INTROSPECTION_CLIENT_SECRET: 'unused-here', API_PUBLIC_URL: apiUrl } });
     if (apiMigrate.status !== 0) throw new Error(`api migrate failed: ${apiMigrate.stderr}`);
     const clientMigrate = run(process.execPath, [join(REPO_ROOT, 'apps/client/dist/migrate.js')], {
       env: { ...base, CLIENT_DATABASE_URL: databases.client.url },
@@ -198,6 +198,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
     const apiEnv = (port: number): Record<string, string> => ({
       ...base,
       API_PORT: String(port),
+      API_PUBLIC_URL: apiUrl,
       AUTH_ISSUER: authUrl,
       API_AUDIENCE: audience,
       API_DATABASE_URL: databases.api.url,

@@ -101,6 +101,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const api = run('api', 'apps/api/src/main.ts', {
       ...base,
       API_PORT: String(apiPort),
+      API_PUBLIC_URL: apiUrl,
       API_METRICS_PORT: '0',
       AUTH_ISSUER: authUrl,
       API_DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,

@@ -1,7 +1,10 @@
 /**
  * Builds the resource server. It never listens: main.ts does, and tests call createApp.
+ * Every absolute URL it writes starts with `config.publicUrl` (API_PUBLIC_URL), never with the
+ * request's Host or X-Forwarded-Host; TRUST_PROXY only makes Koa read the client address from
+ * X-Forwarded-For.
  * Middleware order: request metrics → request id → access log → security headers → problem details →
- * health, OpenAPI → collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
+ * health, problem type documentation, OpenAPI → collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
  */
 import Koa from 'koa';
 import type { Logger } from '@gatehouse/logging';
@@ -28,6 +31,7 @@ import { apiRouteName } from './metrics/route-name.ts';
 import type { ApiState } from './http/state.ts';
 import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
 import { openApiRoute } from './openapi/openapi-route.ts';
+import { problemRoutes } from './problems/problem-routes.ts';
 import { createItemStore } from './storage/item-store.ts';
 import type { ApiSchema } from './storage/schema.ts';
 
@@ -132,7 +136,7 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   app.use(apiAccessLog(deps.logger, deps.clock));
   // Outside the error handler: its problem pages carry the headers too.
   app.use(apiSecurityHeaders);
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, { publicUrl: config.publicUrl }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
     database: () => store.ping(),
@@ -141,7 +145,8 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   };
   const health = healthRoutes(readiness);
   app.use(health.routes());
-  const openapi = openApiRoute(deps.definition, { issuer: config.issuer, audience: config.audience });
+  app.use(problemRoutes({ publicUrl: config.publicUrl }).routes());
+  const openapi = openApiRoute(deps.definition, { issuer: config.issuer, audience: config.audience, serverUrl: config.publicUrl });
   app.use(openapi.routes());
   app.use(
     collectionEndpoint({
@@ -152,6 +157,7 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
       realm: config.realm,
       bodyLimit: config.bodyLimit,
       clock: deps.clock,
+      publicUrl: config.publicUrl,
     }),
   );
   return Object.assign(app, { authenticator, revocationFeed: feed, metrics });

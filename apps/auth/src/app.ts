@@ -8,7 +8,7 @@
  * on every instance within seconds, without a restart.
  * Expired oidc rows and old regulation records are purged on the same lazy schedule.
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
- * The provider's own middleware (build()): request id → access log → security headers → error
+ * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id → access log → security headers → error
  * handler → wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection
  * → token response → interaction routes → authenticator routes (then oidc-provider's endpoints).
  */
@@ -29,6 +29,7 @@ import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
+import { pinPublicOrigin } from './http/public-origin.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
@@ -107,8 +108,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       logger,
       metrics: authMetrics,
     });
-    // Request id → access log → security headers → error handler: the headers are set in `finally`
-    // outside the error handler, so error pages carry them too.
+    // The issuer's origin first (every URL oidc-provider builds from the request); then request id →
+    // access log → security headers → error handler: the headers are set in `finally` outside the
+    // error handler, so error pages carry them too.
+    provider.use(pinPublicOrigin(config.issuer));
     provider.use(requestId);
     provider.use(accessLog(logger));
     provider.use(authSecurityHeaders);

@@ -32,6 +32,8 @@ export const CLIENT_ROUTES = {
 export const API_ROUTES = {
   prefix: '/api',
   openapi: '/api/openapi.json',
+  /** Documentation of each problem `code`: `/problems/<code>` is the `type` of the API's problem documents. */
+  problems: '/problems',
   health: '/healthz',
   ready: '/readyz',
 } as const;

@@ -8,6 +8,9 @@
  *   9465 by default), never on the API's port; port 0 binds a free port (tests), like API_PORT;
  * - the issuer is AUTH_ISSUER, the name the other apps use; the old API_ISSUER is refused with a
  *   message naming its new name (never read as an alias);
+ * - API_PUBLIC_URL is the origin clients reach the API at; every absolute URL the API writes
+ *   (`Location`, `Link`, paging, OpenAPI `servers`, problem `type`) starts with it, never with the
+ *   request's Host or X-Forwarded-Host; it must be set when NODE_ENV=production;
  * - a bad value fails start-up with a message naming the variable; every problem is reported at
  *   once (one line each), including an unsupported API_DATABASE_URL.
  */
@@ -24,6 +27,11 @@ export interface ApiConfig {
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
+  /**
+   * The scheme and authority clients reach the API at (no path, no trailing slash): the start of every
+   * absolute URL in responses. Never taken from the request (Host, X-Forwarded-Host).
+   */
+  readonly publicUrl: string;
   /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `migrate` ran (production default). */
   readonly migrate: MigrateMode;
   /** Issuer of the authorization server; its discovery document is `${issuer}/.well-known/openid-configuration`. */
@@ -77,6 +85,7 @@ const Env = z.object({
   API_PORT: port.default(DEV_TOPOLOGY.api.port),
   API_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/api.db'),
   API_MIGRATE: z.enum(['auto', 'manual']).optional(),
+  API_PUBLIC_URL: url.refine((v) => /^https?:\/\/[^/?#]+$/.test(v), 'must be an http(s) origin without a path, e.g. https://api.example.com').optional(),
   AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
   API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   API_TOKEN_MODE: z.enum(['jwt', 'introspection']).default('jwt'),
@@ -114,6 +123,9 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
   if (production && e.API_INTROSPECTION_CLIENT_SECRET === DEV_INTROSPECTION_SECRET) {
     problems.sentence('API_INTROSPECTION_CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production');
   }
+  if (production && !e.API_PUBLIC_URL && !problems.has('API_PUBLIC_URL')) {
+    problems.sentence('API_PUBLIC_URL', 'API_PUBLIC_URL must be set when NODE_ENV=production (the https origin clients reach the API at)');
+  }
   problems.throwIfAny();
   const issuer = e.AUTH_ISSUER;
   return Object.freeze({
@@ -121,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
     host: e.API_HOST,
     port: e.API_PORT,
     databaseUrl: e.API_DATABASE_URL,
+    publicUrl: e.API_PUBLIC_URL ?? DEV_TOPOLOGY.api.url,
     migrate: e.API_MIGRATE ?? (production ? 'manual' : 'auto'),
     issuer,
     audience: e.API_AUDIENCE,

@@ -3,32 +3,38 @@
  * error that reaches the client is an {@link ApiError} with a status, a stable `code` from
  * {@link ErrorCode} and a title; callers and tests switch on the code, never on the message.
  * Anything else is unexpected and becomes a generic 500 `server_error` (see error-handler.ts).
+ * Each code has a documentation page at `/problems/<code>` (problem-catalog.ts), which is the
+ * problem document's `type`.
  */
 import { HttpError } from '@gatehouse/http';
 
-export type ErrorCode =
-  | 'not_found'
-  | 'database_unavailable'
-  | 'collection_not_found'
-  | 'item_not_found'
-  | 'method_not_allowed'
-  | 'not_acceptable'
-  | 'unsupported_media_type'
-  | 'payload_too_large'
-  | 'malformed_body'
-  | 'validation_failed'
-  | 'invalid_id'
-  | 'id_mismatch'
-  | 'duplicate_id'
-  | 'invalid_paging'
-  | 'unsupported_version'
-  | 'version_conflict'
-  | 'missing_token'
-  | 'invalid_request'
-  | 'invalid_token'
-  | 'insufficient_scope'
-  | 'authorization_server_unavailable'
-  | 'server_error';
+/** Every code an API error can carry, as a value so the documentation pages (problem-catalog.ts) can be checked against it. */
+export const ERROR_CODES = [
+  'not_found',
+  'database_unavailable',
+  'collection_not_found',
+  'item_not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'unsupported_media_type',
+  'payload_too_large',
+  'malformed_body',
+  'validation_failed',
+  'invalid_id',
+  'id_mismatch',
+  'duplicate_id',
+  'invalid_paging',
+  'unsupported_version',
+  'version_conflict',
+  'missing_token',
+  'invalid_request',
+  'invalid_token',
+  'insufficient_scope',
+  'authorization_server_unavailable',
+  'server_error',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   readonly field: string;

@@ -1,7 +1,9 @@
 /**
  * The outermost middleware of the API. Rules:
  * - an {@link ApiError} becomes an RFC 9457 problem document with its status, stable `code`,
- *   title, detail, field errors and extension members, plus its headers;
+ *   title, detail, field errors and extension members, plus its headers; its `type` is the
+ *   code's documentation page, `<API_PUBLIC_URL>/problems/<code>` (problem-catalog.ts), and its
+ *   `instance` the request path (relative: never the request's host);
  * - the document takes the representation the client accepts (problem+json, problem+xml or
  *   an HTML page); a client that accepts none of them gets problem+json;
  * - an unreachable database (a restart, a dropped connection) is 503 `database_unavailable` with
@@ -18,8 +20,7 @@ import { negotiateProblem, PROBLEM_TYPES } from '../representations/negotiate.ts
 import { problemToXml } from '../representations/xml.ts';
 import type { ApiContext } from '../http/state.ts';
 import { ApiError, notFound } from './api-error.ts';
-
-export const PROBLEM_TYPE_BASE = 'https://gatehouse.dev/problems/';
+import { problemTypeUri } from './problem-catalog.ts';
 
 function toApiError(error: unknown, ctx: ApiContext, logger: Logger): ApiError {
   if (error instanceof ApiError && error.expose) return error;
@@ -43,7 +44,7 @@ function toApiError(error: unknown, ctx: ApiContext, logger: Logger): ApiError {
   });
 }
 
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, options: { publicUrl: string }) {
   return async function errorHandlerMiddleware(ctx: ApiContext, next: Next): Promise<void> {
     try {
       await next();
@@ -51,7 +52,7 @@ export function errorHandler(logger: Logger) {
     } catch (caught) {
       const error = toApiError(caught, ctx, logger);
       const problem: Record<string, unknown> & { title: string; status: number } = {
-        type: `${PROBLEM_TYPE_BASE}${error.code}`,
+        type: problemTypeUri(options.publicUrl, error.code),
         title: error.title,
         status: error.status,
         detail: error.detail,

@@ -18,7 +18,6 @@ import { insufficientScope } from '../auth/challenges.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ApiDefinition } from '../collections/collection-config.ts';
 import { collectionNotFound, methodNotAllowed, notAcceptable } from '../errors/api-error.ts';
-import { baseUrl } from '../http/base-url.ts';
 import type { ApiContext } from '../http/state.ts';
 import { BASE_TYPES, negotiate } from '../representations/negotiate.ts';
 import type { ItemStore } from '../storage/item-store.ts';
@@ -52,6 +51,8 @@ export function collectionEndpoint(options: {
   realm: string;
   bodyLimit: number;
   clock: () => number;
+  /** The configured public origin (API_PUBLIC_URL), never the request's Host. */
+  publicUrl: string;
 }) {
   const { definition } = options;
   const available = [
@@ -91,7 +92,7 @@ export function collectionEndpoint(options: {
     ctx.state.version = version;
     ctx.set('API-Version', formatVersion(version.version));
     if (version.deprecated) {
-      const headers = deprecationHeaders(version.deprecated, `${baseUrl(ctx)}${API_ROUTES.openapi}`);
+      const headers = deprecationHeaders(version.deprecated, `${options.publicUrl}${API_ROUTES.openapi}`);
       ctx.set('Deprecation', headers.deprecation);
       if (headers.sunset) ctx.set('Sunset', headers.sunset);
       for (const link of headers.links) ctx.append('Link', link);
@@ -118,6 +119,7 @@ export function collectionEndpoint(options: {
       paging: definition.paging,
       bodyLimit: options.bodyLimit,
       clock: options.clock,
+      publicUrl: options.publicUrl,
     });
   };
 }

@@ -9,7 +9,6 @@
 import { ApiError, itemNotFound, validationFailed } from '../errors/api-error.ts';
 import { parseId, validateItem, type Item } from '../collections/item-validator.ts';
 import type { CollectionSpec, VersionSpec } from '../collections/collection-config.ts';
-import { baseUrl } from '../http/base-url.ts';
 import type { ApiContext } from '../http/state.ts';
 import { readJsonBody } from '../http/read-json-body.ts';
 import type { Negotiated } from '../representations/negotiate.ts';
@@ -27,6 +26,8 @@ export interface OperationInput {
   readonly paging: { readonly defaultLimit: number; readonly maxLimit: number };
   readonly bodyLimit: number;
   readonly clock: () => number;
+  /** The configured public origin (API_PUBLIC_URL): the start of `Location` and paging links. */
+  readonly publicUrl: string;
 }
 
 export type Operation = (ctx: ApiContext, input: OperationInput) => Promise<void>;
@@ -55,7 +56,7 @@ export const listItems: Operation = async (ctx, input) => {
   const found = await input.store.list(input.collection.name, { after: request.after, limit: request.limit + 1 });
   const items = found.slice(0, request.limit);
   const last = items.at(-1);
-  const next = found.length > request.limit && last ? nextPageUrl(baseUrl(ctx), ctx.path, ctx.querystring, request, last.id) : null;
+  const next = found.length > request.limit && last ? nextPageUrl(input.publicUrl, ctx.path, ctx.querystring, request, last.id) : null;
   if (next) ctx.append('Link', `<${next}>; rel="next"`);
   const name = input.collection.name;
   const view =
@@ -83,7 +84,7 @@ export const createItem: Operation = async (ctx, input) => {
     throw new ApiError(409, 'duplicate_id', 'Conflict', { detail: `${input.collection.name} already has an item with id ${item.id}` });
   }
   const version = new URLSearchParams(ctx.querystring).get('version');
-  ctx.set('Location', `${baseUrl(ctx)}${input.match.collectionPath}/${item.id}${version === null ? '' : `?version=${encodeURIComponent(version)}`}`);
+  ctx.set('Location', `${input.publicUrl}${input.match.collectionPath}/${item.id}${version === null ? '' : `?version=${encodeURIComponent(version)}`}`);
   render(ctx, input.negotiated, 201, { kind: 'item', collection: input.collection.name, item }, columnsOf(input.collection));
 };
 

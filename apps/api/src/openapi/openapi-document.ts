@@ -1,13 +1,15 @@
 /**
  * The OpenAPI 3.1 description of the API, generated from the collection file: one path pair
  * per collection (list/create, read/replace/remove), the item schema from its declared fields,
- * every version and how to ask for it, the paging parameters, problem details, and the OAuth 2.0
+ * every version and how to ask for it, the paging parameters, problem details (and the
+ * `/problems/<code>` pages their `type` names), and the OAuth 2.0
  * bearer security scheme with the collection scopes. Paths are listed in the `/api/v<n>/…`
  * form per version and in the unversioned `/api/…` form (which takes a header, query or media type).
  */
 import type { ApiDefinition, CollectionSpec, FieldSpec } from '../collections/collection-config.ts';
 import { MAX_ID } from '../collections/item-validator.ts';
-import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { API_ROUTES, AUTH_ROUTES } from '@gatehouse/contracts';
+import { ERROR_CODES } from '../errors/api-error.ts';
 import { formatVersion } from '../versioning/resolve-version.ts';
 
 function fieldSchema(spec: FieldSpec): Record<string, unknown> {
@@ -148,6 +150,54 @@ export function buildOpenApiDocument(definition: ApiDefinition, options: { issue
       };
     }
   }
+
+  // The documentation every problem `type` points at: public, HTML by default, JSON on request.
+  const problemDescription = {
+    type: 'object',
+    required: ['type', 'code', 'status', 'title', 'meaning', 'action'],
+    properties: {
+      type: { type: 'string', format: 'uri' },
+      code: { type: 'string', enum: [...ERROR_CODES] },
+      status: { type: 'integer' },
+      title: { type: 'string' },
+      meaning: { type: 'string' },
+      action: { type: 'string' },
+    },
+  };
+  schemas.ProblemDescription = problemDescription;
+  paths[API_ROUTES.problems] = {
+    get: {
+      summary: 'List the problem codes of this API',
+      security: [],
+      responses: {
+        '200': {
+          description: 'Every problem code with its status, title and type URI',
+          content: {
+            'text/html': { schema: { type: 'string' } },
+            'application/json': {
+              schema: { type: 'object', properties: { problems: { type: 'array', items: { type: 'object', properties: { code: { type: 'string' }, status: { type: 'integer' }, title: { type: 'string' }, type: { type: 'string', format: 'uri' } } } } } },
+            },
+          },
+        },
+        '406': problem('Neither HTML nor JSON is acceptable'),
+      },
+    },
+  };
+  paths[`${API_ROUTES.problems}/{code}`] = {
+    get: {
+      summary: 'Describe a problem code: the resource a problem document\'s type names',
+      security: [],
+      parameters: [{ name: 'code', in: 'path', required: true, schema: { type: 'string', enum: [...ERROR_CODES] } }],
+      responses: {
+        '200': {
+          description: 'What the code means and what to do',
+          content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: { $ref: '#/components/schemas/ProblemDescription' } } },
+        },
+        '404': problem('No problem code of this name'),
+        '406': problem('Neither HTML nor JSON is acceptable'),
+      },
+    },
+  };
 
   const scopes = Object.fromEntries(
     [...definition.collections.values()].flatMap((c) => [

@@ -55,3 +55,21 @@ export function problemToHtml(problem: { title: string; status: number; detail?:
     .join('');
   return page(`${problem.status} ${problem.title}`, `<dl>${rows}</dl>`);
 }
+
+/** The documentation page of one problem code (`/problems/<code>`). */
+export function problemDescriptionToHtml(code: string, description: { status: number; title: string; meaning: string; action: string }): string {
+  return page(
+    `Problem: ${code}`,
+    `<dl><dt>code</dt><dd>${escapeHtml(code)}</dd><dt>status</dt><dd>${description.status} ${escapeHtml(description.title)}</dd>` +
+      `<dt>what it means</dt><dd>${escapeHtml(description.meaning)}</dd><dt>what to do</dt><dd>${escapeHtml(description.action)}</dd></dl>` +
+      `<p>Problem documents with this <code>type</code> carry <code>code</code> = <code>${escapeHtml(code)}</code> (RFC 9457).</p>`,
+  );
+}
+
+/** The index of the problem codes (`/problems`): each links to its page (relative links, never a request's host). */
+export function problemIndexToHtml(entries: readonly { code: string; status: number; title: string; href: string }[]): string {
+  const rows = entries
+    .map((e) => `<tr><td><a href="${escapeHtml(e.href)}">${escapeHtml(e.code)}</a></td><td>${e.status}</td><td>${escapeHtml(e.title)}</td></tr>`)
+    .join('');
+  return page('Problem types', `<table><thead><tr><th scope="col">code</th><th scope="col">status</th><th scope="col">title</th></tr></thead><tbody>${rows}</tbody></table>`);
+}

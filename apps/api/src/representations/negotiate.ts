@@ -145,3 +145,18 @@ export function negotiateProblem(accept: string | undefined): Representation {
   }
   return best;
 }
+
+/**
+ * The representation of a documentation page (`/problems/<code>`): HTML, or JSON when the client
+ * ranks JSON above HTML. Unlike data, documentation is for people first, so a tie, `*∕*` or no
+ * Accept at all means HTML; undefined when neither is acceptable (406).
+ */
+export function negotiateDocumentation(accept: string | undefined): 'html' | 'json' | undefined {
+  if (!accept?.trim()) return 'html';
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return 'html';
+  const html = qualityOf(BASE_TYPES.html, ranges);
+  const json = qualityOf(BASE_TYPES.json, ranges);
+  if (html <= 0 && json <= 0) return undefined;
+  return json > html ? 'json' : 'html';
+}

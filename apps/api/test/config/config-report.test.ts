@@ -40,6 +40,7 @@ describe('loadConfig', () => {
         '  API_DATABASE_URL: unsupported database URL "mysql://db/api": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db',
         '  API_TOKEN_MODE: Invalid option: expected one of "jwt"|"introspection"',
         '  API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production',
+        '  API_PUBLIC_URL must be set when NODE_ENV=production (the https origin clients reach the API at)',
       ].join('\n'),
     );
   });

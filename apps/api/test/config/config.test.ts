@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 4000,
       databaseUrl: 'sqlite:./data/api.db',
+      publicUrl: 'http://localhost:4000',
       migrate: 'auto',
       issuer: 'http://localhost:3000',
       audience: 'http://localhost:4000/api',
@@ -73,7 +74,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'dev-api-secret' })).toThrow(
       'API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production',
     );
-    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real' }).production).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real', API_PUBLIC_URL: 'https://api.example.com' }).production).toBe(true);
   });
 
   it('fails with one message naming the variable', () => {
@@ -81,5 +82,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ API_PORT: '70000' })).toThrow(/^invalid setting API_PORT: /);
     expect(() => loadConfig({ AUTH_ISSUER: 'not a url' })).toThrow(/^invalid setting AUTH_ISSUER: /);
     expect(() => loadConfig({ API_REALM: 'a"b' })).toThrow(/^invalid setting API_REALM: /);
+  });
+
+  it('reads API_PUBLIC_URL, an http(s) origin, required in production', () => {
+    expect(loadConfig({ API_PUBLIC_URL: 'https://api.example.com/' }).publicUrl).toBe('https://api.example.com');
+    expect(loadConfig({ API_PUBLIC_URL: 'http://127.0.0.1:4100' }).publicUrl).toBe('http://127.0.0.1:4100');
+    for (const bad of ['https://api.example.com/api', 'https://api.example.com?x=1', 'ftp://api.example.com', 'api.example.com']) {
+      expect(() => loadConfig({ API_PUBLIC_URL: bad }), bad).toThrow(/^invalid setting API_PUBLIC_URL: /);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real' })).toThrow(
+      'API_PUBLIC_URL must be set when NODE_ENV=production (the https origin clients reach the API at)',
+    );
   });
 });

@@ -39,7 +39,8 @@ async function problem(r: Response): Promise<Record<string, unknown>> {
 }
 
 const p = (status: number, title: string, code: string, instance: string, detail: string, extra: Record<string, unknown> = {}) => ({
-  type: `https://gatehouse.dev/problems/${code}`,
+  // The code's documentation page on this API (API_PUBLIC_URL is the harness's own address).
+  type: `${api.url}/problems/${code}`,
   title,
   status,
   detail,
@@ -350,7 +351,7 @@ describe('problem representations', () => {
     expect(r.headers.get('content-type')).toBe('application/problem+xml; charset=utf-8');
     const id = r.headers.get('x-request-id');
     expect(await r.text()).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?>\n<problem xmlns="urn:ietf:rfc:7807"><type>https://gatehouse.dev/problems/item_not_found</type>' +
+      `<?xml version="1.0" encoding="UTF-8"?>\n<problem xmlns="urn:ietf:rfc:7807"><type>${api.url}/problems/item_not_found</type>` +
         '<title>Not Found</title><status>404</status><detail>movies has no item with id 777</detail><code>item_not_found</code>' +
         `<instance>/api/movies/777</instance><requestId>${id}</requestId></problem>\n`,
     );
@@ -393,6 +394,7 @@ describe('500 Internal Server Error', () => {
       expect(text).not.toMatch(/destroyed|stack|\.ts:\d+/);
       expect(JSON.parse(text)).toEqual({
         ...p(500, 'Internal Server Error', 'server_error', '/api/movies/1', `an unexpected error occurred; quote request id ${id}`),
+        type: `${broken.url}/problems/server_error`,
         requestId: id,
       });
       const ready = await broken.request('/readyz');

@@ -129,10 +129,11 @@ describe('a deprecated version', () => {
 });
 
 describe('behind a proxy that removed TLS', () => {
-  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'api.example.com', ...JSON_HEADERS };
+  // The proxy forwards whatever Host the client sent: these headers must not shape any URL.
+  const forwarded = { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'lb.internal:8080', ...JSON_HEADERS };
 
-  it('builds absolute URLs from the forwarded headers when TRUST_PROXY is on', async () => {
-    const api = await startApi({ issuer: issuer.issuer, env: { TRUST_PROXY: 'true' } });
+  it('builds absolute URLs from API_PUBLIC_URL with TRUST_PROXY on, whatever the forwarded headers say', async () => {
+    const api = await startApi({ issuer: issuer.issuer, env: { TRUST_PROXY: 'true', API_PUBLIC_URL: 'https://api.example.com' } });
     try {
       const token = await issuer.sign();
       const created = await api.request('/api/v2/movies', { method: 'POST', token, headers: forwarded, body: '{"id":1,"title":"a"}' });
@@ -196,9 +197,12 @@ describe('request ids, health and OpenAPI', () => {
       components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { flows: { authorizationCode: { scopes: Record<string, string>; tokenUrl: string } } }> };
     };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths)).toEqual(
-      ['movies', 'customers', 'cars', 'users'].flatMap((c) => ['/api', '/api/v1', '/api/v2'].flatMap((p) => [`${p}/${c}`, `${p}/${c}/{id}`])),
-    );
+    expect(Object.keys(doc.paths)).toEqual([
+      ...['movies', 'customers', 'cars', 'users'].flatMap((c) => ['/api', '/api/v1', '/api/v2'].flatMap((p) => [`${p}/${c}`, `${p}/${c}/{id}`])),
+      '/problems',
+      '/problems/{code}',
+    ]);
+    expect(doc.paths['/problems/{code}']!.get!.security).toEqual([]);
     expect(doc.paths['/api/v2/users/{id}']!.delete!.security).toEqual([{ bearer: ['users:write'] }]);
     expect(doc.paths['/api/v1/cars']!.get!.security).toEqual([{ bearer: ['cars:read'] }]);
     expect(doc.components.schemas['users.item']).toEqual({

@@ -60,6 +60,8 @@ describe('GET /metrics on the metrics listener', () => {
     expect((await api.request('/rest/api/2/movies/123456', { token })).status).toBe(404);
     expect((await api.request('/no/such/path/4242')).status).toBe(404);
     expect((await api.request('/healthz')).status).toBe(200);
+    expect((await api.request('/problems/item_not_found')).status).toBe(200);
+    expect((await api.request('/problems/no_such_code_4242')).status).toBe(404);
 
     const text = await scrape(metrics);
     expect(text).toContain('http_requests_total{method="POST",route="/api/:collection",status="201"} 1');
@@ -68,8 +70,10 @@ describe('GET /metrics on the metrics listener', () => {
     expect(text).toContain('http_requests_total{method="GET",route="/rest/api/:version/:collection/:id",status="404"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="other",status="404"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/healthz",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/problems/:code",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/problems/:code",status="404"} 1');
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/api/:collection/:id",status="200"} 1');
-    for (const raw of ['987654', '123456', '4242', '/no/such']) expect(text).not.toContain(raw);
+    for (const raw of ['987654', '123456', '4242', '/no/such', 'no_such_code']) expect(text).not.toContain(raw);
   });
 
   it('counts a refused token under its status', async () => {

@@ -39,7 +39,25 @@ export async function startApi(options: {
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
-  const config = loadConfig({ AUTH_ISSUER: options.issuer, API_DATABASE_URL: outage?.url ?? target.url, LOG_LEVEL: 'silent', API_REVOCATION_FEED: 'false', ...options.env });
+  // The server listens first, so the API's public URL (API_PUBLIC_URL) can be its real address.
+  let handle: ReturnType<ApiApp['callback']> | undefined;
+  const server: Server = createServer((req, res) => void handle!(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let config: ApiConfig;
+  try {
+    config = loadConfig({
+      AUTH_ISSUER: options.issuer,
+      API_PUBLIC_URL: url,
+      API_DATABASE_URL: outage?.url ?? target.url,
+      LOG_LEVEL: 'silent',
+      API_REVOCATION_FEED: 'false',
+      ...options.env,
+    });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   const definition: ApiDefinition = options.definition === undefined ? loadApiDefinition(config.collectionsFile) : parseApiDefinition(options.definition);
   const database = await openApiDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
   const harness = { now: options.now ?? Date.now() } as ApiHarness;
@@ -52,9 +70,7 @@ export async function startApi(options: {
     tokenValidation: options.tokenValidation,
     metrics: options.metrics,
   });
-  const server: Server = createServer(app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  handle = app.callback();
   return Object.assign(harness, {
     url,
     app,
