@@ -48,6 +48,15 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
     expect(await store().findById('00000000-0000-4000-8000-000000000000')).toBeUndefined();
   });
 
+  it('binds a looked-up username as a value: SQL in it matches nobody and changes nothing', async () => {
+    const created = await store().create(input('Alice'));
+    for (const probe of ["x' OR '1'='1", "alice' --", "alice'; DELETE FROM accounts; --", 'ALICE" OR ""="']) {
+      expect(await store().findByUsername(probe)).toBeUndefined();
+    }
+    expect(await store().remove("nobody' OR '1'='1")).toBe(false);
+    expect(await store().list()).toEqual([created]);
+  });
+
   it('refuses a username that differs only in case', async () => {
     await expectAccountError(store().create(input('ALICE')), 'duplicate_username', 'username "alice" is already taken');
   });
