@@ -60,6 +60,7 @@ describe('validateItem', () => {
   it('counts characters, not UTF-16 units', () => {
     const emoji = parseApiDefinition({ versions: [{ version: 1 }], collections: [{ name: 'e', fields: { s: { type: 'string', maxLength: 2 } } }] }).collections.get('e')!;
     expect(validateItem(emoji, { id: 1, s: '😀😀' }, true).ok).toBe(true);
+    expect(validateItem(emoji, { id: 1, s: '😀😀😀' }, true)).toEqual({ ok: false, errors: [{ field: 's', message: 'must be at most 2 characters long' }] });
   });
 });
 
