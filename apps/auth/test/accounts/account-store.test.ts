@@ -49,12 +49,15 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
   });
 
   it('binds a looked-up username as a value: SQL in it matches nobody and changes nothing', async () => {
-    const created = await store().create(input('Alice'));
-    for (const probe of ["x' OR '1'='1", "alice' --", "alice'; DELETE FROM accounts; --", 'ALICE" OR ""="']) {
+    await store().create(input('Quinn'));
+    const before = await store().list();
+    for (const probe of ["x' OR '1'='1", "quinn' --", "quinn'; DELETE FROM accounts; --", 'QUINN" OR ""="']) {
       expect(await store().findByUsername(probe)).toBeUndefined();
     }
     expect(await store().remove("nobody' OR '1'='1")).toBe(false);
-    expect(await store().list()).toEqual([created]);
+    expect(await store().list()).toEqual(before);
+    expect(before.map((a) => a.username)).toContain('quinn');
+    expect(await store().remove('quinn')).toBe(true);
   });
 
   it('refuses a username that differs only in case', async () => {
