@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { pendingMigrations, type Database } from '@gatehouse/db';
 import { apiMigrations } from './storage/migrations.ts';
 import { httpMetrics, registerDatabasePoolMetrics, createMetricsRegistry, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { accessDeniedLog } from './auth/access-denied-log.ts';
 import { createAuthenticator, type Authenticator, type RevocationCheck } from './auth/authenticator.ts';
 import { createRevocationFeed, type RevocationFeed } from './auth/revocation-feed.ts';
 import { createRevocationList } from './auth/revocation-list.ts';
@@ -137,6 +138,7 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   // Outside the error handler: its problem pages carry the headers too.
   app.use(apiSecurityHeaders);
   app.use(errorHandler(deps.logger, { publicUrl: config.publicUrl }));
+  app.use(accessDeniedLog(deps.logger));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
     database: () => store.ping(),

@@ -12,6 +12,14 @@ describe('formatLogLine', () => {
     expect(formatLogLine(line)).toBe('00:00:00 ERROR boom  reason="a b"\nError: x\n    at f');
   });
 
+  it('keeps a value carrying a newline or a forged line on its own line, escaped (no log injection)', () => {
+    const forged = 'alice\n00:00:01 INFO  login.password.success account_id=admin';
+    const line = JSON.stringify({ level: 30, time: 0, msg: 'login.password.failure', username: forged, note: 'tab\there' });
+    const out = formatLogLine(line);
+    expect(out.split('\n')).toHaveLength(1);
+    expect(out).toBe(`00:00:00 INFO  login.password.failure  username=${JSON.stringify(forged)} note="tab\\there"`);
+  });
+
   it('passes anything else through unchanged', () => {
     expect(formatLogLine('  Gatehouse is running')).toBe('  Gatehouse is running');
     expect(formatLogLine('{not json')).toBe('{not json');

@@ -3,11 +3,12 @@
  * error pages the app's error handler writes (mount this middleware outside the error handler).
  * Rules:
  * - `Content-Security-Policy` is the app's policy: one string, or built per request (the
- *   authorization server widens form-action from `ctx.state` for the redirect a form leads to);
+ *   authorization server widens form-action from `ctx.state` for the redirect a form leads to;
+ *   the API sends its page policy on HTML only: a function answering undefined sends none);
  * - unless `cspOnly`, also `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer` (URLs
  *   carry codes) and `X-Frame-Options: DENY` (for browsers without frame-ancestors);
  * - `Cache-Control: no-store` on the responses `noStore` picks (pages that carry secrets);
- * - `appliesTo` limits all of it to some responses (the API sends its policy on HTML only).
+ * - `appliesTo` limits all of it to some responses.
  */
 import type { DefaultState, Next, ParameterizedContext } from 'koa';
 
@@ -15,8 +16,8 @@ type Ctx<State> = ParameterizedContext<State>;
 
 /** Options for {@link securityHeaders}. */
 export interface SecurityHeadersOptions<State = DefaultState> {
-  /** The Content-Security-Policy: a fixed string, or built from the finished response. */
-  readonly csp: string | ((ctx: Ctx<State>) => string);
+  /** The Content-Security-Policy: a fixed string, or built from the finished response (undefined: none). */
+  readonly csp: string | ((ctx: Ctx<State>) => string | undefined);
   /** Send only the CSP, not nosniff, no-referrer and DENY (default false). */
   readonly cspOnly?: boolean;
   /** Which responses get `Cache-Control: no-store` (default none). */
@@ -38,7 +39,8 @@ export function securityHeaders<State = DefaultState>(options: SecurityHeadersOp
       await next();
     } finally {
       if (!appliesTo || appliesTo(ctx)) {
-        ctx.set('Content-Security-Policy', typeof csp === 'string' ? csp : csp(ctx));
+        const policy = typeof csp === 'string' ? csp : csp(ctx);
+        if (policy !== undefined) ctx.set('Content-Security-Policy', policy);
         if (!cspOnly) {
           ctx.set('X-Content-Type-Options', 'nosniff');
           ctx.set('Referrer-Policy', 'no-referrer');

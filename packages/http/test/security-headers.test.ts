@@ -34,6 +34,7 @@ describe('securityHeaders', () => {
   let page: Awaited<ReturnType<typeof serve>>;
   let htmlOnly: Awaited<ReturnType<typeof serve>>;
   let bare: Awaited<ReturnType<typeof serve>>;
+  let pagePolicyOnHtml: Awaited<ReturnType<typeof serve>>;
 
   beforeAll(async () => {
     const app = new Koa<State>();
@@ -53,6 +54,12 @@ describe('securityHeaders', () => {
     api.use(handler);
     htmlOnly = await serve(api);
 
+    const htmlPolicy = new Koa<State>();
+    htmlPolicy.use(securityHeaders({ csp: (ctx) => (isHtmlResponse(ctx) ? "default-src 'none'" : undefined) }));
+    htmlPolicy.use(errorPage);
+    htmlPolicy.use(handler);
+    pagePolicyOnHtml = await serve(htmlPolicy);
+
     // Without an error handler inside: the error escapes to Koa, which drops every header it did not set.
     const escaping = new Koa<State>();
     escaping.use(securityHeaders({ csp: "default-src 'none'" }));
@@ -63,6 +70,7 @@ describe('securityHeaders', () => {
     await page.close();
     await htmlOnly.close();
     await bare.close();
+    await pagePolicyOnHtml.close();
   });
 
   const headers = (r: Response) => ({
@@ -99,6 +107,14 @@ describe('securityHeaders', () => {
     expect(headers(await fetch(`${htmlOnly.url}/json`))).toEqual(none);
     for (const path of ['/', '/refused', '/boom']) {
       expect(headers(await fetch(`${htmlOnly.url}${path}`))).toEqual({ ...none, csp: "default-src 'none'" });
+    }
+  });
+
+  it('a CSP function answering undefined sends no CSP, and still every other header', async () => {
+    const rest = { nosniff: 'nosniff', referrer: 'no-referrer', frame: 'DENY', cache: null };
+    expect(headers(await fetch(`${pagePolicyOnHtml.url}/json`))).toEqual({ ...rest, csp: null });
+    for (const path of ['/', '/refused', '/boom']) {
+      expect(headers(await fetch(`${pagePolicyOnHtml.url}${path}`))).toEqual({ ...rest, csp: "default-src 'none'" });
     }
   });
 

@@ -23,6 +23,17 @@ describe('validateItem', () => {
     expect(validateItem(books, { title: 'abc', pages: 3, price: null }, false)).toEqual({ ok: true, item: { title: 'abc', pages: 3 } });
   });
 
+  it('refuses an id beyond 9007199254740991, in a body and in a path', () => {
+    const idError = { field: 'id', message: 'must be an integer between 1 and 9007199254740991' };
+    expect(validateItem(books, { id: 9_007_199_254_740_991, title: 'abc', pages: 3 }, true)).toEqual({ ok: true, item: { id: 9_007_199_254_740_991, title: 'abc', pages: 3 } });
+    expect(validateItem(books, { id: 9_007_199_254_740_992, title: 'abc', pages: 3 }, true)).toEqual({ ok: false, errors: [idError] });
+    expect(validateItem(books, { id: 1e300, title: 'abc', pages: 3 }, true)).toEqual({ ok: false, errors: [idError] });
+    expect(validateItem(books, { id: -1, title: 'abc', pages: 3 }, true)).toEqual({ ok: false, errors: [idError] });
+    expect(parseId('9007199254740991')).toBe(9_007_199_254_740_991);
+    expect(parseId('9007199254740992')).toBeUndefined();
+    expect(parseId('9999999999999999')).toBeUndefined();
+  });
+
   it('reports every bad field', () => {
     expect(validateItem(books, { id: 0, title: 'ABC', pages: 2.5, price: '1', ebook: 'yes', x: 1 }, true)).toEqual({
       ok: false,
@@ -49,6 +60,7 @@ describe('validateItem', () => {
   it('counts characters, not UTF-16 units', () => {
     const emoji = parseApiDefinition({ versions: [{ version: 1 }], collections: [{ name: 'e', fields: { s: { type: 'string', maxLength: 2 } } }] }).collections.get('e')!;
     expect(validateItem(emoji, { id: 1, s: '😀😀' }, true).ok).toBe(true);
+    expect(validateItem(emoji, { id: 1, s: '😀😀😀' }, true)).toEqual({ ok: false, errors: [{ field: 's', message: 'must be at most 2 characters long' }] });
   });
 });
 

@@ -1,7 +1,8 @@
 /**
- * The API's security headers on its pages, error pages included: an HTML answer (collection page,
- * 4xx or 5xx problem page) carries the page CSP, exactly; JSON answers carry no page policy; the
- * API sends no other page headers (its wire is unchanged by the shared middleware).
+ * The API's security headers, error answers included: every answer carries nosniff, DENY and
+ * no-referrer (docs/security.md, ASVS 4.0.3 V14.4 and V13); an HTML answer (collection page,
+ * 4xx or 5xx problem page) also carries the page CSP, exactly; JSON and XML answers carry no
+ * page policy; nothing sets Cache-Control here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTML_CSP } from '../../src/representations/html.ts';
@@ -32,7 +33,8 @@ const pageHeaders = (r: Response) => ({
   frame: r.headers.get('x-frame-options'),
   cache: r.headers.get('cache-control'),
 });
-const HTML = { type: 'text/html; charset=utf-8', csp: HTML_CSP, nosniff: null, referrer: null, frame: null, cache: null };
+const HTML = { type: 'text/html; charset=utf-8', csp: HTML_CSP, nosniff: 'nosniff', referrer: 'no-referrer', frame: 'DENY', cache: null };
+const JSON_ANSWER = { ...HTML, type: 'application/json; charset=utf-8', csp: null };
 
 describe('security headers', () => {
   it('the page CSP is the one the pages are built for', () => {
@@ -54,10 +56,27 @@ describe('security headers', () => {
     expect(pageHeaders(missing)).toEqual(HTML);
   });
 
-  it('a JSON problem has no page policy', async () => {
+  it('a JSON problem has no page policy, but nosniff, DENY and no-referrer', async () => {
     const r = await api.request('/api/nothing-here', { token });
     expect(r.status).toBe(404);
-    expect(pageHeaders(r)).toEqual({ ...HTML, type: 'application/problem+json', csp: null });
+    expect(pageHeaders(r)).toEqual({ ...JSON_ANSWER, type: 'application/problem+json' });
+  });
+
+  it('a JSON collection, an XML answer, a 401 without a token and a 204 carry nosniff, DENY and no-referrer', async () => {
+    const list = await api.request('/api/movies', { token });
+    expect(list.status).toBe(200);
+    expect(pageHeaders(list)).toEqual(JSON_ANSWER);
+    const xml = await api.request('/api/movies', { token, headers: { accept: 'application/xml' } });
+    expect(xml.status).toBe(200);
+    expect(pageHeaders(xml)).toEqual({ ...JSON_ANSWER, type: 'application/xml; charset=utf-8' });
+    const anonymous = await api.request('/api/movies');
+    expect(anonymous.status).toBe(401);
+    expect(pageHeaders(anonymous)).toEqual({ ...JSON_ANSWER, type: 'application/problem+json' });
+    const created = await api.request('/api/movies', { token, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 4242, title: 'Headers' }) });
+    expect(created.status).toBe(201);
+    const removed = await api.request('/api/movies/4242', { token, method: 'DELETE' });
+    expect(removed.status).toBe(204);
+    expect(pageHeaders(removed)).toEqual({ ...JSON_ANSWER, type: null });
   });
 
   it('a 5xx problem page has it (an unexpected failure: the database was closed under the app)', async () => {

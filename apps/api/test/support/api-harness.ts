@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import type { Database, Engine } from '@gatehouse/db';
 import type { Registry } from '@gatehouse/metrics';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
@@ -35,6 +35,8 @@ export async function startApi(options: {
   outage?: boolean;
   /** The registry the app records into (default: the app's own, without process metrics). */
   metrics?: Registry;
+  /** The app's logger (default: silent). */
+  logger?: Logger;
 }): Promise<ApiHarness> {
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
@@ -66,7 +68,7 @@ export async function startApi(options: {
     definition,
     clock: () => harness.now,
     fetch: globalThis.fetch,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     tokenValidation: options.tokenValidation,
     metrics: options.metrics,
   });

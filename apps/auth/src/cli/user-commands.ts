@@ -1,6 +1,9 @@
 /**
  * `authctl user ...`. Rules:
- * - passwords are read from standard input only (never argv, which other users can see), at least 8 characters;
+ * - passwords are read from standard input only (never argv, which other users can see);
+ * - a password has 12 to 128 characters (Unicode code points; a run of spaces counts as one for
+ *   the minimum), any printable character allowed, no composition rule (ASVS 4.0.3 V2.1.1,
+ *   2.1.2, 2.1.4, 2.1.9); it is hashed exactly as typed, never trimmed or truncated;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
 import { hashPassword } from '../accounts/password.ts';
@@ -11,7 +14,8 @@ import { parseCommand, required, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 
-const MIN_PASSWORD_LENGTH = 8;
+const MIN_PASSWORD_LENGTH = 12;
+const MAX_PASSWORD_LENGTH = 128;
 
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
@@ -43,7 +47,8 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
 function readPassword(stdin: string): string {
   const password = stdin.replace(/\r?\n$/, '');
   if (!password) throw new CliError('password is empty (pipe it on standard input)');
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw new CliError(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if ([...password.replace(/ {2,}/g, ' ')].length < MIN_PASSWORD_LENGTH) throw new CliError(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if ([...password].length > MAX_PASSWORD_LENGTH) throw new CliError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
   return password;
 }
 

@@ -48,6 +48,18 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
     expect(await store().findById('00000000-0000-4000-8000-000000000000')).toBeUndefined();
   });
 
+  it('binds a looked-up username as a value: SQL in it matches nobody and changes nothing', async () => {
+    await store().create(input('Quinn'));
+    const before = await store().list();
+    for (const probe of ["x' OR '1'='1", "quinn' --", "quinn'; DELETE FROM accounts; --", 'QUINN" OR ""="']) {
+      expect(await store().findByUsername(probe)).toBeUndefined();
+    }
+    expect(await store().remove("nobody' OR '1'='1")).toBe(false);
+    expect(await store().list()).toEqual(before);
+    expect(before.map((a) => a.username)).toContain('quinn');
+    expect(await store().remove('quinn')).toBe(true);
+  });
+
   it('refuses a username that differs only in case', async () => {
     await expectAccountError(store().create(input('ALICE')), 'duplicate_username', 'username "alice" is already taken');
   });

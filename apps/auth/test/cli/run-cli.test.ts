@@ -139,6 +139,20 @@ describe('authctl user', () => {
     });
   });
 
+  it('accepts 128 characters of any printable Unicode, lower-case only, and hashes them exactly as typed', async () => {
+    const password = `  ä 🦊 ${'z'.repeat(122)}`;
+    expect([...password]).toHaveLength(128);
+    const run = await cli(['user', 'add', 'erin', '--email', 'erin@example.com', '--name', 'Erin', '--password-stdin'], `${password}\n`);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    await withServerView(async ({ accounts }) => {
+      const erin = await accounts.findByUsername('erin');
+      expect(await verifyPassword(erin!.passwordHash, password)).toBe(true);
+      expect(await verifyPassword(erin!.passwordHash, password.trim())).toBe(false);
+      expect(await verifyPassword(erin!.passwordHash, password.slice(0, 72))).toBe(false);
+    });
+    expect((await cli(['user', 'remove', 'erin'])).code).toBe(0);
+  });
+
   it('prints a plain confirmation without --json', async () => {
     const run = await cli(['user', 'add', 'bob', '--email', 'bob@example.com', '--name', 'Bob', '--password-stdin'], 'password-of-bob');
     expect(run.code).toBe(0);
@@ -148,19 +162,21 @@ describe('authctl user', () => {
   it.each([
     ['', 'password is empty (pipe it on standard input)'],
     ['\n', 'password is empty (pipe it on standard input)'],
-    ['short12\n', 'password must be at least 8 characters'],
+    ['eleven-char\n', 'password must be at least 12 characters'],
+    ['short    pass\n', 'password must be at least 12 characters'],
+    [`${'x'.repeat(129)}\n`, 'password must be at most 128 characters'],
   ])('refuses the password %j', async (stdin, message) => {
     const run = await cli(['user', 'add', 'carol', '--email', 'carol@example.com', '--name', 'Carol', '--password-stdin'], stdin);
     expect(run).toEqual({ code: 1, stdout: '', stderr: `authctl: error: ${message}\n` });
   });
 
   it('refuses a duplicate or invalid username with one line', async () => {
-    expect(await cli(['user', 'add', 'ALICE', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password123')).toEqual({
+    expect(await cli(['user', 'add', 'ALICE', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password1234')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'authctl: error: username "alice" is already taken\n',
     });
-    expect(await cli(['user', 'add', 'a b', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password123')).toEqual({
+    expect(await cli(['user', 'add', 'a b', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password1234')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'authctl: error: username must be 1-64 characters of letters, digits, ".", "_", "@" or "-"\n',

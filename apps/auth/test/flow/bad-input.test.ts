@@ -21,6 +21,8 @@ describe('bad input gets a clear 4xx', () => {
     ['an oversized field', { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ username: 'u'.repeat(65), password: 'p' }) }, 400, 'invalid_request', 'Field "username" is longer than 64 characters.'],
     ['an oversized body', { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ username: 'u', password: 'p'.repeat(20_000) }) }, 413, 'payload_too_large', 'Request body is larger than 16384 bytes.'],
     ['a wrong content type', { headers: { 'content-type': 'text/plain', accept: 'application/json' }, body: 'username=a' }, 415, 'unsupported_media_type', 'Send the form as application/x-www-form-urlencoded or application/json.'],
+    // Parameter pollution (docs/security.md, ASVS 5.1.1): which of two values counts is never guessed.
+    ['a repeated form field', { headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: 'username=alice&username=admin&password=x' }, 400, 'invalid_request', 'Field "username" is repeated.'],
   ])('POST /login with %s', async (_name, init, status, error, description) => {
     jar = new CookieJar();
     await request(jar, authorizeUrl(server));

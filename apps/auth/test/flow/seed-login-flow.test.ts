@@ -40,6 +40,11 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.text).toContain('<form method="post" action="/login"');
     expect(res.text).toContain('to continue to <strong>Test App</strong>');
+    // Password managers and paste work (docs/security.md, ASVS 2.1.11): the fields say what they
+    // hold, and nothing turns autocomplete off or intercepts paste.
+    expect(res.text).toMatch(/<input id="username" name="username" autocomplete="username[^"]*"/);
+    expect(res.text).toMatch(/<input id="password" name="password" type="password" autocomplete="current-password"/);
+    expect(res.text).not.toMatch(/autocomplete="off"|onpaste|oncopy/i);
     uid = uidOf(res.text);
     const cookies = res.headers.getSetCookie();
     const interaction = cookies.find((c) => c.startsWith('gh_auth_interaction='));
