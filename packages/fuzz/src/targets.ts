@@ -9,7 +9,7 @@
  *   CONNECT is left out: Node closes such connections without an answer unless a `connect` listener exists.
  */
 import fc from 'fast-check';
-import { encodeURIComponentLoose, pathSegment, PROTOTYPE_NAMES, queryValue } from './adversarial-values.ts';
+import { encodeURIComponentLoose, pathSegment, PROTOTYPE_NAMES, queryValue, sometimes } from './adversarial-values.ts';
 
 /** One route of the app under test. */
 export interface RouteSpec {
@@ -37,7 +37,7 @@ function fillParams(route: RouteSpec): fc.Arbitrary<string> {
     ...parts.map((part) => {
       if (!part.startsWith(':')) return fc.constant(part);
       const examples = route.params?.[part.slice(1)] ?? [];
-      return examples.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: pathSegment }) : pathSegment;
+      return examples.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: pathSegment }) : pathSegment;
     }),
   ).map((filled) => filled.join('/'));
 }
@@ -74,7 +74,7 @@ const MUTATIONS: readonly Mutation[] = [
 
 /** A path for one of the routes, filled and often mutated. */
 export function pathFor(route: RouteSpec): fc.Arbitrary<string> {
-  return fc.tuple(fillParams(route), fc.option(fc.constantFrom(...MUTATIONS), { freq: 2 })).map(([path, mutate]) => (mutate ? mutate(path) : path));
+  return fc.tuple(fillParams(route), sometimes(fc.constantFrom(...MUTATIONS), 4)).map(([path, mutate]) => (mutate ? mutate(path) : path));
 }
 
 /** A query string (with its leading `?`, or empty). */
@@ -97,11 +97,12 @@ export function queryFor(route: RouteSpec): fc.Arbitrary<string> {
 
 /** Method and target (path plus query) for one of the routes; sometimes a path that is no route at all. */
 export function targetFor(routes: readonly RouteSpec[]): fc.Arbitrary<{ method: string; path: string; route: RouteSpec | undefined }> {
-  const known = fc
-    .constantFrom(...routes)
-    .chain((route) => fc.tuple(methodFor(route), pathFor(route), queryFor(route)).map(([method, path, query]) => ({ method, path: `${path}${query}`, route })));
+  // One arbitrary per route, built once (building them per draw would dominate the run time).
+  const known = fc.oneof(
+    ...routes.map((route) => fc.tuple(methodFor(route), pathFor(route), queryFor(route)).map(([method, path, query]) => ({ method, path: `${path}${query}`, route }))),
+  );
   const unknown = fc
     .tuple(fc.constantFrom(...ANY_METHOD), fc.array(pathSegment, { minLength: 0, maxLength: 4 }))
     .map(([method, segments]) => ({ method, path: `/${segments.join('/')}`, route: undefined }));
-  return fc.oneof({ weight: 9, arbitrary: known }, { weight: 1, arbitrary: unknown });
+  return fc.oneof({ weight: 14, arbitrary: known }, { weight: 1, arbitrary: unknown });
 }
