@@ -21,6 +21,8 @@ export interface RouteSpec {
   readonly params?: Readonly<Record<string, readonly string[]>>;
   /** Query parameter names the route reads. */
   readonly query?: readonly string[];
+  /** Plausible values per query parameter (e.g. a real pending `state`), mixed with hostile ones. */
+  readonly queryValues?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** Methods an attacker may send. */
@@ -86,7 +88,15 @@ export function queryFor(route: RouteSpec): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.stringMatching(/^[a-z_]{1,10}$/) },
     ...known.map((k) => ({ weight: 1, arbitrary: fc.constantFrom(`${k}[]`, `${k}[0]`, `${k}[x]`, k.toUpperCase()) })),
   );
-  const pair = fc.tuple(name, queryValue, fc.constantFrom('=', '', '==')).map(([n, v, eq]) => (eq === '' ? n : `${n}${eq}${v}`));
+  const generic = fc.tuple(name, queryValue, fc.constantFrom('=', '=', '=', '', '==')).map(([n, v, eq]) => (eq === '' ? n : `${n}${eq}${v}`));
+  const examples = Object.entries(route.queryValues ?? {}).filter(([, values]) => values.length > 0);
+  const pair =
+    examples.length === 0
+      ? generic
+      : fc.oneof(
+          { weight: 2, arbitrary: generic },
+          ...examples.map(([n, values]) => ({ weight: 2, arbitrary: fc.constantFrom(...values).map((v) => `${n}=${encodeURIComponentLoose(v)}`) })),
+        );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },
     { weight: 6, arbitrary: fc.array(pair, { minLength: 1, maxLength: 6 }).map((pairs) => `?${pairs.join('&')}`) },
