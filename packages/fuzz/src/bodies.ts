@@ -2,7 +2,8 @@
  * Request bodies with their Content-Type. Rules:
  * - a body is malformed JSON, deeply nested JSON, JSON with `__proto__` / `constructor` keys,
  *   huge or odd numbers, values of the wrong type, XML (with an external entity), a form, invalid
- *   UTF-8, or one of the app's own plausible bodies (optionally with hostile keys merged in);
+ *   UTF-8, a body around the usual size limits (16 KiB to 1.1 MB), or one of the app's own plausible
+ *   bodies (optionally with hostile keys merged in);
  * - the Content-Type usually (16 in 20) matches the body, and otherwise is another type (form sent as JSON
  *   and JSON as form), missing, or a malformed one;
  * - the sender sets Content-Length from the body's real size.
@@ -116,11 +117,19 @@ export function bodyCase(options: BodyOptions = {}): fc.Arbitrary<BodyCase> {
   const form = options.form
     ? fc.oneof({ weight: 2, arbitrary: options.form.map((f) => new URLSearchParams(f).toString()) }, { weight: 1, arbitrary: FORMS })
     : FORMS;
+  const jsonFirst = !(options.form && !options.json);
   const typed = fc.oneof(
-    { weight: options.form && !options.json ? 1 : 6, arbitrary: json.map((body) => ({ type: 'application/json', body })) },
-    { weight: options.form && !options.json ? 6 : 2, arbitrary: form.map((body) => ({ type: 'application/x-www-form-urlencoded', body })) },
-    { weight: 1, arbitrary: XML.map((body) => ({ type: 'application/xml', body })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ type: 'application/json', body: Buffer.from([0xff, 0xfe, ...bytes]) as string | Buffer })) },
+    { weight: jsonFirst ? 18 : 3, arbitrary: json.map((body) => ({ type: 'application/json', body })) },
+    { weight: jsonFirst ? 6 : 18, arbitrary: form.map((body) => ({ type: 'application/x-www-form-urlencoded', body })) },
+    { weight: 3, arbitrary: XML.map((body) => ({ type: 'application/xml', body })) },
+    { weight: 3, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ type: 'application/json', body: Buffer.from([0xff, 0xfe, ...bytes]) as string | Buffer })) },
+    // Around the usual body limits (16 KiB forms, 1 MiB JSON).
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(16_000, 16_384, 16_400, 100_000, 1_048_560, 1_048_577, 1_100_000), fc.boolean()).map(([n, asForm]) =>
+        asForm ? { type: 'application/x-www-form-urlencoded', body: `a=${'x'.repeat(n)}` } : { type: 'application/json', body: `{"a":"${'x'.repeat(n)}"}` },
+      ),
+    },
   );
   const withType = fc.tuple(typed, fc.nat({ max: 19 }), fc.constantFrom(...CONTENT_TYPES)).map(([{ type, body }, pick, other]): BodyCase => {
     // 16 in 20: the matching type; 3 in 20: another one; 1 in 20: none, or two Content-Type lines.

@@ -23,6 +23,8 @@ export interface RouteSpec {
   readonly query?: readonly string[];
   /** Plausible values per query parameter (e.g. a real pending `state`), mixed with hostile ones. */
   readonly queryValues?: Readonly<Record<string, readonly string[]>>;
+  /** Path parameters only from `params` and no path mutation: to reach deep code with hostile headers and bodies. */
+  readonly exact?: boolean;
 }
 
 /** Methods an attacker may send. */
@@ -39,6 +41,7 @@ function fillParams(route: RouteSpec): fc.Arbitrary<string> {
     ...parts.map((part) => {
       if (!part.startsWith(':')) return fc.constant(part);
       const examples = route.params?.[part.slice(1)] ?? [];
+      if (examples.length > 0 && route.exact) return fc.constantFrom(...examples);
       return examples.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: pathSegment }) : pathSegment;
     }),
   ).map((filled) => filled.join('/'));
@@ -76,6 +79,7 @@ const MUTATIONS: readonly Mutation[] = [
 
 /** A path for one of the routes, filled and often mutated. */
 export function pathFor(route: RouteSpec): fc.Arbitrary<string> {
+  if (route.exact) return fillParams(route);
   return fc.tuple(fillParams(route), sometimes(fc.constantFrom(...MUTATIONS), 4)).map(([path, mutate]) => (mutate ? mutate(path) : path));
 }
 

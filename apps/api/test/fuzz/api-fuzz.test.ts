@@ -115,17 +115,17 @@ function target(): FuzzTarget {
 const authorization = () => Object.values(tokens).map((t) => `Bearer ${t}`);
 
 describe('the API under hostile requests', () => {
-  const every = fuzzSettings(2000);
+  const every = fuzzSettings(3000);
   it(
     'keeps its invariants on every route, with and without valid tokens',
     async () => {
       const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true }, bodies: { json: anyItem } });
-      await runFuzz('api: every route', target(), requests, { runs: 2000, command: COMMAND, settings: every });
+      await runFuzz('api: every route', target(), requests, { runs: 3000, command: COMMAND, settings: every });
     },
     every.timeoutMs,
   );
 
-  const writes = fuzzSettings(1500);
+  const writes = fuzzSettings(2000);
   it(
     'keeps its invariants on reads and writes that carry a valid token',
     async () => {
@@ -133,13 +133,22 @@ describe('the API under hostile requests', () => {
       const requests = fc.oneof(
         ...Object.entries(FIELDS).map(([collection, field]) =>
           fuzzRequest({
-            routes: routes.filter((r) => r.path.includes(':resource')).map((r) => ({ ...r, params: { ...params, resource: [collection] } })),
+            routes: routes
+              .filter((r) => r.path.includes(':resource'))
+              .map((r) => ({
+                ...r,
+                exact: true,
+                methods: r.methods?.filter((m) => m !== 'HEAD'),
+                params: { ...params, version: r.path.startsWith('/rest/') ? ['v1', '2'] : ['v1', 'v2'], resource: [collection] },
+                query: ['limit', 'after'],
+                queryValues: { limit: ['1', '2', '200'], after: ['0', '1', '3'] },
+              })),
             headers: { authorization: [`Bearer ${tokens.all}`, `Bearer ${tokens.readOnly}`], validAuthorizationOnly: true, accept: ACCEPT, apiVersion: true },
             bodies: { json: itemOf(field) },
           }),
         ),
       );
-      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 1500, command: COMMAND, settings: writes });
+      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: COMMAND, settings: writes });
     },
     writes.timeoutMs,
   );

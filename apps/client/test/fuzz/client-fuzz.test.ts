@@ -115,7 +115,7 @@ function routes(): RouteSpec[] {
 }
 
 describe('the relying party under hostile requests', () => {
-  const settings = fuzzSettings(2000);
+  const settings = fuzzSettings(3000);
   it(
     'keeps its invariants on every route, signed in or not, with tampered and stale cookies',
     async () => {
@@ -140,7 +140,7 @@ describe('the relying party under hostile requests', () => {
         snapshot,
         check,
       };
-      await runFuzz('client: every route', target, requests, { runs: 2000, command: COMMAND, settings });
+      await runFuzz('client: every route', target, requests, { runs: 3000, command: COMMAND, settings });
     },
     settings.timeoutMs,
   );
