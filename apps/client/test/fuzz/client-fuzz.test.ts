@@ -2,7 +2,7 @@
  * Issue 12: every route of the relying party, driven with random and hostile requests over real
  * HTTP (createApp on SQLite, a real test authorization server, the stub API). The fuzz holds a
  * signed-in session (its cookies and CSRF token are mixed into the requests, tampered or not),
- * a pending login (its `state` and login cookie), and the cookies of a session that was signed
+ * pending logins (their `state` values and the login cookie of the browser that started them), and the cookies of a session that was signed
  * out (stale). Invariants (@gatehouse/fuzz): no 5xx, no stack trace or internal path, every 4xx the
  * HTML error page or Node's parser rejection, nothing logged at error level, no stored session
  * changed by a refused request, and /healthz still answers afterwards. Pending logins whose
@@ -48,12 +48,17 @@ async function signIn(): Promise<void> {
   csrf = hiddenField((await client.get(jar, '/')).text, '_csrf');
 }
 
-async function startPendingLogin(): Promise<{ state: string; cookies: Cookie[] }> {
+/** A browser that started `count` logins and finished none (the login cookie is reused, so all are bound to it). */
+async function startPendingLogins(count: number): Promise<{ state: string; cookies: Cookie[] }[]> {
   const browser = new CookieJar();
-  const landing = await client.get(browser, '/');
-  const state = new URL(landing.location ?? 'http://x/').searchParams.get('state');
-  if (landing.status !== 302 || !state) throw new Error(`landing answered ${landing.status}`);
-  return { state, cookies: [...browser.cookies] };
+  const started: { state: string; cookies: Cookie[] }[] = [];
+  for (let i = 0; i < count; i++) {
+    const landing = await client.get(browser, '/');
+    const state = new URL(landing.location ?? 'http://x/').searchParams.get('state');
+    if (landing.status !== 302 || !state) throw new Error(`landing answered ${landing.status}`);
+    started.push({ state, cookies: [...browser.cookies] });
+  }
+  return started;
 }
 
 beforeAll(async () => {
@@ -67,7 +72,8 @@ beforeAll(async () => {
   if (signedOut.status !== 302) throw new Error(`logout answered ${signedOut.status}`);
   stale = [...jar.cookies];
   await signIn();
-  pending = [await startPendingLogin(), await startPendingLogin()];
+  // Twelve pending logins of one browser (whose cookies the fuzz sends) and one of another.
+  pending = [...(await startPendingLogins(12)), ...(await startPendingLogins(1))];
 }, 60_000);
 
 afterAll(async () => {
