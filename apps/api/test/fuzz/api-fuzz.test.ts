@@ -120,7 +120,7 @@ describe('the API under hostile requests', () => {
     'keeps its invariants on every route, with and without valid tokens',
     async () => {
       const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true }, bodies: { json: anyItem } });
-      await runFuzz('api: every route', target(), requests, { runs: 3000, command: COMMAND, settings: every });
+      await runFuzz('api: every route', target(), requests, { runs: 3000, command: `${COMMAND} -t 'on every route'`, settings: every });
     },
     every.timeoutMs,
   );
@@ -148,7 +148,7 @@ describe('the API under hostile requests', () => {
           }),
         ),
       );
-      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: COMMAND, settings: writes });
+      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: `${COMMAND} -t 'reads and writes'`, settings: writes });
     },
     writes.timeoutMs,
   );
