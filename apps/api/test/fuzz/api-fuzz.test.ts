@@ -119,7 +119,7 @@ describe('the API under hostile requests', () => {
   it(
     'keeps its invariants on every route, with and without valid tokens',
     async () => {
-      const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true }, bodies: { json: anyItem } });
+      const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true, hostileHost: true }, bodies: { json: anyItem } });
       await runFuzz('api: every route', target(), requests, { runs: 3000, command: `${COMMAND} -t 'on every route'`, settings: every });
     },
     every.timeoutMs,
