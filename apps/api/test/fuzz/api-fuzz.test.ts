@@ -18,7 +18,6 @@ import {
   problemJson,
   problemXml,
   runFuzz,
-  type FuzzRequest,
   type FuzzResponse,
   type FuzzTarget,
   type RouteSpec,
@@ -98,19 +97,20 @@ async function snapshot(): Promise<string> {
 }
 
 /** Without TRUST_PROXY, forwarded hosts and schemes never reach the links the API builds: every absolute link is on the API's own origin. */
-function noForwardedOrigin(_request: FuzzRequest, response: FuzzResponse): string[] {
+function noForwardedOrigin(harness: ApiHarness, response: FuzzResponse): string[] {
   const links = [...(response.headers.get('location') ?? []), ...(response.headers.get('link') ?? []).map((l) => /^<([^>]*)>/.exec(l)?.[1] ?? l)];
-  return links.filter((l) => /^[a-z][a-z0-9+.-]*:/i.test(l) && new URL(l).origin !== api.url).map((l) => `a link is not on the API's origin: ${l}`);
+  return links.filter((l) => /^[a-z][a-z0-9+.-]*:/i.test(l) && new URL(l).origin !== harness.url).map((l) => `a link is not on the API's origin: ${l}`);
 }
 
-function target(): FuzzTarget {
+function targetOf(harness: ApiHarness): FuzzTarget {
   return {
-    url: api.url,
+    url: harness.url,
     errorShape: anyShape(problemJson, problemXml, htmlErrorPage(/<dt>code<\/dt><dd>[a-z_]+<\/dd>/), parserRejection),
     snapshot,
-    check: noForwardedOrigin,
+    check: (_request, response) => noForwardedOrigin(harness, response),
   };
 }
+const target = () => targetOf(api);
 
 const authorization = () => Object.values(tokens).map((t) => `Bearer ${t}`);
 
@@ -151,5 +151,42 @@ describe('the API under hostile requests', () => {
       await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: `${COMMAND} -t 'reads and writes'`, settings: writes });
     },
     writes.timeoutMs,
+  );
+});
+
+describe('the API in introspection mode under hostile requests', () => {
+  let opaque: ApiHarness;
+  beforeAll(async () => {
+    opaque = await startApi({
+      issuer: issuer.issuer,
+      env: {
+        API_TOKEN_MODE: 'introspection',
+        API_INTROSPECTION_CLIENT_ID: issuer.introspectionClient.clientId,
+        API_INTROSPECTION_CLIENT_SECRET: issuer.introspectionClient.clientSecret,
+      },
+    });
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    issuer.introspection.set('opaque-all', { active: true, iss: issuer.issuer, aud: issuer.audience, sub: 'user-1', client_id: 'app-one', exp, scope: 'movies:read movies:write cars:read' });
+    issuer.introspection.set('opaque-expired', { active: true, iss: issuer.issuer, aud: issuer.audience, sub: 'user-1', exp: exp - 7200, scope: 'movies:read' });
+    issuer.introspection.set('opaque-other-audience', { active: true, iss: issuer.issuer, aud: 'https://elsewhere.example/api', exp, scope: 'movies:read' });
+  });
+  afterAll(async () => {
+    await opaque?.close();
+  });
+
+  const settings = fuzzSettings(1000);
+  it(
+    'keeps its invariants with opaque tokens checked at the introspection endpoint',
+    async () => {
+      const authorizations = ['opaque-all', 'opaque-expired', 'opaque-other-audience', 'opaque-unknown', tokens.all].map((t) => `Bearer ${t}`);
+      const requests = fuzzRequest({ routes, headers: { authorization: authorizations, accept: ACCEPT, apiVersion: true }, bodies: { json: anyItem } });
+      const digest = async () => {
+        const rows = await opaque.database.db.selectFrom('api_items').select(['collection', 'id', 'data', 'updated_at']).orderBy('collection').orderBy('id').execute();
+        return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+      };
+      const target: FuzzTarget = { ...targetOf(opaque), snapshot: digest };
+      await runFuzz('api: introspection mode', target, requests, { runs: 1000, command: `${COMMAND} -t 'introspection'`, settings });
+    },
+    settings.timeoutMs,
   );
 });
