@@ -37,6 +37,8 @@ const routes: RouteSpec[] = [
   { path: '/healthz', methods: ['GET', 'HEAD'] },
   { path: '/readyz', methods: ['GET', 'HEAD'] },
   { path: '/api/openapi.json', methods: ['GET', 'HEAD'] },
+  { path: '/problems', methods: ['GET', 'HEAD'] },
+  { path: '/problems/:code', methods: ['GET', 'HEAD', 'POST'], params: { code: ['not_found', 'invalid_token', 'server_error', 'constructor', '__proto__', 'nope'] } },
   { path: '/api/:resource', methods: LIST_METHODS, params, query: PAGING },
   { path: '/api/:resource/:id', methods: ITEM_METHODS, params, query: PAGING },
   { path: '/api/:version/:resource', methods: LIST_METHODS, params, query: PAGING },
