@@ -55,7 +55,8 @@ export async function authenticationOptions(
   const challenge = await deps.challenges.issue('authentication', interactionBinding(uid));
   return generateAuthenticationOptions({
     rpID: deps.rp.id,
-    challenge,
+    // Bytes: the library base64url-encodes them, so the options carry the stored string as is.
+    challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
     timeout: PASSKEY_TIMEOUT_MS,
     userVerification: options.userVerification,
     allowCredentials: (options.allow ?? []).map((p) => ({ id: p.id, transports: p.transports as never })),

@@ -38,7 +38,8 @@ export async function registrationOptions(deps: RegistrationDeps, account: Regis
     userName: account.username,
     userDisplayName: account.name || account.username,
     userID: new TextEncoder().encode(account.id),
-    challenge,
+    // Bytes: the library base64url-encodes them, so the options carry the stored string as is.
+    challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
     timeout: PASSKEY_TIMEOUT_MS,
     attestationType: 'none',
     excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports as never })),
