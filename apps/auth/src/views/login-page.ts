@@ -14,7 +14,8 @@ export interface LoginPageModel {
 
 /**
  * The password step, and passwordless sign-in with a passkey (a button, and the username
- * field's autofill where the browser supports conditional mediation).
+ * field's autofill where the browser supports conditional mediation). A page showing an error
+ * does not start the autofill request again, so a refused passkey is never retried unasked.
  */
 export function loginPage(model: LoginPageModel): string {
   return layout({
@@ -31,7 +32,7 @@ ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
 <button type="submit">Continue</button>
 </form>
-<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="true">
+<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="${model.error ? 'false' : 'true'}">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="credential" value="">
 <button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>Sign in with a passkey</button>
