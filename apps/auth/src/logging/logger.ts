@@ -66,7 +66,7 @@ export interface AuditFields {
   'recovery.used': { account_id: string; ip: string };
   'passkey.registered': { account_id: string; credential_id: string; device_type: string; ip: string };
   'passkey.registration.refused': { account_id: string; reason: PasskeyRefusalReason | 'already_registered'; ip: string };
-  'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' | 'authctl' };
+  'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };
   /** A use of a passkey second factor or sign-in whose counter did not grow: refused, possibly a copy. */
   'passkey.clone_suspected': { account_id: string; credential_id: string; stored_counter: number; presented_counter: number; ip: string };
 }

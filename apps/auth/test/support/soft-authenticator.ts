@@ -38,19 +38,23 @@ export interface Overrides {
 const b64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
 
+export interface SoftAuthenticatorOptions {
+  /** A synced passkey (backup eligible and backed up) instead of a device-bound key. */
+  synced?: boolean;
+  /** Keep a signature counter (true by default; false reports 0 every time). */
+  counter?: boolean;
+  userVerified?: boolean;
+}
+
 export class SoftAuthenticator {
   readonly credentials: SoftCredential[] = [];
+  private readonly origin: string;
+  private readonly options: SoftAuthenticatorOptions;
 
-  constructor(
-    private readonly origin: string,
-    private readonly options: {
-      /** A synced passkey (backup eligible and backed up) instead of a device-bound key. */
-      synced?: boolean;
-      /** Keep a signature counter (true by default; false reports 0 every time). */
-      counter?: boolean;
-      userVerified?: boolean;
-    } = {},
-  ) {}
+  constructor(origin: string, options: SoftAuthenticatorOptions = {}) {
+    this.origin = origin;
+    this.options = options;
+  }
 
   private flags(userVerified: boolean, attested: boolean): number {
     return 0x01 | (userVerified ? 0x04 : 0) | (this.options.synced ? 0x18 : 0) | (attested ? 0x40 : 0);
