@@ -4,7 +4,8 @@
  *   authenticator offers its discoverable ones, conditional UI included), the second factor
  *   lists the account's credentials;
  * - the answer must use that challenge (once, unexpired: else passkey_challenge_invalid), name a
- *   registered credential (of `accountId` when given: else passkey_unknown), come from the
+ *   registered credential (of `accountId` when given, and of the user its user handle names, when
+ *   the authenticator sends one: else passkey_unknown), come from the
  *   issuer's origin for its RP ID with a valid signature (else passkey_invalid), and show user
  *   verification when the policy requires it (else passkey_user_not_verified);
  * - clone detection: when the authenticator keeps a counter, it must have grown past the stored
@@ -17,6 +18,7 @@ import type { ChallengeStore } from './challenge-store.ts';
 import { PASSKEY_TIMEOUT_MS, PasskeyRefused, type PasskeyRefusalReason, type RelyingParty } from './passkey-policy.ts';
 import type { Passkey, PasskeyStore } from './passkey-store.ts';
 import { readAuthentication } from './read-credential.ts';
+import { userHandleOf } from './registration.ts';
 
 export interface AuthenticationDeps {
   passkeys: PasskeyStore;
@@ -80,6 +82,9 @@ export async function verifyAuthentication(
   const passkey = await deps.passkeys.find(response.id);
   if (!passkey) throw new PasskeyAssertionRefused('unknown_credential');
   if (options.accountId !== undefined && passkey.accountId !== options.accountId) throw new PasskeyAssertionRefused('foreign_credential');
+  // A discoverable credential names its user (the user.id given at registration): it must be the owner.
+  const userHandle = response.response.userHandle;
+  if (userHandle && userHandle !== userHandleOf(passkey.accountId)) throw new PasskeyAssertionRefused('foreign_credential', passkey);
   await options.beforeVerify?.(passkey);
 
   let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;

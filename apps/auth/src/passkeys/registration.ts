@@ -29,6 +29,9 @@ interface RegisteringAccount {
 
 export const accountBinding = (accountId: string): string => `account:${accountId}`;
 
+/** The WebAuthn user handle of an account: its id's UTF-8 bytes (base64url in JSON). */
+export const userHandleOf = (accountId: string): string => Buffer.from(accountId, 'utf8').toString('base64url');
+
 export async function registrationOptions(deps: RegistrationDeps, account: RegisteringAccount): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await deps.passkeys.listByAccount(account.id);
   const challenge = await deps.challenges.issue('registration', accountBinding(account.id));
@@ -37,7 +40,7 @@ export async function registrationOptions(deps: RegistrationDeps, account: Regis
     rpID: deps.rp.id,
     userName: account.username,
     userDisplayName: account.name || account.username,
-    userID: new TextEncoder().encode(account.id),
+    userID: new Uint8Array(Buffer.from(userHandleOf(account.id), 'base64url')),
     // Bytes: the library base64url-encodes them, so the options carry the stored string as is.
     challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
     timeout: PASSKEY_TIMEOUT_MS,

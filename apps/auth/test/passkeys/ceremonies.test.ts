@@ -116,6 +116,12 @@ describe.each(TEST_ENGINES)('passkey ceremonies on %s', (engine) => {
     expect((await refusal(verifyAuthentication(deps(), 'uid-x', JSON.stringify(stranger.authenticate(await opts())), { userVerification: 'required' }))).reason).toBe('unknown_credential');
     const noUv = JSON.stringify(soft.authenticate(await opts(), { userVerified: false }));
     expect(await refusal(verifyAuthentication(deps(), 'uid-x', noUv, { userVerification: 'required' }))).toEqual({ status: 401, code: 'passkey_user_not_verified', reason: 'user_not_verified' });
+    // A user handle naming someone else than the credential's owner.
+    const mislabeled = new SoftAuthenticator(ISSUER);
+    const owner = await newAccount();
+    await verifyRegistration(deps(), owner.id, 'k', JSON.stringify(mislabeled.register(await registrationOptions(deps(), owner))));
+    mislabeled.credentials[0]!.userHandle = Buffer.from(other.id).toString('base64url');
+    expect((await refusal(verifyAuthentication(deps(), 'uid-x', JSON.stringify(mislabeled.authenticate(await opts())), { userVerification: 'required' }))).reason).toBe('foreign_credential');
     // As a second factor, presence alone is enough.
     const preferred = await verifyAuthentication(deps(), 'uid-x', JSON.stringify(soft.authenticate(await opts(), { userVerified: false })), { userVerification: 'preferred' });
     expect(preferred.userVerified).toBe(false);

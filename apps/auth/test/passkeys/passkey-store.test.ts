@@ -3,7 +3,7 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createPasskeyStore, type NewPasskey } from '../../src/passkeys/passkey-store.ts';
-import { CHALLENGE_TTL_MS, createChallengeStore } from '../../src/passkeys/challenge-store.ts';
+import { CHALLENGE_TTL_MS, createChallengeStore, MAX_LIVE_CHALLENGES } from '../../src/passkeys/challenge-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 describe.each(TEST_ENGINES)('passkey store on %s', (engine) => {
@@ -78,6 +78,21 @@ describe.each(TEST_ENGINES)('passkey challenge store on %s', (engine) => {
     now += CHALLENGE_TTL_MS;
     expect(await store.take(late, 'registration', 'account:x')).toBe(false);
     expect(await store.take('not a challenge!', 'registration', 'account:x')).toBe(false);
+  });
+
+  it('keeps at most MAX_LIVE_CHALLENGES per purpose and binding, dropping the oldest', async () => {
+    let now = 100_000;
+    const store = createChallengeStore(database.db, () => now);
+    const issued: string[] = [];
+    for (let i = 0; i < MAX_LIVE_CHALLENGES + 2; i += 1) {
+      issued.push(await store.issue('authentication', 'interaction:many'));
+      now += 1;
+    }
+    const other = await store.issue('authentication', 'interaction:else');
+    expect(await store.take(issued[0]!, 'authentication', 'interaction:many')).toBe(false);
+    expect(await store.take(issued[1]!, 'authentication', 'interaction:many')).toBe(false);
+    for (const challenge of issued.slice(2)) expect(await store.take(challenge, 'authentication', 'interaction:many')).toBe(true);
+    expect(await store.take(other, 'authentication', 'interaction:else')).toBe(true);
   });
 
   it('purges expired challenges only', async () => {
