@@ -50,6 +50,11 @@ export async function registrationOptions(deps: RegistrationDeps, account: Regis
   });
 }
 
+/** The transports the browser reported, kept only when they are a short list of short words. */
+function transportsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string' && /^[a-z-]{1,16}$/.test(t)).slice(0, 8) : [];
+}
+
 export async function verifyRegistration(deps: RegistrationDeps, accountId: string, name: string, credential: string): Promise<Passkey> {
   const { response, challenge } = readRegistration(credential);
   if (!(await deps.challenges.take(challenge, 'registration', accountBinding(accountId)))) throw new PasskeyRefused('invalid_challenge', 400);
@@ -73,7 +78,7 @@ export async function verifyRegistration(deps: RegistrationDeps, accountId: stri
     name,
     publicKey: info.credential.publicKey,
     counter: info.credential.counter,
-    transports: info.credential.transports ?? response.response.transports ?? [],
+    transports: transportsOf(info.credential.transports ?? response.response.transports),
     deviceType: info.credentialDeviceType,
     backedUp: info.credentialBackedUp,
   };

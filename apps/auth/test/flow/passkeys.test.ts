@@ -234,6 +234,44 @@ describe.each(TEST_ENGINES)('passkeys on %s', (engine) => {
     expect(noneLeft.json()).toMatchObject({ error: 'passkey_unknown' });
   });
 
+  it('answers malformed or hostile answers with a 4xx, never a 500', async () => {
+    const { jar, soft } = await withPasskey();
+    const cdj = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const bad = [
+      'not json',
+      'null',
+      '[]',
+      '{"type":"public-key"}',
+      JSON.stringify({ id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: cdj(null), authenticatorData: 'AA', signature: 'AA' } }),
+      JSON.stringify({ id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: cdj({ challenge: 5 }), authenticatorData: 'AA', signature: 'AA' } }),
+      JSON.stringify({ id: 'a', rawId: 'a', type: 'public-key', response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' } }),
+      JSON.stringify({ id: 'a+/', rawId: 'a', type: 'public-key', response: { clientDataJSON: cdj({ challenge: 'x' }), authenticatorData: 'AA', signature: 'AA' } }),
+      'x'.repeat(13_000),
+    ];
+    for (const credential of bad) {
+      const page = await request(jar, `${server.issuer}/authenticator/passkeys`, { method: 'POST', ...jsonBody({ name: 'x', credential }) });
+      expect([400, 401]).toContain(page.status);
+      const login = browser();
+      const loginUid = uidOf((await request(login, authorizeUrl(server))).text);
+      const res = await request(login, `${server.issuer}/login/passkey`, { method: 'POST', ...jsonBody({ uid: loginUid, credential }) });
+      expect([400, 401]).toContain(res.status);
+    }
+    // A real assertion whose pieces were tampered with after signing.
+    const options = await request(jar, `${server.issuer}/authenticator/passkeys/options`, { method: 'POST', ...jsonBody({}) });
+    const answer = soft.register(options.json()) as { response: Record<string, unknown> };
+    answer.response.transports = 'usb';
+    answer.response.attestationObject = 'oWNmbXRkbm9uZQ';
+    const tampered = await request(jar, `${server.issuer}/authenticator/passkeys`, { method: 'POST', ...jsonBody({ name: 'x', credential: JSON.stringify(answer) }) });
+    expect(tampered.status).toBe(400);
+    expect(tampered.json()).toMatchObject({ error: 'passkey_invalid' });
+    // Transports are not signed: junk there is dropped, not stored.
+    const next = await request(jar, `${server.issuer}/authenticator/passkeys/options`, { method: 'POST', ...jsonBody({}) });
+    const junk = soft.register(next.json()) as { id: string; response: Record<string, unknown> };
+    junk.response.transports = ['usb', 5, 'x'.repeat(100)];
+    expect((await request(jar, `${server.issuer}/authenticator/passkeys`, { method: 'POST', ...jsonBody({ name: 'y', credential: JSON.stringify(junk) }) })).status).toBe(201);
+    expect((await server.app.services.passkeys.find(junk.id))!.transports).toEqual(['usb']);
+  });
+
   it('refuses options and answers for an interaction that is not this browser’s', async () => {
     const res = await request(browser(), `${server.issuer}/login/passkey/options`, { method: 'POST', ...jsonBody({ uid: 'nope' }) });
     expect(res.status).toBe(400);
