@@ -168,6 +168,20 @@ describe.each(TEST_ENGINES)('passkeys on %s', (engine) => {
     expect((await server.app.services.passkeys.find(id))!.counter).toBe(10);
   });
 
+  it('passwordless failures count toward the lockout of the account and the IP; a banned account is refused even with a good passkey', async () => {
+    const { user, soft } = await withPasskey();
+    const accountId = await accountIdOf(user);
+    for (let i = 0; i < 5; i += 1) {
+      // A new IP each time: the account's own counter bans it.
+      expect((await passwordless(soft, { origin: 'http://evil.test' })).res.status).toBe(401);
+    }
+    const banned = await passwordless(soft);
+    expect(banned.res.status).toBe(429);
+    expect(banned.res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(banned.res.text).toContain('Too many attempts.');
+    expect(log.audits('login.lockout')).toContainEqual(expect.objectContaining({ username: user.username, account_id: accountId, step: 'passkey' }));
+  });
+
   it('is a second factor after the password: offered, amr pwd + hwk + user, audited', async () => {
     const { user, soft, id } = await withPasskey();
     const accountId = await accountIdOf(user);
