@@ -6,11 +6,12 @@
  * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
- * Expired oidc rows and old regulation records are purged on the same lazy schedule.
+ * Expired oidc rows, passkey challenges and old regulation records are purged on the same lazy schedule.
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id → access log → security headers → error
  * handler → wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection
- * → token response → interaction routes → authenticator routes (then oidc-provider's endpoints).
+ * → token response → interaction routes → authenticator routes → passkey routes (then
+ * oidc-provider's endpoints).
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -35,6 +36,7 @@ import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { authStaticAssets } from './views/static-assets.ts';
+import { passkeyRoutes } from './passkeys/passkey-routes.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
@@ -130,6 +132,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const authenticator = authenticatorRoutes(handlerServices);
     provider.use(authenticator.routes());
     provider.use(authenticator.allowedMethods());
+    const passkeys = passkeyRoutes(handlerServices);
+    provider.use(passkeys.routes());
+    provider.use(passkeys.allowedMethods());
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
   };
 
@@ -180,6 +185,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       void Promise.all([
         services.oidcAdapter.purgeExpired(),
         services.revocations.purgeExpired(),
+        services.passkeyChallenges.purgeExpired(),
         services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
       ]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
     }

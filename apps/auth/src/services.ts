@@ -20,6 +20,8 @@ import { createPushHub, type PushHub } from './push/push-hub.ts';
 import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
 import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
 import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
+import { createPasskeyStore, type PasskeyStore } from './passkeys/passkey-store.ts';
+import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -42,6 +44,9 @@ export interface AuthServices {
   pushHub: PushHub;
   recoveryCodes: RecoveryCodeStore;
   revocations: RevocationStore;
+  /** WebAuthn credentials and the challenges of their ceremonies. */
+  passkeys: PasskeyStore;
+  passkeyChallenges: ChallengeStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -75,6 +80,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     pushHub: createPushHub(),
     recoveryCodes: createRecoveryCodeStore(db, clock),
     revocations,
+    passkeys: createPasskeyStore(db, clock),
+    passkeyChallenges: createChallengeStore(db, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

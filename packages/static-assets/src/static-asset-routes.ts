@@ -1,8 +1,9 @@
 /**
  * Same-origin files a page loads (scripts, styles, icons), served from a fixed allow-list. Rules:
- * - only the listed URL paths are served, each from the file at the same path under `root`;
- *   the router matches them exactly (case-sensitive, no trailing slash), so no requested path
- *   ever reaches the file system and `..` or encoded separators can only miss (the app's 404);
+ * - only the listed URL paths are served, each from the file at the same path under `root`, or
+ *   from the asset's own `source` file when the list names one (a vendored browser bundle in
+ *   node_modules); the router matches them exactly (case-sensitive, no trailing slash), so no
+ *   requested path ever reaches the file system and `..` or encoded separators can only miss (the app's 404);
  * - a path is `/segment/…` where every segment starts with a letter or digit and holds only
  *   letters, digits, `.`, `_` and `-`; anything else in the list is a programming error, thrown
  *   when the routes are built;
@@ -27,6 +28,8 @@ export interface StaticAsset {
   readonly cacheControl: string;
   /** Extra response headers (e.g. `Service-Worker-Allowed`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The file to serve when it is not at `path` under the root (a `file:` URL fixed in code). */
+  readonly source?: URL;
 }
 
 const ASSET_PATH = /^(?:\/[A-Za-z0-9][A-Za-z0-9._-]*)+$/;
@@ -38,7 +41,7 @@ interface LoadedAsset extends StaticAsset {
 
 function load(root: URL, asset: StaticAsset): LoadedAsset {
   if (!ASSET_PATH.test(asset.path)) throw new TypeError(`static asset path not allowed: ${JSON.stringify(asset.path)}`);
-  const file = new URL(asset.path.slice(1), root);
+  const file = asset.source ?? new URL(asset.path.slice(1), root);
   let body: Buffer;
   try {
     body = readFileSync(file);

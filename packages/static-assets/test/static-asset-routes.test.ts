@@ -141,4 +141,24 @@ describe('staticAssetRoutes', () => {
     expect(() => staticAssetRoutes(root, [ASSETS[0]!, ASSETS[0]!])).toThrow('static asset listed twice: /static/site.css');
     expect(() => staticAssetRoutes(new URL('static', root), ASSETS)).toThrow('static asset root must end with "/"');
   });
+
+  it('serves an entry with its own source file at its listed path, and only there', async () => {
+    const vendored = join(dir, 'vendor.js');
+    writeFileSync(vendored, 'window.vendor = 1;\n');
+    const routes = staticAssetRoutes(root, [{ path: '/static/vendor.js', type: 'application/javascript', cacheControl: 'no-cache', source: pathToFileURL(vendored) }]);
+    const app = new Koa();
+    app.use(routes.routes());
+    const one = createServer(app.callback());
+    await new Promise<void>((resolve) => one.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(one.address() as AddressInfo).port}`;
+    try {
+      const res = await raw(at, 'GET', '/static/vendor.js');
+      expect(res.status).toBe(200);
+      expect(res.body).toBe('window.vendor = 1;\n');
+      expect(res.headers.etag).toBe(etagOf('window.vendor = 1;\n'));
+      expect((await raw(at, 'GET', '/vendor.js')).status).toBe(404);
+    } finally {
+      await new Promise((resolve) => one.close(resolve));
+    }
+  });
 });

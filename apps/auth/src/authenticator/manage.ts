@@ -8,7 +8,8 @@
  *   the URL fragment (never sent to a server, never logged);
  * - the first device enrollment of an account without recovery codes also issues its 10
  *   recovery codes and shows them once; "new recovery codes" replaces the set;
- * - a device can be removed only by its owner (the store scopes the delete to the account).
+ * - a device can be removed only by its owner (the store scopes the delete to the account);
+ * - the page also lists the user's passkeys (added and removed by passkeys/passkey-routes.ts).
  */
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
@@ -26,11 +27,11 @@ export const DEVICES_PATH = '/authenticator/devices';
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
-type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
+export type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
 /** The page's own origin, which state-changing posts must come from. */
-type OriginDeps = { config: Pick<AuthConfig, 'issuer'> };
+export type OriginDeps = { config: Pick<AuthConfig, 'issuer'> };
 
-async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
+export async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
   const session = await deps.provider().Session.get(ctx as never);
   const account = session.accountId ? await deps.accounts.findById(session.accountId) : undefined;
   if (!account) {
@@ -45,7 +46,7 @@ async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account>
  * forms, so `null` alone is not taken as cross-site (the SameSite=Lax session cookie still is not
  * sent on a cross-site post).
  */
-function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
+export function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   const site = ctx.get('sec-fetch-site');
   const origin = ctx.get('origin');
   const crossSite = site
@@ -54,23 +55,28 @@ function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
-export type DevicesPageDeps = SessionDeps & Pick<HandlerServices, 'devices' | 'recoveryCodes'>;
+export type DevicesPageDeps = SessionDeps & Pick<HandlerServices, 'devices' | 'recoveryCodes' | 'passkeys'>;
 
 export function createDevicesPageHandler(deps: DevicesPageDeps) {
   return async function showDevices(ctx: Context): Promise<void> {
     const account = await sessionAccount(ctx, deps);
-    const [devices, remaining] = await Promise.all([deps.devices.listByAccount(account.id), deps.recoveryCodes.remaining(account.id)]);
+    const [devices, remaining, passkeys] = await Promise.all([
+      deps.devices.listByAccount(account.id),
+      deps.recoveryCodes.remaining(account.id),
+      deps.passkeys.listByAccount(account.id),
+    ]);
     ctx.status = 200;
     if (wantsJson(ctx)) {
       ctx.body = {
         username: account.username,
         devices: devices.map((d) => ({ id: d.id, name: d.name, created_at: iso(d.createdAt), last_used_at: iso(d.lastUsedAt) })),
         recovery_codes_remaining: remaining,
+        passkeys: passkeys.map((p) => ({ id: p.id, name: p.name, created_at: iso(p.createdAt), last_used_at: iso(p.lastUsedAt) })),
       };
       return;
     }
     ctx.type = 'html';
-    ctx.body = devicesPage({ username: account.username, devices, recoveryCodesRemaining: remaining });
+    ctx.body = devicesPage({ username: account.username, devices, recoveryCodesRemaining: remaining, passkeys });
   };
 }
 

@@ -17,6 +17,7 @@ import { KEYS_USAGE, runKeyCommand } from './key-commands.ts';
 import { runUserCommand, USER_USAGE } from './user-commands.ts';
 import { DB_USAGE, runDbCommand } from './db-commands.ts';
 import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-commands.ts';
+import { PASSKEY_USAGE, runPasskeyCommand } from './passkey-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
 
@@ -29,6 +30,7 @@ export const USAGE = [
   'commands:',
   ...USER_USAGE,
   ...DEVICE_USAGE,
+  ...PASSKEY_USAGE,
   ...CLIENT_USAGE,
   ...KEYS_USAGE,
   ...DB_USAGE,
@@ -39,7 +41,11 @@ export const USAGE = [
 
 const GROUPS = {
   user: (sub: string | undefined, args: readonly string[], ctx: CliContext) =>
-    sub !== undefined && DEVICE_SUBCOMMANDS.has(sub) ? runDeviceCommand(sub, args, ctx) : runUserCommand(sub, args, ctx),
+    sub === 'passkeys'
+      ? runPasskeyCommand(args, ctx)
+      : sub !== undefined && DEVICE_SUBCOMMANDS.has(sub)
+        ? runDeviceCommand(sub, args, ctx)
+        : runUserCommand(sub, args, ctx),
   client: runClientCommand,
   keys: runKeyCommand,
   db: runDbCommand,

@@ -32,7 +32,14 @@ export type AuthErrorCode =
   | 'device_not_allowed'
   | 'invalid_enrollment_code'
   | 'login_required'
-  | 'forbidden';
+  | 'forbidden'
+  // Passkeys (WebAuthn).
+  | 'passkey_challenge_invalid'
+  | 'passkey_unknown'
+  | 'passkey_invalid'
+  | 'passkey_user_not_verified'
+  | 'passkey_cloned'
+  | 'passkey_already_registered';
 
 export class AuthError extends HttpError<AuthErrorCode> {
   constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {

@@ -21,7 +21,7 @@ import { burnPasswordCheck, verifyPassword } from '../accounts/password.ts';
 import { audit } from '../logging/logger.ts';
 import { generateRecoveryCodes } from '../recovery/recovery-codes.ts';
 import { loginPage } from '../views/login-page.ts';
-import { clientName, loadInteraction, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { clientName, loadInteraction, redirectOrigin, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { applyErrorHeaders, errorBody, respond } from './respond.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
 import { passwordKeys } from './regulation-keys.ts';
@@ -91,6 +91,8 @@ export function createLoginHandler(deps: LoginDeps) {
       if (!interaction || error.code === 'interaction_expired' || error.status === 413 || error.status === 415) throw error;
       const name = await clientName(provider, interaction);
       const uid = interaction.uid;
+      // The page offers a passkey, whose success is a redirect to the client (CSP form-action).
+      ctx.state.formActionOrigins = redirectOrigin(interaction);
       respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message }), {
         ...errorBody(error),
         next: AUTH_ROUTES.login,

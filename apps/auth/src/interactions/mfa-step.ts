@@ -12,11 +12,12 @@ import type { HandlerServices } from './deps.ts';
 export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
 
-export type MfaStepDeps = Pick<HandlerServices, 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
+export type MfaStepDeps = Pick<HandlerServices, 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
  * Renders the second-factor challenge (and the TOTP enrollment when one is pending). The methods
- * offered are TOTP always, push when the account has a device, recovery when it has unused codes;
+ * offered are TOTP always, push when the account has a device, passkey when it has a WebAuthn
+ * credential, recovery when it has unused codes;
  * with a PENDING `push` the page is the WAITING page (the number and its poller).
  */
 export async function renderMfaStep(
@@ -42,8 +43,12 @@ export async function renderMfaStep(
     const recoveryCodes = pending.pendingRecoveryCodes ? (JSON.parse(deps.box.open(pending.pendingRecoveryCodes)) as string[]) : [];
     enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri), recoveryCodes };
   }
-  const [devices, recoveryCodes] = await Promise.all([deps.devices.countByAccount(pending.accountId), deps.recoveryCodes.remaining(pending.accountId)]);
-  const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
+  const [devices, recoveryCodes, passkeys] = await Promise.all([
+    deps.devices.countByAccount(pending.accountId),
+    deps.recoveryCodes.remaining(pending.accountId),
+    deps.passkeys.countByAccount(pending.accountId),
+  ]);
+  const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(passkeys > 0 ? ['passkey'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
   const waiting = push?.state === 'PENDING' ? push : undefined;
   // The page's forms (a code, a recovery code) succeed with a 302 to the client, and Chromium
   // applies this page's form-action to that redirect.
@@ -55,6 +60,7 @@ export async function renderMfaStep(
       enrollment,
       error: error?.message,
       push: methods.includes('push'),
+      passkey: methods.includes('passkey'),
       recovery: methods.includes('recovery'),
       waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id) },
     });

@@ -1,7 +1,7 @@
 /**
  * POST /mfa/verify: the second factor. Rules:
  * - only after a passed password step on this same interaction (else 400 password_required), and
- *   one of the methods `totp` (default), `push`, `recovery` (mfa/read-mfa-request.ts);
+ *   one of the methods `totp` (default), `push`, `recovery`, `passkey` (mfa/read-mfa-request.ts);
  * - a banned account or IP is refused before the factor is checked (429); wrong codes count
  *   against the account and the IP like password failures (mfa/regulate-attempt.ts);
  * - `totp`: RFC 6238, each time step accepted once per account; the first valid code of an
@@ -11,6 +11,8 @@
  *   approved, the login completes on GET /mfa/push/<id> (push-poll.ts) or on the next
  *   `method=push` post alike (mfa/verify-push.ts);
  * - `recovery` accepts one unused recovery code of the account, once (mfa/verify-recovery-code.ts);
+ * - `passkey` accepts a WebAuthn assertion of one of the account's credentials answering this
+ *   login's challenge (POST /mfa/passkey/options), once (mfa/verify-passkey.ts);
  * - success finishes the interaction and resumes the authorization inside this request, so the
  *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session
  *   cookie, with the method's amr (mfa/complete-login.ts);
@@ -25,8 +27,9 @@ import { regulateAttempt, type RegulateAttemptDeps } from './mfa/regulate-attemp
 import { verifyPush, type VerifyPushDeps } from './mfa/verify-push.ts';
 import { verifyRecoveryCode, type VerifyRecoveryCodeDeps } from './mfa/verify-recovery-code.ts';
 import { verifyTotp, type VerifyTotpDeps } from './mfa/verify-totp.ts';
+import { verifyPasskey, type VerifyPasskeyDeps } from './mfa/verify-passkey.ts';
 
-export type MfaVerifyDeps = ReadMfaRequestDeps & RegulateAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & MfaStepDeps;
+export type MfaVerifyDeps = ReadMfaRequestDeps & RegulateAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & VerifyPasskeyDeps & MfaStepDeps;
 
 export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
   return async function mfaVerify(ctx: Context, next: Next): Promise<void> {
@@ -36,6 +39,7 @@ export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
       const attempt = await regulateAttempt(ctx, deps, request.pending, factor.method);
       if (factor.method === 'push') await verifyPush(ctx, next, deps, request);
       else if (factor.method === 'recovery') await verifyRecoveryCode(ctx, next, deps, request, factor.code, attempt);
+      else if (factor.method === 'passkey') await verifyPasskey(ctx, next, deps, request, factor.credential, attempt);
       else await verifyTotp(ctx, next, deps, request, factor.code, attempt);
     } catch (error) {
       await renderRefusal(ctx, deps, request, error);

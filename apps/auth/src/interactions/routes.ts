@@ -4,7 +4,7 @@ import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
-import { clientName, loadInteraction } from './interaction-state.ts';
+import { clientName, loadInteraction, redirectOrigin } from './interaction-state.ts';
 import { createLoginHandler, type LoginDeps } from './login.ts';
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
@@ -16,6 +16,8 @@ export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & P
 export async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
   const interaction = await provider.Interaction.find(uid);
   const name = interaction ? await clientName(provider, interaction) : '';
+  // A passkey sign-in from this page ends in a redirect to the client (CSP form-action).
+  if (interaction) ctx.state.formActionOrigins = redirectOrigin(interaction);
   ctx.status = 200;
   if (responseFormat(ctx) === 'json') {
     ctx.body = { status: 'login_required', interaction: uid, next: AUTH_ROUTES.login, client: name };

@@ -2,6 +2,7 @@
  * The authorization server's logger: @gatehouse/logging (one pino setup, one redaction list)
  * named `auth`, and the closed list of this server's audit events.
  */
+import type { PasskeyErrorCode, PasskeyRefusalReason } from '../passkeys/passkey-policy.ts';
 import { audit as auditLine, createLogger as createSharedLogger, type Logger } from '@gatehouse/logging';
 
 export type { Logger } from '@gatehouse/logging';
@@ -26,15 +27,21 @@ export interface AuditFields {
   'login.password.failure': { username: string; ip: string };
   'login.mfa.success':
     | { account_id: string; ip: string; method: 'totp' | 'recovery' }
-    | { account_id: string; ip: string; method: 'push'; push_id: string };
-  'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery'; reason: 'invalid_code' | 'code_replayed' };
+    | { account_id: string; ip: string; method: 'push'; push_id: string }
+    | { account_id: string; ip: string; method: 'passkey'; credential_id: string };
+  'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery' | 'passkey'; reason: 'invalid_code' | 'code_replayed' | PasskeyErrorCode };
   'login.mfa.enrolled': { account_id: string };
   'login.lockout':
     | { username: string; ip: string; step: 'password'; known_device: boolean }
-    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean };
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean }
+    | { username: string; account_id: string; ip: string; step: 'passkey'; known_device: boolean };
   'login.throttled':
     | { username: string; ip: string; step: 'password'; known_device: boolean; retry_after: number }
-    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean; retry_after: number };
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean; retry_after: number }
+    | { username: string; account_id: string; ip: string; step: 'passkey'; known_device: boolean; retry_after: number };
+  /** Passwordless sign-in: a passkey with user verification stood for both factors. */
+  'login.passkey.success': { account_id: string; credential_id: string; ip: string };
+  'login.passkey.failure': { ip: string; reason: PasskeyRefusalReason; account_id?: string; credential_id?: string };
   'login.account_disabled': { account_id: string; ip: string };
   'token.issued': { client_id: string | undefined; grant_type: string };
   /**
@@ -63,6 +70,11 @@ export interface AuditFields {
   'device.request.refused': { reason: 'unknown_device' | 'stale_timestamp' | 'forged_signature' | 'replayed_nonce'; device_id: string; ip: string };
   'recovery.issued': { account_id: string; via: AuditVia };
   'recovery.used': { account_id: string; ip: string };
+  'passkey.registered': { account_id: string; credential_id: string; device_type: string; ip: string };
+  'passkey.registration.refused': { account_id: string; reason: PasskeyRefusalReason | 'already_registered'; ip: string };
+  'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };
+  /** A use of a passkey second factor or sign-in whose counter did not grow: refused, possibly a copy. */
+  'passkey.clone_suspected': { account_id: string; credential_id: string; stored_counter: number; presented_counter: number; ip: string };
 }
 
 export type AuditEvent = keyof AuditFields;

@@ -7,14 +7,15 @@
  *   (refused during a progressive delay) or `locked` (refused during a lock), the last two before
  *   anything is checked (regulation/regulator.ts);
  * - a lockout is counted once, by the failure that starts the lock (delays are not lockouts);
- * - second factors: `totp` and `recovery` succeed or fail; `push` succeeds, or ends `denied` on
+ * - a passwordless passkey sign-in is the login step `passkey` (both factors at once);
+ * - second factors: `totp`, `recovery` and `passkey` succeed or fail; `push` succeeds, or ends `denied` on
  *   the authenticator or `expired` before an answer.
  */
 import { Counter, Gauge, type Registry } from '@gatehouse/metrics';
 
-export type LoginStep = 'password' | 'mfa';
+export type LoginStep = 'password' | 'mfa' | 'passkey';
 export type LoginOutcome = 'success' | 'failure' | 'delayed' | 'locked';
-export type SecondFactorMethod = 'totp' | 'push' | 'recovery';
+export type SecondFactorMethod = 'totp' | 'push' | 'recovery' | 'passkey';
 export type SecondFactorOutcome = 'success' | 'failure' | 'denied' | 'expired';
 
 /** Grant types counted by name; anything else (an extension grant) is `other`. */
@@ -34,13 +35,13 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
   const registers = [registry];
   const logins = new Counter({
     name: 'auth_logins_total',
-    help: 'Login steps answered, by step (password, mfa) and outcome (success, failure, delayed, locked).',
+    help: 'Login steps answered, by step (password, mfa, passkey: passwordless) and outcome (success, failure, delayed, locked).',
     labelNames: ['step', 'outcome'] as const,
     registers,
   });
   const secondFactors = new Counter({
     name: 'auth_second_factors_total',
-    help: 'Second-factor attempts by method (totp, push, recovery) and outcome (success, failure, denied, expired).',
+    help: 'Second-factor attempts by method (totp, push, recovery, passkey) and outcome (success, failure, denied, expired).',
     labelNames: ['method', 'outcome'] as const,
     registers,
   });

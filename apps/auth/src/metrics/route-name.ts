@@ -7,6 +7,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { routeTable } from '@gatehouse/metrics';
 import { DEVICES_PATH } from '../authenticator/manage.ts';
 import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
+import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 
 export const authRouteName = routeTable([
   AUTH_ROUTES.health,
@@ -38,4 +39,5 @@ export const authRouteName = routeTable([
   '/authenticator/api/requests',
   '/authenticator/api/events',
   '/authenticator/api/requests/:id/answer',
+  ...Object.values(PASSKEY_PATHS),
 ]);

@@ -178,4 +178,32 @@ export const authMigrations: Migrations = {
       await db.schema.createIndex('signing_keys_replaces_kid').on('signing_keys').column('replaces_kid').unique().execute();
     },
   },
+  '010_passkeys': {
+    async up(db: Kysely<unknown>) {
+      // id: the credential id (base64url) the authenticator chose; unique across accounts.
+      await db.schema
+        .createTable('passkeys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('public_key', 'text', (c) => c.notNull())
+        .addColumn('counter', 'bigint', (c) => c.notNull())
+        .addColumn('transports', 'text', (c) => c.notNull())
+        .addColumn('device_type', 'text', (c) => c.notNull())
+        .addColumn('backed_up', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('passkeys_account').on('passkeys').column('account_id').execute();
+      // Ceremony challenges: single use (deleted when used), bound to a login or an account.
+      await db.schema
+        .createTable('passkey_challenges')
+        .addColumn('challenge', 'text', (c) => c.primaryKey())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('binding', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('passkey_challenges_expires').on('passkey_challenges').column('expires_at').execute();
+    },
+  },
 };

@@ -148,6 +148,35 @@ export interface TokenRevocationsTable {
   created_at: number;
 }
 
+/** A WebAuthn credential (passkey or security key) of an account. */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  account_id: string;
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The last signature counter seen (0 when the authenticator keeps none). */
+  counter: number;
+  /** JSON array of the transports the browser reported (usb, nfc, ble, internal, hybrid…). */
+  transports: string;
+  /** `singleDevice` (a hardware-bound key) or `multiDevice` (a synced passkey). */
+  device_type: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** Outstanding WebAuthn challenges (base64url); a row is deleted when its ceremony uses it. */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  /** `registration` or `authentication`. */
+  purpose: string;
+  /** What the challenge was issued to: `account:<id>` (registration) or `interaction:<uid>`. */
+  binding: string;
+  expires_at: number;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -160,4 +189,6 @@ export interface AuthSchema {
   push_transactions: PushTransactionsTable;
   recovery_codes: RecoveryCodesTable;
   token_revocations: TokenRevocationsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
 }

@@ -1,6 +1,9 @@
 import type { Device } from '../devices/device-store.ts';
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import { layout } from './layout.ts';
+import { PASSKEY_SCRIPTS } from './login-page.ts';
+import type { Passkey } from '../passkeys/passkey-store.ts';
+import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 
 const date = (ms: number | null): string => (ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
@@ -9,10 +12,30 @@ function codesList(codes: string[]): SafeHtml {
 <p class="muted">Each code works once, in place of a code from your authenticator app or a push. They are shown only now: print them or keep them in a password manager.</p>`;
 }
 
-/** Devices of the signed-in user, with enrollment, removal and recovery codes. */
-export function devicesPage(model: { username: string; devices: Device[]; recoveryCodesRemaining: number }): string {
+function passkeysSection(passkeys: Passkey[]): SafeHtml {
+  return html`<h2>Passkeys and security keys</h2>
+<p class="muted">A passkey signs you in without a password, or replaces the code after your password.</p>
+${
+  passkeys.length
+    ? html`<ul class="devices" id="passkeys">${passkeys.map(
+        (p) => html`<li><span><strong>${p.name}</strong><br><span class="muted">added ${date(p.createdAt)} · last used ${date(p.lastUsedAt)}</span></span>
+<form method="post" action="${PASSKEY_PATHS.remove}"><input type="hidden" name="credential_id" value="${p.id}"><button type="submit" class="danger">Remove</button></form></li>`,
+      )}</ul>`
+    : html`<p id="passkeys">No passkey is registered yet.</p>`
+}
+<form method="post" action="${PASSKEY_PATHS.register}" id="passkey-register" data-passkey="register" data-options-url="${PASSKEY_PATHS.registerOptions}" data-register-url="${PASSKEY_PATHS.register}">
+<label for="passkey-name">Name of the new passkey</label>
+<input id="passkey-name" name="name" maxlength="64" value="Passkey" required>
+<button type="submit" id="add-passkey" data-passkey-start hidden>Add a passkey</button>
+<p class="muted" role="status" data-passkey-status></p>
+</form>`;
+}
+
+/** Devices of the signed-in user, with enrollment, removal and recovery codes, and their passkeys. */
+export function devicesPage(model: { username: string; devices: Device[]; recoveryCodesRemaining: number; passkeys: Passkey[] }): string {
   return layout({
     title: 'Authenticator devices',
+    scripts: PASSKEY_SCRIPTS,
     body: html`<h1>Authenticator devices</h1>
 <p class="muted">Signed in as <strong>${model.username}</strong>. A device enrolled here can approve your sign-ins with a push.</p>
 ${
@@ -31,7 +54,8 @@ ${
 <form method="post" action="/authenticator/recovery-codes">
 <button type="submit" class="secondary">Create new recovery codes</button>
 </form>
-<p class="muted">Creating new codes makes the old ones stop working.</p>`,
+<p class="muted">Creating new codes makes the old ones stop working.</p>
+${passkeysSection(model.passkeys)}`,
   });
 }
 

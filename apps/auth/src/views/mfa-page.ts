@@ -1,5 +1,7 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
+import { PASSKEY_SCRIPTS } from './login-page.ts';
+import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 
 export interface MfaPageModel {
   uid: string;
@@ -9,13 +11,15 @@ export interface MfaPageModel {
   enrollment?: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes?: string[] };
   /** The account has an authenticator device: offer "Send a push". */
   push?: boolean;
+  /** The account has a passkey or security key: offer it. */
+  passkey?: boolean;
   /** The account has unused recovery codes: offer one in place of a code. */
   recovery?: boolean;
   /** A push is waiting: show its number; the same-origin script polls statusUrl, then opens pollUrl. */
   waiting?: { number: number; pollUrl: string; statusUrl: string };
 }
 
-/** The second-factor step: a TOTP code (or first the enrollment of a TOTP app), a push, or a recovery code. */
+/** The second-factor step: a TOTP code (or first the enrollment of a TOTP app), a push, a passkey, or a recovery code. */
 export function mfaPage(model: MfaPageModel): string {
   const heading = model.waiting
     ? html`<h1>Approve the sign-in</h1>
@@ -51,6 +55,16 @@ ${
 <button type="submit" class="secondary" id="send-push">Send a push to my authenticator</button>
 </form>`
       : '';
+  const passkey =
+    model.passkey && !model.waiting
+      ? html`<form method="post" action="/mfa/verify" class="alt-method" id="passkey-mfa" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.mfaOptions}">
+<input type="hidden" name="uid" value="${model.uid}">
+<input type="hidden" name="method" value="passkey">
+<input type="hidden" name="credential" value="">
+<button type="button" class="secondary" id="use-passkey" data-passkey-start hidden>Use a passkey or security key</button>
+<p class="muted" role="status" data-passkey-status></p>
+</form>`
+      : '';
   const recovery = model.recovery
     ? html`<details class="alt-method">
 <summary>Use a recovery code</summary>
@@ -65,7 +79,7 @@ ${
     : '';
   return layout({
     title: 'Two-step verification',
-    scripts: model.waiting ? ['/static/push-wait.js'] : [],
+    scripts: model.waiting ? ['/static/push-wait.js'] : passkey ? PASSKEY_SCRIPTS : [],
     body: html`${heading}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 <form method="post" action="/mfa/verify" autocomplete="off">
@@ -76,6 +90,7 @@ ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 <button type="submit">Verify</button>
 </form>
 ${push}
+${passkey}
 ${recovery}`,
   });
 }

@@ -3,22 +3,31 @@
  * page scripts, and the web authenticator (module script, the signed-message module it shares
  * with the server, service worker, manifest, icon). They live as real files under public/, at
  * the path of their URL; this list is the only way in (@gatehouse/static-assets has the rules).
+ * The WebAuthn pages also load @simplewebauthn/browser's UMD bundle (global
+ * `SimpleWebAuthnBrowser`), served from its installed package, never from a CDN.
  * Cache policy: the authenticator's scripts are `no-cache` (revalidated by ETag on each load, so
  * the page, its modules and the server never disagree on the message format); the rest is
  * cached for an hour.
  */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { staticAssetRoutes, type StaticAsset } from '@gatehouse/static-assets';
 
 /** public/ of this package: two levels above this file both in src/views/ and in dist/views/. */
 export const PUBLIC_DIR = new URL('../../public/', import.meta.url);
 
 const HOUR = 'public, max-age=3600';
+
+/** @simplewebauthn/browser's UMD bundle, next to the CommonJS entry the package exports. */
+const WEBAUTHN_BUNDLE = new URL('../dist/bundle/index.umd.min.js', pathToFileURL(createRequire(import.meta.url).resolve('@simplewebauthn/browser')));
 const JS = 'application/javascript';
 
 export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/gatehouse.css', type: 'text/css', cacheControl: HOUR },
   { path: '/static/logout.js', type: JS, cacheControl: HOUR },
   { path: '/static/push-wait.js', type: JS, cacheControl: HOUR },
+  { path: '/static/passkey.js', type: JS, cacheControl: HOUR },
+  { path: '/static/simplewebauthn-browser.js', type: JS, cacheControl: HOUR, source: WEBAUTHN_BUNDLE },
   { path: '/authenticator/app.js', type: JS, cacheControl: 'no-cache' },
   { path: '/authenticator/signed-message.js', type: JS, cacheControl: 'no-cache' },
   // The worker controls /authenticator itself, which lies outside its default scope /authenticator/.

@@ -25,7 +25,7 @@ describe('enrolling a web authenticator', () => {
     const { user, jar } = await signedIn();
     const empty = await request(jar, `${server.issuer}/authenticator/devices`, { headers: { accept: 'application/json' } });
     expect(empty.status).toBe(200);
-    expect(empty.json()).toEqual({ username: user.username, devices: [], recovery_codes_remaining: 0 });
+    expect(empty.json()).toEqual({ username: user.username, devices: [], recovery_codes_remaining: 0, passkeys: [] });
 
     const enrollment = await request(jar, `${server.issuer}/authenticator/devices/enroll`, { method: 'POST', ...jsonBody({}) });
     expect(enrollment.status).toBe(201);

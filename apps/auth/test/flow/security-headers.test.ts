@@ -26,10 +26,11 @@ describe('security headers on error pages', () => {
   });
   afterAll(() => server.close());
 
-  it('the login page (200) has them', async () => {
+  it('the login page (200) has them; its form-action also allows the client, where a passkey sign-in redirects', async () => {
     const page = await request(new CookieJar(), authorizeUrl(server));
     expect(page.status).toBe(200);
-    expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
+    const clientOrigin = new URL(server.testClient.redirectUri).origin;
+    expect(securityHeaders(page.headers)).toEqual({ ...PAGE_HEADERS, csp: CSP.replace("form-action 'self'", `form-action 'self' ${clientOrigin}`) });
   });
 
   it('an expired interaction (400 interaction_expired page) has them', async () => {

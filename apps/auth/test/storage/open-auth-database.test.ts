@@ -27,6 +27,8 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'device_nonces',
         'devices',
         'oidc_payloads',
+        'passkey_challenges',
+        'passkeys',
         'push_transactions',
         'recovery_codes',
         'regulation_failures',

@@ -20,7 +20,10 @@ function raw(base: string, method: string, path: string, headers: Record<string,
   });
 }
 
-const fileOf = (path: string) => readFileSync(new URL(path.slice(1), PUBLIC_DIR));
+const fileOf = (path: string) => {
+  const asset = AUTH_STATIC_ASSETS.find((a) => a.path === path);
+  return readFileSync(asset?.source ?? new URL(path.slice(1), PUBLIC_DIR));
+};
 const etagOf = (path: string) => `"${createHash('sha256').update(fileOf(path)).digest('base64url')}"`;
 
 describe('the static-assets route of the authorization server', () => {
@@ -35,6 +38,8 @@ describe('the static-assets route of the authorization server', () => {
       '/static/gatehouse.css',
       '/static/logout.js',
       '/static/push-wait.js',
+      '/static/passkey.js',
+      '/static/simplewebauthn-browser.js',
       '/authenticator/app.js',
       '/authenticator/signed-message.js',
       '/authenticator/sw.js',
@@ -47,6 +52,8 @@ describe('the static-assets route of the authorization server', () => {
     ['/static/gatehouse.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
     ['/static/logout.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/push-wait.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
+    ['/static/passkey.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
+    ['/static/simplewebauthn-browser.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/authenticator/app.js', 'application/javascript; charset=utf-8', 'no-cache'],
     ['/authenticator/signed-message.js', 'application/javascript; charset=utf-8', 'no-cache'],
     ['/authenticator/sw.js', 'application/javascript; charset=utf-8', 'no-cache'],
@@ -84,6 +91,13 @@ describe('the static-assets route of the authorization server', () => {
     const res = await raw(server.issuer, 'GET', path);
     expect(res.status).toBe(404);
     expect(res.body).toBe('Not Found');
+  });
+
+  it('serves @simplewebauthn/browser from its installed package (its UMD bundle, no CDN)', async () => {
+    const res = await raw(server.issuer, 'GET', '/static/simplewebauthn-browser.js');
+    expect(res.body.startsWith('/* [@simplewebauthn/browser@13.')).toBe(true);
+    expect(res.body).toContain('SimpleWebAuthnBrowser');
+    expect(res.headers['content-security-policy']).not.toContain('http');
   });
 
   it('answers other methods 405 with Allow, as before', async () => {

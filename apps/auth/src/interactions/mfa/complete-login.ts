@@ -3,7 +3,7 @@
  * - the success is audited `login.mfa.success` with its method (and a push's id) and counted;
  * - the interaction ends logged in with the method's amr (RFC 8176: TOTP and recovery codes
  *   `pwd otp`; push `pwd swk user`, proof of a software-held device key plus the user's presence
- *   shown by picking the number), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
+ *   shown by picking the number; a passkey `pwd hwk|swk` and `user` when verified), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
  *   injected clock's time (the ID token's `auth_time`);
  * - the browser becomes a known device of the account (regulation/known-device.ts), so failures
  *   made elsewhere do not lock the user out on it;
@@ -22,7 +22,19 @@ export const AMR = {
   push: ['pwd', 'swk', 'user'],
 } as const;
 
-export type PassedFactor = { method: 'totp' | 'recovery' } | { method: 'push'; pushId: string };
+/**
+ * A passkey's amr (RFC 8176): `hwk` for a key bound to one authenticator, `swk` for a synced
+ * (multi-device) passkey, plus `user` when the authenticator verified the user (PIN, biometrics).
+ */
+export function passkeyAmr(deviceType: 'singleDevice' | 'multiDevice', userVerified: boolean): string[] {
+  return [deviceType === 'multiDevice' ? 'swk' : 'hwk', ...(userVerified ? ['user'] : [])];
+}
+
+export type PassedFactor =
+  | { method: 'totp' | 'recovery' }
+  | { method: 'push'; pushId: string }
+  /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
+  | { method: 'passkey'; credentialId: string; amr: string[] };
 
 export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics' | 'knownDevices'>;
 
@@ -39,15 +51,34 @@ export async function completeLogin(
     'login.mfa.success',
     factor.method === 'push'
       ? { account_id: accountId, ip: ctx.ip, method: 'push', push_id: factor.pushId }
-      : { account_id: accountId, ip: ctx.ip, method: factor.method },
+      : factor.method === 'passkey'
+        ? { account_id: accountId, ip: ctx.ip, method: 'passkey', credential_id: factor.credentialId }
+        : { account_id: accountId, ip: ctx.ip, method: factor.method },
   );
   deps.metrics.login('mfa', 'success');
   deps.metrics.secondFactor(factor.method, 'success');
+  const amr = factor.method === 'passkey' ? ['pwd', ...factor.amr] : [...AMR[factor.method]];
+  await finishLogin(ctx, next, deps, request, accountId, amr);
+}
+
+/**
+ * Ends the interaction logged in with `amr` (acr `urn:gatehouse:loa:mfa`, remembered for SSO,
+ * `auth_time` from the injected clock), makes the browser a known device of the account, and
+ * resumes the authorization inside this request. Callers have audited and counted the success.
+ */
+export async function finishLogin(
+  ctx: Context,
+  next: Next,
+  deps: Pick<HandlerServices, 'provider' | 'clock' | 'knownDevices'>,
+  request: { interaction: Interaction; json: boolean },
+  accountId: string,
+  amr: string[],
+): Promise<void> {
   deps.knownDevices.remember(ctx, accountId);
   const returnTo = await deps.provider().interactionResult(
     ctx.req,
     ctx.res,
-    { login: { accountId, amr: [...AMR[factor.method]], acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(deps.clock() / 1000) } },
+    { login: { accountId, amr, acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(deps.clock() / 1000) } },
     { mergeWithLastSubmission: false },
   );
   await resumeAuthorization(ctx, next, returnTo, redirectOrigin(request.interaction), request.json);

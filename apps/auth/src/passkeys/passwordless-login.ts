@@ -1,0 +1,123 @@
+/**
+ * POST /login/passkey: passwordless sign-in with a discoverable passkey. Rules:
+ * - the interaction must be this browser's and match the form's `uid`; `credential` is the
+ *   browser's assertion (JSON text) answering a challenge of this interaction
+ *   (POST /login/passkey/options), used once;
+ * - user verification is required: the passkey (something you have) unlocked by a PIN or
+ *   biometrics (something you are or know) counts as both factors, amr `hwk`|`swk` + `user`
+ *   (RFC 8176), so there is no /mfa/verify step;
+ * - once the credential is known, the attempt's keys are the password step's
+ *   (interactions/regulation-keys.ts: the known device's, or the account's and the IP's); while
+ *   they wait or are locked the attempt is refused before the signature is checked (429 with
+ *   Retry-After), audited `login.throttled` or `login.lockout` with step `passkey`, not counted;
+ * - an assertion whose credential is unknown counts against the client IP alone, and is refused
+ *   (429, not counted) while the IP waits or is locked;
+ * - every refusal counts against those keys, is audited `login.passkey.failure` with its reason
+ *   and answered 401 with the login page and its stable code; a counter regression is also
+ *   audited `passkey.clone_suspected`; the failure that starts a lock is audited `login.lockout`;
+ * - a disabled account is refused (403 account_disabled);
+ * - success is audited `login.passkey.success` and ends like the second factor: oidc-provider's
+ *   302 to the client with `code` and `state`, and the SSO session cookie.
+ */
+import type { Context, Next } from 'koa';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import type { Account } from '../accounts/account-store.ts';
+import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { clientName, loadInteraction, redirectOrigin, type Interaction } from '../interactions/interaction-state.ts';
+import { finishLogin, passkeyAmr } from '../interactions/mfa/complete-login.ts';
+import { passwordKeys } from '../interactions/regulation-keys.ts';
+import { applyErrorHeaders, errorBody, respond } from '../interactions/respond.ts';
+import { audit, type AuditFields } from '../logging/logger.ts';
+import type { RegulationState } from '../regulation/regulator.ts';
+import { loginPage } from '../views/login-page.ts';
+import { auditCloneSuspected } from './audit-clone.ts';
+import { PasskeyAssertionRefused, verifyAuthentication } from './authentication.ts';
+import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
+import { CREDENTIAL_MAX } from './read-credential.ts';
+
+export type PasswordlessLoginDeps = CeremonyServices & Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'logger' | 'metrics'>;
+
+/** The IP's counter alone, for an assertion whose credential is unknown. */
+const ipKeys = (ip: string): string[] => passwordKeys({ username: '', ip, device: undefined }).filter((key) => key.startsWith('ip:'));
+
+export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
+  return async function passkeyLogin(ctx: Context, next: Next): Promise<void> {
+    const provider = deps.provider();
+    let body: ParsedBody | undefined;
+    let interaction: Interaction | undefined;
+    try {
+      body = await readBody(ctx);
+      interaction = await loadInteraction(provider, ctx, body.fields.uid);
+      const credential = requireField(body, 'credential', CREDENTIAL_MAX);
+      const account = await verifyPasswordless(ctx, deps, interaction.uid, credential);
+      if (account.account.disabledAt !== null) {
+        audit(deps.logger, 'login.account_disabled', { account_id: account.account.id, ip: ctx.ip });
+        throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
+      }
+      audit(deps.logger, 'login.passkey.success', { account_id: account.account.id, credential_id: account.credentialId, ip: ctx.ip });
+      deps.metrics.login('passkey', 'success');
+      await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      applyErrorHeaders(ctx, error);
+      if (!interaction || error.code === 'interaction_expired' || error.status === 413 || error.status === 415) throw error;
+      const json = body?.json ?? false;
+      const name = await clientName(provider, interaction);
+      const uid = interaction.uid;
+      // The page offers the passkey again, whose success is a redirect to the client.
+      ctx.state.formActionOrigins = redirectOrigin(interaction);
+      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, error: error.message }), { ...errorBody(error), next: AUTH_ROUTES.login });
+    }
+  };
+}
+
+async function verifyPasswordless(
+  ctx: Context,
+  deps: PasswordlessLoginDeps,
+  uid: string,
+  credential: string,
+): Promise<{ account: Account; credentialId: string; amr: string[] }> {
+  let account: Account | undefined;
+  let keys = ipKeys(ctx.ip);
+  let lockout: AuditFields['login.lockout'] | undefined;
+  const refuse = (ban: RegulationState): void => {
+    if (ban.state === 'open') return;
+    if (lockout && ban.state === 'locked') audit(deps.logger, 'login.lockout', lockout);
+    if (lockout && ban.state === 'delayed') audit(deps.logger, 'login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
+    deps.metrics.login('passkey', ban.state);
+    throw tooManyAttempts(ban.retryAfterSeconds);
+  };
+  try {
+    const { passkey, userVerified } = await verifyAuthentication(ceremonyDeps(deps), uid, credential, {
+      userVerification: 'required',
+      beforeVerify: async (found) => {
+        account = await deps.accounts.findById(found.accountId);
+        if (!account) throw new PasskeyAssertionRefused('unknown_credential');
+        const device = deps.knownDevices.recognise(ctx, account.id);
+        keys = passwordKeys({ username: account.username, ip: ctx.ip, device });
+        lockout = { username: account.username, account_id: account.id, ip: ctx.ip, step: 'passkey', known_device: device !== undefined };
+        refuse(await deps.regulator.check(keys));
+      },
+    });
+    return { account: account!, credentialId: passkey.id, amr: passkeyAmr(passkey.deviceType, userVerified) };
+  } catch (error) {
+    if (!(error instanceof PasskeyAssertionRefused)) throw error;
+    if (!account) refuse(await deps.regulator.check(keys));
+    const after = await deps.regulator.fail(keys);
+    audit(deps.logger, 'login.passkey.failure', {
+      ip: ctx.ip,
+      reason: error.reason,
+      ...(account ? { account_id: account.id } : {}),
+      ...(error.passkey ? { credential_id: error.passkey.id } : {}),
+    });
+    auditCloneSuspected(ctx, deps.logger, error);
+    deps.metrics.login('passkey', 'failure');
+    if (after.state === 'locked') {
+      if (lockout) audit(deps.logger, 'login.lockout', lockout);
+      deps.metrics.lockout('passkey');
+    }
+    throw error;
+  }
+}
