@@ -49,6 +49,22 @@ describe('requests no route handles answer in the contract error shape', () => {
     expect(head.headers.get('allow')).toBe('POST');
   });
 
+  it('an unknown method is never 501: 405 on a page that exists, 404 elsewhere', async () => {
+    const login = await send('PROPFIND', '/login', 'application/json');
+    expect(login.status).toBe(405);
+    expect(login.headers.get('allow')).toBe('POST');
+    expect(await login.json()).toEqual({ error: 'method_not_allowed', error_description: 'PROPFIND is not allowed here; use POST.' });
+
+    const nowhere = await send('M-SEARCH', '/no/such/page');
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.headers.get('allow')).toBeNull();
+    expect(await nowhere.text()).toContain('<code>not_found</code>');
+
+    const token = await send('PROPFIND', '/oauth2/v1/token');
+    expect(token.status).toBe(404);
+    expect(await token.json()).toEqual({ error: 'not_found', error_description: 'There is nothing at this address.' });
+  });
+
   it('OPTIONS on a page still lists its methods', async () => {
     const res = await send('OPTIONS', '/login');
     expect(res.status).toBe(200);
