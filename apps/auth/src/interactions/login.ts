@@ -83,7 +83,7 @@ export function createLoginHandler(deps: LoginDeps) {
       if (!interaction || error.code === 'interaction_expired' || error.status === 413 || error.status === 415) throw error;
       const name = await clientName(provider, interaction);
       const uid = interaction.uid;
-      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message }), {
+      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message, errorCode: error.code }), {
         ...errorBody(error),
         next: AUTH_ROUTES.login,
       });

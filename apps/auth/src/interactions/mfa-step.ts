@@ -54,6 +54,7 @@ export async function renderMfaStep(
       username: pending.username,
       enrollment,
       error: error?.message,
+      errorCode: error?.code,
       push: methods.includes('push'),
       recovery: methods.includes('recovery'),
       waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id) },
