@@ -72,6 +72,21 @@ describe('bad input gets a clear 4xx', () => {
     expect(res.text).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
+  it('form fields named like object members are plain fields, not "repeated"', async () => {
+    jar = new CookieJar();
+    const page = await request(jar, authorizeUrl(server));
+    const body = `uid=${encodeURIComponent(uidOf(page.text))}&username=nobody&password=wrong&constructor=1&toString=2&__proto__=3&hasOwnProperty=4`;
+    const res = await post('/login', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(res.status).toBe(401);
+    expect(res.text).toContain('Error code: <code>invalid_credentials</code>');
+    const twice = await post('/login', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `${body}&constructor=5` });
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain('Field &quot;constructor&quot; is repeated.');
+    const json = await post('/login', { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: `{"uid":${JSON.stringify(uidOf(page.text))},"username":"nobody","password":"wrong","__proto__":"x","constructor":"y"}` });
+    expect(json.status).toBe(401);
+    expect(json.json()).toMatchObject({ error: 'invalid_credentials' });
+  });
+
   it('a refused sign-in step shown again as its form names the error code, like the error page', async () => {
     jar = new CookieJar();
     const page = await request(jar, authorizeUrl(server));
