@@ -6,8 +6,11 @@
  *   the authorize and logout endpoints answer browsers with that page;
  * - the error code is one the contract names: the server's own codes (§7) or the standard OAuth
  *   codes (RFC 6749, 6750, 7009, 7662, OpenID Connect Core and RP-Initiated Logout);
- * - a redirect never leaves for a URI that is not registered: the Location is on the server
- *   itself or is one of the clients' registered redirect or post-logout URIs (no open redirect).
+ * - an authorization error may instead be delivered to the client by the form_post response mode
+ *   (oidc-provider's auto-submitting "Submitting Callback" page, 400, a hidden `error` input);
+ * - a redirect never leaves for a URI that is not registered: the Location, or the action of such
+ *   an auto-submitting form, is on the server itself or is one of the clients' registered redirect
+ *   or post-logout URIs (no open redirect).
  */
 import { anyShape, htmlErrorPage, oauthErrorJson, parserRejection, type FuzzRequest, type FuzzResponse, type ShapeCheck } from '@gatehouse/fuzz';
 
@@ -74,7 +77,7 @@ export function pathOf(request: FuzzRequest): string {
   return request.path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').split('?')[0]!;
 }
 
-/** The error code of an answer (JSON `error`, or the HTML page's code), if any. */
+/** The error code of an answer (JSON `error`, the HTML page's code, or a form_post `error`), if any. */
 export function errorCode(response: FuzzResponse): string | undefined {
   if (mediaType(response) === 'application/json') {
     try {
@@ -84,13 +87,25 @@ export function errorCode(response: FuzzResponse): string | undefined {
       return undefined;
     }
   }
-  if (mediaType(response) === 'text/html') return /Error code: <code>([^<]*)<\/code>/.exec(response.text)?.[1];
+  if (mediaType(response) === 'text/html') return (/Error code: <code>([^<]*)<\/code>/.exec(response.text) ?? FORM_POST_ERROR.exec(response.text))?.[1];
   return undefined;
 }
 
 const errorPage = htmlErrorPage(/<p class="muted">Error code: <code>[a-z_]+<\/code>/);
+
+const FORM_POST = /<title>Submitting Callback<\/title>[\s\S]*<form method="post" action="([^"]*)">/;
+const FORM_POST_ERROR = /<input type="hidden" name="error" value="([^"]*)"\/>/;
+
+/** An error delivered to the client by the form_post response mode. */
+const formPostError: ShapeCheck = (response, request) => {
+  if (mediaType(response) !== 'text/html') return 'not a form_post page';
+  if (request.method.toUpperCase() === 'HEAD') return undefined;
+  if (!FORM_POST.test(response.text)) return 'not a form_post page';
+  return FORM_POST_ERROR.test(response.text) ? undefined : 'form_post page without an error';
+};
+
 const apiShape = anyShape(oauthErrorJson, parserRejection);
-const pageShape = anyShape(oauthErrorJson, errorPage, parserRejection);
+const pageShape = anyShape(oauthErrorJson, errorPage, formPostError, parserRejection);
 
 /** The harness `errorShape` of the authorization server. */
 export const authErrorShape: ShapeCheck = (response, request) => (OAUTH_API.has(pathOf(request)) ? apiShape : pageShape)(response, request);
@@ -105,6 +120,21 @@ export interface RedirectTargets {
 export function contractCheck(targets: RedirectTargets) {
   const issuerOrigin = new URL(targets.issuer).origin;
   const registered = targets.registered.map((uri) => new URL(uri));
+  /** What is wrong with sending the browser to `uri` (empty when it is allowed). */
+  const leaves = (uri: string, how: string): string[] => {
+    let target: URL;
+    try {
+      target = new URL(uri, targets.issuer);
+    } catch {
+      return [`${how} to ${JSON.stringify(uri.slice(0, 200))}, which is not a URL`];
+    }
+    if (target.origin === issuerOrigin) return [];
+    const problems: string[] = [];
+    if (!registered.some((r) => r.origin === target.origin && r.pathname === target.pathname)) problems.push(`${how} to an unregistered URI ${target.origin}${target.pathname}`);
+    const error = target.searchParams.get('error');
+    if (error !== null && !KNOWN_CODES.has(error)) problems.push(`${how} carries error ${JSON.stringify(error)}, not a contract code`);
+    return problems;
+  };
   return (request: FuzzRequest, response: FuzzResponse): string[] => {
     const problems: string[] = [];
     if (response.status >= 400 && request.method.toUpperCase() !== 'HEAD') {
@@ -112,21 +142,9 @@ export function contractCheck(targets: RedirectTargets) {
       if (code !== undefined && !KNOWN_CODES.has(code)) problems.push(`error code ${JSON.stringify(code)} is not one the contract names`);
     }
     const location = response.header('location');
-    if (location !== undefined && response.status >= 300 && response.status < 400) {
-      let target: URL | undefined;
-      try {
-        target = new URL(location, targets.issuer);
-      } catch {
-        problems.push(`Location ${JSON.stringify(location.slice(0, 200))} is not a URL`);
-      }
-      if (target && target.origin !== issuerOrigin && !registered.some((uri) => uri.origin === target.origin && uri.pathname === target.pathname)) {
-        problems.push(`redirect to an unregistered URI ${target.origin}${target.pathname}`);
-      }
-      if (target && target.origin !== issuerOrigin) {
-        const error = target.searchParams.get('error');
-        if (error !== null && !KNOWN_CODES.has(error)) problems.push(`redirect carries error ${JSON.stringify(error)}, not a contract code`);
-      }
-    }
+    if (location !== undefined && response.status >= 300 && response.status < 400) problems.push(...leaves(location, 'redirect'));
+    const formPost = FORM_POST.exec(response.text);
+    if (formPost) problems.push(...leaves(formPost[1]!.replace(/&amp;/g, '&'), 'form_post'));
     return problems;
   };
 }
