@@ -350,7 +350,8 @@ function logout(fx: AuthFixtures): fc.Arbitrary<FuzzRequest> {
     one('xsrf', asciiText(40)),
     one('logout', fc.constantFrom('yes', 'no', '')),
   ]);
-  return fc.constantFrom('/oauth2/v1/logout', '/oauth2/v1/logout/confirm').chain((path) => formPost(path, pairs, cookieJarVariants(fx, fx.sessionCookies)));
+  const cookies = cookieJarVariants(fx, fx.sessionCookies);
+  return fc.oneof(formPost('/oauth2/v1/logout', pairs, cookies), formPost('/oauth2/v1/logout/confirm', pairs, cookies));
 }
 
 /** GET /oauth2/v1/revocations: the feed, with credentials that hold only when no stream is asked for. */
@@ -402,15 +403,18 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
   type Step = AuthFixtures['loginStep'];
   const steps: Step[] = [fx.loginStep, fx.mfaStep, fx.staleInteraction];
   // Mostly a consistent browser (the step's own cookies and uid), so the handlers' deeper checks run.
+  // One arbitrary per step, built once (building them per draw costs more than the requests).
   const forStep = (fields: (step: Step) => fc.Arbitrary<Pair[]>, path: string) =>
-    fc.constantFrom(...steps).chain((step) => {
-      const cookies = fc.oneof(
-        { weight: 5, arbitrary: fc.constant(cookieLine(step.cookies)) },
-        { weight: 3, arbitrary: cookieJarVariants(fx, step.cookies) },
-        { weight: 1, arbitrary: cookieJarVariants(fx, fx.sessionCookies) },
-      );
-      return formPost(path, fields(step), cookies);
-    });
+    fc.oneof(
+      ...steps.map((step) => {
+        const cookies = fc.oneof(
+          { weight: 5, arbitrary: fc.constant(cookieLine(step.cookies)) },
+          { weight: 3, arbitrary: cookieJarVariants(fx, step.cookies) },
+          { weight: 1, arbitrary: cookieJarVariants(fx, fx.sessionCookies) },
+        );
+        return formPost(path, fields(step), cookies);
+      }),
+    );
   const stepUid = (step: Step) =>
     fc.oneof({ weight: 5, arbitrary: fc.constant<Pair[]>([['uid', step.uid]]) }, { weight: 1, arbitrary: fc.constant<Pair[]>([]) }, { weight: 2, arbitrary: one('uid', uid) });
   const loginFields = (step: Step) =>
@@ -438,7 +442,9 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
       fc.oneof(
         uid.map((u) => `/interaction/${encodeURIComponentLoose(u)}`),
         uid.map((u) => `/oauth2/v1/authorize/${encodeURIComponentLoose(u)}`),
-        fc.oneof(fc.constant(fx.pushId), asciiText(20).map(encodeURIComponentLoose), fc.constant('x'.repeat(65))).chain((id) => fc.constantFrom(`/mfa/push/${id}`, `/mfa/push/${id}/status`)),
+        fc
+          .tuple(fc.oneof(fc.constant(fx.pushId), asciiText(20).map(encodeURIComponentLoose), fc.constant('x'.repeat(65))), fc.constantFrom('', '/status'))
+          .map(([id, status]) => `/mfa/push/${id}${status}`),
       ),
       stepCookies,
       accept,
