@@ -116,7 +116,8 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   app.use(sessionMiddleware(app, config, sessions, clock));
   app.use(bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' }));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // 405 with Allow, also for methods no route has (the error handler writes the page).
+  app.use(router.allowedMethods());
   Object.defineProperty(app, 'stores', { value: { sessions, logins } });
   Object.defineProperty(app, 'relyingParty', { value: relyingParty });
   Object.defineProperty(app, 'metrics', { value: metrics });

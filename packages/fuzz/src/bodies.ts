@@ -2,8 +2,9 @@
  * Request bodies with their Content-Type. Rules:
  * - a body is malformed JSON, deeply nested JSON, JSON with `__proto__` / `constructor` keys,
  *   huge or odd numbers, values of the wrong type, XML (with an external entity), a form, invalid
- *   UTF-8, or one of the app's own plausible bodies (optionally with hostile keys merged in);
- * - the Content-Type usually matches the body, and otherwise is another type (form sent as JSON
+ *   UTF-8, a body around the usual size limits (16 KiB to 1.1 MB), or one of the app's own plausible
+ *   bodies (optionally with hostile keys merged in);
+ * - the Content-Type usually (16 in 20) matches the body, and otherwise is another type (form sent as JSON
  *   and JSON as form), missing, or a malformed one;
  * - the sender sets Content-Length from the body's real size.
  */
@@ -98,9 +99,9 @@ const CONTENT_TYPES = [
 
 function withKeys(arb: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<string> {
   return fc.oneof(
-    { weight: 3, arbitrary: arb.map((v) => JSON.stringify(v)) },
+    { weight: 4, arbitrary: arb.map((v) => JSON.stringify(v)) },
     {
-      weight: 2,
+      weight: 1,
       arbitrary: fc
         .tuple(arb, fc.constantFrom(...PROTOTYPE_NAMES), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ polluted: true })))
         // Written by hand so `__proto__` stays an own key in the text.
@@ -112,21 +113,29 @@ function withKeys(arb: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<stri
 
 /** A body and its Content-Type header(s); sometimes no body at all. */
 export function bodyCase(options: BodyOptions = {}): fc.Arbitrary<BodyCase> {
-  const json = options.json ? fc.oneof({ weight: 2, arbitrary: withKeys(options.json) }, { weight: 3, arbitrary: HOSTILE_JSON }) : HOSTILE_JSON;
+  const json = options.json ? fc.oneof({ weight: 3, arbitrary: withKeys(options.json) }, { weight: 2, arbitrary: HOSTILE_JSON }) : HOSTILE_JSON;
   const form = options.form
     ? fc.oneof({ weight: 2, arbitrary: options.form.map((f) => new URLSearchParams(f).toString()) }, { weight: 1, arbitrary: FORMS })
     : FORMS;
+  const jsonFirst = !(options.form && !options.json);
   const typed = fc.oneof(
-    { weight: 4, arbitrary: json.map((body) => ({ type: 'application/json', body })) },
-    { weight: 3, arbitrary: form.map((body) => ({ type: 'application/x-www-form-urlencoded', body })) },
-    { weight: 1, arbitrary: XML.map((body) => ({ type: 'application/xml', body })) },
-    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ type: 'application/json', body: Buffer.from([0xff, 0xfe, ...bytes]) as string | Buffer })) },
+    { weight: jsonFirst ? 18 : 3, arbitrary: json.map((body) => ({ type: 'application/json', body })) },
+    { weight: jsonFirst ? 6 : 18, arbitrary: form.map((body) => ({ type: 'application/x-www-form-urlencoded', body })) },
+    { weight: 3, arbitrary: XML.map((body) => ({ type: 'application/xml', body })) },
+    { weight: 3, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ type: 'application/json', body: Buffer.from([0xff, 0xfe, ...bytes]) as string | Buffer })) },
+    // Around the usual body limits (16 KiB forms, 1 MiB JSON).
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(16_000, 16_384, 16_400, 100_000, 1_048_560, 1_048_577, 1_100_000), fc.boolean()).map(([n, asForm]) =>
+        asForm ? { type: 'application/x-www-form-urlencoded', body: `a=${'x'.repeat(n)}` } : { type: 'application/json', body: `{"a":"${'x'.repeat(n)}"}` },
+      ),
+    },
   );
-  const withType = fc.tuple(typed, fc.nat({ max: 9 }), fc.constantFrom(...CONTENT_TYPES)).map(([{ type, body }, pick, other]): BodyCase => {
-    // 6 in 10: the matching type; 3 in 10: another one; 1 in 10: none, or two Content-Type lines.
-    if (pick < 6) return { headers: [['Content-Type', type]], body };
-    if (pick < 9) return { headers: [['Content-Type', other]], body };
-    return { headers: pick === 9 && typeof body === 'string' && body.length % 2 === 0 ? [] : [['Content-Type', type], ['Content-Type', other]], body };
+  const withType = fc.tuple(typed, fc.nat({ max: 19 }), fc.constantFrom(...CONTENT_TYPES)).map(([{ type, body }, pick, other]): BodyCase => {
+    // 16 in 20: the matching type; 3 in 20: another one; 1 in 20: none, or two Content-Type lines.
+    if (pick < 16) return { headers: [['Content-Type', type]], body };
+    if (pick < 19) return { headers: [['Content-Type', other]], body };
+    return { headers: typeof body === 'string' && body.length % 2 === 0 ? [] : [['Content-Type', type], ['Content-Type', other]], body };
   });
   return fc.oneof({ weight: 1, arbitrary: fc.constant<BodyCase>({ headers: [], body: undefined }) }, { weight: 4, arbitrary: withType });
 }

@@ -7,7 +7,7 @@
  * - sometimes the same name is sent twice, or in two Cookie header lines.
  */
 import fc from 'fast-check';
-import { asciiText } from './adversarial-values.ts';
+import { asciiText, sometimes } from './adversarial-values.ts';
 import { flip, type HeaderList } from './headers.ts';
 
 export type Cookie = readonly [name: string, value: string];
@@ -44,7 +44,7 @@ export function cookieHeaders(cookies: () => readonly Cookie[], stale: () => rea
     .record({
       useStale: fc.nat({ max: 4 }),
       tampers: fc.array(fc.tuple(fc.nat({ max: TAMPERS.length * 2 }), fc.nat()), { minLength: 8, maxLength: 8 }),
-      junk: fc.option(fc.tuple(fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/), asciiText(20)), { freq: 4 }),
+      junk: sometimes(fc.tuple(fc.stringMatching(/^[A-Za-z0-9._-]{1,16}$/), asciiText(20)), 4),
       split: fc.boolean(),
     })
     .map(({ useStale, tampers, junk, split }): HeaderList => {

@@ -9,13 +9,15 @@
  * - Content-Type travels with the body (see bodies.ts).
  */
 import fc from 'fast-check';
-import { asciiText, clean } from './adversarial-values.ts';
+import { asciiText, clean, controlText, sometimes } from './adversarial-values.ts';
 
 export type HeaderList = readonly (readonly [string, string])[];
 
 export interface HeaderOptions {
   /** Valid Authorization values (e.g. `Bearer <token>`), mixed with hostile ones. */
   readonly authorization?: readonly string[];
+  /** Send exactly one of the valid `authorization` values on every request, never a hostile one (to reach deep paths). */
+  readonly validAuthorizationOnly?: boolean;
   /** Media types the app serves, mixed with hostile Accept values. */
   readonly accept?: readonly string[];
   /** Whether to send API-Version headers (the API reads them). */
@@ -122,14 +124,25 @@ const INVENTED: fc.Arbitrary<readonly [string, string]> = fc.oneof(
 /** A list of headers; every part optional. */
 export function headerSet(options: HeaderOptions = {}): fc.Arbitrary<HeaderList> {
   const parts: fc.Arbitrary<HeaderList>[] = [
-    fc.option(fc.array(authorizationValue(options.authorization ?? []), { minLength: 1, maxLength: 3 }), { freq: 3 }).map((values) => (values ?? []).map((v) => ['Authorization', v] as const)),
-    fc.option(fc.oneof(fc.constantFrom(...HOSTILE_ACCEPT, ...(options.accept ?? [])), asciiText(30)), { freq: 3 }).map((v) => (v === null ? [] : [['Accept', v] as const])),
+    options.validAuthorizationOnly && options.authorization?.length
+      ? fc.constantFrom(...options.authorization).map((v) => [['Authorization', v] as const])
+      : sometimes(
+          fc.oneof(
+            { weight: 6, arbitrary: fc.array(authorizationValue(options.authorization ?? []), { minLength: 1, maxLength: 1 }) },
+            { weight: 1, arbitrary: fc.array(authorizationValue(options.authorization ?? []), { minLength: 2, maxLength: 3 }) },
+          ),
+          2,
+        ).map((values) => (values ?? []).map((v) => ['Authorization', v] as const)),
+    sometimes(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...(options.accept ?? ['*/*'])) }, { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_ACCEPT) }, { weight: 1, arbitrary: asciiText(30) }), 2).map((v) =>
+      v === null ? [] : [['Accept', v] as const],
+    ),
     options.apiVersion
-      ? fc.option(fc.array(fc.constantFrom(...VERSIONS), { minLength: 1, maxLength: 2 }), { freq: 3 }).map((values) => (values ?? []).map((v) => ['API-Version', v] as const))
+      ? sometimes(fc.oneof({ weight: 2, arbitrary: fc.constantFrom(['1'], ['2']) }, { weight: 1, arbitrary: fc.array(fc.constantFrom(...VERSIONS), { minLength: 1, maxLength: 2 }) }), 4).map((values) => (values ?? []).map((v) => ['API-Version', v] as const))
       : fc.constant([]),
-    fc.option(fc.array(fc.oneof(...FORWARDED), { minLength: 1, maxLength: 3 }), { freq: 4 }).map((v) => v ?? []),
-    fc.option(fc.integer({ min: 4_000, max: 20_000 }).map((n) => [['X-Padding', 'p'.repeat(n)] as const]), { freq: 12 }).map((v) => v ?? []),
-    fc.array(INVENTED, { maxLength: 3 }),
+    sometimes(fc.array(fc.oneof(...FORWARDED), { minLength: 1, maxLength: 3 }), 5).map((v) => v ?? []),
+    sometimes(fc.integer({ min: 4_000, max: 20_000 }).map((n) => [['X-Padding', 'p'.repeat(n)] as const]), 30).map((v) => v ?? []),
+    sometimes(fc.array(INVENTED, { minLength: 1, maxLength: 3 }), 3).map((v) => v ?? []),
+    sometimes(fc.tuple(fc.constantFrom('X-Odd', 'User-Agent', 'Accept-Language'), controlText()), 40).map((v) => (v ? [v] : [])),
     options.extra ?? fc.constant([]),
   ];
   return fc.tuple(...parts).map((lists) => lists.flat());

@@ -4,7 +4,7 @@
  */
 export { default as fc } from 'fast-check';
 export { sendRaw, parseResponse, serializeRequest, FRAMING_HEADERS, type FuzzRequest, type FuzzResponse } from './send-raw.ts';
-export { anyText, asciiText, clean, encodeURIComponentLoose, oddNumbers, pathSegment, queryValue, PROTOTYPE_NAMES } from './adversarial-values.ts';
+export { anyText, asciiText, clean, controlText, sometimes, encodeURIComponentLoose, oddNumbers, pathSegment, queryValue, PROTOTYPE_NAMES } from './adversarial-values.ts';
 export { ANY_METHOD, methodFor, pathFor, queryFor, targetFor, type RouteSpec } from './targets.ts';
 export { headerSet, flip, type HeaderList, type HeaderOptions } from './headers.ts';
 export { bodyCase, type BodyCase, type BodyOptions } from './bodies.ts';

@@ -9,7 +9,7 @@
  *   CONNECT is left out: Node closes such connections without an answer unless a `connect` listener exists.
  */
 import fc from 'fast-check';
-import { encodeURIComponentLoose, pathSegment, PROTOTYPE_NAMES, queryValue } from './adversarial-values.ts';
+import { encodeURIComponentLoose, pathSegment, PROTOTYPE_NAMES, queryValue, sometimes } from './adversarial-values.ts';
 
 /** One route of the app under test. */
 export interface RouteSpec {
@@ -21,6 +21,10 @@ export interface RouteSpec {
   readonly params?: Readonly<Record<string, readonly string[]>>;
   /** Query parameter names the route reads. */
   readonly query?: readonly string[];
+  /** Plausible values per query parameter (e.g. a real pending `state`), mixed with hostile ones. */
+  readonly queryValues?: Readonly<Record<string, readonly string[]>>;
+  /** Path parameters only from `params` and no path mutation: to reach deep code with hostile headers and bodies. */
+  readonly exact?: boolean;
 }
 
 /** Methods an attacker may send. */
@@ -37,7 +41,8 @@ function fillParams(route: RouteSpec): fc.Arbitrary<string> {
     ...parts.map((part) => {
       if (!part.startsWith(':')) return fc.constant(part);
       const examples = route.params?.[part.slice(1)] ?? [];
-      return examples.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: pathSegment }) : pathSegment;
+      if (examples.length > 0 && route.exact) return fc.constantFrom(...examples);
+      return examples.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...examples) }, { weight: 1, arbitrary: pathSegment }) : pathSegment;
     }),
   ).map((filled) => filled.join('/'));
 }
@@ -74,7 +79,8 @@ const MUTATIONS: readonly Mutation[] = [
 
 /** A path for one of the routes, filled and often mutated. */
 export function pathFor(route: RouteSpec): fc.Arbitrary<string> {
-  return fc.tuple(fillParams(route), fc.option(fc.constantFrom(...MUTATIONS), { freq: 2 })).map(([path, mutate]) => (mutate ? mutate(path) : path));
+  if (route.exact) return fillParams(route);
+  return fc.tuple(fillParams(route), sometimes(fc.constantFrom(...MUTATIONS), 4)).map(([path, mutate]) => (mutate ? mutate(path) : path));
 }
 
 /** A query string (with its leading `?`, or empty). */
@@ -86,7 +92,15 @@ export function queryFor(route: RouteSpec): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.stringMatching(/^[a-z_]{1,10}$/) },
     ...known.map((k) => ({ weight: 1, arbitrary: fc.constantFrom(`${k}[]`, `${k}[0]`, `${k}[x]`, k.toUpperCase()) })),
   );
-  const pair = fc.tuple(name, queryValue, fc.constantFrom('=', '', '==')).map(([n, v, eq]) => (eq === '' ? n : `${n}${eq}${v}`));
+  const generic = fc.tuple(name, queryValue, fc.constantFrom('=', '=', '=', '', '==')).map(([n, v, eq]) => (eq === '' ? n : `${n}${eq}${v}`));
+  const examples = Object.entries(route.queryValues ?? {}).filter(([, values]) => values.length > 0);
+  const pair =
+    examples.length === 0
+      ? generic
+      : fc.oneof(
+          { weight: 2, arbitrary: generic },
+          ...examples.map(([n, values]) => ({ weight: 2, arbitrary: fc.constantFrom(...values).map((v) => `${n}=${encodeURIComponentLoose(v)}`) })),
+        );
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },
     { weight: 6, arbitrary: fc.array(pair, { minLength: 1, maxLength: 6 }).map((pairs) => `?${pairs.join('&')}`) },
@@ -97,11 +111,12 @@ export function queryFor(route: RouteSpec): fc.Arbitrary<string> {
 
 /** Method and target (path plus query) for one of the routes; sometimes a path that is no route at all. */
 export function targetFor(routes: readonly RouteSpec[]): fc.Arbitrary<{ method: string; path: string; route: RouteSpec | undefined }> {
-  const known = fc
-    .constantFrom(...routes)
-    .chain((route) => fc.tuple(methodFor(route), pathFor(route), queryFor(route)).map(([method, path, query]) => ({ method, path: `${path}${query}`, route })));
+  // One arbitrary per route, built once (building them per draw would dominate the run time).
+  const known = fc.oneof(
+    ...routes.map((route) => fc.tuple(methodFor(route), pathFor(route), queryFor(route)).map(([method, path, query]) => ({ method, path: `${path}${query}`, route }))),
+  );
   const unknown = fc
     .tuple(fc.constantFrom(...ANY_METHOD), fc.array(pathSegment, { minLength: 0, maxLength: 4 }))
     .map(([method, segments]) => ({ method, path: `/${segments.join('/')}`, route: undefined }));
-  return fc.oneof({ weight: 9, arbitrary: known }, { weight: 1, arbitrary: unknown });
+  return fc.oneof({ weight: 14, arbitrary: known }, { weight: 1, arbitrary: unknown });
 }

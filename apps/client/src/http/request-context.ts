@@ -3,6 +3,9 @@
  * headers (@gatehouse/http; order in app.ts). Every answer here is an HTML message page (the
  * relying party serves browsers only):
  * - an exposed ClientError (or a Koa HTTP error under 500) becomes its status;
+ * - a method the router does not serve on a path it knows is 405 with `Allow` (the router's
+ *   answer), whatever the method, invented ones included (never 501); on a path it does not
+ *   know, 404;
  * - an unreachable database a 503 page with Retry-After;
  * - anything else a generic 500 `server_error` page with the request id, the stack in the log only.
  */
@@ -32,6 +35,12 @@ export function errorHandler(logger: Logger, appName: string) {
     const requestId = ctx.state.requestId;
     try {
       await next();
+      // The router's allowedMethods leaves 405 (or 501 for a method no route has) with `Allow` and no body.
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body === undefined) {
+        if (ctx.response.get('Allow')) throw new ClientError(405, 'method_not_allowed', 'Method not allowed', 'This page does not accept that method.');
+        ctx.remove('Allow');
+        ctx.status = 404;
+      }
       if (ctx.status === 404 && ctx.body === undefined) throw new ClientError(404, 'not_found', 'Not found', 'There is no page at this address.');
     } catch (thrown) {
       const error = asClientError(thrown);
