@@ -4,6 +4,7 @@
  *   app, hostile ones, or several at once), Accept, API-Version, X-Forwarded-* and Forwarded
  *   (apps run without TRUST_PROXY in the fuzz, so these must change nothing), Origin, an oversized
  *   header, invented headers, and the app's own extra header sets (cookies, CSRF tokens, …);
+ * - with `hostileHost`, odd Host headers (the sender adds the real one only when there is none);
  * - framing headers (Content-Length, Transfer-Encoding, Connection, …) are never produced: the
  *   sender sets them (see send-raw.ts);
  * - Content-Type travels with the body (see bodies.ts).
@@ -24,7 +25,11 @@ export interface HeaderOptions {
   readonly apiVersion?: boolean;
   /** More header sets from the app (cookies, CSRF tokens, …). */
   readonly extra?: fc.Arbitrary<HeaderList>;
+  /** Also send odd Host headers (one in six requests): empty, foreign, malformed, over-long, twice. */
+  readonly hostileHost?: boolean;
 }
+
+const HOSTS = ['', 'evil.example', 'evil.example:443', 'a b', '[::1', '[::1]:80', ':80', '127.0.0.1:99999', 'a:b:c', 'a@b', 'a/b', 'a?b', 'a#b', '%00', 'A..B', 'x'.repeat(300), '\u00e9vil'];
 
 const HOSTILE_AUTHORIZATION = [
   'Bearer',
@@ -144,6 +149,9 @@ export function headerSet(options: HeaderOptions = {}): fc.Arbitrary<HeaderList>
     sometimes(fc.array(INVENTED, { minLength: 1, maxLength: 3 }), 3).map((v) => v ?? []),
     sometimes(fc.tuple(fc.constantFrom('X-Odd', 'User-Agent', 'Accept-Language'), controlText()), 40).map((v) => (v ? [v] : [])),
     options.extra ?? fc.constant([]),
+    options.hostileHost
+      ? sometimes(fc.array(fc.constantFrom(...HOSTS), { minLength: 1, maxLength: 2 }), 6).map((hosts) => (hosts ?? []).map((h) => ['Host', h] as const))
+      : fc.constant([]),
   ];
   return fc.tuple(...parts).map((lists) => lists.flat());
 }

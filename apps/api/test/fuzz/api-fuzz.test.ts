@@ -119,8 +119,8 @@ describe('the API under hostile requests', () => {
   it(
     'keeps its invariants on every route, with and without valid tokens',
     async () => {
-      const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true }, bodies: { json: anyItem } });
-      await runFuzz('api: every route', target(), requests, { runs: 3000, command: COMMAND, settings: every });
+      const requests = fuzzRequest({ routes, headers: { authorization: authorization(), accept: ACCEPT, apiVersion: true, hostileHost: true }, bodies: { json: anyItem } });
+      await runFuzz('api: every route', target(), requests, { runs: 3000, command: `${COMMAND} -t 'on every route'`, settings: every });
     },
     every.timeoutMs,
   );
@@ -148,7 +148,7 @@ describe('the API under hostile requests', () => {
           }),
         ),
       );
-      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: COMMAND, settings: writes });
+      await runFuzz('api: authorized reads and writes', target(), requests, { runs: 2000, command: `${COMMAND} -t 'reads and writes'`, settings: writes });
     },
     writes.timeoutMs,
   );

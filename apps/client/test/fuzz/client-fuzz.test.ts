@@ -137,7 +137,7 @@ describe('the relying party under hostile requests', () => {
       );
       const requests = fuzzRequest({
         routes: routes(),
-        headers: { accept: ['text/html', 'text/html,application/xhtml+xml,*/*;q=0.8'], extra: cookieHeaders(cookies, () => stale) },
+        headers: { accept: ['text/html', 'text/html,application/xhtml+xml,*/*;q=0.8'], extra: cookieHeaders(cookies, () => stale), hostileHost: true },
         bodies: { form },
       });
       const target = {
