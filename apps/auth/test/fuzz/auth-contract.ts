@@ -6,6 +6,8 @@
  *   the authorize and logout endpoints answer browsers with that page;
  * - the error code is one the contract names: the server's own codes (§7) or the standard OAuth
  *   codes (RFC 6749, 6750, 7009, 7662, OpenID Connect Core and RP-Initiated Logout);
+ * - every answer of the app carries X-Request-Id (only Node's own parser rejections, which never
+ *   reach the app, have none);
  * - an authorization error may instead be delivered to the client by the form_post response mode
  *   (oidc-provider's auto-submitting "Submitting Callback" page, 400, a hidden `error` input);
  * - a redirect never leaves for a URI that is not registered: the Location, or the action of such
@@ -145,6 +147,8 @@ export function contractCheck(targets: RedirectTargets) {
   };
   return (request: FuzzRequest, response: FuzzResponse): string[] => {
     const problems: string[] = [];
+    const parserRejected = [400, 413, 414, 431].includes(response.status) && response.body.length === 0 && response.header('content-type') === undefined;
+    if (response.header('x-request-id') === undefined && !parserRejected) problems.push('the answer carries no X-Request-Id');
     if (response.status >= 400 && request.method.toUpperCase() !== 'HEAD') {
       const code = errorCode(response);
       if (code !== undefined && !KNOWN_CODES.has(code)) problems.push(`error code ${JSON.stringify(code)} is not one the contract names`);
