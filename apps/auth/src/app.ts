@@ -8,10 +8,11 @@
  * on every instance within seconds, without a restart.
  * Expired oidc rows, passkey challenges and old regulation records are purged on the same lazy schedule.
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
- * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id → access log → security headers → error
- * handler → wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection
- * → token response → interaction routes → authenticator routes → passkey routes (then
- * oidc-provider's endpoints).
+ * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
+ * access log → security headers → error handler → unrouted answers (404/405 in contract shape) →
+ * wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection → token
+ * response → interaction routes → authenticator routes → passkey routes (then oidc-provider's
+ * endpoints).
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -31,6 +32,7 @@ import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
 import { pinPublicOrigin } from './http/public-origin.ts';
+import { unroutedAnswers } from './http/unrouted.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRoutes, renderLogin } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
@@ -118,6 +120,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(accessLog(logger));
     provider.use(authSecurityHeaders);
     provider.use(errorHandler(logger));
+    provider.use(unroutedAnswers);
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes(config.api.scopes));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));

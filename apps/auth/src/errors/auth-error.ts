@@ -18,6 +18,7 @@ export type AuthErrorCode =
   | 'unsupported_media_type'
   | 'payload_too_large'
   | 'not_found'
+  | 'method_not_allowed'
   | 'server_error'
   // Push approval and the web authenticator.
   | 'push_unavailable'

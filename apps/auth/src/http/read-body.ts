@@ -2,7 +2,9 @@
  * Rules for bodies of the interaction endpoints (/login, /mfa/verify):
  * - only application/x-www-form-urlencoded and application/json are accepted (else 415);
  * - at most 16 KiB (else 413); malformed JSON or a non-object JSON body is 400;
- * - every field must be a string; repeated form fields are refused.
+ * - every field must be a string; repeated form fields are refused;
+ * - field names are data, never object members: `constructor`, `__proto__`, `toString` are fields
+ *   like any other (the map has no prototype).
  */
 import type { Context } from 'koa';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
@@ -34,7 +36,7 @@ export async function readBody(ctx: Context): Promise<ParsedBody> {
     throw new AuthError(415, 'unsupported_media_type', 'Send the form as application/x-www-form-urlencoded or application/json.');
   }
   const text = await readRaw(ctx);
-  const fields: Record<string, string> = {};
+  const fields = Object.create(null) as Record<string, string>;
   if (json) {
     let parsed: unknown;
     try {
@@ -50,7 +52,7 @@ export async function readBody(ctx: Context): Promise<ParsedBody> {
   } else {
     const params = new URLSearchParams(text);
     for (const [key, value] of params) {
-      if (key in fields) throw invalidRequest(`Field "${key}" is repeated.`);
+      if (Object.hasOwn(fields, key)) throw invalidRequest(`Field "${key}" is repeated.`);
       fields[key] = value;
     }
   }

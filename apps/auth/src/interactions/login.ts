@@ -93,7 +93,7 @@ export function createLoginHandler(deps: LoginDeps) {
       const uid = interaction.uid;
       // The page offers a passkey, whose success is a redirect to the client (CSP form-action).
       ctx.state.formActionOrigins = redirectOrigin(interaction);
-      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message }), {
+      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, username, error: error.message, errorCode: error.code }), {
         ...errorBody(error),
         next: AUTH_ROUTES.login,
       });

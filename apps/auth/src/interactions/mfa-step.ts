@@ -59,6 +59,7 @@ export async function renderMfaStep(
       username: pending.username,
       enrollment,
       error: error?.message,
+      errorCode: error?.code,
       push: methods.includes('push'),
       passkey: methods.includes('passkey'),
       recovery: methods.includes('recovery'),

@@ -8,7 +8,11 @@
  * - the Client model is served read-only from the ClientStore (registration happens through authctl);
  * - destroying a Grant (code reuse, refresh-token replay, logout, revocation) calls onGrantRevoked
  *   before it returns, so the JWT access tokens of that grant stop being active everywhere;
- * - an authorization code's scope is stored in the order the client asked for (orderCodeScope).
+ * - an authorization code's scope is stored in the order the client asked for (orderCodeScope);
+ * - an empty SSO session (no account, no logout state, no client authorizations) is not stored:
+ *   oidc-provider saves one at the end of any request that presents a validly signed cookie of a
+ *   session that no longer exists (expired, logged out), refused requests included, so storing
+ *   it would let one stale cookie add a row per request. Not finding it later means the same.
  */
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
@@ -28,6 +32,12 @@ export interface OidcAdapter {
   adapterFactory: (name: string) => Adapter;
   /** Deletes expired rows of every model; returns how many. */
   purgeExpired(): Promise<number>;
+}
+
+/** A session that carries nothing: no signed-in account, no pending logout, no client. */
+function isEmptySession(payload: AdapterPayload): boolean {
+  const session = payload as AdapterPayload & { loginTs?: unknown; state?: unknown; authorizations?: Record<string, unknown> };
+  return !session.accountId && session.loginTs === undefined && session.state === undefined && Object.keys(session.authorizations ?? {}).length === 0;
 }
 
 export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
@@ -62,6 +72,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     const select = () => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at', 'expires_at']).where('model', '=', model);
     return {
       async upsert(id, payload, expiresIn) {
+        if (model === 'Session' && isEmptySession(payload)) return;
         const { consumed, ...rest } = payload;
         if (model === 'AuthorizationCode' && typeof rest.scope === 'string' && deps.orderCodeScope) rest.scope = deps.orderCodeScope(rest.scope);
         const row = {

@@ -11,7 +11,9 @@
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
  * - ID tokens carry the profile, email and groups claims and `amr`;
- * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts).
+ * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts);
+ * - errors of the browser endpoints (authorize, logout) are the HTML error page for browsers;
+ *   errors of the API endpoints are always RFC 6749 JSON, whatever the Accept header.
  */
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
@@ -34,6 +36,9 @@ export const COOKIE_NAMES = {
   interaction: 'gh_auth_interaction',
   resume: 'gh_auth_resume',
 } as const;
+
+/** oidc-provider routes a browser navigates to: their errors are the HTML error page. */
+const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm', 'end_session_success']);
 
 export interface ProviderDeps {
   adapterFactory: Configuration['adapter'];
@@ -130,7 +135,15 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         },
       },
     },
+    // oidc-provider renders every endpoint's errors with this page when the caller prefers HTML;
+    // the API endpoints (token, introspection, revocation, userinfo, keys) answer RFC 6749 JSON
+    // whatever the Accept header says. Only the browser endpoints get the page.
     renderError: async (ctx, out) => {
+      if (!BROWSER_ROUTES.has(String(ctx.oidc?.route))) {
+        ctx.type = 'json';
+        ctx.body = out;
+        return;
+      }
       ctx.type = 'html';
       const description = typeof out.error_description === 'string' ? out.error_description : 'The request could not be completed.';
       ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });

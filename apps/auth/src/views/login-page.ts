@@ -10,6 +10,8 @@ export interface LoginPageModel {
   clientName: string;
   username?: string;
   error?: string;
+  /** The error's stable code, named under the message (docs/spec.md §7). */
+  errorCode?: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export function loginPage(model: LoginPageModel): string {
     body: html`<h1>Sign in</h1>
 <p class="muted">to continue to <strong>${model.clientName}</strong></p>
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
+${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
 <form method="post" action="/login" autocomplete="on">
 <input type="hidden" name="uid" value="${model.uid}">
 <label for="username">Username</label>

@@ -7,6 +7,8 @@ export interface MfaPageModel {
   uid: string;
   username: string;
   error?: string;
+  /** The error's stable code, named under the message (docs/spec.md §7). */
+  errorCode?: string;
   /** Present while the user has no TOTP yet: the page shows the QR code and the secret. */
   enrollment?: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes?: string[] };
   /** The account has an authenticator device: offer "Send a push". */
@@ -82,6 +84,7 @@ ${
     scripts: model.waiting ? ['/static/push-wait.js'] : passkey ? PASSKEY_SCRIPTS : [],
     body: html`${heading}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
+${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
 <form method="post" action="/mfa/verify" autocomplete="off">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="method" value="totp">

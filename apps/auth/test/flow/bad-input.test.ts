@@ -74,6 +74,45 @@ describe('bad input gets a clear 4xx', () => {
     expect(res.text).toContain('value="&lt;script&gt;alert(1)&lt;/script&gt;"');
   });
 
+  it('form fields named like object members are plain fields, not "repeated"', async () => {
+    jar = new CookieJar();
+    const page = await request(jar, authorizeUrl(server));
+    const body = `uid=${encodeURIComponent(uidOf(page.text))}&username=nobody&password=wrong&constructor=1&toString=2&__proto__=3&hasOwnProperty=4`;
+    const res = await post('/login', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect(res.status).toBe(401);
+    expect(res.text).toContain('Error code: <code>invalid_credentials</code>');
+    const twice = await post('/login', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `${body}&constructor=5` });
+    expect(twice.status).toBe(400);
+    expect(twice.text).toContain('Field &quot;constructor&quot; is repeated.');
+    const json = await post('/login', { headers: { 'content-type': 'application/json', accept: 'application/json' }, body: `{"uid":${JSON.stringify(uidOf(page.text))},"username":"nobody","password":"wrong","__proto__":"x","constructor":"y"}` });
+    expect(json.status).toBe(401);
+    expect(json.json()).toMatchObject({ error: 'invalid_credentials' });
+  });
+
+  it('a refused sign-in step shown again as its form names the error code, like the error page', async () => {
+    jar = new CookieJar();
+    const page = await request(jar, authorizeUrl(server));
+    const empty = await post('/login', form({ uid: uidOf(page.text) }));
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('<p class="error" role="alert">Field &quot;username&quot; is required.</p>');
+    expect(empty.text).toContain('<p class="muted">Error code: <code>invalid_request</code></p>');
+
+    const user = await server.createUser();
+    const wrong = await post('/login', form({ uid: uidOf(page.text), username: user.username, password: 'wrong' }));
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Error code: <code>invalid_credentials</code>');
+
+    const mfa = await post('/login', form({ uid: uidOf(page.text), username: user.username, password: user.password }));
+    expect(mfa.status).toBe(200);
+    expect(mfa.text).not.toContain('Error code');
+    const now = Date.now();
+    const valid = await Promise.all([-30_000, 0, 30_000].map((skew) => server.app.services.totp.generate(user.totpSecret, now + skew)));
+    const wrongCode = ['000000', '111111', '222222', '333333'].find((c) => !valid.includes(c))!;
+    const badCode = await post('/mfa/verify', form({ uid: uidOf(page.text), code: wrongCode }));
+    expect(badCode.status).toBe(401);
+    expect(badCode.text).toContain('Error code: <code>invalid_code</code>');
+  });
+
   it('authorize with an unregistered redirect_uri shows an error page, never redirects', async () => {
     jar = new CookieJar();
     const res = await request(jar, authorizeUrl(server, { redirectUri: 'https://evil.example/cb' }));

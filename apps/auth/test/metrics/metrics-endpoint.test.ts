@@ -215,6 +215,21 @@ describe('/healthz and /readyz', () => {
     }
   });
 
+  it('carry X-Request-Id like every other answer: the caller\'s safe one, else a new one', async () => {
+    const server = await startServer();
+    try {
+      const given = await fetch(`${server.issuer}/healthz`, { headers: { 'x-request-id': 'probe-42' } });
+      expect(given.headers.get('x-request-id')).toBe('probe-42');
+      const fresh = await fetch(`${server.issuer}/readyz`, { headers: { 'x-request-id': 'not safe!' } });
+      expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      const refused = await fetch(`${server.issuer}/healthz`, { method: 'DELETE' });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answer 503 on PostgreSQL once the database is dropped', async () => {
     const server = await startServer({ engine: 'postgres' });
     try {

@@ -18,6 +18,22 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     return { clients, adapter };
   };
 
+  it('does not store an empty SSO session, and stores one that carries anything', async () => {
+    clock.now = T;
+    const { adapter } = setup();
+    const sessions = adapter.adapterFactory('Session');
+    await sessions.upsert('s-empty', { jti: 's-empty', kind: 'Session', uid: 'u1', iat: T / 1000, exp: T / 1000 + 60 }, 60);
+    expect(await sessions.find('s-empty')).toBeUndefined();
+    const signedIn: AdapterPayload = { jti: 's-user', kind: 'Session', uid: 'u2', accountId: 'acc-1', loginTs: T / 1000, exp: T / 1000 + 60 };
+    await sessions.upsert('s-user', signedIn, 60);
+    expect(await sessions.find('s-user')).toEqual(signedIn);
+    const loggingOut: AdapterPayload = { jti: 's-state', kind: 'Session', uid: 'u3', state: { secret: 'x' }, exp: T / 1000 + 60 };
+    await sessions.upsert('s-state', loggingOut, 60);
+    expect(await sessions.find('s-state')).toEqual(loggingOut);
+    await sessions.destroy('s-user');
+    await sessions.destroy('s-state');
+  });
+
   it('upserts and finds a payload per model, replacing on re-upsert', async () => {
     clock.now = T;
     const { adapter } = setup();

@@ -90,7 +90,7 @@ describe('the static-assets route of the authorization server', () => {
   ])('GET %s is 404 (only listed files are served)', async (path) => {
     const res = await raw(server.issuer, 'GET', path);
     expect(res.status).toBe(404);
-    expect(res.body).toBe('Not Found');
+    expect(res.body).toContain('<p class="muted">Error code: <code>not_found</code>');
   });
 
   it('serves @simplewebauthn/browser from its installed package (its UMD bundle, no CDN)', async () => {
