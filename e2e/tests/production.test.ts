@@ -167,32 +167,49 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     await untilBothServe();
   });
 
-  it('a lockout built up across both instances locks the account on both', async () => {
-    const user = newUser('lockout', true);
+  it('regulation is shared: the 30 s wait after 5 failures spread over both instances is enforced by both (429, Retry-After), even for the right password', async () => {
+    const user = newUser('regulated', true);
     const attempt = async (password: string) => {
       const session = new Session();
       const page = await session.send(authorizeUrl(pkce().challenge));
       const uid = /name="uid" value="([^"]+)"/.exec(page.text)![1]!;
       const answer = await session.send(`${stack.authUrl}/login`, { json: { uid, username: user.username, password } });
-      return { status: answer.status, instance: (await stack.servedBy(session.requestIds.at(-1)!))[0] };
+      return {
+        status: answer.status,
+        retryAfter: answer.headers.get('retry-after'),
+        error: answer.status === 401 || answer.status === 429 ? (JSON.parse(answer.text) as { error?: string }).error : undefined,
+        instance: (await stack.servedBy(session.requestIds.at(-1)!))[0],
+        receivedAt: Date.now(),
+      };
     };
     /** Round robin also serves other traffic; one extra request through the LB shifts which instance is next. */
     const shift = () => fetch(`${stack.authUrl}/healthz`);
-    const failures: { status: number; instance?: InstanceName }[] = [];
+    // Defaults: 5 failures of an account are free, each answered 401 without any wait.
+    const failures: Awaited<ReturnType<typeof attempt>>[] = [];
+    let fifthSentAt = 0;
     for (let i = 0; i < 5; i += 1) {
+      fifthSentAt = Date.now();
       failures.push(await attempt('not-the-password'));
       await shift();
     }
-    expect(failures.map((f) => f.status)).toEqual([401, 401, 401, 401, 401]);
+    expect(failures.map((f) => [f.status, f.error, f.retryAfter])).toEqual(Array.from({ length: 5 }, () => [401, 'invalid_credentials', null]));
     expect(new Set(failures.map((f) => f.instance)).size).toBe(2);
-    // The right password is refused now, on whichever instance answers: try until both did (bounded).
-    const refusals: { status: number; instance?: InstanceName }[] = [];
+    // The 5th failure asks 30 s of the next attempt, whichever instance counted it: the right
+    // password is refused on both (bounded: try until both answered), and Retry-After counts down
+    // from the one shared failure time, never more than 30 s and never less than what is left of it.
+    const refusals: Awaited<ReturnType<typeof attempt>>[] = [];
     for (let i = 0; i < 6 && new Set(refusals.map((r) => r.instance)).size < 2; i += 1) {
       refusals.push(await attempt(user.password));
       await shift();
     }
-    expect(refusals.every((r) => r.status === 429)).toBe(true);
     expect(new Set(refusals.map((r) => r.instance))).toEqual(new Set(['auth-1', 'auth-2']));
+    for (const refusal of refusals) {
+      expect([refusal.status, refusal.error]).toEqual([429, 'too_many_attempts']);
+      const seconds = Number(refusal.retryAfter);
+      expect(refusal.retryAfter).toBe(String(seconds));
+      expect(seconds).toBeLessThanOrEqual(30);
+      expect(seconds).toBeGreaterThanOrEqual(Math.ceil((fifthSentAt + 30_000 - refusal.receivedAt) / 1000));
+    }
   });
 
   it('manual key rotation while both run: both sign with the new key within 6 s, old tokens keep working at both APIs', async () => {
