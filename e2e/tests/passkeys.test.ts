@@ -4,7 +4,9 @@
  * CTAP2 platform authenticator with resident keys and user verification). The user signs in with
  * password + TOTP and registers a passkey on /authenticator/devices; then, with the cookies gone,
  * signs in at app-one with the passkey alone and lands on app-one's page; uses it as the second
- * factor after the password; removes it and sees the passkey sign-in refused.
+ * factor after the password; removes it and sees the passkey sign-in refused. When the
+ * authenticator refuses (the same key registered twice, user verification failed), the page says
+ * so in words.
  * No CSP workaround: every answer of the authorization server is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +100,31 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
 
     await page.goto(`${stack.authUrl}/authenticator/devices`);
     expect(await page.locator('#passkeys li').textContent()).not.toContain('last used never');
+  });
+
+  it('says clearly when the authenticator refuses: a second registration on the same key, a failed user verification', async () => {
+    // Still signed in by the passkey of the test above.
+    await page.goto(`${stack.authUrl}/authenticator/devices`);
+    await page.fill('#passkey-name', 'Same key again');
+    await page.click('#add-passkey');
+    // The options exclude the registered credential, so the authenticator refuses (InvalidStateError).
+    await expect.poll(() => page.locator('form[data-passkey="register"] [data-passkey-status]').textContent(), { timeout: 20_000 })
+      .toBe('This authenticator already holds a passkey for your account.');
+    expect(await page.locator('#passkeys li').count()).toBe(1);
+
+    await signOutEverywhere();
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
+    try {
+      await page.goto(`${stack.appOneUrl}/`);
+      await page.waitForSelector('#passkey-sign-in:not([hidden])');
+      await page.click('#passkey-sign-in');
+      // Passwordless requires user verification; the authenticator fails it (NotAllowedError).
+      await expect.poll(() => page.locator('form[data-passkey="authenticate"] [data-passkey-status]').textContent(), { timeout: 20_000 })
+        .toBe('The passkey request was cancelled, timed out, or refused by your authenticator.');
+      expect(page.url().startsWith(`${stack.authUrl}/`)).toBe(true);
+    } finally {
+      await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: true });
+    }
   });
 
   it('signs in through the username field\'s autofill (conditional mediation) where the browser offers it', async () => {
