@@ -6,18 +6,29 @@
  * - every table carries SQLite triggers counting its writes (an UPDATE only when a value changes;
  *   see updateCondition for oidc-provider's re-save of the SSO session); the snapshot is those counters, so
  *   a refused request that inserts, deletes or changes anything is caught, at O(1) per request;
- * - "no state change from a refused request" (status >= 400) has exactly two exceptions, both
+ * - "no state change from a refused request" (status >= 400) has exactly three exceptions, all
  *   required by the contract and absorbed by `check` before the harness compares snapshots:
- *   1. a counted sign-in failure (401 invalid_credentials / invalid_code / code_replayed on /login
- *      or /mfa/verify) records a row in regulation_failures: that is the lockout working;
- *   2. replaying an authorization code or a refresh token that was already used (400 invalid_grant
+ *   1. a counted sign-in failure (COUNTED_FAILURES: 401 invalid_credentials on /login; 401
+ *      invalid_code, code_replayed or passkey_* on /mfa/verify; 401 passkey_* on /login/passkey)
+ *      records rows in regulation_failures: that is the lockout working; it must, every time;
+ *   2. a refused passkey answer that used up its single-use challenge deletes it from
+ *      passkey_challenges (mayTakeChallenge);
+ *   3. replaying an authorization code or a refresh token that was already used (400 invalid_grant
  *      at the token endpoint) revokes the grant issued from it (RFC 6749 §4.1.2, RFC 9700 §4.14.2),
  *      which writes oidc_payloads and token_revocations;
- *   and regulation_failures is written by nothing else, not even by a request that succeeds;
- * - the fixtures are real: a signed-in browser (session cookie), an enrolled software
- *   authenticator, live interactions at the password and at the second-factor step, a finished
- *   (stale) interaction, an unused code bound to an S256 challenge whose verifier the fuzz never
- *   sends, a used code, access/ID/refresh tokens, and a refresh token already rotated.
+ *   and regulation_failures is written by nothing else: not by a 429 (nothing is recorded while a
+ *   key waits or is locked), not even by a request that succeeds;
+ * - the fixtures are real: a signed-in browser (session cookie, known-device cookie, a registered
+ *   passkey), an enrolled software authenticator, live interactions at the password and at the
+ *   second-factor step, a finished (stale) interaction, an unused code bound to an S256 challenge
+ *   whose verifier the fuzz never sends, a used code, access/ID/refresh tokens, and a refresh
+ *   token already rotated;
+ * - passkey answers answer the latest challenges the run's own options requests got (the store
+ *   keeps five per binding) and are refused: none is a valid registration or passwordless
+ *   assertion, so the live interactions and the registered passkey last the run. (One may pass
+ *   as a second factor: an answer without user verification to the password-step interaction,
+ *   after the fuzz itself passed that step's password as the passkey's owner; that only ends
+ *   that interaction.)
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -118,7 +129,7 @@ export interface PasskeyFixtures {
    * interaction (`login`), the second-factor one (`mfa`) or the session's registration
    * (`register`), refused for the `variant`-th reason: wrong origin, wrong RP ID, bad signature,
    * another user's handle, an unregistered credential, no user verification (login only: it is
-   * optional as a second factor); registration: wrong origin, wrong RP ID. None is ever accepted.
+   * optional as a second factor); registration: wrong origin, wrong RP ID.
    * Read when a request is drawn: the challenges are those the run's own options requests got.
    */
   answer(kind: PasskeyAnswerFor, pick: number, variant: number): string;
@@ -312,7 +323,12 @@ async function passkeyPools(
       () => JSON.stringify(soft.authenticate(options(challenge), { origin: evil })),
       () => JSON.stringify(soft.authenticate(options(challenge), { rpId: 'evil.example' })),
       () => edited((r) => (r.signature = flipLastByte(r.signature))),
-      () => edited((r) => (r.userHandle = 'c3RyYW5nZXI')),
+      // Its signature is broken too: without the user handle (a mutation) it must still fail.
+      () =>
+        edited((r) => {
+          r.userHandle = 'c3RyYW5nZXI';
+          r.signature = flipLastByte(r.signature);
+        }),
       () => JSON.stringify(stranger.authenticate({ challenge, rpId }, { credential: stranger.credentials[0]! })),
       ...(withoutUserVerification ? [() => JSON.stringify(soft.authenticate(options(challenge), { userVerified: false }))] : []),
     ];

@@ -204,9 +204,9 @@ const CREDENTIAL_FIELDS = ['id', 'rawId', 'type', 'response', 'clientDataJSON', 
 
 /**
  * A passkey answer (the `credential` field, JSON text): a refused answer to a live challenge
- * (auth-fuzz-server.ts), as it is or mutated: a
- * member replaced by base64url garbage or a wrong type or removed, the whole text truncated,
- * not JSON, another JSON type, over-long, or deeply nested.
+ * (auth-fuzz-server.ts), as it is or mutated: a member replaced by base64url garbage or a wrong
+ * type or removed, the whole text truncated, not JSON, another JSON type, over-long, or deeply
+ * nested.
  */
 function passkeyCredential(fx: AuthFixtures, kinds: readonly PasskeyAnswerFor[]): fc.Arbitrary<string> {
   const base = fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([kind, pick, variant]) => fx.passkey.answer(kind, pick, variant));
@@ -262,7 +262,14 @@ function credentialPost(path: string, fields: fc.Arbitrary<Pair[]>, credential: 
       }
       object.credential = kind === 9 ? [parsed] : parsed;
     }
-    return { method: 'POST', path, headers: [...extra, ...accepts, ['Content-Type', 'application/json']], body: JSON.stringify(object) };
+    let body: string;
+    try {
+      body = JSON.stringify(object);
+    } catch {
+      // Nested too deep for this stack (the deeply nested credential): send it as text.
+      body = JSON.stringify({ ...object, credential: cred });
+    }
+    return { method: 'POST', path, headers: [...extra, ...accepts, ['Content-Type', 'application/json']], body };
   });
 }
 
