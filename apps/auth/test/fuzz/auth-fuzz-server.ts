@@ -14,8 +14,9 @@
  *   2. a refused passkey answer that used up its single-use challenge deletes it from
  *      passkey_challenges (mayTakeChallenge);
  *   3. replaying an authorization code or a refresh token that was already used (400 invalid_grant
- *      at the token endpoint) revokes the grant issued from it (RFC 6749 §4.1.2, RFC 9700 §4.14.2),
- *      which writes oidc_payloads and token_revocations;
+ *      at the token endpoint: the used code, the rotated refresh token, and the current one once
+ *      the run itself refreshed with it) revokes the grant issued from it (RFC 6749 §4.1.2,
+ *      RFC 9700 §4.14.2), which writes oidc_payloads and token_revocations;
  *   and regulation_failures is written by nothing else: not by a 429 (nothing is recorded while a
  *   key waits or is locked), not even by a request that succeeds;
  * - the fixtures are real: a signed-in browser (session cookie, known-device cookie, a registered
@@ -483,6 +484,10 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
       const code = errorCode(response);
       const path = pathOf(request);
       const problems: string[] = [];
+      const body = typeof request.body === 'string' ? request.body : (request.body?.toString('latin1') ?? '');
+      // The refresh token of the fixtures is used up by the run's first successful refresh with it
+      // (rotation): from then on, sending it again is a replay like the rotated one's.
+      if (response.status === 200 && path === '/oauth2/v1/token' && body.includes(fixtures.refreshToken) && !replays.includes(fixtures.refreshToken)) replays.push(fixtures.refreshToken);
       // A counted failure is counted every time (the regulator records it on each of its keys).
       if (response.status === 401 && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code) && !changed.includes('regulation_failures')) {
         problems.push(`the sign-in failure (401 ${code}) was not recorded in regulation_failures`);
@@ -496,7 +501,6 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
         else problems.push(`regulation_failures was written by a request that is not a counted sign-in failure (${response.status} ${code ?? ''})`);
       }
       if (changed.includes('passkey_challenges') && response.status >= 400 && mayTakeChallenge(path, response.status, code)) allowed.add('passkey_challenges');
-      const body = typeof request.body === 'string' ? request.body : (request.body?.toString('latin1') ?? '');
       const replay = response.status === 400 && code === 'invalid_grant' && path === '/oauth2/v1/token' && replays.some((r) => body.includes(r));
       if (replay) for (const table of ['oidc_payloads', 'token_revocations']) allowed.add(table);
       // Absorb the allowed changes of a refused request so the harness's snapshot comparison sees none.

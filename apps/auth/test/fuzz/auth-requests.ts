@@ -587,7 +587,11 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
     .map(([path, cookies, body]): FuzzRequest => ({ method: 'POST', path, headers: [...cookies, ...body.headers], ...(body.body === undefined ? {} : { body: body.body }) }));
   // Passkeys: options for this browser's interaction or another's, passwordless answers, and the
   // second factor with method=passkey; answers to live challenges, mutated (passkeyCredential).
-  const passkeyOptions = fc.oneof(forStep(stepUid, '/login/passkey/options'), forStep(stepUid, '/mfa/passkey/options'));
+  // Options as the pages ask for them (JSON, the step's own cookies and uid) keep challenges live for the answers.
+  const pageOptions = fc
+    .tuple(fc.constantFrom(fx.loginStep, fx.mfaStep), fc.constantFrom('/login/passkey/options', '/mfa/passkey/options'))
+    .map(([step, path]): FuzzRequest => ({ method: 'POST', path, headers: [...cookieLine(step.cookies), ['Content-Type', 'application/json']], body: JSON.stringify({ uid: step.uid }) }));
+  const passkeyOptions = fc.oneof(pageOptions, forStep(stepUid, '/login/passkey/options'), forStep(stepUid, '/mfa/passkey/options'));
   // Mostly answers to the step's own challenges; sometimes to the other interaction's.
   const answersFor = (step: Step): PasskeyAnswerFor[] => (step === fx.mfaStep ? ['mfa', 'mfa', 'mfa', 'login'] : ['login', 'login', 'login', 'mfa']);
   const passkeyLogin = forStepWith((step, cookies) => credentialPost('/login/passkey', stepUid(step), passkeyCredential(fx, answersFor(step)), cookies));
@@ -697,7 +701,10 @@ export function authenticatorRequests(fx: AuthFixtures): fc.Arbitrary<FuzzReques
       }
       return weight < 7 ? formPost(path, fc.constant<Pair[]>([]), headers) : bodyCase({}).map((body): FuzzRequest => ({ method: 'POST', path, headers: [...cookies, ...site, ...body.headers], ...(body.body === undefined ? {} : { body: body.body }) }));
     });
+  // Registration options as the devices page asks for them, so the registration answers have live challenges.
+  const pageOptions = fc.constant<FuzzRequest>({ method: 'POST', path: '/authenticator/passkeys/options', headers: [...cookieLine(fx.sessionCookies), ['Content-Type', 'application/json']], body: '{}' });
   return fc.oneof(
+    { weight: 1, arbitrary: pageOptions },
     { weight: 3, arbitrary: passkeyManage },
     { weight: 2, arbitrary: jsonPost(fc.constant('/authenticator/api/register'), register) },
     { weight: 2, arbitrary: jsonPost(fc.oneof(fc.constant(fx.pushId), asciiText(20).map(encodeURIComponentLoose), fc.constant('x'.repeat(65))).map((id) => `/authenticator/api/requests/${id}/answer`), answer) },
