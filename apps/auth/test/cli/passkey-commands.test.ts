@@ -43,8 +43,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('authctl user passkeys', () => {
   it('lists a user’s passkeys as a table and as JSON, without key material', async () => {
-    expect((await cli(['user', 'add', 'carol', '--email', 'carol@example.com', '--name', 'Carol', '--password-stdin'], 'password123\n')).code).toBe(0);
-    expect((await cli(['user', 'add', 'dan', '--email', 'dan@example.com', '--name', 'Dan', '--password-stdin'], 'password123\n')).code).toBe(0);
+    expect((await cli(['user', 'add', 'carol', '--email', 'carol@example.com', '--name', 'Carol', '--password-stdin'], 'password-1234\n')).code).toBe(0);
+    expect((await cli(['user', 'add', 'dan', '--email', 'dan@example.com', '--name', 'Dan', '--password-stdin'], 'password-1234\n')).code).toBe(0);
     expect(await cli(['user', 'passkeys', 'carol'])).toEqual({ code: 0, stdout: 'no passkeys for carol\n', stderr: '' });
     await addPasskeys('carol');
     const table = await cli(['user', 'passkeys', 'carol']);
