@@ -489,7 +489,7 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
       // (rotation): from then on, sending it again is a replay like the rotated one's.
       if (response.status === 200 && path === '/oauth2/v1/token' && body.includes(fixtures.refreshToken) && !replays.includes(fixtures.refreshToken)) replays.push(fixtures.refreshToken);
       // None of the fuzz's passkey answers is a valid passwordless assertion: accepting one is a forgery.
-      if (path === '/login/passkey' && response.status < 400) problems.push(`a passkey answer was accepted (${response.status}): the fuzz sends none that is valid`);
+      if (path === '/login/passkey' && request.method.toUpperCase() === 'POST' && response.status < 400) problems.push(`a passkey answer was accepted (${response.status}): the fuzz sends none that is valid`);
       // A counted failure is counted every time (the regulator records it on each of its keys).
       if (response.status === 401 && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code) && !changed.includes('regulation_failures')) {
         problems.push(`the sign-in failure (401 ${code}) was not recorded in regulation_failures`);
