@@ -6,7 +6,8 @@
  * - confidential clients authenticate with client_secret_basic or client_secret_post;
  * - authorization codes live 60 s and are single use (reuse revokes the grant: oidc-provider);
  * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
- *   presenting a used one revokes the grant (oidc-provider); logout revokes the session's grants
+ *   presenting a used one revokes the grant (oidc-provider); a refresh refused for its resource
+ *   does not rotate (refresh-rotation.ts); logout revokes the session's grants
  *   unless the client asked for offline_access (token-policies.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
@@ -26,6 +27,7 @@ import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { loadExistingGrant } from './grants.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
+import { rotateRefreshToken } from './refresh-rotation.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
@@ -88,7 +90,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       Grant: config.refreshTokenTtl,
       ClientCredentials: config.accessTokenTtl,
     },
-    rotateRefreshToken: true,
+    rotateRefreshToken,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: expiresWithSession as never,
     extraTokenClaims: async (_ctx, token) => {

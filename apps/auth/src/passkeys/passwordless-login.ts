@@ -13,7 +13,8 @@
  * - an assertion whose credential is unknown counts against the client IP alone, and is refused
  *   (429, not counted) while the IP waits or is locked;
  * - every refusal counts against those keys, is audited `login.passkey.failure` with its reason
- *   and answered 401 with the login page and its stable code; a counter regression is also
+ *   and answered 401 with the login page naming its stable code (like every refusal of this
+ *   endpoint: HTML pages name the code, docs/spec.md §7); a counter regression is also
  *   audited `passkey.clone_suspected`; the failure that starts a lock is audited `login.lockout`;
  * - a disabled account is refused (403 account_disabled);
  * - success is audited `login.passkey.success` and ends like the second factor: oidc-provider's
@@ -68,7 +69,7 @@ export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
       const uid = interaction.uid;
       // The page offers the passkey again, whose success is a redirect to the client.
       ctx.state.formActionOrigins = redirectOrigin(interaction);
-      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, error: error.message }), { ...errorBody(error), next: AUTH_ROUTES.login });
+      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, error: error.message, errorCode: error.code }), { ...errorBody(error), next: AUTH_ROUTES.login });
     }
   };
 }

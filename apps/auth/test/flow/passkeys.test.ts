@@ -156,6 +156,19 @@ describe.each(TEST_ENGINES)('passkeys on %s', (engine) => {
     );
   });
 
+  it('names the stable code on the login page of every passwordless refusal (HTML like JSON)', async () => {
+    const { soft } = await withPasskey();
+    const wrongOrigin = await passwordless(soft, { origin: 'http://127.0.0.1:1' });
+    expect(wrongOrigin.res.status).toBe(401);
+    expect(wrongOrigin.res.text).toContain('<p class="muted">Error code: <code>passkey_invalid</code></p>');
+    const jar = browser();
+    const uid = uidOf((await request(jar, authorizeUrl(server))).text);
+    const missing = await request(jar, `${server.issuer}/login/passkey`, { method: 'POST', ...form({ uid }) });
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Field &quot;credential&quot; is required.');
+    expect(missing.text).toContain('<p class="muted">Error code: <code>invalid_request</code></p>');
+  });
+
   it('refuses a counter that went backwards (a cloned key), audits it, and keeps the stored counter', async () => {
     const { user, soft, id } = await withPasskey();
     const accountId = await accountIdOf(user);

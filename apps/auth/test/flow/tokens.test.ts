@@ -73,6 +73,30 @@ describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => 
     expect(revoked.body.error).toBe('invalid_grant');
   });
 
+  it('a refresh refused for its resource (invalid_target) does not rotate: the refresh token still works', async () => {
+    const tokens = await exchange(server, await freshCode());
+    expect(tokens.status).toBe(200);
+    const refreshToken = String(tokens.body.refresh_token);
+    const cases: [string, string][][] = [
+      [['resource', 'https://evil.example']],
+      [['resource', 'urn:x']],
+      [['resource', 'https://evil.example'], ['resource', 'valueOf']],
+      [['scope', 'openid'], ['resource', 'https://evil.example']],
+    ];
+    for (const extra of cases) {
+      const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+        method: 'POST',
+        headers: { authorization: basic(server.testClient.clientId, server.testClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams([['grant_type', 'refresh_token'], ['refresh_token', refreshToken], ...extra]),
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_target');
+    }
+    const after = await refresh(server, refreshToken);
+    expect(after.status).toBe(200);
+    expect(after.body.refresh_token).not.toBe(refreshToken);
+  });
+
   it('rotating keys: the new key signs, a token signed by the old key still verifies against the JWKS', async () => {
     const before = await exchange(server, await freshCode());
     const oldKid = decodeProtectedHeader(String(before.body.access_token)).kid;

@@ -4,15 +4,17 @@
  *   is RFC 6749 JSON `{error, error_description?}`;
  * - any other 4xx is that JSON or the server's HTML error page (`Error code: <code>…</code>`);
  *   the authorize and logout endpoints answer browsers with that page;
- * - the error code is one the contract names: the server's own codes (§7) or the standard OAuth
- *   codes (RFC 6749, 6750, 7009, 7662, OpenID Connect Core and RP-Initiated Logout);
+ * - the error code is one the contract names: the server's own codes (§7, the passkey codes of
+ *   §10.9) or the standard OAuth codes (RFC 6749, 6750, 7009, 7662, OpenID Connect Core and
+ *   RP-Initiated Logout);
  * - every answer of the app carries X-Request-Id (only Node's own parser rejections, which never
  *   reach the app, have none);
  * - an authorization error may instead be delivered to the client by the form_post response mode
  *   (oidc-provider's auto-submitting "Submitting Callback" page, 400, a hidden `error` input);
  * - a redirect never leaves for a URI that is not registered: the Location, or the action of such
  *   an auto-submitting form, is on the server itself or is one of the clients' registered redirect
- *   or post-logout URIs (no open redirect).
+ *   or post-logout URIs (no open redirect), whatever host the request named (Host header or an
+ *   absolute-form target: src/http/public-origin.ts pins every URL to the issuer).
  */
 import { anyShape, htmlErrorPage, oauthErrorJson, parserRejection, type FuzzRequest, type FuzzResponse, type ShapeCheck } from '@gatehouse/fuzz';
 
@@ -44,6 +46,13 @@ const SERVER_CODES = [
   'unsupported_media_type',
   'too_many_attempts',
   'too_many_pushes',
+  // Passkeys (§10.9).
+  'passkey_challenge_invalid',
+  'passkey_unknown',
+  'passkey_invalid',
+  'passkey_user_not_verified',
+  'passkey_cloned',
+  'passkey_already_registered',
 ];
 
 const OAUTH_CODES = [
@@ -112,14 +121,6 @@ const pageShape = anyShape(oauthErrorJson, errorPage, formPostError, parserRejec
 /** The harness `errorShape` of the authorization server. */
 export const authErrorShape: ShapeCheck = (response, request) => (OAUTH_API.has(pathOf(request)) ? apiShape : pageShape)(response, request);
 
-function hostOf(uri: string, base: string): string | undefined {
-  try {
-    return new URL(uri, base).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
 /** URIs a redirect may point to outside the server itself. */
 export interface RedirectTargets {
   readonly issuer: string;
@@ -153,18 +154,12 @@ export function contractCheck(targets: RedirectTargets) {
       const code = errorCode(response);
       if (code !== undefined && !KNOWN_CODES.has(code)) problems.push(`error code ${JSON.stringify(code)} is not one the contract names`);
     }
-    // oidc-provider builds its own URLs from ctx.href, which an absolute-form request target
-    // (`GET http://other/x`) sets; pinning them to the issuer is branch hostsafety's fix
-    // (src/http/public-origin.ts there). Until it is merged, a URL on the very host such a target
-    // named is not reported here; any other unregistered target still is.
-    const namedHost = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(request.path)?.[1]?.toLowerCase();
-    const reported = (found: string[], uri: string) => (namedHost !== undefined && hostOf(uri, targets.issuer) === namedHost ? [] : found);
     const location = response.header('location');
-    if (location !== undefined && response.status >= 300 && response.status < 400) problems.push(...reported(leaves(location, 'redirect'), location));
+    if (location !== undefined && response.status >= 300 && response.status < 400) problems.push(...leaves(location, 'redirect'));
     const formPost = FORM_POST.exec(response.text);
     if (formPost) {
       const action = formPost[1]!.replace(/&amp;/g, '&');
-      problems.push(...reported(leaves(action, 'form_post'), action));
+      problems.push(...leaves(action, 'form_post'));
     }
     return problems;
   };

@@ -12,6 +12,7 @@
  *   authenticator's event streams are only ever asked for with credentials that fail;
  * - the unused code's PKCE verifier is never sent, so the code cannot be redeemed by chance.
  */
+import { KNOWN_DEVICE_COOKIE } from '../../src/regulation/known-device.ts';
 import { AUTH_STATIC_ASSETS } from '../../src/views/static-assets.ts';
 import {
   anyText,
@@ -28,7 +29,7 @@ import {
   type FuzzRequest,
   type RouteSpec,
 } from '@gatehouse/fuzz';
-import type { AuthFixtures, Cookie } from './auth-fuzz-server.ts';
+import type { AuthFixtures, Cookie, PasskeyAnswerFor } from './auth-fuzz-server.ts';
 
 type Pair = readonly [string, string];
 type Headers = readonly (readonly [string, string])[];
@@ -147,19 +148,146 @@ function cookieLine(cookies: readonly Cookie[]): Headers {
   return cookies.length > 0 ? [['Cookie', cookies.map(([n, v]) => `${n}=${v}`).join('; ')]] : [];
 }
 
+/**
+ * `gatehouse.device` cookie lines (regulation/known-device.ts): the real token, its MAC or expiry
+ * changed, an expired or another account's token with a valid MAC, garbage, over-long, many
+ * tokens in one value, or the cookie several times.
+ */
+function knownDeviceCookie(fx: AuthFixtures): fc.Arbitrary<Headers> {
+  const { real, expired, otherAccount } = fx.device;
+  const [id, expiry, mac] = real.split('.') as [string, string, string];
+  const value = fc.oneof(
+    { weight: 3, arbitrary: fc.constant(real) },
+    {
+      weight: 6,
+      arbitrary: fc.constantFrom(
+        `${id}.${expiry}.${mac.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+        `${id}.${Number(expiry) + 1}.${mac}`,
+        `${id}.${expiry}.${mac.slice(0, -1)}`,
+        `${id}x.${expiry}.${mac}`,
+        `${id}.99999999999999999.${mac}`,
+        `${id}.-1.${mac}`,
+        expired,
+        otherAccount,
+        `${otherAccount}~${real}`,
+        `${expired}~${expired}~${expired}~${expired}~${expired}~${real}`,
+        Array.from({ length: 120 }, () => real).join('~'),
+        Array.from({ length: 400 }, () => '~').join(''),
+        `"${real}"`,
+        encodeURIComponent(real),
+        `${real}~`,
+        '',
+        '~',
+        '..',
+        '__proto__',
+        'x'.repeat(12_000),
+      ),
+    },
+    { weight: 2, arbitrary: asciiText(60).map((v) => v.replace(/[;,\s"\\]/g, '')) },
+  );
+  return fc.oneof(
+    { weight: 4, arbitrary: value.map((v): Headers => [['Cookie', `${KNOWN_DEVICE_COOKIE}=${v}`]]) },
+    { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 6 }).map((vs): Headers => [['Cookie', vs.map((v) => `${KNOWN_DEVICE_COOKIE}=${v}`).join('; ')]]) },
+  );
+}
+
+const b64urlGarbage: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 3, arbitrary: fc.stringMatching(/^[A-Za-z0-9_-]{0,80}$/) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<unknown>('', '!!!', 'a+b/c==', 'AAAA====', ' AAAA', 'AA AA', '%41%41', '\u00e9', 'A'.repeat(13_000), 'eyJ9', Buffer.from('{"challenge":1}').toString('base64url'), Buffer.from('{"challenge":"' + 'A'.repeat(300) + '"}').toString('base64url'), Buffer.from('not json').toString('base64url'), Buffer.from('{"__proto__":{"challenge":"x"}}').toString('base64url')),
+  },
+  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, 0, -1, 1e308, true, [], ['AAAA'], {}, { challenge: 'x' }) },
+);
+
+const CREDENTIAL_FIELDS = ['id', 'rawId', 'type', 'response', 'clientDataJSON', 'authenticatorData', 'signature', 'userHandle', 'attestationObject', 'transports'] as const;
+
+/**
+ * A passkey answer (the `credential` field, JSON text): a refused answer to a live challenge
+ * (auth-fuzz-server.ts), as it is or mutated: a member replaced by base64url garbage or a wrong
+ * type or removed, the whole text truncated, not JSON, another JSON type, over-long, or deeply
+ * nested.
+ */
+function passkeyCredential(fx: AuthFixtures, kinds: readonly PasskeyAnswerFor[]): fc.Arbitrary<string> {
+  const base = fc.tuple(fc.constantFrom(...kinds), fc.nat(), fc.nat()).map(([kind, pick, variant]) => fx.passkey.answer(kind, pick, variant));
+  const mutated = fc.tuple(base, fc.constantFrom(...CREDENTIAL_FIELDS), b64urlGarbage, fc.boolean()).map(([text, field, junk, remove]) => {
+    const json = JSON.parse(text) as Record<string, unknown> & { response: Record<string, unknown> };
+    const holder: Record<string, unknown> = Object.hasOwn(json, field) ? json : json.response;
+    if (remove) delete holder[field];
+    else holder[field] = junk;
+    return JSON.stringify(json);
+  });
+  return fc.oneof(
+    { weight: 4, arbitrary: base },
+    { weight: 6, arbitrary: mutated },
+    { weight: 1, arbitrary: fc.tuple(base, fc.nat()).map(([text, n]) => text.slice(0, n % text.length)) },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '{',
+        'null',
+        '[]',
+        '"public-key"',
+        '42',
+        '{"type":"public-key"}',
+        '{"type":"public-key","id":"AAAA","rawId":"AAAA","response":"AAAA"}',
+        '{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"AAAA","authenticatorData":"AAAA","signature":"AAAA"}}',
+        `{"type":"public-key","id":"AAAA","rawId":"AAAA","response":{"clientDataJSON":"${'A'.repeat(12_400)}"}}`,
+        `${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+        '{"__proto__":{"type":"public-key"},"constructor":{"prototype":{}}}',
+      ),
+    },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
+  );
+}
+
+/**
+ * A POST of `fields` plus `credential`: a form or JSON body with the credential as text (as the
+ * pages send it), or JSON with the credential as an object, an array, a number or null.
+ */
+function credentialPost(path: string, fields: fc.Arbitrary<Pair[]>, credential: fc.Arbitrary<string>, headers: fc.Arbitrary<Headers>): fc.Arbitrary<FuzzRequest> {
+  return fc.tuple(fields, fc.option(credential, { freq: 10 }), headers, fc.nat({ max: 9 }), accept).map(([pairs, cred, extra, kind, acc]): FuzzRequest => {
+    const list: Pair[] = cred === null ? pairs : [...pairs, ['credential', cred]];
+    const accepts = acc === null ? [] : [['Accept', acc] as const];
+    if (kind < 5) return { method: 'POST', path, headers: [...extra, ...accepts, ['Content-Type', 'application/x-www-form-urlencoded']], body: joinPairs(list, false) };
+    const object: Record<string, unknown> = Object.fromEntries(pairs);
+    if (cred !== null) {
+      let parsed: unknown = cred;
+      if (kind >= 7) {
+        try {
+          parsed = JSON.parse(cred) as unknown;
+        } catch {
+          parsed = [cred];
+        }
+      }
+      object.credential = kind === 9 ? [parsed] : parsed;
+    }
+    let body: string;
+    try {
+      body = JSON.stringify(object);
+    } catch {
+      // Nested too deep for this stack (the deeply nested credential): send it as text.
+      body = JSON.stringify({ ...object, credential: cred });
+    }
+    return { method: 'POST', path, headers: [...extra, ...accepts, ['Content-Type', 'application/json']], body };
+  });
+}
+
 /** Cookie headers an attacker holds: real, tampered, stale, or forged with a valid signature. */
 function cookieJarVariants(fx: AuthFixtures, real: readonly Cookie[]): fc.Arbitrary<Headers> {
   const names = ['gh_auth_session', 'gh_auth_interaction', 'gh_auth_resume', '_interaction', '_session'];
   const forged = fc
     .tuple(fc.constantFrom(...names), fc.oneof(fc.constantFrom(fx.staleInteraction.uid, fx.loginStep.uid, fx.mfaStep.uid, '', '..', '%00', ...PROTOTYPE_NAMES), asciiText(30).map((s) => s.replace(/[;,\s"\\]/g, ''))))
     .map(([name, value]) => cookieLine(fx.sign(name, value)));
-  return fc.oneof(
+  const jar = fc.oneof(
     { weight: 4, arbitrary: cookieHeaders(() => real, () => fx.staleInteraction.cookies) },
     { weight: 2, arbitrary: fc.constant(cookieLine(real)) },
     { weight: 1, arbitrary: fc.constant(cookieLine(fx.staleInteraction.cookies)) },
     { weight: 1, arbitrary: forged },
     { weight: 1, arbitrary: fc.constant<Headers>([]) },
   );
+  // One time in four, a known-device cookie too (real or tampered), on its own Cookie line.
+  return fc.tuple(jar, rarely(knownDeviceCookie(fx))).map(([cookies, device]) => (device === null ? cookies : [...cookies, ...device]));
 }
 
 function clientAuthHeaders(fx: AuthFixtures): fc.Arbitrary<Headers> {
@@ -394,7 +522,7 @@ export function oauthRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest> {
   );
 }
 
-/** The sign-in steps: /login, /mfa/verify, the push poll and the interaction pages. */
+/** The sign-in steps: /login, /mfa/verify, the passkey sign-in and second factor, the push poll and the interaction pages. */
 export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest> {
   const uid = fc.oneof(fc.constantFrom(fx.loginStep.uid, fx.mfaStep.uid, fx.staleInteraction.uid, '', 'x'.repeat(300), ...PROTOTYPE_NAMES), asciiText(24));
   const user = fc.constantFrom(...fx.users);
@@ -404,7 +532,7 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
   const steps: Step[] = [fx.loginStep, fx.mfaStep, fx.staleInteraction];
   // Mostly a consistent browser (the step's own cookies and uid), so the handlers' deeper checks run.
   // One arbitrary per step, built once (building them per draw costs more than the requests).
-  const forStep = (fields: (step: Step) => fc.Arbitrary<Pair[]>, path: string) =>
+  const forStepWith = (build: (step: Step, cookies: fc.Arbitrary<Headers>) => fc.Arbitrary<FuzzRequest>) =>
     fc.oneof(
       ...steps.map((step) => {
         const cookies = fc.oneof(
@@ -412,9 +540,10 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
           { weight: 3, arbitrary: cookieJarVariants(fx, step.cookies) },
           { weight: 1, arbitrary: cookieJarVariants(fx, fx.sessionCookies) },
         );
-        return { weight: step === fx.staleInteraction ? 1 : 3, arbitrary: formPost(path, fields(step), cookies) };
+        return { weight: step === fx.staleInteraction ? 1 : 3, arbitrary: build(step, cookies) };
       }),
     );
+  const forStep = (fields: (step: Step) => fc.Arbitrary<Pair[]>, path: string) => forStepWith((step, cookies) => formPost(path, fields(step), cookies));
   const stepUid = (step: Step) =>
     fc.oneof({ weight: 8, arbitrary: fc.constant<Pair[]>([['uid', step.uid]]) }, { weight: 1, arbitrary: fc.constant<Pair[]>([]) }, { weight: 2, arbitrary: one('uid', uid) });
   const loginFields = (step: Step) =>
@@ -425,7 +554,7 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
     fc
       .tuple(
         stepUid(step),
-        fc.option(one('method', fc.constantFrom('totp', 'totp', 'push', 'push', 'recovery', 'recovery', 'sms', '', 'TOTP', '__proto__')), { freq: 4 }),
+        fc.option(one('method', fc.constantFrom('totp', 'totp', 'push', 'push', 'recovery', 'recovery', 'passkey', 'sms', '', 'TOTP', 'PASSKEY', '__proto__')), { freq: 4 }),
         fc.option(one('code', fc.oneof(fc.constantFrom('000000', '123456', '12345', '1234567', '', 'abcdef', 'AAAA-BBBB-CCCC-DDDD', 'aaaa-bbbb-cccc-dddd-eeee', '１２３４５６', ' 123456'), oddNumbers)), { freq: 6 }),
       )
       .map((parts) => parts.flatMap((p) => p ?? []));
@@ -454,12 +583,34 @@ export function interactionRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest>
     )
     .map(([path, cookies, acc, method]): FuzzRequest => ({ method, path, headers: [...cookies, ...(acc === null ? [] : [['Accept', acc] as const])] }));
   const hostileBodies = fc
-    .tuple(fc.constantFrom('/login', '/mfa/verify'), stepCookies, bodyCase({ form: loginPairs.map((p) => Object.fromEntries(p)) }))
+    .tuple(fc.constantFrom('/login', '/mfa/verify', '/login/passkey', '/login/passkey/options', '/mfa/passkey/options'), stepCookies, bodyCase({ form: loginPairs.map((p) => Object.fromEntries(p)) }))
     .map(([path, cookies, body]): FuzzRequest => ({ method: 'POST', path, headers: [...cookies, ...body.headers], ...(body.body === undefined ? {} : { body: body.body }) }));
-  return fc.oneof({ weight: 3, arbitrary: login }, { weight: 3, arbitrary: mfa }, { weight: 2, arbitrary: pages }, { weight: 2, arbitrary: hostileBodies });
+  // Passkeys: options for this browser's interaction or another's, passwordless answers, and the
+  // second factor with method=passkey; answers to live challenges, mutated (passkeyCredential).
+  // Options as the pages ask for them (JSON, the step's own cookies and uid) keep challenges live for the answers.
+  const pageOptions = fc
+    .tuple(fc.constantFrom(fx.loginStep, fx.mfaStep), fc.constantFrom('/login/passkey/options', '/mfa/passkey/options'))
+    .map(([step, path]): FuzzRequest => ({ method: 'POST', path, headers: [...cookieLine(step.cookies), ['Content-Type', 'application/json']], body: JSON.stringify({ uid: step.uid }) }));
+  const passkeyOptions = fc.oneof(pageOptions, forStep(stepUid, '/login/passkey/options'), forStep(stepUid, '/mfa/passkey/options'));
+  // Mostly answers to the step's own challenges; sometimes to the other interaction's.
+  const answersFor = (step: Step): PasskeyAnswerFor[] => (step === fx.mfaStep ? ['mfa', 'mfa', 'mfa', 'login'] : ['login', 'login', 'login', 'mfa']);
+  const passkeyLogin = forStepWith((step, cookies) => credentialPost('/login/passkey', stepUid(step), passkeyCredential(fx, answersFor(step)), cookies));
+  const passkeyMethod = fc.oneof({ weight: 8, arbitrary: fc.constant<Pair[]>([['method', 'passkey']]) }, { weight: 1, arbitrary: one('method', fc.constantFrom('totp', 'Passkey', 'passkey ', '')) });
+  const passkeyMfa = forStepWith((step, cookies) =>
+    credentialPost('/mfa/verify', fc.tuple(stepUid(step), passkeyMethod).map(([a, b]) => [...a, ...b]), passkeyCredential(fx, answersFor(step)), cookies),
+  );
+  return fc.oneof(
+    { weight: 3, arbitrary: login },
+    { weight: 3, arbitrary: mfa },
+    { weight: 2, arbitrary: pages },
+    { weight: 2, arbitrary: hostileBodies },
+    { weight: 2, arbitrary: passkeyOptions },
+    { weight: 2, arbitrary: passkeyLogin },
+    { weight: 2, arbitrary: passkeyMfa },
+  );
 }
 
-/** The web authenticator's API, the devices page, static files. */
+/** The web authenticator's API, the devices page and its passkeys, static files. */
 export function authenticatorRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest> {
   const jwk = fc.oneof(
     fc.constant<unknown>({ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0' }),
@@ -526,7 +677,35 @@ export function authenticatorRequests(fx: AuthFixtures): fc.Arbitrary<FuzzReques
   const assets = fc
     .tuple(fc.constantFrom(...AUTH_STATIC_ASSETS.map((a) => a.path), '/static/', '/static/../src/app.ts', '/static/%2e%2e/package.json', '/authenticator/signed-message.d.ts', '/static/gatehouse.css.map'), headerSet({}), fc.constantFrom('GET', 'HEAD', 'POST'))
     .map(([path, headers, method]): FuzzRequest => ({ method, path, headers }));
+  // Passkeys on the devices page: options, registration answers (refused, mutated), removal of
+  // ids that are not the user's (the real one would end the passkey fixtures).
+  const passkeyManage = fc
+    .tuple(
+      fc.constantFrom('/authenticator/passkeys/options', '/authenticator/passkeys', '/authenticator/passkeys', '/authenticator/passkeys/remove'),
+      cookieJarVariants(fx, fx.sessionCookies),
+      sameSite,
+      fc.nat({ max: 9 }),
+    )
+    .chain(([path, cookies, site, weight]) => {
+      const headers = fc.constant<Headers>([...cookies, ...site]);
+      if (path === '/authenticator/passkeys') {
+        const name = fc.option(one('name', fc.oneof(anyText(30), fc.constantFrom('', 'x'.repeat(65), '\u0007', '__proto__'))), { freq: 4 }).map((p) => p ?? []);
+        return credentialPost(path, name, passkeyCredential(fx, ['register', 'register', 'login']), headers);
+      }
+      if (path === '/authenticator/passkeys/remove') {
+        const id = fc.oneof(
+          fc.constantFrom(fx.passkey.credentialId.slice(1), `${fx.passkey.credentialId}A`, fx.passkey.credentialId.toLowerCase() === fx.passkey.credentialId ? 'unknown' : fx.passkey.credentialId.toLowerCase(), '', '..', 'A'.repeat(1_401), '__proto__', 'a b', '%00'),
+          fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).filter((v) => v !== fx.passkey.credentialId),
+        );
+        return formPost(path, fc.option(one('credential_id', id), { freq: 8 }).map((p) => p ?? []), headers);
+      }
+      return weight < 7 ? formPost(path, fc.constant<Pair[]>([]), headers) : bodyCase({}).map((body): FuzzRequest => ({ method: 'POST', path, headers: [...cookies, ...site, ...body.headers], ...(body.body === undefined ? {} : { body: body.body }) }));
+    });
+  // Registration options as the devices page asks for them, so the registration answers have live challenges.
+  const pageOptions = fc.constant<FuzzRequest>({ method: 'POST', path: '/authenticator/passkeys/options', headers: [...cookieLine(fx.sessionCookies), ['Content-Type', 'application/json']], body: '{}' });
   return fc.oneof(
+    { weight: 1, arbitrary: pageOptions },
+    { weight: 3, arbitrary: passkeyManage },
     { weight: 2, arbitrary: jsonPost(fc.constant('/authenticator/api/register'), register) },
     { weight: 2, arbitrary: jsonPost(fc.oneof(fc.constant(fx.pushId), asciiText(20).map(encodeURIComponentLoose), fc.constant('x'.repeat(65))).map((id) => `/authenticator/api/requests/${id}/answer`), answer) },
     { weight: 2, arbitrary: listing },
@@ -549,6 +728,9 @@ const ROUTES: readonly RouteSpec[] = [
   { path: '/oauth2/v1/revocations', methods: ['GET', 'HEAD'], query: ['since', 'limit'] },
   { path: '/.well-known/openid-configuration', methods: ['GET'] },
   { path: '/login', methods: ['POST'] },
+  { path: '/login/passkey/options', methods: ['POST'] },
+  { path: '/login/passkey', methods: ['POST'] },
+  { path: '/mfa/passkey/options', methods: ['POST'] },
   { path: '/mfa/verify', methods: ['POST'] },
   { path: '/mfa/push/:id', methods: ['GET'] },
   { path: '/mfa/push/:id/status', methods: ['GET'] },
@@ -558,11 +740,16 @@ const ROUTES: readonly RouteSpec[] = [
   { path: '/authenticator/devices/enroll', methods: ['POST'] },
   { path: '/authenticator/devices/remove', methods: ['POST'] },
   { path: '/authenticator/recovery-codes', methods: ['POST'] },
+  { path: '/authenticator/passkeys/options', methods: ['POST'] },
+  { path: '/authenticator/passkeys', methods: ['POST'] },
+  { path: '/authenticator/passkeys/remove', methods: ['POST'] },
   { path: '/authenticator/api/register', methods: ['POST'] },
   { path: '/authenticator/api/requests', methods: ['GET'], query: ['device_id', 'ts', 'nonce', 'sig'] },
   { path: '/authenticator/api/events', methods: ['GET'], query: ['device_id', 'ts', 'nonce', 'sig'] },
   { path: '/authenticator/api/requests/:id/answer', methods: ['POST'] },
   { path: '/static/gatehouse.css', methods: ['GET'] },
+  { path: '/static/passkey.js', methods: ['GET'] },
+  { path: '/static/simplewebauthn-browser.js', methods: ['GET'] },
   { path: '/authenticator/app.js', methods: ['GET'] },
   { path: '/healthz', methods: ['GET'] },
   { path: '/readyz', methods: ['GET'] },
@@ -576,10 +763,37 @@ export function anyRouteRequests(fx: AuthFixtures): fc.Arbitrary<FuzzRequest> {
   );
   return fuzzRequest({
     routes,
-    headers: { authorization: [...fx.basicAuth, `Bearer ${fx.accessToken}`, `Bearer ${fx.idToken}`], extra: cookieHeaders(() => everyCookie, () => fx.staleInteraction.cookies) },
+    headers: {
+      authorization: [...fx.basicAuth, `Bearer ${fx.accessToken}`, `Bearer ${fx.idToken}`],
+      extra: fc.tuple(cookieHeaders(() => everyCookie, () => fx.staleInteraction.cookies), rarely(knownDeviceCookie(fx))).map(([cookies, device]) => (device === null ? cookies : [...cookies, ...device])),
+      hostileHost: true,
+    },
     bodies: {
-      form: fc.record({ uid: fc.constantFrom(fx.loginStep.uid, fx.mfaStep.uid), username: fc.constantFrom(...fx.users.map((u) => u.username)), password: asciiText(12), code: fc.constant('123456'), grant_type: fc.constantFrom('authorization_code', 'refresh_token', 'client_credentials'), token: fc.constant(fx.accessToken) }, { requiredKeys: [] }),
-      json: fc.record({ username: fc.constantFrom(...fx.users.map((u) => u.username)), password: asciiText(12), method: fc.constantFrom('totp', 'push'), code: fc.constant('123456') }, { requiredKeys: [] }),
+      form: fc.record(
+        {
+          uid: fc.constantFrom(fx.loginStep.uid, fx.mfaStep.uid),
+          username: fc.constantFrom(...fx.users.map((u) => u.username)),
+          password: asciiText(12),
+          code: fc.constant('123456'),
+          method: fc.constantFrom('totp', 'push', 'passkey'),
+          credential: passkeyCredential(fx, ['login', 'mfa', 'register']),
+          credential_id: fc.constantFrom('unknown', ''),
+          grant_type: fc.constantFrom('authorization_code', 'refresh_token', 'client_credentials'),
+          token: fc.constant(fx.accessToken),
+        },
+        { requiredKeys: [] },
+      ),
+      json: fc.record(
+        {
+          uid: fc.constantFrom(fx.loginStep.uid, fx.mfaStep.uid),
+          username: fc.constantFrom(...fx.users.map((u) => u.username)),
+          password: asciiText(12),
+          method: fc.constantFrom('totp', 'push', 'passkey'),
+          code: fc.constant('123456'),
+          credential: passkeyCredential(fx, ['login', 'mfa', 'register']),
+        },
+        { requiredKeys: [] },
+      ),
     },
   }).filter((request) => {
     // Never the open streams: event streams with real credentials stay open for minutes.
