@@ -30,7 +30,9 @@ export async function createUser(stack: Stack, label: string): Promise<E2eUser> 
     password: `pw-${randomBytes(9).toString('base64url')}`,
     name: `E2E ${label}`,
     email: `${username}@example.com`,
-    groups: ['e2e', label],
+    // editors: the development seed grants movies:write only to it (the access policy), and the
+    // landing page writes.
+    groups: ['e2e', label, 'editors'],
   };
   const args = ['user', 'add', username, '--email', user.email, '--name', user.name, '--groups', user.groups.join(','), '--password-stdin'];
   const child = spawn(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), ...args], {

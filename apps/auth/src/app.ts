@@ -108,6 +108,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const provider = createProvider(config, {
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
+      scopeGate: services.scopeGate,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
       metrics: authMetrics,

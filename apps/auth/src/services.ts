@@ -22,6 +22,9 @@ import { createRevocationStore, type RevocationStore } from './revocation/revoca
 import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
 import { createPasskeyStore, type PasskeyStore } from './passkeys/passkey-store.ts';
 import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-store.ts';
+import { createScopePolicyStore } from './policy/scope-policy-store.ts';
+import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
+import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -47,6 +50,9 @@ export interface AuthServices {
   /** WebAuthn credentials and the challenges of their ceremonies. */
   passkeys: PasskeyStore;
   passkeyChallenges: ChallengeStore;
+  /** The access policy: operations (CLI) and the check applied to every grant (oidc/). */
+  scopePolicies: ScopePolicyService;
+  scopeGate: ScopeGate;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -64,9 +70,11 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
+  const accounts = createAccountStore(db, box, clock);
+  const policyStore = createScopePolicyStore(db, clock);
   return {
     box,
-    accounts: createAccountStore(db, box, clock),
+    accounts,
     clients,
     keys: createKeyStore(db, box),
     regulationStore,
@@ -82,6 +90,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     revocations,
     passkeys: createPasskeyStore(db, clock),
     passkeyChallenges: createChallengeStore(db, clock),
+    scopePolicies: createScopePolicyService({ store: policyStore, apiScopes: config.api.scopes }),
+    scopeGate: createScopeGate({ policies: policyStore, accounts }),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

@@ -2,12 +2,14 @@
  * `authctl client ...`. Rules:
  * - a confidential client's secret is printed once, at creation, and never by `client list`;
  * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`;
- * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default).
+ * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default);
+ * - `client scopes` (the API scopes a client may request) is in scope-commands.ts.
  */
 import type { ClientAuthMethod } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
+import { clientScopes } from './scope-commands.ts';
 
 export const CLIENT_USAGE = [
   '  client add <client_id> --redirect-uri <uri> [--redirect-uri <uri> ...] [--post-logout-redirect-uri <uri> ...]',
@@ -25,8 +27,10 @@ export async function runClientCommand(sub: string | undefined, args: readonly s
       return listClients(args, ctx);
     case 'remove':
       return removeClient(args, ctx);
+    case 'scopes':
+      return clientScopes(args, ctx);
     default:
-      throw new UsageError(sub ? `unknown command "client ${sub}"` : 'client: missing subcommand (add, list, remove)');
+      throw new UsageError(sub ? `unknown command "client ${sub}"` : 'client: missing subcommand (add, list, remove, scopes)');
   }
 }
 

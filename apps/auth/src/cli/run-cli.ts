@@ -18,6 +18,7 @@ import { runUserCommand, USER_USAGE } from './user-commands.ts';
 import { DB_USAGE, runDbCommand } from './db-commands.ts';
 import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-commands.ts';
 import { PASSKEY_USAGE, runPasskeyCommand } from './passkey-commands.ts';
+import { runScopeCommand, SCOPE_USAGE } from './scope-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
 
@@ -32,6 +33,7 @@ export const USAGE = [
   ...DEVICE_USAGE,
   ...PASSKEY_USAGE,
   ...CLIENT_USAGE,
+  ...SCOPE_USAGE,
   ...KEYS_USAGE,
   ...DB_USAGE,
   '  help',
@@ -47,6 +49,7 @@ const GROUPS = {
         ? runDeviceCommand(sub, args, ctx)
         : runUserCommand(sub, args, ctx),
   client: runClientCommand,
+  scope: runScopeCommand,
   keys: runKeyCommand,
   db: runDbCommand,
 } as const;

@@ -2,11 +2,17 @@
  * Development only (AUTH_DEV_SEED, on by default outside production): registers the dev
  * clients app-one, app-two and the API's introspection client `api`, and a demo user, each
  * once. Their well-known secrets come from DEV_DEFAULTS and are never used in production.
+ * With the demo user (so only on a fresh development database; an existing one keeps its
+ * policy), it demonstrates the access policy: `movies:write` only for the group `editors`,
+ * which the demo user is in (the landing page adds and deletes movies).
  */
 import { DEV_DEFAULTS } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
 import type { AuthServices } from '../services.ts';
 import { hashPassword } from '../accounts/password.ts';
+
+/** The access policy the development seed demonstrates. */
+const DEV_WRITE_POLICY = { scope: 'movies:write', groups: ['editors'] } as const;
 
 export interface SeedResult {
   created: string[];
@@ -48,6 +54,10 @@ export async function seedDevelopment(config: AuthConfig, services: AuthServices
       passwordHash: await hashPassword(demo.password),
     });
     created.push(`user ${demo.username}`);
+    if (config.api.scopes.includes(DEV_WRITE_POLICY.scope) && (await services.scopePolicies.list()).length === 0) {
+      await services.scopePolicies.restrict(DEV_WRITE_POLICY.scope, DEV_WRITE_POLICY.groups);
+      created.push(`scope policy ${DEV_WRITE_POLICY.scope} (${DEV_WRITE_POLICY.groups.join(',')})`);
+    }
   }
   const app = config.devClients[0]?.redirectUri.replace(/\/callback$/, '/') ?? '';
   const totpHint = account.totpEnrolled

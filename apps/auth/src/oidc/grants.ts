@@ -1,11 +1,17 @@
 /**
  * Consent for registered clients is implicit (they are the operator's own apps): the grant is
  * created, or widened, to cover exactly what the current request asks for. Scopes outside the
- * provider's list are never granted because oidc-provider filters them before this runs.
+ * provider's list are never granted because oidc-provider filters them before this runs, and
+ * API scopes the access policy refuses the client or the user are left out (policy/).
  */
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
+import type { ScopeGate } from '../policy/scope-policy.ts';
 
-export async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant | undefined> {
+export function grantLoader(gate: ScopeGate) {
+  return (ctx: KoaContextWithOIDC) => loadExistingGrant(ctx, gate);
+}
+
+async function loadExistingGrant(ctx: KoaContextWithOIDC, gate: ScopeGate): Promise<Grant | undefined> {
   const { oidc } = ctx;
   const client = oidc.client;
   const accountId = oidc.session?.accountId;
@@ -22,7 +28,7 @@ export async function loadExistingGrant(ctx: KoaContextWithOIDC): Promise<Grant 
   if (claims?.size) grant.addOIDCClaims([...claims]);
   for (const [indicator, server] of Object.entries(oidc.resourceServers ?? {})) {
     const allowed = new Set((server.scope ?? '').split(' '));
-    const wanted = [...requested].filter((s) => allowed.has(s));
+    const wanted = await gate.grantable([...requested].filter((s) => allowed.has(s)), client.clientId, accountId);
     if (wanted.length) grant.addResourceScope(indicator, wanted.join(' '));
   }
   await grant.save();

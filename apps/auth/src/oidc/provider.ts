@@ -11,6 +11,9 @@
  *   unless the client asked for offline_access (token-policies.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
+ * - the API scopes of every grant pass the access policy (policy/scope-policy.ts): the grant
+ *   built at authorization (grants.ts) and the resource server's scopes at every token request
+ *   (resource-server.ts) leave out what the client or the user may not have;
  * - ID tokens carry the profile, email and groups claims and `amr`;
  * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts);
  * - errors of the browser endpoints (authorize, logout) are the HTML error page for browsers;
@@ -22,10 +25,11 @@ import { isDatabaseUnavailable } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { ScopeGate } from '../policy/scope-policy.ts';
 import { audit } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
-import { loadExistingGrant } from './grants.ts';
+import { grantLoader } from './grants.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
 import { rotateRefreshToken } from './refresh-rotation.ts';
 import { resourceIndicators } from './resource-server.ts';
@@ -45,6 +49,8 @@ const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_s
 export interface ProviderDeps {
   adapterFactory: Configuration['adapter'];
   accounts: AccountStore;
+  /** The access policy (policy/scope-policy.ts), applied to the API scopes of every grant. */
+  scopeGate: ScopeGate;
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
   metrics: AuthMetrics;
@@ -98,7 +104,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       const account = await deps.accounts.findById(token.accountId as string);
       return account ? { groups: account.groups } : undefined;
     },
-    loadExistingGrant,
+    loadExistingGrant: grantLoader(deps.scopeGate),
     formats: {
       customizers: {
         // The grant id lets introspection and resource servers refuse every JWT of a revoked
@@ -119,7 +125,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       clientCredentials: { enabled: true },
       revocation: { enabled: true, allowedPolicy: revocationAllowed as never },
       userinfo: { enabled: true },
-      resourceIndicators: resourceIndicators(config),
+      resourceIndicators: resourceIndicators(config, deps.scopeGate),
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {

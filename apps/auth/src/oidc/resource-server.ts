@@ -6,11 +6,15 @@
  *   endpoint (`<issuer>/oauth2/v1/userinfo`), carrying those OpenID scopes: it is good for
  *   userinfo and nothing else, so the API (audience check) refuses it;
  * - with AUTH_API_TOKEN_FORMAT=opaque the API token is an opaque reference token that the API
- *   checks through introspection; userinfo tokens then stay opaque too (no audience).
+ *   checks through introspection; userinfo tokens then stay opaque too (no audience);
+ * - the API's scopes offered to a request are those the access policy allows (policy/): the
+ *   client's limit, and for a user's grant (code, refresh) the user's groups; oidc-provider
+ *   grants no scope outside them, at authorization, code exchange, refresh and client_credentials.
  */
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
+import type { ScopeGate } from '../policy/scope-policy.ts';
 
 /** Scopes a userinfo access token may carry (offline_access belongs to the refresh token). */
 export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
@@ -20,7 +24,14 @@ export function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
   return `${config.issuer}${AUTH_ROUTES.userinfo}`;
 }
 
-export function resourceIndicators(config: AuthConfig) {
+/** The account a token request is for: null for client_credentials (no user), undefined if unknown. */
+function grantAccount(ctx: KoaContextWithOIDC): string | null | undefined {
+  if (ctx.oidc.params?.grant_type === 'client_credentials') return null;
+  const grant = ctx.oidc.entities?.Grant as { accountId?: string } | undefined;
+  return grant?.accountId ?? ctx.oidc.session?.accountId;
+}
+
+export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
   const apiScopes = new Set(config.api.scopes);
   const jwt = config.api.tokenFormat === 'jwt';
   const userinfo = userinfoAudience(config);
@@ -39,10 +50,11 @@ export function resourceIndicators(config: AuthConfig) {
     async useGrantedResource() {
       return true;
     },
-    async getResourceServerInfo(_ctx: KoaContextWithOIDC, resourceIndicator: string): Promise<ResourceServer> {
+    async getResourceServerInfo(ctx: KoaContextWithOIDC, resourceIndicator: string, client?: { clientId: string }): Promise<ResourceServer> {
       if (resourceIndicator === config.api.audience) {
+        const allowed = client ? await gate.grantable([...apiScopes], client.clientId, grantAccount(ctx)) : [];
         return {
-          scope: [...apiScopes].join(' '),
+          scope: allowed.join(' '),
           audience: config.api.audience,
           accessTokenTTL: config.accessTokenTtl,
           accessTokenFormat: jwt ? 'jwt' : 'opaque',

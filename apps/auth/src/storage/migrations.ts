@@ -206,4 +206,18 @@ export const authMigrations: Migrations = {
       await db.schema.createIndex('passkey_challenges_expires').on('passkey_challenges').column('expires_at').execute();
     },
   },
+  '011_scope_policy': {
+    async up(db: Kysely<unknown>) {
+      // Access policy (policy/): per API scope, the groups whose users may be granted it (JSON
+      // array); a scope without a row is open to every user (the behaviour before this migration).
+      await db.schema
+        .createTable('scope_policies')
+        .addColumn('scope', 'text', (c) => c.primaryKey())
+        .addColumn('groups', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // Per client, the API scopes it may request (JSON array); null: any, as before.
+      await db.schema.alterTable('clients').addColumn('allowed_scopes', 'text').execute();
+    },
+  },
 };

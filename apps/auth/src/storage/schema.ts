@@ -57,6 +57,8 @@ export interface ClientsTable {
   created_at: number;
   /** Extra token-response member carrying the ID token (e.g. `JWT_token`), or null. */
   id_token_field: string | null;
+  /** JSON array of the API scopes the client may request; null: any (policy/). */
+  allowed_scopes?: string | null;
 }
 
 export interface OidcPayloadsTable {
@@ -177,6 +179,14 @@ export interface PasskeyChallengesTable {
   expires_at: number;
 }
 
+/** Per API scope, the groups whose users may be granted it (policy/). */
+export interface ScopePoliciesTable {
+  scope: string;
+  /** JSON array of group names, never empty. */
+  groups: string;
+  updated_at: number;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -191,4 +201,5 @@ export interface AuthSchema {
   token_revocations: TokenRevocationsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  scope_policies: ScopePoliciesTable;
 }

@@ -32,6 +32,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'push_transactions',
         'recovery_codes',
         'regulation_failures',
+        'scope_policies',
         'signing_keys',
         'token_revocations',
       ]);

@@ -1,0 +1,56 @@
+/**
+ * The access policy: which API scopes a grant may carry. Rules:
+ * - a client limited to some API scopes (`authctl client scopes`) is granted none outside them;
+ *   a client without a limit may request any API scope (the behaviour before the policy);
+ * - for a user's grant (authorization code, refresh), a scope with a policy (`authctl scope
+ *   policy`) is granted only if the user is in one of its groups; a scope without one is open;
+ * - a client_credentials token has no user: only the client's limit applies;
+ * - a user who cannot be identified is in no group (restricted scopes are left out), and an
+ *   unknown client may request no API scope;
+ * - a scope that is not allowed is silently left out of the grant, never an error: the token
+ *   response `scope` and the JWT `scope` claim show what was granted (token-response.ts).
+ */
+import type { AccountStore } from '../accounts/account-store.ts';
+import type { ScopePolicyStore } from './scope-policy-store.ts';
+
+/** Who the grant is for: a user's groups, or no user (client_credentials). */
+export type GrantSubject = { kind: 'user'; groups: readonly string[] } | { kind: 'client' };
+
+export interface PolicyFacts {
+  /** The client's allowed API scopes; null: any. */
+  clientScopes: readonly string[] | null;
+  /** Restricted scope → groups allowed to be granted it. */
+  policies: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The scopes of `requested` the policy grants, in their order. */
+export function grantableScopes(requested: readonly string[], facts: PolicyFacts, subject: GrantSubject): string[] {
+  const clientAllows = facts.clientScopes === null ? () => true : (s: string) => facts.clientScopes!.includes(s);
+  const userAllows = (s: string) => {
+    if (subject.kind === 'client') return true;
+    const groups = facts.policies.get(s);
+    return groups === undefined || groups.some((g) => subject.groups.includes(g));
+  };
+  return requested.filter((s) => clientAllows(s) && userAllows(s));
+}
+
+export interface ScopeGate {
+  /**
+   * The API scopes of `requested` that `clientId` may be granted, for the user `accountId`, or
+   * for no user when `accountId` is null (client_credentials).
+   */
+  grantable(requested: readonly string[], clientId: string, accountId: string | null | undefined): Promise<string[]>;
+}
+
+export function createScopeGate(deps: { policies: ScopePolicyStore; accounts: Pick<AccountStore, 'findById'> }): ScopeGate {
+  return {
+    async grantable(requested, clientId, accountId) {
+      if (requested.length === 0) return [];
+      const [clientScopes, policies] = await Promise.all([deps.policies.clientScopes(clientId), deps.policies.list()]);
+      const facts: PolicyFacts = { clientScopes: clientScopes === undefined ? [] : clientScopes, policies: new Map(policies.map((p) => [p.scope, p.groups])) };
+      if (accountId === null) return grantableScopes(requested, facts, { kind: 'client' });
+      const account = accountId ? await deps.accounts.findById(accountId) : undefined;
+      return grantableScopes(requested, facts, { kind: 'user', groups: account?.groups ?? [] });
+    },
+  };
+}

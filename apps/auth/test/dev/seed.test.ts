@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { DEV_DEFAULTS } from '@gatehouse/contracts';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { loadConfig } from '../../src/config/config.ts';
+import { seedDevelopment } from '../../src/dev/seed.ts';
+import { createAuthServices } from '../../src/services.ts';
+import { useAuthDatabase } from '../support/auth-test-database.ts';
+
+describe.each(TEST_ENGINES)('the development seed on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+
+  it('demonstrates the access policy on a fresh database: movies:write for editors, and demo is an editor', async () => {
+    const config = loadConfig({ NODE_ENV: 'development', AUTH_DATABASE_URL: database.url });
+    // The services need only the open Kysely instance of the test database.
+    const services = createAuthServices(config, { db: database.db } as never);
+    const first = await seedDevelopment(config, services);
+    expect(first.created).toEqual(['client app-one', 'client app-two', 'client api', 'user demo', 'scope policy movies:write (editors)']);
+    expect((await services.scopePolicies.list()).map((p) => [p.scope, p.groups])).toEqual([['movies:write', ['editors']]]);
+    const demo = await services.accounts.findByUsername(DEV_DEFAULTS.demoUser.username);
+    expect(demo?.groups).toEqual(['users', 'demo', 'editors']);
+    expect(await services.scopeGate.grantable(['movies:read', 'movies:write'], 'app-one', demo!.id)).toEqual(['movies:read', 'movies:write']);
+    const viewer = await services.accounts.create({ username: 'viewer', email: 'v@example.com', name: 'Viewer', groups: ['users'], passwordHash: 'h' });
+    expect(await services.scopeGate.grantable(['movies:read', 'movies:write'], 'app-one', viewer.id)).toEqual(['movies:read']);
+
+    // Seeding again (an existing database, even one whose operator cleared the policy) adds nothing.
+    await services.scopePolicies.clear('movies:write');
+    expect((await seedDevelopment(config, services)).created).toEqual([]);
+    expect(await services.scopePolicies.list()).toEqual([]);
+  });
+});
