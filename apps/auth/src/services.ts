@@ -22,6 +22,7 @@ import { createRevocationStore, type RevocationStore } from './revocation/revoca
 import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
 import { createPasskeyStore, type PasskeyStore } from './passkeys/passkey-store.ts';
 import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-store.ts';
+import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -47,6 +48,8 @@ export interface AuthServices {
   /** WebAuthn credentials and the challenges of their ceremonies. */
   passkeys: PasskeyStore;
   passkeyChallenges: ChallengeStore;
+  /** A user's SSO sessions and grants, for operators (admin/user-admin.ts). */
+  userSessions: UserSessionStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -82,6 +85,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     revocations,
     passkeys: createPasskeyStore(db, clock),
     passkeyChallenges: createChallengeStore(db, clock),
+    userSessions: createUserSessionStore({ db, clock, sessionTtl: config.sessionTtl, onGrantRevoked }),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {
