@@ -25,6 +25,7 @@ import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-
 import { createScopePolicyStore } from './policy/scope-policy-store.ts';
 import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
 import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
+import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -53,6 +54,8 @@ export interface AuthServices {
   /** The access policy: operations (CLI) and the check applied to every grant (oidc/). */
   scopePolicies: ScopePolicyService;
   scopeGate: ScopeGate;
+  /** A user's SSO sessions and grants, for operators (admin/user-admin.ts). */
+  userSessions: UserSessionStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -92,6 +95,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     passkeyChallenges: createChallengeStore(db, clock),
     scopePolicies: createScopePolicyService({ store: policyStore, apiScopes: config.api.scopes }),
     scopeGate: createScopeGate({ policies: policyStore, accounts }),
+    userSessions: createUserSessionStore({ db, clock, sessionTtl: config.sessionTtl, onGrantRevoked }),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

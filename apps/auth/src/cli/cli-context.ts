@@ -1,6 +1,8 @@
 import type { Database } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
+import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
+import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -12,6 +14,8 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Epoch ms; the system clock unless a test pins it. */
   clock?: () => number;
+  /** Where audit lines (JSON, one per line) go: stderr for the real command; dropped when absent. */
+  log?: (line: string) => void;
 }
 
 /** What a command needs; the database is opened on first use so usage errors never touch it. */
@@ -21,6 +25,8 @@ export interface CliContext {
   now(): number;
   /** The server's own services (services.ts), built once on the opened database. */
   stores(): Promise<AuthServices>;
+  /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
+  userAdmin(): Promise<UserAdmin>;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -31,6 +37,9 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   const clock = io.clock ?? Date.now;
   let database: Promise<Database<AuthSchema>> | undefined;
   let services: Promise<AuthServices> | undefined;
+  const logger: Logger = io.log
+    ? createLogger({ level: config.logLevel, name: 'authctl', destination: { write: io.log } })
+    : createLogger({ level: 'silent', name: 'authctl' });
   const context: CliContext = {
     io,
     config,
@@ -39,6 +48,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
       database ??= openAuthDatabase(config.databaseUrl, { migrate: config.migrate });
       services ??= database.then((opened) => createAuthServices(config, opened, clock));
       return services;
+    },
+    async userAdmin() {
+      const stores = await context.stores();
+      return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
     },
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),

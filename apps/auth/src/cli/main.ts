@@ -11,4 +11,6 @@ process.exitCode = await runCli(argv, {
   stdout: (s) => process.stdout.write(s),
   stderr: (s) => process.stderr.write(s),
   env: process.env,
+  // Audit lines of admin changes, as JSON on stderr (LOG_LEVEL applies); stdout stays the command's output.
+  log: (line) => process.stderr.write(line),
 });

@@ -7,6 +7,7 @@
  */
 import { DatabaseUrlError, MigrationError, SchemaBehindError } from '@gatehouse/db';
 import { AccountError } from '../accounts/account-store.ts';
+import { PasswordPolicyError } from '../accounts/password-policy.ts';
 import { ClientRegistryError } from '../clients/client-store.ts';
 import { ConfigError, loadConfig } from '../config/config.ts';
 import { SecretBoxError } from '../crypto/secret-box.ts';
@@ -83,7 +84,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const EXPECTED_ERRORS = [CliError, AccountError, ClientRegistryError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
+const EXPECTED_ERRORS = [CliError, AccountError, PasswordPolicyError, ClientRegistryError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
 
 function fail(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {

@@ -1,21 +1,22 @@
 /**
  * `authctl user ...`. Rules:
- * - passwords are read from standard input only (never argv, which other users can see);
- * - a password has 12 to 128 characters (Unicode code points; a run of spaces counts as one for
- *   the minimum), any printable character allowed, no composition rule (ASVS 4.0.3 V2.1.1,
- *   2.1.2, 2.1.4, 2.1.9); it is hashed exactly as typed, never trimmed or truncated;
+ * - passwords are read from standard input only (never argv, which other users can see); one
+ *   trailing newline is dropped, nothing else;
+ * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
+ *   rule, not on the common-passwords list); the error names the rule broken;
+ * - changes (passwd, disable, enable, unlock, signout-all) go through the user service
+ *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
 import { hashPassword } from '../accounts/password.ts';
-import { disableAccount, enableAccount, revokeEverythingOf } from '../accounts/disable-account.ts';
+import { checkPassword } from '../accounts/password-policy.ts';
+import { revokeEverythingOf } from '../accounts/disable-account.ts';
+import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
 import { parseCommand, required, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
-
-const MIN_PASSWORD_LENGTH = 12;
-const MAX_PASSWORD_LENGTH = 128;
 
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
@@ -23,6 +24,10 @@ export const USER_USAGE = [
   '  user remove <username>',
   '  user disable <username>              no more sign-ins; ends their sessions and tokens now',
   '  user enable <username>',
+  '  user passwd <username> --password-stdin   sets a new password; ends the user\'s lockouts',
+  '  user unlock <username>               ends the lockouts of the user\'s password and second factor',
+  '  user sessions <username> [--json]    the user\'s signed-in sessions and the clients they signed in to',
+  '  user signout-all <username>          ends every session, grant and refresh token of the user (sign out everywhere)',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
 ];
 
@@ -39,16 +44,26 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return setUserDisabled(sub, args, ctx);
     case 'totp':
       return enrolTotp(args, ctx);
+    case 'passwd':
+      return setPassword(args, ctx);
+    case 'unlock':
+      return unlockUser(args, ctx);
+    case 'sessions':
+      return listSessions(args, ctx);
+    case 'signout-all':
+      return signOutAll(args, ctx);
     default:
-      throw new UsageError(sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, totp)');
+      throw new UsageError(
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp)',
+      );
   }
 }
 
+/** The password piped on stdin, checked against the policy. */
 function readPassword(stdin: string): string {
   const password = stdin.replace(/\r?\n$/, '');
   if (!password) throw new CliError('password is empty (pipe it on standard input)');
-  if ([...password.replace(/ {2,}/g, ' ')].length < MIN_PASSWORD_LENGTH) throw new CliError(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  if ([...password].length > MAX_PASSWORD_LENGTH) throw new CliError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  checkPassword(password);
   return password;
 }
 
@@ -119,12 +134,63 @@ async function removeUser(args: readonly string[], ctx: CliContext): Promise<voi
 
 async function setUserDisabled(sub: 'disable' | 'enable', args: readonly string[], ctx: CliContext): Promise<void> {
   const { positionals } = parseCommand(args, { command: `user ${sub}`, positionals: ['username'], options: {} });
-  const username = positionals[0]!;
-  const { accounts, revocations } = await ctx.stores();
-  const deps = { accounts, revocations, clock: ctx.now, accessTokenTtl: ctx.config.accessTokenTtl };
-  const account = sub === 'disable' ? await disableAccount(deps, username) : await enableAccount(deps, username);
-  if (!account) throw new CliError(`unknown user "${username}"`);
-  ctx.print(sub === 'disable' ? `disabled user ${account.username}: sign-in refused, sessions and tokens ended` : `enabled user ${account.username}`);
+  const admin = await ctx.userAdmin();
+  if (sub === 'disable') {
+    const account = await admin.disable(CLI_OPERATOR, positionals[0]!);
+    ctx.print(`disabled user ${account.username}: sign-in refused, sessions and tokens ended`);
+  } else {
+    const account = await admin.enable(CLI_OPERATOR, positionals[0]!);
+    ctx.print(`enabled user ${account.username}`);
+  }
+}
+
+async function setPassword(args: readonly string[], ctx: CliContext): Promise<void> {
+  const command = 'user passwd';
+  const { positionals, values } = parseCommand(args, { command, positionals: ['username'], options: { 'password-stdin': { type: 'boolean' } } });
+  if (!values['password-stdin']) throw new UsageError(`${command}: missing required option --password-stdin (the password is read from standard input)`);
+  const password = readPassword(ctx.io.stdin);
+  const account = await (await ctx.userAdmin()).setPassword(CLI_OPERATOR, positionals[0]!, password);
+  ctx.print(`set a new password for ${account.username}; their sessions stay signed in (user signout-all ends them)`);
+}
+
+async function unlockUser(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals } = parseCommand(args, { command: 'user unlock', positionals: ['username'], options: {} });
+  const { account, cleared } = await (await ctx.userAdmin()).unlock(CLI_OPERATOR, positionals[0]!);
+  ctx.print(`unlocked ${account.username} (${cleared} recorded ${cleared === 1 ? 'failure' : 'failures'} cleared)`);
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+async function listSessions(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals, values } = parseCommand(args, { command: 'user sessions', positionals: ['username'], options: { json: { type: 'boolean' } } });
+  const { account, sessions } = await (await ctx.userAdmin()).listSessions(positionals[0]!);
+  if (values.json) {
+    ctx.printJson(
+      sessions.map((s) => ({
+        id: s.id,
+        signed_in_at: iso(s.signedInAt),
+        last_used_at: iso(s.lastUsedAt),
+        expires_at: iso(s.expiresAt),
+        clients: s.clients.map((c) => ({ client_id: c.clientId, grant_id: c.grantId ?? null })),
+      })),
+    );
+    return;
+  }
+  if (sessions.length === 0) {
+    ctx.print(`no sessions for ${account.username}`);
+    return;
+  }
+  printTable(
+    ctx,
+    ['SIGNED IN', 'LAST USED', 'EXPIRES', 'CLIENTS'],
+    sessions.map((s) => [iso(s.signedInAt) ?? '-', iso(s.lastUsedAt) ?? '-', iso(s.expiresAt) ?? '-', s.clients.map((c) => c.clientId).join(',') || '-']),
+  );
+}
+
+async function signOutAll(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals } = parseCommand(args, { command: 'user signout-all', positionals: ['username'], options: {} });
+  const { account, sessions, grants } = await (await ctx.userAdmin()).signOutEverywhere(CLI_OPERATOR, positionals[0]!);
+  ctx.print(`signed ${account.username} out everywhere: ${sessions} ${sessions === 1 ? 'session' : 'sessions'} and ${grants} ${grants === 1 ? 'grant' : 'grants'} ended`);
 }
 
 async function enrolTotp(args: readonly string[], ctx: CliContext): Promise<void> {

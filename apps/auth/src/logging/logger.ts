@@ -3,12 +3,13 @@
  * named `auth`, and the closed list of this server's audit events.
  */
 import type { PasskeyErrorCode, PasskeyRefusalReason } from '../passkeys/passkey-policy.ts';
-import { audit as auditLine, createLogger as createSharedLogger, type Logger } from '@gatehouse/logging';
+import { audit as auditLine, createLogger as createSharedLogger, type DestinationStream, type Logger } from '@gatehouse/logging';
 
 export type { Logger } from '@gatehouse/logging';
 
-export function createLogger(options: { level: string; name?: string }): Logger {
-  return createSharedLogger({ name: options.name ?? 'auth', level: options.level });
+export function createLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
+  const name = options.name ?? 'auth';
+  return options.destination ? createSharedLogger({ name, level: options.level, destination: options.destination }) : createSharedLogger({ name, level: options.level });
 }
 
 /** Where a credential change was made: the login's TOTP enrollment, or the signed-in devices page. */
@@ -22,6 +23,13 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
  * both steps (it may match no account), plus the account on the second-factor step, and say
  * whether the browser was a known device of the account (regulation/known-device.ts).
  */
+/** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
+export type ActorFields = {
+  actor_kind: 'operator' | 'account';
+  /** The operator's name (`cli` for authctl) or the acting account's id. */
+  actor: string;
+};
+
 export interface AuditFields {
   'login.password.success': { account_id: string; ip: string };
   'login.password.failure': { username: string; ip: string };
@@ -74,6 +82,14 @@ export interface AuditFields {
   'passkey.registration.refused': { account_id: string; reason: PasskeyRefusalReason | 'already_registered'; ip: string };
   'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };
   /** A use of a passkey second factor or sign-in whose counter did not grow: refused, possibly a copy. */
+  /** Operator changes to an account (admin/user-admin.ts). */
+  'admin.user.password_set': ActorFields & { account_id: string };
+  'admin.user.disabled': ActorFields & { account_id: string };
+  'admin.user.enabled': ActorFields & { account_id: string };
+  /** Failure counters of the account and its second factor deleted: how many failures were cleared. */
+  'admin.user.unlocked': ActorFields & { account_id: string; cleared: number };
+  /** Every SSO session and grant of the account ended: how many of each. */
+  'admin.user.signed_out': ActorFields & { account_id: string; sessions: number; grants: number };
   'passkey.clone_suspected': { account_id: string; credential_id: string; stored_counter: number; presented_counter: number; ip: string };
 }
 

@@ -9,6 +9,8 @@ export interface RegulationStore {
   failuresSince(key: string, sinceMs: number): Promise<number[]>;
   /** Deletes failures older than ms; returns how many. */
   purgeBefore(ms: number): Promise<number>;
+  /** Deletes every failure of these keys (an operator's unlock); returns how many. */
+  clear(keys: readonly string[]): Promise<number>;
 }
 
 export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
@@ -30,6 +32,12 @@ export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
 
     async purgeBefore(ms) {
       const result = await db.deleteFrom('regulation_failures').where('at_ms', '<', ms).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    async clear(keys) {
+      if (keys.length === 0) return 0;
+      const result = await db.deleteFrom('regulation_failures').where('key', 'in', [...keys]).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -50,8 +50,8 @@ describe('authctl user devices / device-remove / recovery-codes', () => {
   let phoneId = '';
 
   it('lists a user’s devices as a table and as JSON, without key material', async () => {
-    expect((await cli(['user', 'add', 'alice', '--email', 'alice@example.com', '--name', 'Alice', '--password-stdin'], 'password1234\n')).code).toBe(0);
-    expect((await cli(['user', 'add', 'bob', '--email', 'bob@example.com', '--name', 'Bob', '--password-stdin'], 'password1234\n')).code).toBe(0);
+    expect((await cli(['user', 'add', 'alice', '--email', 'alice@example.com', '--name', 'Alice', '--password-stdin'], 'gatehouse-test-pw\n')).code).toBe(0);
+    expect((await cli(['user', 'add', 'bob', '--email', 'bob@example.com', '--name', 'Bob', '--password-stdin'], 'gatehouse-test-pw\n')).code).toBe(0);
     expect(await cli(['user', 'devices', 'alice'])).toEqual({ code: 0, stdout: 'no devices for alice\n', stderr: '' });
     phoneId = await withStores(async ({ accounts, devices }) => {
       const alice = (await accounts.findByUsername('alice'))!;

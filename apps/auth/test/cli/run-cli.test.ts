@@ -78,7 +78,7 @@ describe('authctl help and usage errors', () => {
 
   it.each([
     [['frob'], 'unknown command "frob"'],
-    [['user'], 'user: missing subcommand (add, list, remove, disable, enable, totp)'],
+    [['user'], 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp)'],
     [['user', 'frob'], 'unknown command "user frob"'],
     [['client', 'add', 'x'], 'client add: missing required option --redirect-uri (or use --grant client_credentials)'],
     [['client', 'add', 'x', '--redirect-uri'], 'client add: option --redirect-uri needs a value'],
@@ -171,12 +171,12 @@ describe('authctl user', () => {
   });
 
   it('refuses a duplicate or invalid username with one line', async () => {
-    expect(await cli(['user', 'add', 'ALICE', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password1234')).toEqual({
+    expect(await cli(['user', 'add', 'ALICE', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'gatehouse-test-pw')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'authctl: error: username "alice" is already taken\n',
     });
-    expect(await cli(['user', 'add', 'a b', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'password1234')).toEqual({
+    expect(await cli(['user', 'add', 'a b', '--email', 'a2@example.com', '--name', 'A', '--password-stdin'], 'gatehouse-test-pw')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'authctl: error: username must be 1-64 characters of letters, digits, ".", "_", "@" or "-"\n',

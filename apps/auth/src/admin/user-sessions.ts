@@ -1,0 +1,99 @@
+/**
+ * A user's SSO sessions and grants, read and ended by an operator (user-admin.ts). Rules:
+ * - it works on oidc-provider's own rows (oidc/adapter.ts: table `oidc_payloads`), so a session
+ *   or grant it deletes is gone for the provider exactly as after a logout or a revocation;
+ * - an expired row is neither listed nor counted;
+ * - ending a grant first records its revocation (onGrantRevoked: the grant's JWT access tokens
+ *   stop being active at introspection and a `session-revoked` event reaches resource servers),
+ *   then deletes the grant and every token row that carries it (refresh tokens, codes);
+ * - sessions are deleted last, so a failure half-way leaves the user signed in rather than
+ *   holding tokens of a session that no longer shows.
+ */
+import type { Kysely } from 'kysely';
+import type { AuthSchema } from '../storage/schema.ts';
+
+export interface UserSession {
+  /** The session's id (the value behind the session cookie: shown to operators only). */
+  id: string;
+  /** Epoch ms of the sign-in that started it. */
+  signedInAt: number | undefined;
+  /** Epoch ms of its last use: the provider re-saves a session on every request that shows it. */
+  lastUsedAt: number | undefined;
+  /** Epoch ms when it ends if unused. */
+  expiresAt: number | undefined;
+  /** The clients it signed in to, with their grants. */
+  clients: { clientId: string; grantId: string | undefined }[];
+}
+
+export interface UserSessionStore {
+  /** The account's live sessions, most recently used first. */
+  list(accountId: string): Promise<UserSession[]>;
+  /** Ends every session and grant of the account; says how many of each. */
+  endAll(accountId: string): Promise<{ sessions: number; grants: number }>;
+}
+
+export interface UserSessionDeps {
+  db: Kysely<AuthSchema>;
+  clock: () => number;
+  /** The session lifetime, seconds (config.sessionTtl): a session's last use is its expiry minus this. */
+  sessionTtl: number;
+  onGrantRevoked: (grantId: string) => Promise<void>;
+}
+
+interface SessionPayload {
+  accountId?: unknown;
+  loginTs?: unknown;
+  authorizations?: Record<string, { grantId?: unknown } | undefined>;
+}
+
+export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore {
+  const { db, clock } = deps;
+
+  /** Live rows of a model whose payload names the account (the JSON is filtered again after parsing). */
+  async function rowsOf(model: 'Session' | 'Grant', accountId: string) {
+    let query = db.selectFrom('oidc_payloads').select(['id', 'payload', 'expires_at']).where('model', '=', model);
+    // Account ids are UUIDs: narrow in SQL when the id needs no LIKE escaping.
+    if (/^[A-Za-z0-9-]+$/.test(accountId)) query = query.where('payload', 'like', `%"accountId":"${accountId}"%`);
+    const rows = await query.execute();
+    const now = clock();
+    return rows
+      .filter((row) => row.expires_at === null || Number(row.expires_at) > now)
+      .map((row) => ({ id: row.id, expiresAt: row.expires_at === null ? undefined : Number(row.expires_at), payload: JSON.parse(row.payload) as SessionPayload }))
+      .filter((row) => row.payload.accountId === accountId);
+  }
+
+  return {
+    async list(accountId) {
+      const sessions = (await rowsOf('Session', accountId)).map(({ id, expiresAt, payload }) => ({
+        id,
+        signedInAt: typeof payload.loginTs === 'number' ? payload.loginTs * 1000 : undefined,
+        lastUsedAt: expiresAt === undefined ? undefined : expiresAt - deps.sessionTtl * 1000,
+        expiresAt,
+        clients: Object.entries(payload.authorizations ?? {}).map(([clientId, authorization]) => ({
+          clientId,
+          grantId: typeof authorization?.grantId === 'string' ? authorization.grantId : undefined,
+        })),
+      }));
+      return sessions.sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0));
+    },
+
+    async endAll(accountId) {
+      const sessions = await rowsOf('Session', accountId);
+      const grantIds = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
+      for (const session of sessions) {
+        for (const authorization of Object.values(session.payload.authorizations ?? {})) {
+          if (typeof authorization?.grantId === 'string') grantIds.add(authorization.grantId);
+        }
+      }
+      for (const grantId of grantIds) {
+        await deps.onGrantRevoked(grantId);
+        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+        await db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+      }
+      if (sessions.length > 0) {
+        await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
+      }
+      return { sessions: sessions.length, grants: grantIds.size };
+    },
+  };
+}
