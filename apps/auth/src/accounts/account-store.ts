@@ -12,6 +12,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountsTable, AuthSchema } from '../storage/schema.ts';
+import { CodedError } from '../errors/coded-error.ts';
 
 export interface Account {
   id: string;
@@ -46,14 +47,7 @@ export interface AccountStore {
 
 export type AccountErrorCode = 'duplicate_username' | 'unknown_user' | 'invalid_input';
 
-export class AccountError extends Error {
-  readonly code: AccountErrorCode;
-  constructor(code: AccountErrorCode, message: string) {
-    super(message);
-    this.name = 'AccountError';
-    this.code = code;
-  }
-}
+export class AccountError extends CodedError<AccountErrorCode> {}
 
 const printable = /^[^\p{Cc}]+$/u;
 const Username = z

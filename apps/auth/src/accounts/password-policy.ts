@@ -10,20 +10,14 @@
  * - an error names the rule broken and never echoes the password.
  */
 import { readFileSync } from 'node:fs';
+import { CodedError } from '../errors/coded-error.ts';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 128;
 
 export type PasswordRule = 'empty' | 'too_short' | 'too_long' | 'common';
 
-export class PasswordPolicyError extends Error {
-  readonly rule: PasswordRule;
-  constructor(rule: PasswordRule, message: string) {
-    super(message);
-    this.name = 'PasswordPolicyError';
-    this.rule = rule;
-  }
-}
+export class PasswordPolicyError extends CodedError<PasswordRule> {}
 
 const LIST_URL = new URL('../../assets/common-passwords.txt', import.meta.url);
 let common: Set<string> | undefined;

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
+import { CodedError } from '../errors/coded-error.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
 
@@ -57,14 +58,7 @@ export interface ClientStore {
 
 export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
 
-export class ClientRegistryError extends Error {
-  readonly code: ClientRegistryErrorCode;
-  constructor(code: ClientRegistryErrorCode, message: string) {
-    super(message);
-    this.name = 'ClientRegistryError';
-    this.code = code;
-  }
-}
+export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {}
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
 const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);

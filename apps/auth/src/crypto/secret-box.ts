@@ -7,6 +7,7 @@
  *   `SecretBoxError` code `decrypt_failed`, and never says which part was wrong.
  */
 import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import { CodedError } from '../errors/coded-error.ts';
 
 export interface SecretBox {
   seal(plaintext: string): string;
@@ -15,14 +16,7 @@ export interface SecretBox {
 
 export type SecretBoxErrorCode = 'decrypt_failed' | 'invalid_key';
 
-export class SecretBoxError extends Error {
-  readonly code: SecretBoxErrorCode;
-  constructor(code: SecretBoxErrorCode, message: string) {
-    super(message);
-    this.name = 'SecretBoxError';
-    this.code = code;
-  }
-}
+export class SecretBoxError extends CodedError<SecretBoxErrorCode> {}
 
 const VERSION = 'v1';
 const IV_BYTES = 12;

@@ -7,17 +7,11 @@
  * - every failure is a ScopePolicyError with a stable code and a message naming the input.
  */
 import type { ScopePolicy, ScopePolicyStore } from './scope-policy-store.ts';
+import { CodedError } from '../errors/coded-error.ts';
 
 export type ScopePolicyErrorCode = 'invalid_scope' | 'invalid_groups' | 'unknown_client' | 'no_policy';
 
-export class ScopePolicyError extends Error {
-  readonly code: ScopePolicyErrorCode;
-  constructor(code: ScopePolicyErrorCode, message: string) {
-    super(message);
-    this.name = 'ScopePolicyError';
-    this.code = code;
-  }
-}
+export class ScopePolicyError extends CodedError<ScopePolicyErrorCode> {}
 
 export interface ScopePolicyService {
   list(): Promise<ScopePolicy[]>;

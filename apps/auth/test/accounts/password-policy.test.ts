@@ -8,7 +8,7 @@ function refusal(password: string): { rule: PasswordRule; message: string } | un
     return undefined;
   } catch (error) {
     if (!(error instanceof PasswordPolicyError)) throw error;
-    return { rule: error.rule, message: error.message };
+    return { rule: error.code, message: error.message };
   }
 }
 
