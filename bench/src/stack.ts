@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
-import { freePort, waitUntilReady as waitUntil } from '@gatehouse/e2e/processes';
+import { freePort, stopChild, waitUntilReady as waitUntil } from '@gatehouse/e2e/processes';
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 const APPS = ['apps/auth', 'apps/api', 'apps/client'];
@@ -216,19 +216,7 @@ export class Processes {
 
   async stop(): Promise<void> {
     await Promise.all(
-      this.children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
-            child.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            if (child.connected) child.disconnect();
-            else child.kill('SIGTERM');
-          }),
-      ),
+      this.children.map((child) => stopChild(child, () => (child.connected ? child.disconnect() : child.kill('SIGTERM')))),
     );
     await Promise.all(this.databases.map((d) => d.drop().catch(() => undefined)));
   }

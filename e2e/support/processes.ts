@@ -33,3 +33,19 @@ export async function waitUntilReady(name: string, url: string, child: ChildProc
   }
   throw new Error(`${name} was not ready at ${url} within ${timeoutMs} ms`);
 }
+
+/**
+ * Stops a child and resolves once it has exited: `stop` asks it to end (a signal, or closing
+ * its IPC channel), and SIGKILL follows after `graceMs`. Resolves at once if it already exited.
+ */
+export function stopChild(child: ChildProcess, stop: () => void, graceMs = 12_000): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const force = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    stop();
+  });
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { ARTIFACTS, REPO_ROOT } from './stack.ts';
-import { freePort, waitUntilReady as waitUntil } from './processes.ts';
+import { freePort, stopChild, waitUntilReady as waitUntil } from './processes.ts';
 
 export type InstanceName = 'auth-1' | 'auth-2' | 'api-1' | 'api-2' | 'app-one';
 
@@ -124,18 +124,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
   const stop = async (): Promise<void> => {
     const all = [...children, ...(nginx ? [nginx] : [])];
     await Promise.all(
-      all.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const force = setTimeout(() => child.kill('SIGKILL'), 12_000);
-            child.once('exit', () => {
-              clearTimeout(force);
-              resolve();
-            });
-            child.kill(child === nginx ? 'SIGQUIT' : 'SIGTERM');
-          }),
-      ),
+      all.map((child) => stopChild(child, () => child.kill(child === nginx ? 'SIGQUIT' : 'SIGTERM'))),
     );
     await Promise.all(Object.values(databases).map((d) => d.drop().catch(() => undefined)));
     rmSync(dir, { recursive: true, force: true });
