@@ -3,6 +3,7 @@ import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { createAuditSink, withAuditSink, type AuditSink } from '../audit/audit-sink.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -14,7 +15,7 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Epoch ms; the system clock unless a test pins it. */
   clock?: () => number;
-  /** Where audit lines (JSON, one per line) go: stderr for the real command; dropped when absent. */
+  /** Where audit lines (JSON, one per line) go: stderr for the real command; dropped when absent. The events are stored in the audit trail either way. */
   log?: (line: string) => void;
 }
 
@@ -37,9 +38,16 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   const clock = io.clock ?? Date.now;
   let database: Promise<Database<AuthSchema>> | undefined;
   let services: Promise<AuthServices> | undefined;
-  const logger: Logger = io.log
+  let auditSink: AuditSink | undefined;
+  const baseLogger: Logger = io.log
     ? createLogger({ level: config.logLevel, name: 'authctl', destination: { write: io.log } })
     : createLogger({ level: 'silent', name: 'authctl' });
+  // Audit events of commands are stored like the server's (audit/audit-sink.ts); written before close().
+  const auditedLogger = async (): Promise<Logger> => {
+    const stores = await context.stores();
+    auditSink ??= createAuditSink({ store: stores.auditEvents, clock, logger: baseLogger });
+    return withAuditSink(baseLogger, auditSink);
+  };
   const context: CliContext = {
     io,
     config,
@@ -51,7 +59,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     },
     async userAdmin() {
       const stores = await context.stores();
-      return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
+      return createUserAdmin({ ...stores, logger: await auditedLogger(), clock, accessTokenTtl: config.accessTokenTtl });
     },
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
@@ -60,6 +68,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     context,
     async close() {
       if (!database) return;
+      await auditSink?.flush();
       const opened = await database.catch(() => undefined);
       await opened?.close();
     },
