@@ -18,12 +18,17 @@ export const AUDIT_PAGE_MAX = 200;
 
 type AuditQueryErrorCode = 'invalid_cursor' | 'invalid_limit' | 'invalid_event' | 'invalid_time' | 'invalid_filter';
 
-/** A refused query: `field` names the parameter (after, limit, event, since, until, user, client). */
+/**
+ * A refused query: `field` names the parameter (after, limit, event, since, until, user, client),
+ * `reason` says what is wrong with it ("must be ..."); the message is both.
+ */
 export class AuditQueryError extends CodedError<AuditQueryErrorCode> {
   readonly field: string;
-  constructor(code: AuditQueryErrorCode, field: string, message: string) {
-    super(code, message);
+  readonly reason: string;
+  constructor(code: AuditQueryErrorCode, field: string, reason: string) {
+    super(code, `${field} ${reason}`);
     this.field = field;
+    this.reason = reason;
   }
 }
 
@@ -58,21 +63,21 @@ const EVENT = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.?$/;
 
 function nonEmpty(value: string | undefined, field: string): string | undefined {
   if (value === undefined) return undefined;
-  if (value.trim() === '' || value.length > 256) throw new AuditQueryError('invalid_filter', field, `${field} must be 1 to 256 characters`);
+  if (value.trim() === '' || value.length > 256) throw new AuditQueryError('invalid_filter', field, 'must be 1 to 256 characters');
   return value;
 }
 
 function eventFilter(event: string | undefined): AuditEventFilter['event'] {
   if (event === undefined) return undefined;
   if (event.length > 100 || !EVENT.test(event)) {
-    throw new AuditQueryError('invalid_event', 'event', 'event must be an event name (login.password.failure) or a prefix ending in "." (login.)');
+    throw new AuditQueryError('invalid_event', 'event', 'must be an event name (login.password.failure) or a prefix ending in "." (login.)');
   }
   return event.endsWith('.') ? { prefix: event } : { exact: event };
 }
 
 function time(value: number | undefined, field: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < 0) throw new AuditQueryError('invalid_time', field, `${field} must be a time`);
+  if (!Number.isSafeInteger(value) || value < 0) throw new AuditQueryError('invalid_time', field, 'must be a time');
   return value;
 }
 
@@ -81,13 +86,13 @@ export function createAuditTrail(deps: AuditTrailDeps): AuditTrail {
     async query(query) {
       const limit = query.limit ?? AUDIT_PAGE_DEFAULT;
       if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_PAGE_MAX) {
-        throw new AuditQueryError('invalid_limit', 'limit', `limit must be a whole number from 1 to ${AUDIT_PAGE_MAX}`);
+        throw new AuditQueryError('invalid_limit', 'limit', `must be a whole number from 1 to ${AUDIT_PAGE_MAX}`);
       }
       const before = query.after === undefined ? undefined : decodeAuditCursor(query.after);
-      if (query.after !== undefined && !before) throw new AuditQueryError('invalid_cursor', 'after', 'after is not a cursor this server issued');
+      if (query.after !== undefined && !before) throw new AuditQueryError('invalid_cursor', 'after', 'is not a cursor this server issued');
       const since = time(query.since, 'since');
       const until = time(query.until, 'until');
-      if (since !== undefined && until !== undefined && since >= until) throw new AuditQueryError('invalid_time', 'until', 'until must be later than since');
+      if (since !== undefined && until !== undefined && since >= until) throw new AuditQueryError('invalid_time', 'until', 'must be later than since');
       const filter: AuditEventFilter = { limit: limit + 1 };
       const username = nonEmpty(query.username, 'user');
       const accountId = nonEmpty(query.accountId, 'user');

@@ -24,7 +24,7 @@ export function parseTimeBound(value: string, now: number, field: 'since' | 'unt
   if (ago) return Math.max(0, now - Number(ago[1]) * UNIT_MS[ago[2] as keyof typeof UNIT_MS]);
   const at = ISO.test(value) && realDate(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at) || at < 0) {
-    throw new AuditQueryError('invalid_time', field, `${field} must be an ISO 8601 time with a zone (2026-11-23T10:00:00Z) or a duration back from now (30m, 24h, 7d)`);
+    throw new AuditQueryError('invalid_time', field, 'must be an ISO 8601 time with a zone (2026-11-23T10:00:00Z) or a duration back from now (30m, 24h, 7d)');
   }
   return at;
 }

@@ -82,8 +82,8 @@ export async function runAuditCommand(args: readonly string[], ctx: CliContext):
     );
     if (page.next) ctx.print(`more: add --after ${page.next}`);
   } catch (error) {
-    // The query service names the field first ("limit must be ..."); the flag has the same name.
-    if (error instanceof AuditQueryError) throw new UsageError(`${COMMAND}: --${error.message}`);
+    // The query service's fields are named like the flags.
+    if (error instanceof AuditQueryError) throw new UsageError(`${COMMAND}: --${error.field} ${error.reason}`);
     throw error;
   }
 }

@@ -9,6 +9,8 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import type { AuditQuery } from '../../src/audit/audit-trail.ts';
+import { createAuditSink, withAuditSink } from '../../src/audit/audit-sink.ts';
+import { createUserAdmin } from '../../src/admin/user-admin.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, request, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const HOUR = 3_600_000;
@@ -88,6 +90,20 @@ describe.each(TEST_ENGINES)('stored audit trail on %s', (engine) => {
     expect((await stored({ username: user.username })).map((e) => ({ event: e.event, actorKind: e.actorKind, actor: e.actor, accountId: e.accountId }))).toEqual([
       { event: 'login.account_disabled', actorKind: null, actor: null, accountId: account.id },
       { event: 'admin.user.disabled', actorKind: 'operator', actor: 'cli', accountId: account.id },
+    ]);
+  });
+
+  it('a change through the user service is stored with its actor (an acting account here)', async () => {
+    const user = await server.createUser();
+    const admin = (await server.app.services.accounts.findByUsername((await server.createUser({ groups: ['admins'] })).username))!;
+    const silent = createLogger({ level: 'silent' });
+    const sink = createAuditSink({ store: server.app.services.auditEvents, clock: () => now, logger: silent });
+    const users = createUserAdmin({ ...server.app.services, logger: withAuditSink(silent, sink), clock: () => now, accessTokenTtl: server.config.accessTokenTtl });
+    await users.signOutEverywhere({ kind: 'account', accountId: admin.id }, user.username);
+    await sink.flush();
+    const account = (await server.app.services.accounts.findByUsername(user.username))!;
+    expect(await stored({ username: user.username })).toEqual([
+      expect.objectContaining({ event: 'admin.user.signed_out', occurredAt: now, accountId: account.id, actorKind: 'account', actor: admin.id, fields: { sessions: 0, grants: 0 } }),
     ]);
   });
 
