@@ -3,7 +3,7 @@ import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
-import { createAuditSink, withAuditSink, type AuditSink } from '../audit/audit-sink.ts';
+import { createAuditSink, withAuditSink } from '../audit/audit-sink.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -38,16 +38,13 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   const clock = io.clock ?? Date.now;
   let database: Promise<Database<AuthSchema>> | undefined;
   let services: Promise<AuthServices> | undefined;
-  let auditSink: AuditSink | undefined;
   const baseLogger: Logger = io.log
     ? createLogger({ level: config.logLevel, name: 'authctl', destination: { write: io.log } })
     : createLogger({ level: 'silent', name: 'authctl' });
-  // Audit events of commands are stored like the server's (audit/audit-sink.ts); written before close().
-  const auditedLogger = async (): Promise<Logger> => {
-    const stores = await context.stores();
-    auditSink ??= createAuditSink({ store: stores.auditEvents, clock, logger: baseLogger });
-    return withAuditSink(baseLogger, auditSink);
-  };
+  // Audit events of commands are stored like the server's (audit/audit-sink.ts), on the database
+  // the command opened; close() waits for them.
+  const auditSink = createAuditSink({ store: { append: async (records) => (await context.stores()).auditEvents.append(records) }, clock, logger: baseLogger });
+  const logger = withAuditSink(baseLogger, auditSink);
   const context: CliContext = {
     io,
     config,
@@ -59,7 +56,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     },
     async userAdmin() {
       const stores = await context.stores();
-      return createUserAdmin({ ...stores, logger: await auditedLogger(), clock, accessTokenTtl: config.accessTokenTtl });
+      return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
     },
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
@@ -67,8 +64,8 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   return {
     context,
     async close() {
+      await auditSink.flush();
       if (!database) return;
-      await auditSink?.flush();
       const opened = await database.catch(() => undefined);
       await opened?.close();
     },
