@@ -14,7 +14,9 @@
  *   other accounts or bound to a browser, and are left to expire;
  * - signOutEverywhere ends every SSO session and grant of the user (user-sessions.ts): the next
  *   authorize asks for a sign-in, refresh tokens answer invalid_grant, the grants' access tokens
- *   are inactive at introspection and revoked on the feed (`session-revoked`).
+ *   are inactive at introspection and revoked on the feed (`session-revoked`);
+ * - list pages by username (keyset: the cursor is opaque to callers, a malformed one is an
+ *   AccountError `invalid_input`); get finds by account id and adds the second factors enrolled.
  */
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
@@ -23,15 +25,22 @@ import { checkPassword } from '../accounts/password-policy.ts';
 import { audit, type ActorFields, type Logger } from '../logging/logger.ts';
 import type { RegulationStore } from '../regulation/regulation-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
+import type { DeviceStore } from '../devices/device-store.ts';
+import type { PasskeyStore } from '../passkeys/passkey-store.ts';
+import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 import type { UserSession, UserSessionStore } from './user-sessions.ts';
 
-export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string };
+/** Who makes a change: authctl, an admin user's token, or a machine's (client_credentials) token (admin/http/). */
+export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string } | { kind: 'client'; clientId: string };
 
 /** The CLI's actor. */
 export const CLI_OPERATOR: Actor = { kind: 'operator', name: 'cli' };
 
 export interface UserAdminDeps {
-  accounts: Pick<AccountStore, 'findByUsername' | 'setPassword' | 'setDisabled'>;
+  accounts: Pick<AccountStore, 'findByUsername' | 'findById' | 'page' | 'setPassword' | 'setDisabled'>;
+  devices: Pick<DeviceStore, 'countByAccount'>;
+  passkeys: Pick<PasskeyStore, 'countByAccount'>;
+  recoveryCodes: Pick<RecoveryCodeStore, 'remaining'>;
   revocations: Pick<RevocationStore, 'revokeSubject'>;
   regulationStore: Pick<RegulationStore, 'clear'>;
   userSessions: UserSessionStore;
@@ -41,7 +50,23 @@ export interface UserAdminDeps {
   accessTokenTtl: number;
 }
 
+/** An account with the second factors it has enrolled. */
+export interface UserDetails {
+  account: Account;
+  secondFactors: { totp: boolean; devices: number; passkeys: number; recoveryCodesLeft: number };
+}
+
+export interface UserPage {
+  items: Account[];
+  /** The cursor of the next page, or null on the last one. */
+  next: string | null;
+}
+
 export interface UserAdmin {
+  /** Accounts by username, `limit` at a time (1..200), after `after` (a cursor from a previous page). */
+  list(query: { search?: string; after?: string; limit: number }): Promise<UserPage>;
+  /** Throws AccountError `unknown_user`. */
+  get(id: string): Promise<UserDetails>;
   setPassword(actor: Actor, username: string, password: string): Promise<Account>;
   disable(actor: Actor, username: string): Promise<Account>;
   enable(actor: Actor, username: string): Promise<Account>;
@@ -52,7 +77,26 @@ export interface UserAdmin {
 }
 
 function actorFields(actor: Actor): ActorFields {
-  return actor.kind === 'operator' ? { actor_kind: 'operator', actor: actor.name } : { actor_kind: 'account', actor: actor.accountId };
+  switch (actor.kind) {
+    case 'operator':
+      return { actor_kind: 'operator', actor: actor.name };
+    case 'account':
+      return { actor_kind: 'account', actor: actor.accountId };
+    case 'client':
+      return { actor_kind: 'client', actor: actor.clientId };
+  }
+}
+
+const encodeCursor = (username: string) => Buffer.from(JSON.stringify({ u: username })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u?: unknown };
+    if (typeof value.u === 'string' && value.u !== '') return value.u;
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw new AccountError('invalid_input', 'the cursor is not one this server issued');
 }
 
 /** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
@@ -72,6 +116,23 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
   }
 
   return {
+    async list({ search, after, limit }) {
+      const rows = await accounts.page({ search, after: after === undefined ? undefined : decodeCursor(after), limit: limit + 1 });
+      const items = rows.slice(0, limit);
+      return { items, next: rows.length > limit ? encodeCursor(items.at(-1)!.username) : null };
+    },
+
+    async get(id) {
+      const account = await accounts.findById(id);
+      if (!account) throw new AccountError('unknown_user', `no account with id ${id}`);
+      const [devices, passkeys, recoveryCodesLeft] = await Promise.all([
+        deps.devices.countByAccount(account.id),
+        deps.passkeys.countByAccount(account.id),
+        deps.recoveryCodes.remaining(account.id),
+      ]);
+      return { account, secondFactors: { totp: account.totpEnrolled, devices, passkeys, recoveryCodesLeft } };
+    },
+
     async setPassword(actor, username, password) {
       checkPassword(password);
       const account = await find(username);

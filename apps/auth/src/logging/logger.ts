@@ -25,8 +25,8 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
  */
 /** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
 export type ActorFields = {
-  actor_kind: 'operator' | 'account';
-  /** The operator's name (`cli` for authctl) or the acting account's id. */
+  actor_kind: 'operator' | 'account' | 'client';
+  /** The operator's name (`cli` for authctl), the acting account's id, or the client's id (admin API machine token). */
   actor: string;
 };
 
