@@ -47,6 +47,7 @@ import { userinfoAudience } from './oidc/resource-server.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
+import { createKeyAdmin } from './admin/key-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
@@ -111,6 +112,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     tokens,
     accounts: services.accounts,
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
+    // reloadKeys is defined below; it is only called once requests are served.
+    keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     logger,
   }).middleware();
 

@@ -8,10 +8,12 @@ import type { AccountStore } from '../../accounts/account-store.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
+import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import { createAdminRouter, type AdminRouter } from './admin-router.ts';
 import { createBearerCheck } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
+import { addKeyRoutes } from './keys-routes.ts';
 import { addUserRoutes } from './users-routes.ts';
 
 export interface AdminApiDeps {
@@ -19,6 +21,7 @@ export interface AdminApiDeps {
   tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
   accounts: Pick<AccountStore, 'findById'>;
   users: UserAdmin;
+  keys: KeyAdmin;
   logger: Logger;
 }
 
@@ -35,5 +38,6 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
     },
   });
   addUserRoutes(router, { users: deps.users });
+  addKeyRoutes(router, { keys: deps.keys });
   return router;
 }

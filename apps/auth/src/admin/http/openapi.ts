@@ -46,6 +46,19 @@ function operation(scope: AdminScope, spec: { summary: string; operationId: stri
 
 const userId = idParam('id', 'The account id');
 
+const notFound = problem('No user with this id (`user_not_found`)');
+const userDetails = json('The user', ref('UserDetails'));
+const userWrite = (summary: string, operationId: string, extra: { requestBody?: Json; responses?: Json } = {}) => ({
+  post: operation('admin:users:write', {
+    summary,
+    operationId,
+    parameters: [userId],
+    ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
+    responses: { ...(extra.responses ?? { '200': userDetails }), '404': notFound },
+  }),
+});
+const passwordRefused = problem('The password policy refused the password (`password_empty`, `password_too_short`, `password_too_long`, `password_common`)');
+
 const usersPaths: Json = {
   '/users': {
     get: operation('admin:users:read', {
@@ -58,13 +71,131 @@ const usersPaths: Json = {
       ],
       responses: { '200': json('One page of users', ref('UserPage')) },
     }),
+    post: operation('admin:users:write', {
+      summary: 'Create a user (without a password it cannot sign in until one is set)',
+      operationId: 'createUser',
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['username', 'email', 'name'],
+        properties: {
+          username: { type: 'string', pattern: '^[a-zA-Z0-9._@-]{1,64}$' },
+          email: { type: 'string', format: 'email', maxLength: 254 },
+          name: { type: 'string', minLength: 1, maxLength: 128 },
+          groups: { type: 'array', items: { type: 'string' }, maxItems: 64, default: [] },
+          password: { type: 'string', minLength: 12, maxLength: 128 },
+        },
+      },
+      responses: {
+        '201': { ...userDetails, headers: { Location: { schema: { type: 'string' }, description: 'The new user' } } },
+        '409': problem('The username is taken (`duplicate_username`)'),
+        '422': passwordRefused,
+      },
+    }),
   },
   '/users/{id}': {
     get: operation('admin:users:read', {
       summary: 'One user, with the second factors enrolled',
       operationId: 'getUser',
       parameters: [userId],
-      responses: { '200': json('The user', ref('UserDetails')), '404': problem('No user with this id (`user_not_found`)') },
+      responses: { '200': userDetails, '404': notFound },
+    }),
+    patch: operation('admin:users:write', {
+      summary: 'Change the email, name or groups',
+      operationId: 'updateUser',
+      parameters: [userId],
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          email: { type: 'string', format: 'email', maxLength: 254 },
+          name: { type: 'string', minLength: 1, maxLength: 128 },
+          groups: { type: 'array', items: { type: 'string' }, maxItems: 64 },
+        },
+      },
+      responses: { '200': userDetails, '404': notFound },
+    }),
+  },
+  '/users/{id}/disable': userWrite('Disable: no more sign-ins; sessions, refresh and access tokens stop working', 'disableUser'),
+  '/users/{id}/enable': userWrite('Enable a disabled user', 'enableUser'),
+  '/users/{id}/unlock': userWrite('End the lockouts of the password and second-factor steps', 'unlockUser', {
+    responses: { '200': json('How many recorded failures were cleared', { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } }) },
+  }),
+  '/users/{id}/password': userWrite('Set a new password (ends the lockouts; sessions stay)', 'setUserPassword', {
+    requestBody: { type: 'object', additionalProperties: false, required: ['password'], properties: { password: { type: 'string', minLength: 12, maxLength: 128 } } },
+    responses: { '204': { description: 'Set' }, '422': passwordRefused },
+  }),
+  '/users/{id}/second-factors/reset': userWrite('Remove the TOTP secret, authenticator devices, passkeys and recovery codes', 'resetSecondFactors', {
+    responses: {
+      '200': json('What was removed', {
+        type: 'object',
+        required: ['removed'],
+        properties: {
+          removed: {
+            type: 'object',
+            required: ['totp', 'devices', 'passkeys', 'recovery_codes'],
+            properties: { totp: { type: 'boolean' }, devices: { type: 'integer' }, passkeys: { type: 'integer' }, recovery_codes: { type: 'integer' } },
+          },
+        },
+      }),
+    },
+  }),
+  '/users/{id}/sessions': {
+    get: operation('admin:users:read', {
+      summary: 'The user\'s SSO sessions (without their ids), most recently used first',
+      operationId: 'listUserSessions',
+      parameters: [userId],
+      responses: { '200': json('The sessions', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Session') } } }), '404': notFound },
+    }),
+  },
+  '/users/{id}/signout-all': userWrite('Sign out everywhere: end every session and grant (refresh tokens answer invalid_grant)', 'signOutEverywhere', {
+    responses: {
+      '200': json('How many sessions and grants ended', { type: 'object', required: ['sessions', 'grants'], properties: { sessions: { type: 'integer' }, grants: { type: 'integer' } } }),
+    },
+  }),
+  '/users/{id}/grants': {
+    get: operation('admin:users:read', {
+      summary: 'The user\'s grants (one per client signed in to), newest first',
+      operationId: 'listUserGrants',
+      parameters: [userId],
+      responses: { '200': json('The grants', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Grant') } } }), '404': notFound },
+    }),
+  },
+  '/users/{id}/grants/{grantId}': {
+    delete: operation('admin:users:write', {
+      summary: 'Revoke one grant: its refresh tokens answer invalid_grant, its access tokens are inactive',
+      operationId: 'revokeUserGrant',
+      parameters: [userId, idParam('grantId', 'The grant id')],
+      responses: { '204': { description: 'Revoked' }, '404': problem('No user with this id (`user_not_found`), or no such grant of the user (`grant_not_found`)') },
+    }),
+  },
+};
+
+const keysPaths: Json = {
+  '/keys': {
+    get: operation('admin:keys', {
+      summary: 'The signing keys with their state and dates (never key material)',
+      operationId: 'listKeys',
+      responses: { '200': json('The keys, signing key first', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('SigningKey') } } }) },
+    }),
+  },
+  '/keys/rotate': {
+    post: operation('admin:keys', {
+      summary: 'A new key signs at once; the previous one stays published until its tokens expire',
+      operationId: 'rotateKeys',
+      responses: {
+        '200': json('The new key and the retired ones', {
+          type: 'object',
+          required: ['kid', 'retired', 'retired_expire_at', 'discarded'],
+          properties: {
+            kid: { type: 'string' },
+            retired: { type: 'array', items: { type: 'string' } },
+            retired_expire_at: { type: ['string', 'null'], format: 'date-time' },
+            discarded: { type: 'array', items: { type: 'string' }, description: 'Pending keys dropped (they never signed)' },
+          },
+        }),
+      },
     }),
   },
 };
@@ -122,6 +253,47 @@ const schemas: Json = {
       },
     ],
   },
+  Session: {
+    type: 'object',
+    required: ['signed_in_at', 'last_used_at', 'expires_at', 'clients'],
+    properties: {
+      signed_in_at: { type: ['string', 'null'], format: 'date-time' },
+      last_used_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+      clients: {
+        type: 'array',
+        items: { type: 'object', required: ['client_id', 'grant_id'], properties: { client_id: { type: 'string' }, grant_id: { type: ['string', 'null'] } } },
+      },
+    },
+  },
+  Grant: {
+    type: 'object',
+    required: ['id', 'client_id', 'openid_scopes', 'resources', 'created_at', 'expires_at'],
+    properties: {
+      id: { type: 'string' },
+      client_id: { type: 'string' },
+      openid_scopes: { type: 'array', items: { type: 'string' } },
+      resources: {
+        type: 'array',
+        items: { type: 'object', required: ['resource', 'scopes'], properties: { resource: { type: 'string' }, scopes: { type: 'array', items: { type: 'string' } } } },
+      },
+      created_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
+  SigningKey: {
+    type: 'object',
+    required: ['kid', 'alg', 'state', 'created_at', 'activates_at', 'retired_at', 'expires_at'],
+    properties: {
+      kid: { type: 'string' },
+      alg: { type: 'string', enum: ['RS256'] },
+      state: { type: 'string', enum: ['pending', 'active', 'retired', 'expired'] },
+      created_at: { type: 'string', format: 'date-time' },
+      activates_at: { type: 'string', format: 'date-time' },
+      retired_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
   UserPage: {
     type: 'object',
     required: ['items', 'next'],
@@ -143,6 +315,7 @@ export function adminOpenApi(issuer: string): Json {
         get: { summary: 'This document', operationId: 'openapi', security: [], responses: { '200': json('The OpenAPI document', { type: 'object' }) } },
       },
       ...usersPaths,
+      ...keysPaths,
     },
     components: {
       securitySchemes: {
