@@ -113,7 +113,9 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
 
     async endAll(accountId) {
       const sessions = await rowsOf('Session', accountId);
-      const grantIds = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
+      const live = (await rowsOf('Grant', accountId)).map((row) => row.id);
+      // Sessions may still name a grant already ended (endGrant): revoked again, not counted.
+      const grantIds = new Set(live);
       for (const session of sessions) {
         for (const authorization of Object.values(session.payload.authorizations ?? {})) {
           if (typeof authorization?.grantId === 'string') grantIds.add(authorization.grantId);
@@ -123,7 +125,7 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       if (sessions.length > 0) {
         await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
       }
-      return { sessions: sessions.length, grants: grantIds.size };
+      return { sessions: sessions.length, grants: live.length };
     },
 
     async listGrants(accountId) {

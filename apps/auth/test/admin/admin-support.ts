@@ -3,6 +3,7 @@
  * the real token endpoint (client_credentials, or a user's code flow) and a small HTTP helper
  * that returns status, headers and the parsed body.
  */
+import { exportJWK, generateKeyPair } from 'jose';
 import { ADMIN_SCOPES } from '../../src/policy/admin-scopes.ts';
 import { authorizeUrl, basic, codeFrom, CookieJar, exchange, signIn, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
@@ -37,10 +38,10 @@ export async function machineToken(server: TestAuthServer, scope: string): Promi
 }
 
 /** `user` signs in to `client` asking `scope`; the token response. */
-export async function userTokens(server: TestAuthServer, user: TestUser, scope: string, client: { clientId: string; clientSecret: string; redirectUri: string }) {
+export async function userTokens(server: TestAuthServer, user: TestUser, scope: string, client: { clientId: string; clientSecret: string; redirectUri: string }, atMs = Date.now()) {
   const jar = new CookieJar();
   const url = authorizeUrl(server, { scope, clientId: client.clientId, redirectUri: client.redirectUri });
-  const done = await signIn(server, jar, user, url);
+  const done = await signIn(server, jar, user, url, atMs);
   if (done.status !== 302) throw new Error(`sign-in answered ${done.status}`);
   const tokens = await exchange(server, codeFrom(done.location), {}, client);
   if (tokens.status !== 200) throw new Error(`token answered ${tokens.status}: ${JSON.stringify(tokens.body)}`);
@@ -77,3 +78,22 @@ export function problemOf(status: number, code: string, instancePath: string): R
   return { type: `urn:gatehouse:admin:problem:${code}`, status, code, instance: `/admin/v1${instancePath}` };
 }
 
+
+/** Gives the account every kind of second factor besides its TOTP: a device, a passkey, recovery codes. */
+export async function enrolSecondFactors(server: TestAuthServer, accountId: string): Promise<void> {
+  const { services } = server.app;
+  const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const jwk = await exportJWK(publicKey);
+  await services.devices.create({ accountId, name: 'Phone', publicKey: { kty: 'EC', crv: 'P-256', x: jwk.x!, y: jwk.y! } });
+  await services.passkeys.add({
+    id: `cred-${accountId.slice(0, 8)}`,
+    accountId,
+    name: 'Key',
+    publicKey: new Uint8Array([1, 2, 3]),
+    counter: 0,
+    transports: ['usb'],
+    deviceType: 'singleDevice',
+    backedUp: false,
+  });
+  await services.recoveryCodes.replace(accountId);
+}
