@@ -197,7 +197,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       let passkeys = 0;
       for (const passkey of await deps.passkeys.listByAccount(account.id)) if (await deps.passkeys.remove(account.id, passkey.id)) passkeys++;
       const recoveryCodes = await deps.recoveryCodes.removeAll(account.id);
-      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes: recoveryCodes });
+      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes });
       return { account: { ...account, totpEnrolled: false }, totp, devices, passkeys, recoveryCodes };
     },
 

@@ -96,8 +96,8 @@ export interface AuditFields {
   'admin.user.created': ActorFields & { account_id: string; password_set: boolean };
   /** Profile or groups changed: the names of the fields changed (comma-separated), never their values. */
   'admin.user.updated': ActorFields & { account_id: string; fields: string };
-  /** TOTP secret, authenticator devices, passkeys and recovery codes removed: how many of each. */
-  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes: number };
+  /** TOTP secret, authenticator devices, passkeys and recovery codes removed: how many of each (not `recovery_codes`: a redacted name). */
+  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes_removed: number };
   /** One grant of the account ended (its refresh tokens and access tokens with it). */
   'admin.user.grant_revoked': ActorFields & { account_id: string; grant_id: string };
   /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */

@@ -230,7 +230,7 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
     const after = await call(server, 'GET', `/users/${id}`, { token: reader });
     expect(after.body.second_factors).toEqual({ totp: false, devices: 0, passkeys: 0, recovery_codes_left: 0 });
     expect(await server.app.services.accounts.getTotpSecret(id)).toBeUndefined();
-    expect(log.audits('admin.user.second_factors_reset').at(-1)).toMatchObject({ ...machine, account_id: id, totp: true, devices: 1, passkeys: 1, recovery_codes: 10 });
+    expect(log.audits('admin.user.second_factors_reset').at(-1)).toMatchObject({ ...machine, account_id: id, totp: true, devices: 1, passkeys: 1, recovery_codes_removed: 10 });
     const again = await call(server, 'POST', `/users/${id}/second-factors/reset`, { token: writer });
     expect(again.body).toEqual({ removed: { totp: false, devices: 0, passkeys: 0, recovery_codes: 0 } });
   });
