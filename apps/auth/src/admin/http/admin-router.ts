@@ -78,7 +78,7 @@ export interface AdminRouterDeps {
 }
 
 /** zod issues as field errors (`groups.1`; a query's parameter name). */
-export function fieldErrors(error: z.ZodError): FieldError[] {
+function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String);
     // Unknown members are reported on the object: name them instead.
