@@ -2,6 +2,8 @@ import type { Database } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
+import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
+import { keyPolicy } from '../keys/key-policy.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink, withAuditSink } from '../audit/audit-sink.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -28,6 +30,8 @@ export interface CliContext {
   stores(): Promise<AuthServices>;
   /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
   userAdmin(): Promise<UserAdmin>;
+  /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
+  keyAdmin(): Promise<KeyAdmin>;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -57,6 +61,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async userAdmin() {
       const stores = await context.stores();
       return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
+    },
+    async keyAdmin() {
+      const { keys } = await context.stores();
+      return createKeyAdmin({ keys, logger, clock, retainMs: keyPolicy(config).retainMs });
     },
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
