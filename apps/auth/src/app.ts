@@ -122,6 +122,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    auditTrail: services.auditTrail,
+    clock,
     logger,
   }).middleware();
 
