@@ -88,4 +88,18 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     const stored = await database.db.selectFrom('audit_events').select('account_id').where('occurred_at', '=', T + 200).execute();
     expect(stored).toEqual([{ account_id: 'acc-4' }]);
   });
+
+  it('holds at most 10000 waiting events: one more is reported as not stored, the others are all written', async () => {
+    const { lines, logger: base } = capture();
+    const sink = createAuditSink({ store: createAuditEventStore(database.db), clock: () => T + 300, logger: base });
+    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
+    // Synchronous: nothing is written before the loop ends, so the queue really holds them all.
+    for (let i = 0; i <= 10_000; i++) audit(logger, 'push.expired', { account_id: `acc-${i}`, push_id: `p${i}` });
+    expect(lines.filter((l) => l.event === 'audit.persist_failed').map((l) => l.audit_event)).toEqual(['push.expired']);
+    await sink.flush();
+    const rows = await database.db.selectFrom('audit_events').select((eb) => eb.fn.countAll<number>().as('n')).where('occurred_at', '=', T + 300).executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(10_000);
+    const last = await database.db.selectFrom('audit_events').select('account_id').where('occurred_at', '=', T + 300).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(last.account_id).toBe('acc-9999');
+  });
 });
