@@ -51,12 +51,12 @@ export interface UserAdmin {
   signOutEverywhere(actor: Actor, username: string): Promise<{ account: Account; sessions: number; grants: number }>;
 }
 
-function actorFields(actor: Actor): ActorFields {
+export function actorFields(actor: Actor): ActorFields {
   return actor.kind === 'operator' ? { actor_kind: 'operator', actor: actor.name } : { actor_kind: 'account', actor: actor.accountId };
 }
 
 /** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
-function lockoutKeys(username: string): string[] {
+export function lockoutKeys(username: string): string[] {
   const name = username.toLowerCase();
   return [`account:${name}`, `mfa:${name}`];
 }
@@ -109,9 +109,9 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
 
     async signOutEverywhere(actor, username) {
       const account = await find(username);
-      const ended = await deps.userSessions.endAll(account.id);
-      audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, ...ended });
-      return { account, ...ended };
+      const { sessions, grants } = await deps.userSessions.endAll(account.id);
+      audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      return { account, sessions, grants };
     },
   };
 }

@@ -7,7 +7,10 @@
  *   stop being active at introspection and a `session-revoked` event reaches resource servers),
  *   then deletes the grant and every token row that carries it (refresh tokens, codes);
  * - sessions are deleted last, so a failure half-way leaves the user signed in rather than
- *   holding tokens of a session that no longer shows.
+ *   holding tokens of a session that no longer shows;
+ * - endOthers keeps one session and the grants it holds (the account page's own browser), and
+ *   ends everything else of the account, grants held by no session included (refresh tokens
+ *   that outlived their session).
  */
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
@@ -15,6 +18,8 @@ import type { AuthSchema } from '../storage/schema.ts';
 export interface UserSession {
   /** The session's id (the value behind the session cookie: shown to operators only). */
   id: string;
+  /** oidc-provider's stable id of the session (kept while the cookie's id rotates). */
+  uid: string | undefined;
   /** Epoch ms of the sign-in that started it. */
   signedInAt: number | undefined;
   /** Epoch ms of its last use: the provider re-saves a session on every request that shows it. */
@@ -29,7 +34,19 @@ export interface UserSessionStore {
   /** The account's live sessions, most recently used first. */
   list(accountId: string): Promise<UserSession[]>;
   /** Ends every session and grant of the account; says how many of each. */
-  endAll(accountId: string): Promise<{ sessions: number; grants: number }>;
+  endAll(accountId: string): Promise<EndedSessions>;
+  /**
+   * Ends every session of the account but `keepSessionId`, and every grant of the account that
+   * session does not hold (the account page's "sign out other sessions", a password change).
+   */
+  endOthers(accountId: string, keepSessionId: string): Promise<EndedSessions>;
+}
+
+/** What was ended, and the uids of the ended sessions (their rows elsewhere go with them). */
+export interface EndedSessions {
+  sessions: number;
+  grants: number;
+  sessionUids: string[];
 }
 
 export interface UserSessionDeps {
@@ -41,6 +58,7 @@ export interface UserSessionDeps {
 }
 
 interface SessionPayload {
+  uid?: unknown;
   accountId?: unknown;
   loginTs?: unknown;
   authorizations?: Record<string, { grantId?: unknown } | undefined>;
@@ -62,10 +80,33 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       .filter((row) => row.payload.accountId === accountId);
   }
 
+  const grantsOf = (payload: SessionPayload): string[] =>
+    Object.values(payload.authorizations ?? {}).flatMap((authorization) => (typeof authorization?.grantId === 'string' ? [authorization.grantId] : []));
+
+  async function end(accountId: string, keepSessionId: string | undefined): Promise<EndedSessions> {
+    const all = await rowsOf('Session', accountId);
+    const sessions = all.filter((row) => row.id !== keepSessionId);
+    const kept = new Set(all.filter((row) => row.id === keepSessionId).flatMap((row) => grantsOf(row.payload)));
+    const grantIds = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
+    for (const session of sessions) for (const grantId of grantsOf(session.payload)) grantIds.add(grantId);
+    for (const grantId of kept) grantIds.delete(grantId);
+    for (const grantId of grantIds) {
+      await deps.onGrantRevoked(grantId);
+      await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+      await db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+    }
+    if (sessions.length > 0) {
+      await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
+    }
+    const sessionUids = sessions.flatMap((s) => (typeof s.payload.uid === 'string' ? [s.payload.uid] : []));
+    return { sessions: sessions.length, grants: grantIds.size, sessionUids };
+  }
+
   return {
     async list(accountId) {
       const sessions = (await rowsOf('Session', accountId)).map(({ id, expiresAt, payload }) => ({
         id,
+        uid: typeof payload.uid === 'string' ? payload.uid : undefined,
         signedInAt: typeof payload.loginTs === 'number' ? payload.loginTs * 1000 : undefined,
         lastUsedAt: expiresAt === undefined ? undefined : expiresAt - deps.sessionTtl * 1000,
         expiresAt,
@@ -77,23 +118,7 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       return sessions.sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0));
     },
 
-    async endAll(accountId) {
-      const sessions = await rowsOf('Session', accountId);
-      const grantIds = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
-      for (const session of sessions) {
-        for (const authorization of Object.values(session.payload.authorizations ?? {})) {
-          if (typeof authorization?.grantId === 'string') grantIds.add(authorization.grantId);
-        }
-      }
-      for (const grantId of grantIds) {
-        await deps.onGrantRevoked(grantId);
-        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
-        await db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
-      }
-      if (sessions.length > 0) {
-        await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
-      }
-      return { sessions: sessions.length, grants: grantIds.size };
-    },
+    endAll: (accountId) => end(accountId, undefined),
+    endOthers: (accountId, keepSessionId) => end(accountId, keepSessionId),
   };
 }
