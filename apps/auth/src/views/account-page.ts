@@ -41,7 +41,10 @@ export interface AccountPageModel {
 
 function errorFor(model: AccountPageModel, section: AccountSection): SafeHtml | '' {
   const error = model.error;
-  return error?.section === section ? html`<p class="error" role="alert" id="${section}-error">${error.message} <span class="muted">(<code>${error.code}</code>)</span></p>` : '';
+  return error?.section === section
+    ? html`<p class="error" role="alert" id="${section}-error">${error.message}</p>
+<p class="muted">Error code: <code>${error.code}</code></p>`
+    : '';
 }
 
 function profileSection(model: AccountPageModel): SafeHtml {
@@ -182,7 +185,8 @@ export function passwordResetPage(model: { username: string; action: string; err
     title: 'Choose a new password',
     body: html`<h1>Choose a new password</h1>
 <p>For <strong id="reset-username">${model.username}</strong>. This link works once.</p>
-${model.error ? html`<p class="error" role="alert" id="reset-error">${model.error.message} <span class="muted">(<code>${model.error.code}</code>)</span></p>` : ''}
+${model.error ? html`<p class="error" role="alert" id="reset-error">${model.error.message}</p>
+<p class="muted">Error code: <code>${model.error.code}</code></p>` : ''}
 <form method="post" action="${model.action}">
 <label for="reset-new-password">New password</label>
 <input id="reset-new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>

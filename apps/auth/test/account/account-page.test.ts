@@ -140,7 +140,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const wrong = await change({ current_password: 'not-my-password', new_password: good, new_password_confirm: good });
       expect(wrong.status).toBe(400);
-      expect(wrong.text).toContain('<p class="error" role="alert" id="password-error">Your current password is not correct. <span class="muted">(<code>invalid_current_password</code>)</span></p>');
+      expect(wrong.text).toContain('<p class="error" role="alert" id="password-error">Your current password is not correct.</p>\n<p class="muted">Error code: <code>invalid_current_password</code></p>');
       expect(audits('account.password_change.refused').at(-1)).toMatchObject({ reason: 'invalid_current_password' });
 
       const cases: [Record<string, string>, string, string][] = [
@@ -155,7 +155,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       for (const [fields, code, message] of cases) {
         const refused = await change({ current_password: user.password, ...fields });
         expect(refused.status, code).toBe(400);
-        expect(refused.text, code).toContain(`${message} <span class="muted">(<code>${code}</code>)</span>`);
+        expect(refused.text, code).toContain(`${message}</p>\n<p class="muted">Error code: <code>${code}</code></p>`);
       }
       const json = await request(jar, `${server.issuer}/account/password`, {
         method: 'POST',
@@ -223,13 +223,13 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       const wrong = await post(jar, '/account/totp', { code: '000000' });
       expect(wrong.status).toBe(400);
       expect(wrong.text).toContain('This code is not correct. Enter the current code of your authenticator app.');
-      expect(wrong.text).toContain('(<code>invalid_code</code>)');
+      expect(wrong.text).toContain('Error code: <code>invalid_code</code>');
       expect(audits('account.totp_reenroll.refused').at(-1)).toMatchObject({ step: 'current', reason: 'invalid_code' });
 
       // The code of the sign-in's step was used by the sign-in: replayed.
       const replayed = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
       expect(replayed.status).toBe(400);
-      expect(replayed.text).toContain('(<code>code_replayed</code>)');
+      expect(replayed.text).toContain('Error code: <code>code_replayed</code>');
 
       clock.now += 31_000;
       const started = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
@@ -249,7 +249,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const tampered = await post(jar, '/account/totp/confirm', { enrollment: `${enrollment.slice(0, -4)}AAAA`, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(tampered.status).toBe(400);
-      expect(tampered.text).toContain('(<code>invalid_enrollment</code>)');
+      expect(tampered.text).toContain('Error code: <code>invalid_enrollment</code>');
 
       const confirmed = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(confirmed.status).toBe(303);
@@ -276,11 +276,11 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       const secret = secretOf(started.text)!;
       const foreign = await post(otherJar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(foreign.status).toBe(400);
-      expect(foreign.text).toContain('This set-up has expired. Start again with your current authenticator app. <span class="muted">(<code>invalid_enrollment</code>)</span>');
+      expect(foreign.text).toContain('This set-up has expired. Start again with your current authenticator app.</p>\n<p class="muted">Error code: <code>invalid_enrollment</code></p>');
       clock.now += 10 * 60_000 + 1;
       const late = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(late.status).toBe(400);
-      expect(late.text).toContain('(<code>invalid_enrollment</code>)');
+      expect(late.text).toContain('Error code: <code>invalid_enrollment</code>');
     });
 
     it('takes a recovery code instead of a current code, once', async () => {
@@ -294,7 +294,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       expect(started.text).toContain('id="new-totp-secret"');
       const again = await post(jar, '/account/totp', { code: code! });
       expect(again.status).toBe(400);
-      expect(again.text).toContain('(<code>invalid_code</code>)');
+      expect(again.text).toContain('Error code: <code>invalid_code</code>');
     });
 
     it('asks for the current password when the account has no TOTP yet', async () => {
@@ -307,7 +307,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       expect(page.text).toContain('No authenticator app is set up yet; confirm with your password.');
       const wrong = await post(jar, '/account/totp', { current_password: 'nope' });
       expect(wrong.status).toBe(400);
-      expect(wrong.text).toContain('(<code>invalid_current_password</code>)');
+      expect(wrong.text).toContain('Error code: <code>invalid_current_password</code>');
       const started = await post(jar, '/account/totp', { current_password: user.password });
       expect(started.status).toBe(200);
       const secret = secretOf(started.text)!;
