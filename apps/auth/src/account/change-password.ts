@@ -2,7 +2,7 @@
  * POST /account/password: the signed-in user changes their password. Rules:
  * - same-origin posts only (403), a signed-in session (401 login_required);
  * - the current password is required and regulated like the login (reauthenticate.ts): wrong
- *   → 400 invalid_current_password, audited `account.password_change.refused`;
+ *   → 401 invalid_current_password, audited `account.password_change.refused`;
  * - the new password, typed twice, follows the policy (new-password.ts: one code per rule);
  * - on success the password is replaced (argon2id), every OTHER session of the user and every
  *   grant this session does not hold are ended (their refresh tokens answer invalid_grant),

@@ -106,7 +106,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
       const step = await deps.totp.verify(secret, (body.fields.code ?? '').trim(), deps.clock());
       if (step === null) {
         await deps.regulator.fail(keys);
-        throw new AuthError(400, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.');
+        throw new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.');
       }
       await deps.accounts.setTotpSecret(account.id, secret);
       await deps.accounts.consumeTotpStep(account.id, step);

@@ -2,7 +2,8 @@
  * Records the browser and last use of the SSO session each oidc-provider request shows
  * (sign-in, SSO authorization, logout page): provider middleware that looks at the session
  * after the endpoint ran. Rules:
- * - only a signed-in session that the request did not end is recorded;
+ * - only a signed-in session that the request did not end is recorded, and only by an answer
+ *   below 400 (a refused request changes nothing);
  * - the User-Agent is kept as a short label (browser-label.ts), never the raw header;
  * - a failure to record is logged and never fails the request.
  */
@@ -30,6 +31,7 @@ export async function recordSessionUse(ctx: Context, deps: SessionUseDeps, sessi
 export function sessionUse(deps: SessionUseDeps) {
   return async function recordUse(ctx: Context, next: Next): Promise<void> {
     await next();
+    if (ctx.status >= 400) return;
     const session = (ctx as Context & { oidc?: { session?: SeenSession } }).oidc?.session;
     if (!session || session.destroyed || typeof session.accountId !== 'string' || typeof session.uid !== 'string') return;
     await recordSessionUse(ctx, deps, { uid: session.uid, accountId: session.accountId });

@@ -139,7 +139,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       const good = 'a perfectly fine passphrase';
 
       const wrong = await change({ current_password: 'not-my-password', new_password: good, new_password_confirm: good });
-      expect(wrong.status).toBe(400);
+      expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('<p class="error" role="alert" id="password-error">Your current password is not correct.</p>\n<p class="muted">Error code: <code>invalid_current_password</code></p>');
       expect(audits('account.password_change.refused').at(-1)).toMatchObject({ reason: 'invalid_current_password' });
 
@@ -221,14 +221,14 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       await signedIn(user, jar);
 
       const wrong = await post(jar, '/account/totp', { code: '000000' });
-      expect(wrong.status).toBe(400);
+      expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('This code is not correct. Enter the current code of your authenticator app.');
       expect(wrong.text).toContain('Error code: <code>invalid_code</code>');
       expect(audits('account.totp_reenroll.refused').at(-1)).toMatchObject({ step: 'current', reason: 'invalid_code' });
 
       // The code of the sign-in's step was used by the sign-in: replayed.
       const replayed = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
-      expect(replayed.status).toBe(400);
+      expect(replayed.status).toBe(401);
       expect(replayed.text).toContain('Error code: <code>code_replayed</code>');
 
       clock.now += 31_000;
@@ -243,7 +243,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       expect(await server.app.services.accounts.getTotpSecret((await server.app.services.accounts.findByUsername(user.username))!.id)).toBe(user.totpSecret);
 
       const badConfirm = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(user.totpSecret, clock.now + 60_000) });
-      expect(badConfirm.status).toBe(400);
+      expect(badConfirm.status).toBe(401);
       expect(badConfirm.text).toContain('This code is not correct. Enter the code your new authenticator app shows now.');
       expect(secretOf(badConfirm.text)).toBe(secret);
 
@@ -293,7 +293,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       expect(started.status).toBe(200);
       expect(started.text).toContain('id="new-totp-secret"');
       const again = await post(jar, '/account/totp', { code: code! });
-      expect(again.status).toBe(400);
+      expect(again.status).toBe(401);
       expect(again.text).toContain('Error code: <code>invalid_code</code>');
     });
 
@@ -306,7 +306,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       const page = await account(jar);
       expect(page.text).toContain('No authenticator app is set up yet; confirm with your password.');
       const wrong = await post(jar, '/account/totp', { current_password: 'nope' });
-      expect(wrong.status).toBe(400);
+      expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('Error code: <code>invalid_current_password</code>');
       const started = await post(jar, '/account/totp', { current_password: user.password });
       expect(started.status).toBe(200);
