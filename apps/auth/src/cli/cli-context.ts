@@ -27,6 +27,8 @@ export interface CliContext {
   stores(): Promise<AuthServices>;
   /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
   userAdmin(): Promise<UserAdmin>;
+  /** Where the commands' audit lines go (io.log). */
+  logger: Logger;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -53,6 +55,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
       const stores = await context.stores();
       return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
     },
+    logger,
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
   };

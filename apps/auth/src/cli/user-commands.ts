@@ -6,12 +6,15 @@
  *   rule, not on the common-passwords list); the error names the rule broken;
  * - changes (passwd, disable, enable, unlock, signout-all) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
- * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
+ * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
+ * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
+ *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
 import { hashPassword } from '../accounts/password.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
 import { revokeEverythingOf } from '../accounts/disable-account.ts';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { issuePasswordReset } from '../admin/password-reset.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
 import { parseCommand, required, UsageError } from './args.ts';
@@ -29,6 +32,7 @@ export const USER_USAGE = [
   '  user sessions <username> [--json]    the user\'s signed-in sessions and the clients they signed in to',
   '  user signout-all <username>          ends every session, grant and refresh token of the user (sign out everywhere)',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
+  '  user reset-link <username> [--json]  prints a one-time password-reset link (1 hour; replaces the previous link)',
 ];
 
 export async function runUserCommand(sub: string | undefined, args: readonly string[], ctx: CliContext): Promise<void> {
@@ -52,9 +56,11 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return listSessions(args, ctx);
     case 'signout-all':
       return signOutAll(args, ctx);
+    case 'reset-link':
+      return resetLink(args, ctx);
     default:
       throw new UsageError(
-        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp)',
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-link)',
       );
   }
 }
@@ -191,6 +197,19 @@ async function signOutAll(args: readonly string[], ctx: CliContext): Promise<voi
   const { positionals } = parseCommand(args, { command: 'user signout-all', positionals: ['username'], options: {} });
   const { account, sessions, grants } = await (await ctx.userAdmin()).signOutEverywhere(CLI_OPERATOR, positionals[0]!);
   ctx.print(`signed ${account.username} out everywhere: ${sessions} ${sessions === 1 ? 'session' : 'sessions'} and ${grants} ${grants === 1 ? 'grant' : 'grants'} ended`);
+}
+
+async function resetLink(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals, values } = parseCommand(args, { command: 'user reset-link', positionals: ['username'], options: { json: { type: 'boolean' } } });
+  const stores = await ctx.stores();
+  const issued = await issuePasswordReset({ ...stores, logger: ctx.logger, issuer: ctx.config.issuer }, CLI_OPERATOR, positionals[0]!);
+  const expiresAt = new Date(issued.expiresAt).toISOString();
+  if (values.json) {
+    ctx.printJson({ username: issued.account.username, url: issued.url, expires_at: expiresAt });
+    return;
+  }
+  ctx.print(`one-time password-reset link for ${issued.account.username} (valid until ${expiresAt}; it replaces any earlier link):`);
+  ctx.print(issued.url);
 }
 
 async function enrolTotp(args: readonly string[], ctx: CliContext): Promise<void> {
