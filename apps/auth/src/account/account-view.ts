@@ -28,7 +28,7 @@ const NOTICES: Record<string, string> = {
 };
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
-export const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
+const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 
 async function sessionsOf(deps: AccountViewDeps, signedIn: SignedIn): Promise<AccountSessionView[]> {
   const sessions = await deps.userSessions.list(signedIn.account.id);
