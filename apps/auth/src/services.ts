@@ -28,6 +28,8 @@ import { createScopePolicyService, type ScopePolicyService } from './policy/scop
 import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
 import { createAuditEventStore, type AuditEventStore } from './audit/audit-event-store.ts';
 import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
+import { createSessionMetaStore, type SessionMetaStore } from './account/session-meta-store.ts';
+import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -61,6 +63,9 @@ export interface AuthServices {
   /** The stored audit trail (audit/): written through the logger's audit sink, read by auditTrail. */
   auditEvents: AuditEventStore;
   auditTrail: AuditTrail;
+  /** The browser and last use of each SSO session, and one-time password-reset tokens (account/). */
+  sessionMeta: SessionMetaStore;
+  passwordResets: PasswordResetStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -104,6 +109,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     userSessions: createUserSessionStore({ db, clock, sessionTtl: config.sessionTtl, onGrantRevoked }),
     auditEvents,
     auditTrail: createAuditTrail({ events: auditEvents, accounts }),
+    sessionMeta: createSessionMetaStore(db, clock),
+    passwordResets: createPasswordResetStore(db, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

@@ -201,11 +201,32 @@ export interface AuditEventsTable {
   account_id: string | null;
   username: string | null;
   client_id: string | null;
-  /** `operator` or `account` for administrative changes, else null. */
+  /** `operator`, `client` or `account` for administrative changes, else null. */
   actor_kind: string | null;
   actor: string | null;
   ip: string | null;
   fields: string;
+}
+
+/** The browser and last use of an SSO session (account page), by oidc-provider's session uid. */
+export interface SessionMetaTable {
+  session_uid: string;
+  account_id: string;
+  /** A short label parsed from the User-Agent ("Chrome on Linux"). */
+  browser: string;
+  /** The client IP of the last use. */
+  ip: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+/** A one-time password-reset link: the SHA-256 (hex) of its token, never the token. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface AuthSchema {
@@ -224,4 +245,6 @@ export interface AuthSchema {
   passkey_challenges: PasskeyChallengesTable;
   scope_policies: ScopePoliciesTable;
   audit_events: AuditEventsTable;
+  session_meta: SessionMetaTable;
+  password_resets: PasswordResetsTable;
 }
