@@ -6,7 +6,9 @@
  * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
- * Expired oidc rows, passkey challenges and old regulation records are purged on the same lazy schedule.
+ * Expired oidc rows, passkey challenges, old regulation records and audit events older than
+ * AUTH_AUDIT_RETENTION_DAYS are purged on the same lazy schedule.
+ * Every audit event the app emits is stored too (audit/audit-sink.ts, attached to the app's logger).
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
  * access log → security headers → error handler → session use (account/session-use.ts) →
@@ -56,9 +58,11 @@ import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
 import { authRouteName } from './metrics/route-name.ts';
 import { healthRoutes } from './health/health-routes.ts';
+import { createAuditSink, withAuditSink } from './audit/audit-sink.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 export interface AppDeps {
   database: Database<AuthSchema>;
@@ -82,12 +86,16 @@ export interface AuthApp extends Koa {
   reloadKeys(): Promise<boolean>;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
+  /** Resolves when every audit event emitted so far is stored (or reported as not stored); before closing the database. */
+  flushAudit(): Promise<void>;
 }
 
 export async function createApp(config: AuthConfig, deps: AppDeps): Promise<AuthApp> {
   const clock = deps.clock ?? Date.now;
-  const logger = deps.logger ?? createLogger({ level: config.logLevel });
+  const baseLogger = deps.logger ?? createLogger({ level: config.logLevel });
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
+  const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger });
+  const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);
   await ensureSigningKey(services.keys, clock());
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
@@ -117,6 +125,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    auditTrail: services.auditTrail,
+    clock,
     logger,
   }).middleware();
 
@@ -215,6 +225,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
         services.revocations.purgeExpired(),
         services.passkeyChallenges.purgeExpired(),
         services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
+        services.auditEvents.purgeBefore(now - config.audit.retentionDays * DAY_MS),
       ]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
     }
     ctx.respond = false;
@@ -223,5 +234,6 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
   Object.defineProperty(app, 'metrics', { value: metrics });
+  Object.defineProperty(app, 'flushAudit', { value: () => auditSink.flush() });
   return app;
 }

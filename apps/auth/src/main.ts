@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     closeStreams: () => services.streams.closeAll(),
     cleanup: async () => {
       await metricsServer.close();
+      await app.flushAudit();
       await database.close();
     },
   });

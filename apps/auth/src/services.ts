@@ -26,6 +26,8 @@ import { createScopePolicyStore } from './policy/scope-policy-store.ts';
 import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
 import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
 import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
+import { createAuditEventStore, type AuditEventStore } from './audit/audit-event-store.ts';
+import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
 import { createSessionMetaStore, type SessionMetaStore } from './account/session-meta-store.ts';
 import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
 
@@ -58,6 +60,9 @@ export interface AuthServices {
   scopeGate: ScopeGate;
   /** A user's SSO sessions and grants, for operators (admin/user-admin.ts). */
   userSessions: UserSessionStore;
+  /** The stored audit trail (audit/): written through the logger's audit sink, read by auditTrail. */
+  auditEvents: AuditEventStore;
+  auditTrail: AuditTrail;
   /** The browser and last use of each SSO session, and one-time password-reset tokens (account/). */
   sessionMeta: SessionMetaStore;
   passwordResets: PasswordResetStore;
@@ -80,6 +85,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   const accounts = createAccountStore(db, box, clock);
   const policyStore = createScopePolicyStore(db, clock);
+  const auditEvents = createAuditEventStore(db);
   return {
     box,
     accounts,
@@ -101,6 +107,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     scopePolicies: createScopePolicyService({ store: policyStore, apiScopes: config.api.scopes }),
     scopeGate: createScopeGate({ policies: policyStore, accounts }),
     userSessions: createUserSessionStore({ db, clock, sessionTtl: config.sessionTtl, onGrantRevoked }),
+    auditEvents,
+    auditTrail: createAuditTrail({ events: auditEvents, accounts }),
     sessionMeta: createSessionMetaStore(db, clock),
     passwordResets: createPasswordResetStore(db, clock),
     streams: createStreamRegistry(),

@@ -5,6 +5,7 @@ import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
 import { keyPolicy } from '../keys/key-policy.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
+import { createAuditSink, withAuditSink } from '../audit/audit-sink.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -16,7 +17,7 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** Epoch ms; the system clock unless a test pins it. */
   clock?: () => number;
-  /** Where audit lines (JSON, one per line) go: stderr for the real command; dropped when absent. */
+  /** Where audit lines (JSON, one per line) go: stderr for the real command; dropped when absent. The events are stored in the audit trail either way. */
   log?: (line: string) => void;
 }
 
@@ -43,9 +44,13 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   const clock = io.clock ?? Date.now;
   let database: Promise<Database<AuthSchema>> | undefined;
   let services: Promise<AuthServices> | undefined;
-  const logger: Logger = io.log
+  const baseLogger: Logger = io.log
     ? createLogger({ level: config.logLevel, name: 'authctl', destination: { write: io.log } })
     : createLogger({ level: 'silent', name: 'authctl' });
+  // Audit events of commands are stored like the server's (audit/audit-sink.ts), on the database
+  // the command opened; close() waits for them.
+  const auditSink = createAuditSink({ store: { append: async (records) => (await context.stores()).auditEvents.append(records) }, clock, logger: baseLogger });
+  const logger = withAuditSink(baseLogger, auditSink);
   const context: CliContext = {
     io,
     config,
@@ -70,6 +75,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   return {
     context,
     async close() {
+      await auditSink.flush();
       if (!database) return;
       const opened = await database.catch(() => undefined);
       await opened?.close();

@@ -20,6 +20,7 @@ import { DB_USAGE, runDbCommand } from './db-commands.ts';
 import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-commands.ts';
 import { PASSKEY_USAGE, runPasskeyCommand } from './passkey-commands.ts';
 import { runScopeCommand, SCOPE_USAGE } from './scope-commands.ts';
+import { AUDIT_USAGE, runAuditCommand } from './audit-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
 
@@ -36,6 +37,7 @@ export const USAGE = [
   ...CLIENT_USAGE,
   ...SCOPE_USAGE,
   ...KEYS_USAGE,
+  ...AUDIT_USAGE,
   ...DB_USAGE,
   '  help',
   '',
@@ -52,6 +54,8 @@ const GROUPS = {
   client: runClientCommand,
   scope: runScopeCommand,
   keys: runKeyCommand,
+  // No subcommand: everything after `audit` is its flags.
+  audit: (sub: string | undefined, args: readonly string[], ctx: CliContext) => runAuditCommand(sub === undefined ? args : [sub, ...args], ctx),
   db: runDbCommand,
 } as const;
 

@@ -16,6 +16,7 @@
  *   AUTH_REGULATION_MAX_RETRIES (equal: no delay, only the lock), AUTH_REGULATION_DELAY must not
  *   exceed AUTH_REGULATION_MAX_DELAY, and AUTH_REGULATION_MAX_DELAY must be shorter than
  *   AUTH_REGULATION_FIND_TIME (a wait outlasting the window would forget the failures it follows).
+ * - AUTH_AUDIT_RETENTION_DAYS: whole days (1..36500, default 365) the stored audit trail keeps an event.
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES, DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
@@ -71,6 +72,11 @@ export interface AuthConfig {
     /** Seconds a browser stays a known device after a completed sign-in. */
     readonly knownDeviceTtl: number;
   };
+  /** The stored audit trail (audit/). */
+  readonly audit: {
+    /** Days an audit event is kept; older events are purged. */
+    readonly retentionDays: number;
+  };
   readonly trustProxy: boolean;
   readonly logLevel: string;
   /** Register the dev clients and the demo user at start (never in production unless asked). */
@@ -119,6 +125,7 @@ const Env = z.object({
   AUTH_REGULATION_IP_MAX_RETRIES: z.coerce.number().int().positive().default(100),
   AUTH_REGULATION_IP_FIND_TIME: seconds.positive().default(900),
   AUTH_REGULATION_KNOWN_DEVICE_TTL: seconds.positive().default(30 * 24 * 3600),
+  AUTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
@@ -223,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
       }),
       knownDeviceTtl: e.AUTH_REGULATION_KNOWN_DEVICE_TTL,
     }),
+    audit: Object.freeze({ retentionDays: e.AUTH_AUDIT_RETENTION_DAYS }),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     devSeed: e.AUTH_DEV_SEED ?? !production,

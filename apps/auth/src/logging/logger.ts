@@ -1,8 +1,10 @@
 /**
  * The authorization server's logger: @gatehouse/logging (one pino setup, one redaction list)
- * named `auth`, and the closed list of this server's audit events.
+ * named `auth`, and the closed list of this server's audit events. Every audit event is a log
+ * line and, on a logger with an audit sink (createApp, authctl), a row of the audit trail (audit/).
  */
 import type { PasskeyErrorCode, PasskeyRefusalReason } from '../passkeys/passkey-policy.ts';
+import { auditSinkOf } from '../audit/audit-sink.ts';
 import { audit as auditLine, createLogger as createSharedLogger, type DestinationStream, type Logger } from '@gatehouse/logging';
 
 export type { Logger } from '@gatehouse/logging';
@@ -119,6 +121,8 @@ export interface AuditFields {
 
 export type AuditEvent = keyof AuditFields;
 
+/** Writes the audit line and, when the logger carries an audit sink (audit/audit-sink.ts), stores the event too. */
 export function audit<E extends AuditEvent>(logger: Logger, event: E, fields: AuditFields[E]): void {
   auditLine(logger, event, fields);
+  auditSinkOf(logger)?.record(event, fields);
 }

@@ -220,6 +220,32 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('allowed_scopes', 'text').execute();
     },
   },
+  '012_audit_events': {
+    async up(db: Kysely<unknown>) {
+      // The audit trail (audit/): every audit event, newest first by (occurred_at, id). The id only
+      // grows (insertion order breaks ties within a millisecond); each filter of the query has an
+      // index ending in (occurred_at, id), so a page is an index range scan on both engines.
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      await db.schema
+        .createTable('audit_events')
+        .addColumn('id', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('occurred_at', 'bigint', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text')
+        .addColumn('username', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('actor_kind', 'text')
+        .addColumn('actor', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_events_time').on('audit_events').columns(['occurred_at', 'id']).execute();
+      await db.schema.createIndex('audit_events_account_time').on('audit_events').columns(['account_id', 'occurred_at', 'id']).execute();
+      await db.schema.createIndex('audit_events_username_time').on('audit_events').columns(['username', 'occurred_at', 'id']).execute();
+      await db.schema.createIndex('audit_events_client_time').on('audit_events').columns(['client_id', 'occurred_at', 'id']).execute();
+      await db.schema.createIndex('audit_events_event_time').on('audit_events').columns(['event', 'occurred_at', 'id']).execute();
+    },
+  },
   '015_account_page': {
     async up(db: Kysely<unknown>) {
       // The browser and last use of each SSO session (account/session-meta-store.ts), keyed by

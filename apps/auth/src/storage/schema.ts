@@ -187,6 +187,27 @@ export interface ScopePoliciesTable {
   updated_at: number;
 }
 
+/**
+ * The audit trail (audit/): one row per audit event. The identifiers a query filters on have
+ * columns of their own; `fields` holds the event's other fields (JSON object of identifiers and
+ * flags, never credentials). `username` is the name typed at a login step (lower-cased), for
+ * events that may name no account.
+ */
+export interface AuditEventsTable {
+  /** Only grows; breaks ties between events of the same millisecond. */
+  id: Generated<number>;
+  occurred_at: number;
+  event: string;
+  account_id: string | null;
+  username: string | null;
+  client_id: string | null;
+  /** `operator`, `client` or `account` for administrative changes, else null. */
+  actor_kind: string | null;
+  actor: string | null;
+  ip: string | null;
+  fields: string;
+}
+
 /** The browser and last use of an SSO session (account page), by oidc-provider's session uid. */
 export interface SessionMetaTable {
   session_uid: string;
@@ -223,6 +244,7 @@ export interface AuthSchema {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   scope_policies: ScopePoliciesTable;
+  audit_events: AuditEventsTable;
   session_meta: SessionMetaTable;
   password_resets: PasswordResetsTable;
 }

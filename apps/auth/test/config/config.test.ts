@@ -119,4 +119,18 @@ describe('loadConfig', () => {
   ])('refuses brute-force settings that make no sense %j', (env, message) => {
     expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, ...env })).toThrow(message);
   });
+
+  it('keeps the stored audit trail 365 days unless AUTH_AUDIT_RETENTION_DAYS says otherwise', () => {
+    expect(loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE }).audit).toEqual({ retentionDays: 365 });
+    expect(loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, AUTH_AUDIT_RETENTION_DAYS: '30' }).audit).toEqual({ retentionDays: 30 });
+  });
+
+  it.each([
+    ['0', 'invalid setting AUTH_AUDIT_RETENTION_DAYS: Too small: expected number to be >0'],
+    ['1.5', 'invalid setting AUTH_AUDIT_RETENTION_DAYS: Invalid input: expected int, received number'],
+    ['forever', 'invalid setting AUTH_AUDIT_RETENTION_DAYS: Invalid input: expected number, received NaN'],
+    ['36501', 'invalid setting AUTH_AUDIT_RETENTION_DAYS: Too big: expected number to be <=36500'],
+  ])('refuses AUTH_AUDIT_RETENTION_DAYS=%s', (value, message) => {
+    expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE, AUTH_AUDIT_RETENTION_DAYS: value })).toThrow(message);
+  });
 });

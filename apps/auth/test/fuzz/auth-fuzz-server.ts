@@ -6,7 +6,7 @@
  * - every table carries SQLite triggers counting its writes (an UPDATE only when a value changes;
  *   see updateCondition for oidc-provider's re-save of the SSO session); the snapshot is those counters, so
  *   a refused request that inserts, deletes or changes anything is caught, at O(1) per request;
- * - "no state change from a refused request" (status >= 400) has exactly three exceptions, all
+ * - "no state change from a refused request" (status >= 400) has exactly four exceptions, all
  *   required by the contract and absorbed by `check` before the harness compares snapshots:
  *   1. a counted sign-in failure (COUNTED_FAILURES: 401 invalid_credentials on /login; 401
  *      invalid_code, code_replayed or passkey_* on /mfa/verify; 401 passkey_* on /login/passkey;
@@ -18,6 +18,8 @@
  *      at the token endpoint: the used code, the rotated refresh token, and the current one once
  *      the run itself refreshed with it) revokes the grant issued from it (RFC 6749 §4.1.2,
  *      RFC 9700 §4.14.2), which writes oidc_payloads and token_revocations;
+ *   4. audit_events: the stored audit trail (audit/) records refused requests like any other;
+ *      it is written just after the answer, so the counters are read after flushing it;
  *   and regulation_failures is written by nothing else: not by a 429 (nothing is recorded while a
  *   key waits or is locked), not even by a request that succeeds;
  * - the fixtures are real: a signed-in browser (session cookie, known-device cookie, a registered
@@ -460,6 +462,9 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
   const offsets = new Map<string, number>();
   const resaves: { n: number; last?: string } = { n: 0 };
   const counters = async () => {
+    // The audit trail is written just after the answer (audit/audit-sink.ts): wait for it, so a
+    // request's rows are counted against that request.
+    await server.app.flushAudit();
     const counted = await readCounters(db);
     await judgeSessionResaves(db, counted, resaves);
     return counted;
@@ -500,7 +505,8 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
         problems.push(`the sign-in failure (401 ${code}) was not recorded in regulation_failures`);
       }
       if (changed.length === 0) return problems;
-      const allowed = new Set<string>();
+      // The stored audit trail records refusals as much as successes (exception 4).
+      const allowed = new Set<string>(['audit_events']);
       // 429 refusals are never counted: the regulator records nothing while a key waits or is locked.
       const counted = response.status === 401 && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code);
       if (changed.includes('regulation_failures')) {

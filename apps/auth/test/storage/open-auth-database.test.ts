@@ -20,6 +20,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
       const tables = (await first.db.introspection.getTables()).map((t) => t.name).sort();
       expect(tables).toEqual([
         'accounts',
+        'audit_events',
         'auth_migrations',
         'auth_migrations_lock',
         'clients',

@@ -222,6 +222,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.flushAudit();
       await database.close();
       await outage?.close();
       await target.drop();

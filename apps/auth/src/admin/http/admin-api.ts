@@ -5,6 +5,7 @@
  * request id, access log and security headers, and answers everything under /admin/v1 itself.
  */
 import type { AccountStore } from '../../accounts/account-store.ts';
+import type { AuditTrail } from '../../audit/audit-trail.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
@@ -15,6 +16,7 @@ import { createBearerCheck } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
 import { addKeyRoutes } from './keys-routes.ts';
 import { addUserRoutes } from './users-routes.ts';
+import { addAuditRoutes } from './audit-routes.ts';
 
 export interface AdminApiDeps {
   issuer: string;
@@ -22,6 +24,10 @@ export interface AdminApiDeps {
   accounts: Pick<AccountStore, 'findById'>;
   users: UserAdmin;
   keys: KeyAdmin;
+  /** The stored audit trail (audit/audit-trail.ts). */
+  auditTrail: AuditTrail;
+  /** For `since` / `until` given as a duration back from now. */
+  clock: () => number;
   logger: Logger;
 }
 
@@ -39,5 +45,6 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   });
   addUserRoutes(router, { users: deps.users });
   addKeyRoutes(router, { keys: deps.keys });
+  addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock });
   return router;
 }

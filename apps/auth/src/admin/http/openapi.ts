@@ -1,7 +1,7 @@
 /**
  * The admin API's OpenAPI 3.1 document, served at GET /admin/v1/openapi.json without a token.
  * Rules:
- * - one paths block per resource (usersPaths, keysPaths, ...; helpers adding a resource add a
+ * - one paths block per resource (usersPaths, keysPaths, auditPaths, ...; helpers adding a resource add a
  *   block and spread it into `paths`); paths are relative to the server URL `<issuer>/admin/v1`;
  * - every route of the router is documented and nothing else (test/admin/openapi.test.ts
  *   compares the two), each operation naming the scope it needs under `security`;
@@ -200,6 +200,25 @@ const keysPaths: Json = {
   },
 };
 
+const auditPaths: Json = {
+  '/audit-events': {
+    get: operation('admin:audit:read', {
+      summary: 'The stored audit trail, newest first, with filters and keyset paging (as `authctl audit`)',
+      operationId: 'listAuditEvents',
+      parameters: [
+        { name: 'user', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 256 }, description: 'A username: the account\'s events and the events naming that typed username (failed logins)' },
+        { name: 'client', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 256 }, description: 'A client id' },
+        { name: 'event', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 100 }, description: 'An event name (`login.password.failure`), or a prefix ending in `.` (`login.`)' },
+        { name: 'since', in: 'query', schema: { type: 'string' }, description: 'Inclusive: ISO 8601 with a zone (`2026-11-23T10:00:00Z`, `2026-11-23`) or a duration back from now (`30m`, `24h`, `7d`)' },
+        { name: 'until', in: 'query', schema: { type: 'string' }, description: 'Exclusive, as `since`; must be later than `since`' },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'after', in: 'query', schema: { type: 'string' }, description: 'The `next` cursor of the previous page' },
+      ],
+      responses: { '200': json('One page of audit events', ref('AuditEventPage')) },
+    }),
+  },
+};
+
 const schemas: Json = {
   Problem: {
     type: 'object',
@@ -299,6 +318,27 @@ const schemas: Json = {
     required: ['items', 'next'],
     properties: { items: { type: 'array', items: ref('User') }, next: { type: ['string', 'null'] } },
   },
+  AuditEvent: {
+    type: 'object',
+    required: ['id', 'occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'fields'],
+    properties: {
+      id: { type: 'string', description: 'A growing sequence number' },
+      occurred_at: { type: 'string', format: 'date-time' },
+      event: { type: 'string', description: 'The stable event name, e.g. `login.password.failure`, `admin.user.disabled`' },
+      account_id: { type: ['string', 'null'] },
+      username: { type: ['string', 'null'], description: 'The name typed at a login step (lower-cased), for events that may name no account' },
+      client_id: { type: ['string', 'null'] },
+      actor_kind: { type: ['string', 'null'], enum: ['operator', 'client', 'account', null], description: 'Who made an administrative change' },
+      actor: { type: ['string', 'null'] },
+      ip: { type: ['string', 'null'] },
+      fields: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: 'The event\'s other fields: identifiers and flags, never credentials' },
+    },
+  },
+  AuditEventPage: {
+    type: 'object',
+    required: ['items', 'next'],
+    properties: { items: { type: 'array', items: ref('AuditEvent') }, next: { type: ['string', 'null'] } },
+  },
 };
 
 export function adminOpenApi(issuer: string): Json {
@@ -316,6 +356,7 @@ export function adminOpenApi(issuer: string): Json {
       },
       ...usersPaths,
       ...keysPaths,
+      ...auditPaths,
     },
     components: {
       securitySchemes: {

@@ -1,0 +1,112 @@
+/**
+ * Stores every audit event that `audit()` (logging/logger.ts) writes. Rules:
+ * - attached once to a logger (`withAuditSink`, in createApp and the CLI context); every child of
+ *   that logger inherits it (pino children are prototype-linked), so callers keep calling
+ *   `audit(logger, event, fields)` and nothing else changes at the call sites;
+ * - recording never blocks nor fails the caller: events are queued and written in the order they
+ *   were emitted, by one writer at a time (a batch per insert), so the events of a request keep
+ *   their order; a failed write logs `audit.persist_failed` naming the event (no fields) and the
+ *   next events are still written;
+ * - the time is taken when the event is emitted, from the injected clock;
+ * - fields named on the log redaction list (passwords, codes, tokens…) are dropped, like in the
+ *   logs; fields are identifiers anyway;
+ * - at most MAX_QUEUE events wait (a database that hangs must not eat the memory); beyond that an
+ *   event is logged as not stored, like a failed write;
+ * - `flush()` resolves once every event recorded so far is written or reported (shutdown, tests).
+ */
+import { REDACT_PATHS, type Logger } from '@gatehouse/logging';
+import type { AuditEventStore, AuditRecord } from './audit-event-store.ts';
+
+const MAX_BATCH = 200;
+const MAX_QUEUE = 10_000;
+/** A username is whatever was typed; keep a bounded prefix of it. */
+const MAX_USERNAME = 200;
+
+const SINK = Symbol('gatehouse.auditSink');
+const SECRET_FIELDS = new Set(REDACT_PATHS.filter((path) => /^[A-Za-z_]+$/.test(path)));
+
+type Fields = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface AuditSink {
+  record(event: string, fields: Fields): void;
+  flush(): Promise<void>;
+}
+
+export interface AuditSinkDeps {
+  store: Pick<AuditEventStore, 'append'>;
+  clock: () => number;
+  /** Where write failures are reported (not an audit logger). */
+  logger: Logger;
+}
+
+function text(value: string | number | boolean | undefined): string | null {
+  return value === undefined ? null : String(value);
+}
+
+/** Splits an event's fields into the stored columns and the rest. */
+function toRecord(occurredAt: number, event: string, fields: Fields): AuditRecord {
+  const { account_id, username, client_id, actor_kind, actor, ip, ...rest } = fields;
+  const others: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(rest)) {
+    if (value !== undefined && !SECRET_FIELDS.has(name)) others[name] = value;
+  }
+  return {
+    occurredAt,
+    event,
+    accountId: text(account_id),
+    username: username === undefined ? null : String(username).toLowerCase().slice(0, MAX_USERNAME),
+    clientId: text(client_id),
+    actorKind: text(actor_kind),
+    actor: text(actor),
+    ip: text(ip),
+    fields: others,
+  };
+}
+
+export function createAuditSink(deps: AuditSinkDeps): AuditSink {
+  const { store, clock, logger } = deps;
+  let queue: AuditRecord[] = [];
+  let writing: Promise<void> | undefined;
+
+  const notStored = (event: string) => logger.warn({ event: 'audit.persist_failed', audit_event: event }, 'audit event not stored');
+
+  async function drain(): Promise<void> {
+    while (queue.length > 0) {
+      const batch = queue.slice(0, MAX_BATCH);
+      queue = queue.slice(MAX_BATCH);
+      try {
+        await store.append(batch);
+      } catch {
+        for (const record of batch) notStored(record.event);
+      }
+    }
+    writing = undefined;
+  }
+
+  return {
+    record(event, fields) {
+      if (queue.length >= MAX_QUEUE) {
+        notStored(event);
+        return;
+      }
+      queue.push(toRecord(clock(), event, fields));
+      // Started on the next microtask: the events of one synchronous run share a batch.
+      writing ??= Promise.resolve().then(drain);
+    },
+    async flush() {
+      while (writing) await writing;
+    },
+  };
+}
+
+/** A child of `logger` whose audit events (and those of its own children) go to `sink` too. */
+export function withAuditSink(logger: Logger, sink: AuditSink): Logger {
+  const child = logger.child({});
+  Object.defineProperty(child, SINK, { value: sink, enumerable: false });
+  return child;
+}
+
+/** The sink attached to this logger or one of its parents, if any. */
+export function auditSinkOf(logger: Logger): AuditSink | undefined {
+  return (logger as unknown as { [SINK]?: AuditSink })[SINK];
+}
