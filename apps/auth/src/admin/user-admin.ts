@@ -51,7 +51,7 @@ export interface UserAdmin {
   signOutEverywhere(actor: Actor, username: string): Promise<{ account: Account; sessions: number; grants: number }>;
 }
 
-function actorFields(actor: Actor): ActorFields {
+export function actorFields(actor: Actor): ActorFields {
   return actor.kind === 'operator' ? { actor_kind: 'operator', actor: actor.name } : { actor_kind: 'account', actor: actor.accountId };
 }
 

@@ -6,7 +6,14 @@
  * - a client using the authorization_code grant needs at least one redirect URI; a
  *   client_credentials-only client (e.g. the API's introspection client) needs none;
  * - confidential clients get a 32-byte random secret (base64url) unless one of at least 8
- *   characters is given; it is stored sealed and returned in clear only by create() and find();
+ *   characters is given; it is stored sealed and returned in clear only by create(),
+ *   rotateSecret() and find() (find() feeds client authentication, client-secret.ts);
+ * - rotateSecret() replaces the secret with a new random one in one statement; the replaced secret
+ *   stays valid until `now + graceMs` (sealed too); a rotation during a running grace period drops
+ *   the older secret: at most two secrets are valid at once. Grace 0 keeps none. An expired previous
+ *   secret is never returned (enforced on read with the store's clock, like the adapter's expiry);
+ * - update() changes redirect URIs, post-logout URIs, grant types and name, checked with the
+ *   same rules as create() on the whole resulting client;
  * - public clients have no secret, authenticate with `none` and cannot use client_credentials;
  * - `idTokenField` (off by default) names an extra token-response member that repeats the ID
  *   token (the seed's `JWT_token` variant); it must be an identifier that no RFC 6749 / OIDC
@@ -32,7 +39,15 @@ export interface ClientRecord {
   name: string;
   /** Extra token-response member that carries the ID token too, e.g. `JWT_token`. */
   idTokenField?: string;
+  /** Plaintext: the secret the last rotation replaced, present only while its grace period runs. */
+  previousClientSecret?: string;
+  /** When the previous secret stops working (epoch ms); present with previousClientSecret. */
+  previousSecretExpiresAt?: number;
   createdAt: number;
+  /** Last change of the registration or secret (epoch ms), absent before the first. */
+  updatedAt?: number;
+  /** Last secret rotation (epoch ms), absent before the first. */
+  secretRotatedAt?: number;
 }
 
 export interface NewClient {
@@ -48,15 +63,36 @@ export interface NewClient {
   idTokenField?: string;
 }
 
+/** The fields update() changes; an absent field keeps its value. */
+export interface ClientChanges {
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  grantTypes?: string[];
+  name?: string;
+}
+
+export interface RotatedSecret {
+  clientId: string;
+  /** The new secret, in clear: shown once. */
+  clientSecret: string;
+  /** When the replaced secret stops working (epoch ms); absent with a grace period of 0. */
+  previousSecretExpiresAt?: number;
+}
+
 export interface ClientStore {
   /** Throws ClientRegistryError. Returns the secret in clear once, for confidential clients. */
   create(input: NewClient): Promise<{ clientId: string; clientSecret?: string }>;
   find(clientId: string): Promise<ClientRecord | undefined>;
-  list(): Promise<ClientRecord[]>;
+  /** By client id; with `limit`, at most that many after the client id `after` (keyset paging). */
+  list(page?: { after?: string; limit?: number }): Promise<ClientRecord[]>;
+  /** Throws ClientRegistryError (`unknown_client`, or a rule of create()). */
+  update(clientId: string, changes: ClientChanges): Promise<ClientRecord>;
+  /** Throws ClientRegistryError `unknown_client` or `public_client`. */
+  rotateSecret(clientId: string, graceMs: number): Promise<RotatedSecret>;
   remove(clientId: string): Promise<boolean>;
 }
 
-export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
+export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input' | 'unknown_client' | 'public_client';
 
 export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {}
 
@@ -156,6 +192,9 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   const toRecord = (row: Selectable<ClientsTable>): ClientRecord => ({
     clientId: row.client_id,
     ...(row.client_secret_sealed === null ? {} : { clientSecret: open(row.client_secret_sealed) }),
+    ...(row.previous_secret_sealed && row.previous_secret_expires_at !== null && row.previous_secret_expires_at !== undefined && Number(row.previous_secret_expires_at) > clock()
+      ? { previousClientSecret: open(row.previous_secret_sealed), previousSecretExpiresAt: Number(row.previous_secret_expires_at) }
+      : {}),
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
     public: row.public === 1,
@@ -164,7 +203,14 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     name: row.name,
     ...(row.id_token_field ? { idTokenField: row.id_token_field } : {}),
     createdAt: Number(row.created_at),
+    ...(row.updated_at !== null && row.updated_at !== undefined ? { updatedAt: Number(row.updated_at) } : {}),
+    ...(row.secret_rotated_at !== null && row.secret_rotated_at !== undefined ? { secretRotatedAt: Number(row.secret_rotated_at) } : {}),
   });
+  const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
+  const find = async (clientId: string): Promise<ClientRecord | undefined> => {
+    const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return row && toRecord(row);
+  };
 
   return {
     async create(input) {
@@ -192,14 +238,71 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       return secret === undefined ? { clientId: client.clientId } : { clientId: client.clientId, clientSecret: secret };
     },
 
-    async find(clientId) {
-      const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-      return row && toRecord(row);
+    find,
+
+    async list(page = {}) {
+      let query = db.selectFrom('clients').selectAll().orderBy('client_id');
+      if (page.after !== undefined) query = query.where('client_id', '>', page.after);
+      if (page.limit !== undefined) query = query.limit(page.limit);
+      return (await query.execute()).map(toRecord);
     },
 
-    async list() {
-      const rows = await db.selectFrom('clients').selectAll().orderBy('client_id').execute();
-      return rows.map(toRecord);
+    async update(clientId, changes) {
+      const current = await find(clientId);
+      if (!current) throw unknown(clientId);
+      // validate() reads an empty grant list as the default; an update has to name the grants.
+      if (changes.grantTypes !== undefined && changes.grantTypes.length === 0) {
+        throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type');
+      }
+      const next = validate({
+        clientId,
+        redirectUris: changes.redirectUris ?? current.redirectUris,
+        postLogoutRedirectUris: changes.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
+        public: current.public,
+        ...(current.tokenEndpointAuthMethod === 'none' ? {} : { authMethod: current.tokenEndpointAuthMethod }),
+        grantTypes: changes.grantTypes ?? current.grantTypes,
+        name: changes.name ?? current.name,
+        ...(current.idTokenField !== undefined ? { idTokenField: current.idTokenField } : {}),
+      });
+      const result = await db
+        .updateTable('clients')
+        .set({
+          redirect_uris: JSON.stringify(next.redirectUris),
+          post_logout_redirect_uris: JSON.stringify(next.postLogoutRedirectUris),
+          grant_types: JSON.stringify(next.grantTypes),
+          name: next.name,
+          updated_at: clock(),
+        })
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      const updated = Number(result.numUpdatedRows) === 1 ? await find(clientId) : undefined;
+      if (!updated) throw unknown(clientId);
+      return updated;
+    },
+
+    async rotateSecret(clientId, graceMs) {
+      const current = await find(clientId);
+      if (!current) throw unknown(clientId);
+      if (current.public) throw new ClientRegistryError('public_client', `client "${clientId}" is public: it has no secret to rotate`);
+      const secret = randomBytes(32).toString('base64url');
+      const now = clock();
+      const expiresAt = graceMs > 0 ? now + graceMs : null;
+      // One statement: the secret in force when it runs becomes the previous one, so concurrent
+      // rotations each keep the secret they replaced, never a stale read.
+      const result = await db
+        .updateTable('clients')
+        .set((eb) => ({
+          client_secret_sealed: box.seal(secret),
+          previous_secret_sealed: expiresAt === null ? null : eb.ref('client_secret_sealed'),
+          previous_secret_expires_at: expiresAt,
+          secret_rotated_at: now,
+          updated_at: now,
+        }))
+        .where('client_id', '=', clientId)
+        .where('public', '=', 0)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw unknown(clientId);
+      return { clientId, clientSecret: secret, ...(expiresAt === null ? {} : { previousSecretExpiresAt: expiresAt }) };
     },
 
     async remove(clientId) {
@@ -215,6 +318,8 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   return {
     client_id: c.clientId,
     ...(!c.public && c.clientSecret !== undefined ? { client_secret: c.clientSecret } : {}),
+    // Custom metadata (provider.ts): accepted by client authentication while its grace period runs.
+    ...(!c.public && c.previousClientSecret !== undefined ? { previous_client_secret: c.previousClientSecret } : {}),
     redirect_uris: [...c.redirectUris],
     post_logout_redirect_uris: [...c.postLogoutRedirectUris],
     grant_types: [...grantTypes],
