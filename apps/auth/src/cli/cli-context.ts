@@ -2,6 +2,7 @@ import type { Database } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
+import { createClientAdmin, type ClientAdmin } from '../clients/client-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
@@ -27,6 +28,8 @@ export interface CliContext {
   stores(): Promise<AuthServices>;
   /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
   userAdmin(): Promise<UserAdmin>;
+  /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
+  clientAdmin(): Promise<ClientAdmin>;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -52,6 +55,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async userAdmin() {
       const stores = await context.stores();
       return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
+    },
+    async clientAdmin() {
+      const stores = await context.stores();
+      return createClientAdmin({ clients: stores.clients, logger });
     },
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),

@@ -23,7 +23,7 @@ import { ClientRegistryError, type ClientChanges, type ClientRecord, type Client
 export type ClientView = Omit<ClientRecord, 'clientSecret' | 'previousClientSecret'>;
 
 export const DEFAULT_GRACE_SECONDS = 86_400;
-export const MAX_GRACE_SECONDS = 30 * 86_400;
+const MAX_GRACE_SECONDS = 30 * 86_400;
 
 export interface ClientAdminDeps {
   clients: ClientStore;
