@@ -112,6 +112,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
       metrics: authMetrics,
+      clock,
     });
     // The issuer's origin first (every URL oidc-provider builds from the request); then request id →
     // access log → security headers → error handler: the headers are set in `finally` outside the

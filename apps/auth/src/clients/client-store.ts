@@ -318,8 +318,11 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   return {
     client_id: c.clientId,
     ...(!c.public && c.clientSecret !== undefined ? { client_secret: c.clientSecret } : {}),
-    // Custom metadata (provider.ts): accepted by client authentication while its grace period runs.
-    ...(!c.public && c.previousClientSecret !== undefined ? { previous_client_secret: c.previousClientSecret } : {}),
+    // Custom metadata (provider.ts): accepted by client authentication while its grace period runs
+    // (oidc/client-secret-check.ts checks the expiry, epoch ms, again when it compares).
+    ...(!c.public && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined
+      ? { previous_client_secret: c.previousClientSecret, previous_client_secret_expires_at_ms: c.previousSecretExpiresAt }
+      : {}),
     redirect_uris: [...c.redirectUris],
     post_logout_redirect_uris: [...c.postLogoutRedirectUris],
     grant_types: [...grantTypes],

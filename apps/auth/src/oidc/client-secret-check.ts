@@ -7,16 +7,21 @@
  *   typed in the library's types; each Provider has its own class, so nothing global changes);
  * - a presented secret is accepted when it is the current secret or the previous one
  *   (`previous_client_secret`, custom metadata that client-store.ts sets only while the grace
- *   period runs), with clients/client-secret.ts's constant-time check;
+ *   period runs) before `previous_client_secret_expires_at_ms` by the injected clock, checked again
+ *   here so that no copy of the client kept between requests outlives the grace period; with
+ *   clients/client-secret.ts's constant-time check;
  * - symmetric uses of the secret (HS* signatures, client_secret_jwt) keep the current secret
  *   only; Gatehouse enables none of them.
  */
 import type { Provider } from 'oidc-provider';
 import { clientSecretMatches } from '../clients/client-secret.ts';
 
-export function acceptPreviousClientSecret(provider: Provider): void {
+type RotationMetadata = { previous_client_secret?: unknown; previous_client_secret_expires_at_ms?: unknown };
+
+export function acceptPreviousClientSecret(provider: Provider, clock: () => number): void {
   provider.Client.prototype.compareClientSecret = function compareClientSecret(actual: string) {
-    const previous = (this as { previous_client_secret?: unknown }).previous_client_secret;
-    return clientSecretMatches(actual, { current: this.clientSecret, previous: typeof previous === 'string' ? previous : undefined });
+    const { previous_client_secret: previous, previous_client_secret_expires_at_ms: expiresAt } = this as RotationMetadata;
+    const inGrace = typeof previous === 'string' && typeof expiresAt === 'number' && clock() < expiresAt;
+    return clientSecretMatches(actual, { current: this.clientSecret, previous: inGrace ? previous : undefined });
   };
 }

@@ -56,6 +56,8 @@ export interface ProviderDeps {
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
   metrics: AuthMetrics;
+  /** Epoch ms: when a rotated-out client secret stops working (client-secret-check.ts). */
+  clock: () => number;
 }
 
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
@@ -84,7 +86,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     // The seed's JWT_token variant, per client (client-store.ts, token-response.ts).
     // previous_client_secret: the rotated-out secret during its grace period (client-secret-check.ts).
-    extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret'] },
+    extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms'] },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',
@@ -164,7 +166,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
 
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.trustProxy;
-  acceptPreviousClientSecret(provider);
+  acceptPreviousClientSecret(provider, deps.clock);
 
   provider.on('server_error', (ctx, error) => {
     // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.

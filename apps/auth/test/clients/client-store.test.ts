@@ -253,7 +253,7 @@ describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (e
       secretRotatedAt: NOW + 1000,
       updatedAt: NOW + 1000,
     });
-    expect(toOidcClientMetadata((await store().find('svc'))!)).toMatchObject({ client_secret: rotated.clientSecret, previous_client_secret: 'first-secret-0123456789' });
+    expect(toOidcClientMetadata((await store().find('svc'))!)).toMatchObject({ client_secret: rotated.clientSecret, previous_client_secret: 'first-secret-0123456789', previous_client_secret_expires_at_ms: NOW + 61_000 });
     clock.now = NOW + 61_000 - 1;
     expect((await store().find('svc'))!.previousClientSecret).toBe('first-secret-0123456789');
     clock.now = NOW + 61_000;
