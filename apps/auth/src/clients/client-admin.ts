@@ -13,6 +13,8 @@
  *   stays valid, for the new grace period. A public client has no secret (`public_client`);
  * - remove() deletes the client: its tokens stop being active at once (introspection and the JWT
  *   checks no longer find the client) and its secrets stop working;
+ * - list pages by client id (keyset): `next` is an opaque cursor to pass back as `after`; a
+ *   cursor this server did not issue is `invalid_input`;
  * - an unknown client id is ClientRegistryError `unknown_client`, never a silent no-op.
  */
 import { actorFields, type Actor } from '../admin/user-admin.ts';
@@ -31,7 +33,7 @@ export interface ClientAdminDeps {
 }
 
 export interface ClientAdmin {
-  /** By client id; with `limit`, one keyset page after the client id `after`, and the `next` id to continue after. */
+  /** By client id; with `limit`, one keyset page after the cursor `after`, and the `next` cursor (null on the last page). */
   list(page?: { after?: string; limit?: number }): Promise<{ items: ClientView[]; next: string | null }>;
   get(clientId: string): Promise<ClientView>;
   /** The secret in clear, once, for a confidential client. */
@@ -54,6 +56,18 @@ function toView(record: ClientRecord): ClientView {
   return view;
 }
 
+const encodeCursor = (clientId: string) => Buffer.from(JSON.stringify({ c: clientId })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown };
+    if (typeof value.c === 'string' && value.c !== '') return value.c;
+  } catch {
+    // Not JSON: refused below like any other foreign cursor.
+  }
+  throw new ClientRegistryError('invalid_input', 'the cursor is not one this server issued');
+}
+
 function unknownClient(clientId: string): ClientRegistryError {
   return new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
 }
@@ -63,10 +77,12 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
 
   return {
     async list(page = {}) {
-      if (page.limit === undefined) return { items: (await clients.list(page)).map(toView), next: null };
-      const rows = await clients.list({ ...page, limit: page.limit + 1 });
+      const after = page.after === undefined ? undefined : decodeCursor(page.after);
+      const from = after === undefined ? {} : { after };
+      if (page.limit === undefined) return { items: (await clients.list(from)).map(toView), next: null };
+      const rows = await clients.list({ ...from, limit: page.limit + 1 });
       const items = rows.slice(0, page.limit).map(toView);
-      return { items, next: rows.length > page.limit ? items[items.length - 1]!.clientId : null };
+      return { items, next: rows.length > page.limit ? encodeCursor(items[items.length - 1]!.clientId) : null };
     },
 
     async get(clientId) {
