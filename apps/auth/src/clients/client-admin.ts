@@ -65,7 +65,7 @@ function decodeCursor(cursor: string): string {
   } catch {
     // Not JSON: refused below like any other foreign cursor.
   }
-  throw new ClientRegistryError('invalid_input', 'the cursor is not one this server issued');
+  throw new ClientRegistryError('invalid_input', 'the cursor is not one this server issued', 'after');
 }
 
 function unknownClient(clientId: string): ClientRegistryError {
@@ -112,7 +112,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
     async rotateSecret(actor, clientId, options = {}) {
       const graceSeconds = options.graceSeconds ?? DEFAULT_GRACE_SECONDS;
       if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_GRACE_SECONDS) {
-        throw new ClientRegistryError('invalid_input', `grace period must be whole seconds from 0 to ${MAX_GRACE_SECONDS} (30 days)`);
+        throw new ClientRegistryError('invalid_input', `grace period must be whole seconds from 0 to ${MAX_GRACE_SECONDS} (30 days)`, 'grace_seconds');
       }
       const rotated = await clients.rotateSecret(clientId, graceSeconds * 1000);
       const record = await clients.find(clientId);

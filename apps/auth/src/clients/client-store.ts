@@ -94,7 +94,30 @@ export interface ClientStore {
 
 export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input' | 'unknown_client' | 'public_client';
 
-export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {}
+/**
+ * The field a refusal is about (admin API field errors): a registration field by its RFC 7591
+ * metadata name, or an input of the client service (client-admin.ts: grace period, page cursor).
+ */
+export type ClientField =
+  | 'client_id'
+  | 'redirect_uris'
+  | 'post_logout_redirect_uris'
+  | 'grant_types'
+  | 'token_endpoint_auth_method'
+  | 'client_secret'
+  | 'name'
+  | 'id_token_field'
+  | 'grace_seconds'
+  | 'after';
+
+export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
+  /** Set when one field is at fault, so callers need not read the message. */
+  readonly field: ClientField | undefined;
+  constructor(code: ClientRegistryErrorCode, message: string, field?: ClientField) {
+    super(code, message);
+    this.field = field;
+  }
+}
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
 const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
@@ -105,62 +128,63 @@ const TOKEN_RESPONSE_MEMBERS = new Set([
   'error', 'error_description', 'error_uri', 'issued_token_type', 'authorization_details',
 ]);
 
-/** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it. */
-export function checkRedirectUri(uri: string): void {
+/** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it (and `field`). */
+export function checkRedirectUri(uri: string, field: 'redirect_uris' | 'post_logout_redirect_uris' = 'redirect_uris'): void {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`, field);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`, field);
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`, field);
   }
-  if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`);
-  if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`);
+  if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`, field);
+  if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`, field);
 }
 
 function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!/^[a-zA-Z0-9._-]{1,128}$/.test(input.clientId)) {
-    throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"');
+    throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"', 'client_id');
   }
   const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : DEFAULT_GRANT_TYPES)];
   const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
   if (unsupported) {
-    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`);
+    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`, 'grant_types');
   }
   const isPublic = input.public ?? false;
   if (input.authMethod !== undefined && !AUTH_METHODS.has(input.authMethod)) {
-    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`);
+    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`, 'token_endpoint_auth_method');
   }
   if (isPublic) {
-    if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply');
-    if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret');
-    if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant');
+    if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply', 'token_endpoint_auth_method');
+    if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret', 'client_secret');
+    if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant', 'grant_types');
   }
   if (input.clientSecret !== undefined && input.clientSecret.length < 8) {
-    throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters');
+    throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters', 'client_secret');
   }
   const redirectUris = [...new Set(input.redirectUris)];
   const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];
-  for (const uri of [...redirectUris, ...postLogoutRedirectUris]) checkRedirectUri(uri);
+  for (const uri of redirectUris) checkRedirectUri(uri, 'redirect_uris');
+  for (const uri of postLogoutRedirectUris) checkRedirectUri(uri, 'post_logout_redirect_uris');
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
-    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
+    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant', 'redirect_uris');
   }
   if (input.idTokenField !== undefined) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(input.idTokenField)) {
-      throw new ClientRegistryError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)');
+      throw new ClientRegistryError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)', 'id_token_field');
     }
     if (TOKEN_RESPONSE_MEMBERS.has(input.idTokenField)) {
-      throw new ClientRegistryError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`);
+      throw new ClientRegistryError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`, 'id_token_field');
     }
   }
   const name = (input.name ?? input.clientId).trim();
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
-    throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters');
+    throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
   return {
     clientId: input.clientId,
@@ -252,7 +276,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       if (!current) throw unknown(clientId);
       // validate() reads an empty grant list as the default; an update has to name the grants.
       if (changes.grantTypes !== undefined && changes.grantTypes.length === 0) {
-        throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type');
+        throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type', 'grant_types');
       }
       const next = validate({
         clientId,

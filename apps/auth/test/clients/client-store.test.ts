@@ -313,6 +313,13 @@ describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (e
     await expectClientError(store().update('web', { name: '' }), 'invalid_input', 'client name must be 1-128 characters without control characters');
     await expectClientError(store().update('spa', { grantTypes: ['client_credentials'] }), 'invalid_input', 'a public client cannot use the client_credentials grant');
     await expectClientError(store().update('ghost', { name: 'x' }), 'unknown_client', 'unknown client "ghost"');
+    const fieldOf = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => (e as ClientRegistryError).field);
+    expect(await fieldOf(store().update('web', { redirectUris: ['/cb'] }))).toBe('redirect_uris');
+    expect(await fieldOf(store().update('web', { postLogoutRedirectUris: ['/bye'] }))).toBe('post_logout_redirect_uris');
+    expect(await fieldOf(store().update('web', { grantTypes: ['password'] }))).toBe('grant_types');
+    expect(await fieldOf(store().update('web', { name: '\u0007' }))).toBe('name');
+    expect(await fieldOf(store().create({ clientId: 'bad id', redirectUris: [] }))).toBe('client_id');
+    expect(await fieldOf(store().update('ghost', { name: 'x' }))).toBeUndefined();
     expect(await store().find('web')).toMatchObject({ grantTypes: ['client_credentials'], redirectUris: [], name: 'Web Two' });
   });
 
