@@ -11,7 +11,7 @@
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
  * access log → security headers → error handler → unrouted answers (404/405 in contract shape) →
  * wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection → token
- * response → interaction routes → authenticator routes → passkey routes (then oidc-provider's
+ * response → admin API (/admin/v1, admin/http/) → interaction routes → authenticator routes → passkey routes (then oidc-provider's
  * endpoints).
  */
 import Koa from 'koa';
@@ -44,6 +44,10 @@ import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
 import { tokenResponse } from './oidc/token-response.ts';
 import { userinfoAudience } from './oidc/resource-server.ts';
+import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
+import { createAdminApi } from './admin/http/admin-api.ts';
+import { createUserAdmin } from './admin/user-admin.ts';
+import { createKeyAdmin } from './admin/key-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
@@ -103,6 +107,16 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     clock,
   });
 
+  const adminApi = createAdminApi({
+    issuer: config.issuer,
+    tokens,
+    accounts: services.accounts,
+    users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
+    // reloadKeys is defined below; it is only called once requests are served.
+    keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    logger,
+  }).middleware();
+
   const build = (jwks: SigningKeySet) => {
     signingKeys = jwks.keys;
     const provider = createProvider(config, {
@@ -124,11 +138,12 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(errorHandler(logger));
     provider.use(unroutedAnswers);
     provider.use(wireContract(provider, { renderLogin }));
-    provider.use(discoveryScopes(config.api.scopes));
+    provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
+    provider.use(adminApi);
     provider.use(staticAssets.routes());
     provider.use(staticAssets.allowedMethods());
     const routes = interactionRoutes(handlerServices);

@@ -8,7 +8,7 @@
  * - a disabled account (disabledAt set) keeps its data but cannot sign in (see disable-account.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { z } from 'zod';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountsTable, AuthSchema } from '../storage/schema.ts';
@@ -33,6 +33,13 @@ export interface AccountStore {
   findByUsername(username: string): Promise<Account | undefined>;
   findById(id: string): Promise<Account | undefined>;
   list(): Promise<Account[]>;
+  /**
+   * One page of accounts ordered by username, after the username `after` (keyset paging);
+   * `search` matches a substring of the username or the email, ignoring case.
+   */
+  page(query: { search?: string; after?: string; limit: number }): Promise<Account[]>;
+  /** Changes the profile and groups (absent fields are kept). Throws `invalid_input`, `unknown_user`. */
+  update(id: string, changes: { email?: string; name?: string; groups?: string[] }): Promise<Account>;
   remove(username: string): Promise<boolean>;
   /** Disables (epoch ms) or re-enables (null) an account; the updated account, or undefined when unknown. */
   setDisabled(username: string, disabledAt: number | null): Promise<Account | undefined>;
@@ -65,6 +72,13 @@ const NewAccount = z.object({
   groups: z.array(z.string().regex(/^[^\s,\p{Cc}]{1,64}$/u, 'each group must be 1-64 characters without spaces or commas')),
   passwordHash: z.string().min(1, 'passwordHash must not be empty'),
 });
+
+const ProfileChanges = NewAccount.pick({ email: true, name: true, groups: true }).partial();
+
+/** A LIKE pattern matching `text` anywhere, lower-cased, with backslash, `%` and `_` escaped (ESCAPE backslash). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): AccountStore {
@@ -121,6 +135,31 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     async list() {
       const rows = await db.selectFrom('accounts').selectAll().orderBy('username').execute();
       return rows.map(toAccount);
+    },
+
+    async page({ search, after, limit }) {
+      let query = db.selectFrom('accounts').selectAll().orderBy('username').limit(limit);
+      if (after !== undefined) query = query.where('username', '>', after);
+      if (search) {
+        const pattern = containsPattern(search);
+        query = query.where(sql<boolean>`(username like ${pattern} escape '\\' or lower(email) like ${pattern} escape '\\')`);
+      }
+      return (await query.execute()).map(toAccount);
+    },
+
+    async update(id, changes) {
+      const parsed = ProfileChanges.safeParse(changes);
+      if (!parsed.success) throw new AccountError('invalid_input', parsed.error.issues[0]!.message);
+      const { email, name, groups } = parsed.data;
+      const set = {
+        ...(email !== undefined ? { email } : {}),
+        ...(name !== undefined ? { name } : {}),
+        ...(groups !== undefined ? { groups: JSON.stringify([...new Set(groups)]) } : {}),
+      };
+      if (Object.keys(set).length > 0) await db.updateTable('accounts').set(set).where('id', '=', id).execute();
+      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw new AccountError('unknown_user', `no account with id ${id}`);
+      return toAccount(row);
     },
 
     async remove(username) {

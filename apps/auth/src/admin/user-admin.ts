@@ -14,24 +14,44 @@
  *   other accounts or bound to a browser, and are left to expire;
  * - signOutEverywhere ends every SSO session and grant of the user (user-sessions.ts): the next
  *   authorize asks for a sign-in, refresh tokens answer invalid_grant, the grants' access tokens
- *   are inactive at introspection and revoked on the feed (`session-revoked`).
+ *   are inactive at introspection and revoked on the feed (`session-revoked`);
+ * - list pages by username (keyset: the cursor is opaque to callers, a malformed one is an
+ *   AccountError `invalid_input`); get finds by account id and adds the second factors enrolled;
+ * - create applies the account rules (account-store.ts) and, when a password is given, the
+ *   password policy; without one the account gets a random password nobody knows (it cannot
+ *   sign in until an operator sets one or the user follows a reset link);
+ * - update changes email, name and groups; the audit line names the fields, not their values;
+ *   a group change takes effect at the user's next token (admin scopes: at once, bearer.ts);
+ * - resetSecondFactors removes the TOTP secret, authenticator devices, passkeys and recovery
+ *   codes (the user enrols again at the next sign-in); sessions are left alone;
+ * - revokeGrant ends one grant of the user (user-sessions.ts endGrant); an unknown grant id, or
+ *   one of another user, is a UserAdminError `unknown_grant`.
  */
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
+import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password.ts';
+import { CodedError } from '../errors/coded-error.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
 import { audit, type ActorFields, type Logger } from '../logging/logger.ts';
 import type { RegulationStore } from '../regulation/regulation-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
-import type { UserSession, UserSessionStore } from './user-sessions.ts';
+import type { DeviceStore } from '../devices/device-store.ts';
+import type { PasskeyStore } from '../passkeys/passkey-store.ts';
+import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
+import type { UserGrant, UserSession, UserSessionStore } from './user-sessions.ts';
 
-export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string };
+/** Who makes a change: authctl, an admin user's token, or a machine's (client_credentials) token (admin/http/). */
+export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string } | { kind: 'client'; clientId: string };
 
 /** The CLI's actor. */
 export const CLI_OPERATOR: Actor = { kind: 'operator', name: 'cli' };
 
 export interface UserAdminDeps {
-  accounts: Pick<AccountStore, 'findByUsername' | 'setPassword' | 'setDisabled'>;
+  accounts: Pick<AccountStore, 'create' | 'update' | 'findByUsername' | 'findById' | 'page' | 'setPassword' | 'setDisabled' | 'setTotpSecret'>;
+  devices: Pick<DeviceStore, 'countByAccount' | 'listByAccount' | 'remove'>;
+  passkeys: Pick<PasskeyStore, 'countByAccount' | 'listByAccount' | 'remove'>;
+  recoveryCodes: Pick<RecoveryCodeStore, 'remaining' | 'removeAll'>;
   revocations: Pick<RevocationStore, 'revokeSubject'>;
   regulationStore: Pick<RegulationStore, 'clear'>;
   userSessions: UserSessionStore;
@@ -41,7 +61,44 @@ export interface UserAdminDeps {
   accessTokenTtl: number;
 }
 
+/** An account with the second factors it has enrolled. */
+export interface UserDetails {
+  account: Account;
+  secondFactors: { totp: boolean; devices: number; passkeys: number; recoveryCodesLeft: number };
+}
+
+export class UserAdminError extends CodedError<'unknown_grant'> {}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  name: string;
+  groups: string[];
+  /** Checked against the password policy; absent: the account has no usable password yet. */
+  password?: string;
+}
+
+export interface UserPage {
+  items: Account[];
+  /** The cursor of the next page, or null on the last one. */
+  next: string | null;
+}
+
 export interface UserAdmin {
+  /** Accounts by username, `limit` at a time (1..200), after `after` (a cursor from a previous page). */
+  list(query: { search?: string; after?: string; limit: number }): Promise<UserPage>;
+  /** Throws AccountError `unknown_user`. */
+  get(id: string): Promise<UserDetails>;
+  /** The account with this id; throws AccountError `unknown_user`. */
+  byId(id: string): Promise<Account>;
+  /** Throws AccountError `duplicate_username` / `invalid_input`, PasswordPolicyError. */
+  create(actor: Actor, input: NewUser): Promise<Account>;
+  /** Throws AccountError `unknown_user` / `invalid_input`. */
+  update(actor: Actor, username: string, changes: { email?: string; name?: string; groups?: string[] }): Promise<Account>;
+  resetSecondFactors(actor: Actor, username: string): Promise<{ account: Account; totp: boolean; devices: number; passkeys: number; recoveryCodes: number }>;
+  listGrants(username: string): Promise<{ account: Account; grants: UserGrant[] }>;
+  /** Throws UserAdminError `unknown_grant`. */
+  revokeGrant(actor: Actor, username: string, grantId: string): Promise<Account>;
   setPassword(actor: Actor, username: string, password: string): Promise<Account>;
   disable(actor: Actor, username: string): Promise<Account>;
   enable(actor: Actor, username: string): Promise<Account>;
@@ -52,7 +109,26 @@ export interface UserAdmin {
 }
 
 export function actorFields(actor: Actor): ActorFields {
-  return actor.kind === 'operator' ? { actor_kind: 'operator', actor: actor.name } : { actor_kind: 'account', actor: actor.accountId };
+  switch (actor.kind) {
+    case 'operator':
+      return { actor_kind: 'operator', actor: actor.name };
+    case 'account':
+      return { actor_kind: 'account', actor: actor.accountId };
+    case 'client':
+      return { actor_kind: 'client', actor: actor.clientId };
+  }
+}
+
+const encodeCursor = (username: string) => Buffer.from(JSON.stringify({ u: username })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u?: unknown };
+    if (typeof value.u === 'string' && value.u !== '') return value.u;
+  } catch {
+    // Falls through to the refusal.
+  }
+  throw new AccountError('invalid_input', 'the cursor is not one this server issued');
 }
 
 /** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
@@ -72,6 +148,71 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
   }
 
   return {
+    async list({ search, after, limit }) {
+      const rows = await accounts.page({ search, after: after === undefined ? undefined : decodeCursor(after), limit: limit + 1 });
+      const items = rows.slice(0, limit);
+      return { items, next: rows.length > limit ? encodeCursor(items.at(-1)!.username) : null };
+    },
+
+    async get(id) {
+      const account = await accounts.findById(id);
+      if (!account) throw new AccountError('unknown_user', `no account with id ${id}`);
+      const [devices, passkeys, recoveryCodesLeft] = await Promise.all([
+        deps.devices.countByAccount(account.id),
+        deps.passkeys.countByAccount(account.id),
+        deps.recoveryCodes.remaining(account.id),
+      ]);
+      return { account, secondFactors: { totp: account.totpEnrolled, devices, passkeys, recoveryCodesLeft } };
+    },
+
+    async byId(id) {
+      const account = await accounts.findById(id);
+      if (!account) throw new AccountError('unknown_user', `no account with id ${id}`);
+      return account;
+    },
+
+    async create(actor, input) {
+      if (input.password !== undefined) checkPassword(input.password);
+      // Without a password: 32 random bytes nobody sees, so the account cannot sign in yet.
+      const password = input.password ?? randomBytes(32).toString('base64url');
+      const account = await accounts.create({ username: input.username, email: input.email, name: input.name, groups: input.groups, passwordHash: await hashPassword(password) });
+      audit(logger, 'admin.user.created', { ...actorFields(actor), account_id: account.id, password_set: input.password !== undefined });
+      return account;
+    },
+
+    async update(actor, username, changes) {
+      const found = await find(username);
+      const account = await accounts.update(found.id, changes);
+      const fields = (['email', 'name', 'groups'] as const).filter((f) => changes[f] !== undefined);
+      audit(logger, 'admin.user.updated', { ...actorFields(actor), account_id: account.id, fields: fields.join(',') });
+      return account;
+    },
+
+    async resetSecondFactors(actor, username) {
+      const account = await find(username);
+      const totp = account.totpEnrolled;
+      if (totp) await accounts.setTotpSecret(account.id, null);
+      let devices = 0;
+      for (const device of await deps.devices.listByAccount(account.id)) if (await deps.devices.remove(account.id, device.id)) devices++;
+      let passkeys = 0;
+      for (const passkey of await deps.passkeys.listByAccount(account.id)) if (await deps.passkeys.remove(account.id, passkey.id)) passkeys++;
+      const recoveryCodes = await deps.recoveryCodes.removeAll(account.id);
+      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes });
+      return { account: { ...account, totpEnrolled: false }, totp, devices, passkeys, recoveryCodes };
+    },
+
+    async listGrants(username) {
+      const account = await find(username);
+      return { account, grants: await deps.userSessions.listGrants(account.id) };
+    },
+
+    async revokeGrant(actor, username, grantId) {
+      const account = await find(username);
+      if (!(await deps.userSessions.endGrant(account.id, grantId))) throw new UserAdminError('unknown_grant', `user "${account.username}" has no grant ${grantId}`);
+      audit(logger, 'admin.user.grant_revoked', { ...actorFields(actor), account_id: account.id, grant_id: grantId });
+      return account;
+    },
+
     async setPassword(actor, username, password) {
       checkPassword(password);
       const account = await find(username);

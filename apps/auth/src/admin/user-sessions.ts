@@ -7,7 +7,10 @@
  *   stop being active at introspection and a `session-revoked` event reaches resource servers),
  *   then deletes the grant and every token row that carries it (refresh tokens, codes);
  * - sessions are deleted last, so a failure half-way leaves the user signed in rather than
- *   holding tokens of a session that no longer shows.
+ *   holding tokens of a session that no longer shows;
+ * - grants are listed with their client and scopes (OpenID scopes and per-resource scopes);
+ *   ending one grant (endGrant) revokes and deletes it like endAll does, and only when it belongs
+ *   to the account; the sessions stay (the next authorization for that client builds a new grant).
  */
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
@@ -25,11 +28,27 @@ export interface UserSession {
   clients: { clientId: string; grantId: string | undefined }[];
 }
 
+export interface UserGrant {
+  id: string;
+  clientId: string;
+  /** The OpenID scopes granted (openid, profile, ...). */
+  openidScopes: string[];
+  /** Per resource indicator (the API, the admin API), the scopes granted. */
+  resources: Record<string, string[]>;
+  /** Epoch ms of its creation, and when it ends. */
+  createdAt: number | undefined;
+  expiresAt: number | undefined;
+}
+
 export interface UserSessionStore {
   /** The account's live sessions, most recently used first. */
   list(accountId: string): Promise<UserSession[]>;
   /** Ends every session and grant of the account; says how many of each. */
   endAll(accountId: string): Promise<{ sessions: number; grants: number }>;
+  /** The account's live grants, newest first. */
+  listGrants(accountId: string): Promise<UserGrant[]>;
+  /** Ends one grant of the account; false when it has no live grant with that id. */
+  endGrant(accountId: string, grantId: string): Promise<boolean>;
 }
 
 export interface UserSessionDeps {
@@ -44,7 +63,14 @@ interface SessionPayload {
   accountId?: unknown;
   loginTs?: unknown;
   authorizations?: Record<string, { grantId?: unknown } | undefined>;
+  // Grant rows.
+  clientId?: unknown;
+  iat?: unknown;
+  openid?: { scope?: unknown };
+  resources?: Record<string, unknown>;
 }
+
+const words = (value: unknown): string[] => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
 
 export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore {
   const { db, clock } = deps;
@@ -60,6 +86,14 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       .filter((row) => row.expires_at === null || Number(row.expires_at) > now)
       .map((row) => ({ id: row.id, expiresAt: row.expires_at === null ? undefined : Number(row.expires_at), payload: JSON.parse(row.payload) as SessionPayload }))
       .filter((row) => row.payload.accountId === accountId);
+  }
+
+  async function endGrants(grantIds: Iterable<string>): Promise<void> {
+    for (const grantId of grantIds) {
+      await deps.onGrantRevoked(grantId);
+      await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+      await db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
+    }
   }
 
   return {
@@ -79,21 +113,38 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
 
     async endAll(accountId) {
       const sessions = await rowsOf('Session', accountId);
-      const grantIds = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
+      const live = (await rowsOf('Grant', accountId)).map((row) => row.id);
+      // Sessions may still name a grant already ended (endGrant): revoked again, not counted.
+      const grantIds = new Set(live);
       for (const session of sessions) {
         for (const authorization of Object.values(session.payload.authorizations ?? {})) {
           if (typeof authorization?.grantId === 'string') grantIds.add(authorization.grantId);
         }
       }
-      for (const grantId of grantIds) {
-        await deps.onGrantRevoked(grantId);
-        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
-        await db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', grantId).execute();
-      }
+      await endGrants(grantIds);
       if (sessions.length > 0) {
         await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
       }
-      return { sessions: sessions.length, grants: grantIds.size };
+      return { sessions: sessions.length, grants: live.length };
+    },
+
+    async listGrants(accountId) {
+      const grants = (await rowsOf('Grant', accountId)).map(({ id, expiresAt, payload }) => ({
+        id,
+        clientId: typeof payload.clientId === 'string' ? payload.clientId : '',
+        openidScopes: words(payload.openid?.scope),
+        resources: Object.fromEntries(Object.entries(payload.resources ?? {}).map(([indicator, scope]) => [indicator, words(scope)])),
+        createdAt: typeof payload.iat === 'number' ? payload.iat * 1000 : undefined,
+        expiresAt,
+      }));
+      return grants.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id));
+    },
+
+    async endGrant(accountId, grantId) {
+      const owned = (await rowsOf('Grant', accountId)).some((row) => row.id === grantId);
+      if (!owned) return false;
+      await endGrants([grantId]);
+      return true;
     },
   };
 }

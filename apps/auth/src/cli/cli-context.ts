@@ -2,6 +2,8 @@ import type { Database } from '@gatehouse/db';
 import type { AuthConfig } from '../config/config.ts';
 import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
+import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
+import { keyPolicy } from '../keys/key-policy.ts';
 import { createClientAdmin, type ClientAdmin } from '../clients/client-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -28,6 +30,8 @@ export interface CliContext {
   stores(): Promise<AuthServices>;
   /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
   userAdmin(): Promise<UserAdmin>;
+  /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
+  keyAdmin(): Promise<KeyAdmin>;
   /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
   clientAdmin(): Promise<ClientAdmin>;
   /** Writes one line to stdout. */
@@ -55,6 +59,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async userAdmin() {
       const stores = await context.stores();
       return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
+    },
+    async keyAdmin() {
+      const { keys } = await context.stores();
+      return createKeyAdmin({ keys, logger, clock, retainMs: keyPolicy(config).retainMs });
     },
     async clientAdmin() {
       const stores = await context.stores();

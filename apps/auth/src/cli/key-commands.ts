@@ -5,10 +5,11 @@
  * - list shows every key's state (pending, active, retired, expired) and activation time,
  *   in JWKS order;
  * - running servers notice the new key set by polling, no restart needed;
- * - only key ids and dates are printed, never key material.
+ * - only key ids and dates are printed, never key material;
+ * - both verbs go through the key service (admin/key-admin.ts), shared with the admin API;
+ *   a rotation is audited (`admin.keys.rotated`, actor `operator:cli`).
  */
-import { keyStates, rotateSigningKeys } from '../keys/signing-keys.ts';
-import { keyPolicy } from '../keys/key-policy.ts';
+import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
@@ -33,8 +34,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 async function rotate(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys rotate', positionals: [], options: { json: { type: 'boolean' } } });
-  const { keys } = await ctx.stores();
-  const result = await rotateSigningKeys(keys, { nowMs: ctx.now(), retainMs: keyPolicy(ctx.config).retainMs });
+  const result = await (await ctx.keyAdmin()).rotate(CLI_OPERATOR);
   const expiresAt = iso(result.retiredExpireAt)!;
   if (values.json) {
     ctx.printJson({
@@ -53,16 +53,15 @@ async function rotate(args: readonly string[], ctx: CliContext): Promise<void> {
 
 async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys list', positionals: [], options: { json: { type: 'boolean' } } });
-  const { keys } = await ctx.stores();
-  const states = keyStates(await keys.list(), ctx.now());
+  const states = await (await ctx.keyAdmin()).list();
   if (values.json) {
     ctx.printJson(
-      states.map(({ key, state, activatesAt }) => ({
+      states.map((key) => ({
         kid: key.kid,
         alg: key.alg,
-        status: state,
+        status: key.state,
         created_at: iso(key.createdAt),
-        activates_at: iso(activatesAt),
+        activates_at: iso(key.activatesAt),
         retired_at: iso(key.retiredAt),
         expires_at: iso(key.expiresAt),
       })),
@@ -76,6 +75,6 @@ async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   printTable(
     ctx,
     ['KID', 'ALG', 'STATUS', 'CREATED', 'ACTIVATES', 'EXPIRES'],
-    states.map(({ key, state, activatesAt }) => [key.kid, key.alg, state, iso(key.createdAt)!, iso(activatesAt)!, iso(key.expiresAt) ?? '-']),
+    states.map((key) => [key.kid, key.alg, key.state, iso(key.createdAt)!, iso(key.activatesAt)!, iso(key.expiresAt) ?? '-']),
   );
 }

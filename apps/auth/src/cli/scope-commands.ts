@@ -2,6 +2,8 @@
  * `authctl scope ...` and `authctl client scopes ...`: the access policy (policy/). Rules:
  * - `scope policy <scope> --groups a,b` restricts an API scope to users of those groups,
  *   `--clear` opens it to every user again; exactly one of the two;
+ * - admin scopes (policy/admin-scopes.ts) may be listed for a client (the only way a client gets
+ *   one: `--any` does not include them), but not given a group policy;
  * - `client scopes <client_id> <scope...>` limits what the client may request, `--any` lifts the
  *   limit, no scope and no `--any` prints the current list; scopes and `--any` together are refused;
  * - the operations and their checks live in policy/scope-policy-service.ts (shared with the admin API).
@@ -14,7 +16,7 @@ import { ScopePolicyError } from '../policy/scope-policy-service.ts';
 export const SCOPE_USAGE = [
   '  scope policy <scope> (--groups <group,group...> | --clear)',
   '  scope policies [--json]',
-  '  client scopes <client_id> [<scope> ... | --any] [--json]',
+  '  client scopes <client_id> [<scope> ... | --any] [--json]   API scopes, and admin scopes (admin:users:read ...: never granted unless listed here)',
 ];
 
 export async function runScopeCommand(sub: string | undefined, args: readonly string[], ctx: CliContext): Promise<void> {

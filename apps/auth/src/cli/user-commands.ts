@@ -4,7 +4,7 @@
  *   trailing newline is dropped, nothing else;
  * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
  *   rule, not on the common-passwords list); the error names the rule broken;
- * - changes (passwd, disable, enable, unlock, signout-all) go through the user service
+ * - changes (passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
@@ -29,6 +29,7 @@ export const USER_USAGE = [
   '  user sessions <username> [--json]    the user\'s signed-in sessions and the clients they signed in to',
   '  user signout-all <username>          ends every session, grant and refresh token of the user (sign out everywhere)',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
+  '  user reset-mfa <username>            removes TOTP, authenticator devices, passkeys and recovery codes; the user enrols again at the next sign-in',
 ];
 
 export async function runUserCommand(sub: string | undefined, args: readonly string[], ctx: CliContext): Promise<void> {
@@ -52,9 +53,11 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return listSessions(args, ctx);
     case 'signout-all':
       return signOutAll(args, ctx);
+    case 'reset-mfa':
+      return resetMfa(args, ctx);
     default:
       throw new UsageError(
-        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp)',
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa)',
       );
   }
 }
@@ -191,6 +194,20 @@ async function signOutAll(args: readonly string[], ctx: CliContext): Promise<voi
   const { positionals } = parseCommand(args, { command: 'user signout-all', positionals: ['username'], options: {} });
   const { account, sessions, grants } = await (await ctx.userAdmin()).signOutEverywhere(CLI_OPERATOR, positionals[0]!);
   ctx.print(`signed ${account.username} out everywhere: ${sessions} ${sessions === 1 ? 'session' : 'sessions'} and ${grants} ${grants === 1 ? 'grant' : 'grants'} ended`);
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+async function resetMfa(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals } = parseCommand(args, { command: 'user reset-mfa', positionals: ['username'], options: {} });
+  const removed = await (await ctx.userAdmin()).resetSecondFactors(CLI_OPERATOR, positionals[0]!);
+  const parts = [
+    removed.totp ? 'TOTP' : 'no TOTP',
+    count(removed.devices, 'device', 'devices'),
+    count(removed.passkeys, 'passkey', 'passkeys'),
+    count(removed.recoveryCodes, 'recovery code', 'recovery codes'),
+  ];
+  ctx.print(`reset the second factors of ${removed.account.username}: removed ${parts.join(', ')}; they enrol again at the next sign-in`);
 }
 
 async function enrolTotp(args: readonly string[], ctx: CliContext): Promise<void> {

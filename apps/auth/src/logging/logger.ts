@@ -25,8 +25,8 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
  */
 /** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
 export type ActorFields = {
-  actor_kind: 'operator' | 'account';
-  /** The operator's name (`cli` for authctl) or the acting account's id. */
+  actor_kind: 'operator' | 'account' | 'client';
+  /** The operator's name (`cli` for authctl), the acting account's id, or the client's id (admin API machine token). */
   actor: string;
 };
 
@@ -91,6 +91,17 @@ export interface AuditFields {
   /** Every SSO session and grant of the account ended: how many of each. */
   'admin.user.signed_out': ActorFields & { account_id: string; sessions: number; grants: number };
   'passkey.clone_suspected': { account_id: string; credential_id: string; stored_counter: number; presented_counter: number; ip: string };
+  // admin-api: the user service's new verbs and the admin API's key rotation (admin/user-admin.ts, admin/http/).
+  /** An operator created the account; `password_set` false: it has no usable password yet. */
+  'admin.user.created': ActorFields & { account_id: string; password_set: boolean };
+  /** Profile or groups changed: the names of the fields changed (comma-separated), never their values. */
+  'admin.user.updated': ActorFields & { account_id: string; fields: string };
+  /** TOTP secret, authenticator devices, passkeys and recovery codes removed: how many of each (not `recovery_codes`: a redacted name). */
+  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes_removed: number };
+  /** One grant of the account ended (its refresh tokens and access tokens with it). */
+  'admin.user.grant_revoked': ActorFields & { account_id: string; grant_id: string };
+  /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */
+  'admin.keys.rotated': ActorFields & { kid: string; retired: number };
   // client-lifecycle: operator changes to a client (clients/client-admin.ts); never a secret.
   'admin.client.created': ActorFields & { client_id: string; public: boolean };
   /** `fields`: the registration fields given, comma-separated (redirect_uris,post_logout_redirect_uris,grant_types,name). */

@@ -7,6 +7,11 @@
  *   userinfo and nothing else, so the API (audience check) refuses it;
  * - with AUTH_API_TOKEN_FORMAT=opaque the API token is an opaque reference token that the API
  *   checks through introspection; userinfo tokens then stay opaque too (no audience);
+ * - a request that names admin scopes (policy/admin-scopes.ts) and no API scope gets a token for
+ *   the admin API (`<issuer>/admin/v1`), always an RS256 JWT whatever AUTH_API_TOKEN_FORMAT
+ *   says; a request mixing API and admin scopes without `resource` gets the API token (the admin
+ *   scopes are left out): to get an admin token with such a request, name the admin audience in
+ *   `resource`. One token never carries both audiences;
  * - the API's scopes offered to a request are those the access policy allows (policy/): the
  *   client's limit, and for a user's grant (code, refresh) the user's groups; oidc-provider
  *   grants no scope outside them, at authorization, code exchange, refresh and client_credentials.
@@ -15,6 +20,7 @@ import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provi
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
 import type { ScopeGate } from '../policy/scope-policy.ts';
+import { ADMIN_SCOPES, adminAudience, isAdminScope } from '../policy/admin-scopes.ts';
 
 /** Scopes a userinfo access token may carry (offline_access belongs to the refresh token). */
 export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
@@ -35,14 +41,17 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
   const apiScopes = new Set(config.api.scopes);
   const jwt = config.api.tokenFormat === 'jwt';
   const userinfo = userinfoAudience(config);
+  const admin = adminAudience(config.issuer);
   const requestsApiScope = (scope: unknown) =>
     typeof scope === 'string' && scope.split(' ').some((s) => apiScopes.has(s));
+  const requestsAdminScope = (scope: unknown) => typeof scope === 'string' && scope.split(' ').some(isAdminScope);
 
   return {
     enabled: true,
     async defaultResource(ctx: KoaContextWithOIDC, _client: unknown, oneOf?: readonly string[]) {
       if (oneOf) return oneOf;
       if (requestsApiScope(ctx.oidc.params?.scope)) return config.api.audience;
+      if (requestsAdminScope(ctx.oidc.params?.scope)) return admin;
       // client_credentials without an API scope keeps the library's default (no token for a user).
       if (!jwt || ctx.oidc.params?.grant_type === 'client_credentials') return undefined;
       return userinfo;
@@ -59,6 +68,16 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
           accessTokenTTL: config.accessTokenTtl,
           accessTokenFormat: jwt ? 'jwt' : 'opaque',
           ...(jwt ? { jwt: { sign: { alg: 'RS256' as const } } } : {}),
+        };
+      }
+      if (resourceIndicator === admin) {
+        const allowed = client ? await gate.grantable([...ADMIN_SCOPES], client.clientId, grantAccount(ctx)) : [];
+        return {
+          scope: allowed.join(' '),
+          audience: admin,
+          accessTokenTTL: config.accessTokenTtl,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' as const } },
         };
       }
       if (jwt && resourceIndicator === userinfo) {

@@ -1,13 +1,15 @@
 /**
  * Operations on the access policy, shared by `authctl scope ...` / `authctl client scopes ...`
  * (and later the admin API). Rules:
- * - only the configured API scopes (AUTH_API_SCOPES) can be restricted or allowed to a client;
+ * - only the configured API scopes (AUTH_API_SCOPES) can be restricted; a client may be allowed
+ *   those and the admin scopes (admin-scopes.ts: their user rule is fixed, group `admins`);
  * - a policy names 1-32 groups, each 1-64 characters without spaces or commas (as user groups);
  * - a client's list names 1 or more API scopes; `null` (`--any`) lifts the limit;
  * - every failure is a ScopePolicyError with a stable code and a message naming the input.
  */
 import type { ScopePolicy, ScopePolicyStore } from './scope-policy-store.ts';
 import { CodedError } from '../errors/coded-error.ts';
+import { isAdminScope } from './admin-scopes.ts';
 
 export type ScopePolicyErrorCode = 'invalid_scope' | 'invalid_groups' | 'unknown_client' | 'no_policy';
 
@@ -32,6 +34,9 @@ export function createScopePolicyService(deps: { store: ScopePolicyStore; apiSco
     if (!known.has(scope)) {
       throw new ScopePolicyError('invalid_scope', `"${scope}" is not an API scope (the API scopes are: ${deps.apiScopes.join(', ')})`);
     }
+  };
+  const checkClientScope = (scope: string) => {
+    if (!isAdminScope(scope)) checkScope(scope);
   };
   return {
     list: () => deps.store.list(),
@@ -60,7 +65,7 @@ export function createScopePolicyService(deps: { store: ScopePolicyStore; apiSco
       if (scopes !== null) {
         value = [...new Set(scopes)];
         if (value.length === 0) throw new ScopePolicyError('invalid_scope', 'name at least one API scope (or allow any)');
-        value.forEach(checkScope);
+        value.forEach(checkClientScope);
       }
       if (!(await deps.store.setClientScopes(clientId, value))) throw new ScopePolicyError('unknown_client', `unknown client "${clientId}"`);
     },

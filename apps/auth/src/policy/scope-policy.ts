@@ -8,9 +8,12 @@
  * - a user who cannot be identified is in no group (restricted scopes are left out), and an
  *   unknown client may request no API scope;
  * - a scope that is not allowed is silently left out of the grant, never an error: the token
- *   response `scope` and the JWT `scope` claim show what was granted (token-response.ts).
+ *   response `scope` and the JWT `scope` claim show what was granted (token-response.ts);
+ * - admin scopes (admin-scopes.ts) are closed by default: the client must list each explicitly
+ *   (a client without a limit gets none), and a user must be in group `admins`.
  */
 import type { AccountStore } from '../accounts/account-store.ts';
+import { ADMIN_GROUP, isAdminScope } from './admin-scopes.ts';
 import type { ScopePolicyStore } from './scope-policy-store.ts';
 
 /** Who the grant is for: a user's groups, or no user (client_credentials). */
@@ -25,9 +28,10 @@ export interface PolicyFacts {
 
 /** The scopes of `requested` the policy grants, in their order. */
 export function grantableScopes(requested: readonly string[], facts: PolicyFacts, subject: GrantSubject): string[] {
-  const clientAllows = facts.clientScopes === null ? () => true : (s: string) => facts.clientScopes!.includes(s);
+  const clientAllows = (s: string) => (facts.clientScopes === null ? !isAdminScope(s) : facts.clientScopes.includes(s));
   const userAllows = (s: string) => {
     if (subject.kind === 'client') return true;
+    if (isAdminScope(s)) return subject.groups.includes(ADMIN_GROUP);
     const groups = facts.policies.get(s);
     return groups === undefined || groups.some((g) => subject.groups.includes(g));
   };

@@ -21,6 +21,8 @@ export interface RecoveryCodeStore {
   consume(accountId: string, input: string): Promise<RecoveryCodeResult>;
   /** How many unused codes the account has. */
   remaining(accountId: string): Promise<number>;
+  /** Deletes every code of the account (an operator's second-factor reset); how many there were. */
+  removeAll(accountId: string): Promise<number>;
 }
 
 export function createRecoveryCodeStore(db: Kysely<AuthSchema>, clock: () => number = Date.now): RecoveryCodeStore {
@@ -71,6 +73,11 @@ export function createRecoveryCodeStore(db: Kysely<AuthSchema>, clock: () => num
         .where('used_at', 'is', null)
         .executeTakeFirst();
       return Number(row?.n ?? 0);
+    },
+
+    async removeAll(accountId) {
+      const result = await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

@@ -1,0 +1,71 @@
+/**
+ * Who calls the admin API (RFC 6750 bearer tokens, RFC 9068 JWT access tokens). Rules:
+ * - the token comes from `Authorization: Bearer <token>` only (never the query or a form body);
+ * - it must be one of this server's JWT access tokens (oidc/jwt-access-tokens.ts: signature with
+ *   our keys, `typ` at+jwt, issuer), for the admin audience (`<issuer>/admin/v1`), and active
+ *   (not expired or revoked, its client still registered, its user still there and enabled);
+ * - no token: 401 `invalid_token` with `WWW-Authenticate: Bearer realm="<audience>"` (RFC 6750
+ *   §3.1: no error attribute when the request had no credentials); a bad token: the same with
+ *   `error="invalid_token"`;
+ * - the actor: a client_credentials token (subject = its client) acts as `{kind:'client'}`, a
+ *   user's token as `{kind:'account'}`; a user's token counts its admin scopes only while the
+ *   user is still in group `admins` (a user removed from it loses them at once);
+ * - a route's scope missing from the token: 403 `insufficient_scope` naming it in
+ *   WWW-Authenticate (`scope="..."`).
+ */
+import type { Context } from 'koa';
+import type { AccountStore } from '../../accounts/account-store.ts';
+import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
+import { ADMIN_GROUP, isAdminScope, type AdminScope } from '../../policy/admin-scopes.ts';
+import type { Actor } from '../user-admin.ts';
+import { AdminProblem } from './problem.ts';
+
+export interface Caller {
+  actor: Actor;
+  scopes: ReadonlySet<AdminScope>;
+}
+
+export interface BearerDeps {
+  tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
+  accounts: Pick<AccountStore, 'findById'>;
+  /** The admin API's audience, also the realm. */
+  audience: string;
+}
+
+export function createBearerCheck(deps: BearerDeps) {
+  const realm = `realm="${deps.audience}"`;
+  const invalid = (detail: string, hadToken: boolean) =>
+    new AdminProblem(401, 'invalid_token', detail, {
+      headers: { 'WWW-Authenticate': hadToken ? `Bearer ${realm}, error="invalid_token"` : `Bearer ${realm}` },
+    });
+
+  return {
+    /** The caller of the request; throws the 401 problem. */
+    async authenticate(ctx: Context): Promise<Caller> {
+      const header = ctx.get('authorization');
+      if (!header) throw invalid('An access token for the admin API is required (Authorization: Bearer).', false);
+      const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header);
+      if (!match) throw invalid('The Authorization header is not a bearer token.', true);
+      const claims = await deps.tokens.decode(match[1]!);
+      if (!claims) throw invalid('The access token is not valid.', true);
+      const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+      if (!audiences.includes(deps.audience)) throw invalid('The access token is not for the admin API.', true);
+      if (!(await deps.tokens.isActive(claims))) throw invalid('The access token is expired or revoked.', true);
+      const granted = (claims.scope ?? '').split(' ').filter(isAdminScope);
+      if (claims.sub === claims.client_id) return { actor: { kind: 'client', clientId: claims.client_id }, scopes: new Set(granted) };
+      const account = await deps.accounts.findById(claims.sub);
+      const admin = account?.groups.includes(ADMIN_GROUP) ?? false;
+      return { actor: { kind: 'account', accountId: claims.sub }, scopes: new Set(admin ? granted : []) };
+    },
+
+    /** Throws the 403 problem when the caller lacks `scope`. */
+    requireScope(caller: Caller, scope: AdminScope): void {
+      if (caller.scopes.has(scope)) return;
+      throw new AdminProblem(403, 'insufficient_scope', `This request needs the scope ${scope}.`, {
+        headers: { 'WWW-Authenticate': `Bearer ${realm}, error="insufficient_scope", scope="${scope}"` },
+      });
+    },
+  };
+}
+
+export type BearerCheck = ReturnType<typeof createBearerCheck>;

@@ -1,0 +1,334 @@
+/**
+ * The admin API's OpenAPI 3.1 document, served at GET /admin/v1/openapi.json without a token.
+ * Rules:
+ * - one paths block per resource (usersPaths, keysPaths, ...; helpers adding a resource add a
+ *   block and spread it into `paths`); paths are relative to the server URL `<issuer>/admin/v1`;
+ * - every route of the router is documented and nothing else (test/admin/openapi.test.ts
+ *   compares the two), each operation naming the scope it needs under `security`;
+ * - every error is the Problem schema (RFC 9457) with `application/problem+json`; the codes a
+ *   client may see are listed in the schema's `code` enum (problem.ts).
+ */
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import type { AdminScope } from '../../policy/admin-scopes.ts';
+import { ADMIN_PROBLEM_CODES } from './problem.ts';
+
+type Json = Record<string, unknown>;
+
+const SCOPE_TEXT: Record<AdminScope, string> = {
+  'admin:users:read': 'Read users, their sessions and grants',
+  'admin:users:write': 'Create and change users, end their sessions and grants',
+  'admin:clients:write': 'Every /clients endpoint, reads included',
+  'admin:keys': 'List and rotate signing keys',
+  'admin:audit:read': 'Read the audit trail',
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const json = (description: string, schema: Json) => ({ description, content: { 'application/json': { schema } } });
+const idParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+
+/** An operation needing `scope`, with the problems every protected route can answer. */
+function operation(scope: AdminScope, spec: { summary: string; operationId: string; parameters?: Json[]; requestBody?: Json; responses: Json }): Json {
+  return {
+    summary: spec.summary,
+    operationId: spec.operationId,
+    security: [{ adminToken: [scope] }],
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: spec.requestBody } } } } : {}),
+    responses: {
+      ...spec.responses,
+      '400': problem('Invalid query or body (`validation_failed` with `errors`, `malformed_body`)'),
+      '401': problem('No token, or a token that is not valid for the admin API (`invalid_token`)'),
+      '403': problem(`The token lacks the scope ${scope} (\`insufficient_scope\`)`),
+    },
+  };
+}
+
+const userId = idParam('id', 'The account id');
+
+const notFound = problem('No user with this id (`user_not_found`)');
+const userDetails = json('The user', ref('UserDetails'));
+const userWrite = (summary: string, operationId: string, extra: { requestBody?: Json; responses?: Json } = {}) => ({
+  post: operation('admin:users:write', {
+    summary,
+    operationId,
+    parameters: [userId],
+    ...(extra.requestBody ? { requestBody: extra.requestBody } : {}),
+    responses: { ...(extra.responses ?? { '200': userDetails }), '404': notFound },
+  }),
+});
+const passwordRefused = problem('The password policy refused the password (`password_empty`, `password_too_short`, `password_too_long`, `password_common`)');
+
+const usersPaths: Json = {
+  '/users': {
+    get: operation('admin:users:read', {
+      summary: 'List users by username, with search and keyset paging',
+      operationId: 'listUsers',
+      parameters: [
+        { name: 'q', in: 'query', schema: { type: 'string', minLength: 1, maxLength: 254 }, description: 'A substring of the username or email, any case' },
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'after', in: 'query', schema: { type: 'string' }, description: 'The `next` cursor of the previous page' },
+      ],
+      responses: { '200': json('One page of users', ref('UserPage')) },
+    }),
+    post: operation('admin:users:write', {
+      summary: 'Create a user (without a password it cannot sign in until one is set)',
+      operationId: 'createUser',
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['username', 'email', 'name'],
+        properties: {
+          username: { type: 'string', pattern: '^[a-zA-Z0-9._@-]{1,64}$' },
+          email: { type: 'string', format: 'email', maxLength: 254 },
+          name: { type: 'string', minLength: 1, maxLength: 128 },
+          groups: { type: 'array', items: { type: 'string' }, maxItems: 64, default: [] },
+          password: { type: 'string', minLength: 12, maxLength: 128 },
+        },
+      },
+      responses: {
+        '201': { ...userDetails, headers: { Location: { schema: { type: 'string' }, description: 'The new user' } } },
+        '409': problem('The username is taken (`duplicate_username`)'),
+        '422': passwordRefused,
+      },
+    }),
+  },
+  '/users/{id}': {
+    get: operation('admin:users:read', {
+      summary: 'One user, with the second factors enrolled',
+      operationId: 'getUser',
+      parameters: [userId],
+      responses: { '200': userDetails, '404': notFound },
+    }),
+    patch: operation('admin:users:write', {
+      summary: 'Change the email, name or groups',
+      operationId: 'updateUser',
+      parameters: [userId],
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          email: { type: 'string', format: 'email', maxLength: 254 },
+          name: { type: 'string', minLength: 1, maxLength: 128 },
+          groups: { type: 'array', items: { type: 'string' }, maxItems: 64 },
+        },
+      },
+      responses: { '200': userDetails, '404': notFound },
+    }),
+  },
+  '/users/{id}/disable': userWrite('Disable: no more sign-ins; sessions, refresh and access tokens stop working', 'disableUser'),
+  '/users/{id}/enable': userWrite('Enable a disabled user', 'enableUser'),
+  '/users/{id}/unlock': userWrite('End the lockouts of the password and second-factor steps', 'unlockUser', {
+    responses: { '200': json('How many recorded failures were cleared', { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } }) },
+  }),
+  '/users/{id}/password': userWrite('Set a new password (ends the lockouts; sessions stay)', 'setUserPassword', {
+    requestBody: { type: 'object', additionalProperties: false, required: ['password'], properties: { password: { type: 'string', minLength: 12, maxLength: 128 } } },
+    responses: { '204': { description: 'Set' }, '422': passwordRefused },
+  }),
+  '/users/{id}/second-factors/reset': userWrite('Remove the TOTP secret, authenticator devices, passkeys and recovery codes', 'resetSecondFactors', {
+    responses: {
+      '200': json('What was removed', {
+        type: 'object',
+        required: ['removed'],
+        properties: {
+          removed: {
+            type: 'object',
+            required: ['totp', 'devices', 'passkeys', 'recovery_codes'],
+            properties: { totp: { type: 'boolean' }, devices: { type: 'integer' }, passkeys: { type: 'integer' }, recovery_codes: { type: 'integer' } },
+          },
+        },
+      }),
+    },
+  }),
+  '/users/{id}/sessions': {
+    get: operation('admin:users:read', {
+      summary: 'The user\'s SSO sessions (without their ids), most recently used first',
+      operationId: 'listUserSessions',
+      parameters: [userId],
+      responses: { '200': json('The sessions', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Session') } } }), '404': notFound },
+    }),
+  },
+  '/users/{id}/signout-all': userWrite('Sign out everywhere: end every session and grant (refresh tokens answer invalid_grant)', 'signOutEverywhere', {
+    responses: {
+      '200': json('How many sessions and grants ended', { type: 'object', required: ['sessions', 'grants'], properties: { sessions: { type: 'integer' }, grants: { type: 'integer' } } }),
+    },
+  }),
+  '/users/{id}/grants': {
+    get: operation('admin:users:read', {
+      summary: 'The user\'s grants (one per client signed in to), newest first',
+      operationId: 'listUserGrants',
+      parameters: [userId],
+      responses: { '200': json('The grants', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('Grant') } } }), '404': notFound },
+    }),
+  },
+  '/users/{id}/grants/{grantId}': {
+    delete: operation('admin:users:write', {
+      summary: 'Revoke one grant: its refresh tokens answer invalid_grant, its access tokens are inactive',
+      operationId: 'revokeUserGrant',
+      parameters: [userId, idParam('grantId', 'The grant id')],
+      responses: { '204': { description: 'Revoked' }, '404': problem('No user with this id (`user_not_found`), or no such grant of the user (`grant_not_found`)') },
+    }),
+  },
+};
+
+const keysPaths: Json = {
+  '/keys': {
+    get: operation('admin:keys', {
+      summary: 'The signing keys with their state and dates (never key material)',
+      operationId: 'listKeys',
+      responses: { '200': json('The keys, signing key first', { type: 'object', required: ['items'], properties: { items: { type: 'array', items: ref('SigningKey') } } }) },
+    }),
+  },
+  '/keys/rotate': {
+    post: operation('admin:keys', {
+      summary: 'A new key signs at once; the previous one stays published until its tokens expire',
+      operationId: 'rotateKeys',
+      responses: {
+        '200': json('The new key and the retired ones', {
+          type: 'object',
+          required: ['kid', 'retired', 'retired_expire_at', 'discarded'],
+          properties: {
+            kid: { type: 'string' },
+            retired: { type: 'array', items: { type: 'string' } },
+            retired_expire_at: { type: ['string', 'null'], format: 'date-time' },
+            discarded: { type: 'array', items: { type: 'string' }, description: 'Pending keys dropped (they never signed)' },
+          },
+        }),
+      },
+    }),
+  },
+};
+
+const schemas: Json = {
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details',
+    required: ['type', 'title', 'status', 'code'],
+    properties: {
+      type: { type: 'string', description: '`urn:gatehouse:admin:problem:<code>`' },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      instance: { type: 'string' },
+      code: { type: 'string', enum: [...ADMIN_PROBLEM_CODES] },
+      errors: {
+        type: 'array',
+        items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+      },
+    },
+  },
+  User: {
+    type: 'object',
+    required: ['id', 'username', 'email', 'name', 'groups', 'disabled', 'disabled_at', 'created_at'],
+    properties: {
+      id: { type: 'string' },
+      username: { type: 'string' },
+      email: { type: 'string', format: 'email' },
+      name: { type: 'string' },
+      groups: { type: 'array', items: { type: 'string' } },
+      disabled: { type: 'boolean' },
+      disabled_at: { type: ['string', 'null'], format: 'date-time' },
+      created_at: { type: 'string', format: 'date-time' },
+    },
+  },
+  UserDetails: {
+    allOf: [
+      ref('User'),
+      {
+        type: 'object',
+        required: ['second_factors'],
+        properties: {
+          second_factors: {
+            type: 'object',
+            required: ['totp', 'devices', 'passkeys', 'recovery_codes_left'],
+            properties: {
+              totp: { type: 'boolean' },
+              devices: { type: 'integer', description: 'Authenticator devices (push)' },
+              passkeys: { type: 'integer' },
+              recovery_codes_left: { type: 'integer' },
+            },
+          },
+        },
+      },
+    ],
+  },
+  Session: {
+    type: 'object',
+    required: ['signed_in_at', 'last_used_at', 'expires_at', 'clients'],
+    properties: {
+      signed_in_at: { type: ['string', 'null'], format: 'date-time' },
+      last_used_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+      clients: {
+        type: 'array',
+        items: { type: 'object', required: ['client_id', 'grant_id'], properties: { client_id: { type: 'string' }, grant_id: { type: ['string', 'null'] } } },
+      },
+    },
+  },
+  Grant: {
+    type: 'object',
+    required: ['id', 'client_id', 'openid_scopes', 'resources', 'created_at', 'expires_at'],
+    properties: {
+      id: { type: 'string' },
+      client_id: { type: 'string' },
+      openid_scopes: { type: 'array', items: { type: 'string' } },
+      resources: {
+        type: 'array',
+        items: { type: 'object', required: ['resource', 'scopes'], properties: { resource: { type: 'string' }, scopes: { type: 'array', items: { type: 'string' } } } },
+      },
+      created_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
+  SigningKey: {
+    type: 'object',
+    required: ['kid', 'alg', 'state', 'created_at', 'activates_at', 'retired_at', 'expires_at'],
+    properties: {
+      kid: { type: 'string' },
+      alg: { type: 'string', enum: ['RS256'] },
+      state: { type: 'string', enum: ['pending', 'active', 'retired', 'expired'] },
+      created_at: { type: 'string', format: 'date-time' },
+      activates_at: { type: 'string', format: 'date-time' },
+      retired_at: { type: ['string', 'null'], format: 'date-time' },
+      expires_at: { type: ['string', 'null'], format: 'date-time' },
+    },
+  },
+  UserPage: {
+    type: 'object',
+    required: ['items', 'next'],
+    properties: { items: { type: 'array', items: ref('User') }, next: { type: ['string', 'null'] } },
+  },
+};
+
+export function adminOpenApi(issuer: string): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse admin API',
+      version: '1',
+      description: 'Operator access to users, clients, keys and the audit trail. Tokens come from this server (client_credentials, or an admin user\'s code flow) with the admin scopes.',
+    },
+    servers: [{ url: `${issuer}/admin/v1` }],
+    paths: {
+      '/openapi.json': {
+        get: { summary: 'This document', operationId: 'openapi', security: [], responses: { '200': json('The OpenAPI document', { type: 'object' }) } },
+      },
+      ...usersPaths,
+      ...keysPaths,
+    },
+    components: {
+      securitySchemes: {
+        adminToken: {
+          type: 'oauth2',
+          description: `An RFC 9068 JWT access token of this server whose audience is ${issuer}/admin/v1, sent as \`Authorization: Bearer\`.`,
+          flows: {
+            clientCredentials: { tokenUrl: `${issuer}${AUTH_ROUTES.token}`, scopes: SCOPE_TEXT },
+            authorizationCode: { authorizationUrl: `${issuer}${AUTH_ROUTES.authorize}`, tokenUrl: `${issuer}${AUTH_ROUTES.token}`, scopes: SCOPE_TEXT },
+          },
+        },
+      },
+      schemas,
+    },
+  };
+}

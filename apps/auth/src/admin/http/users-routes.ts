@@ -1,0 +1,258 @@
+/**
+ * /admin/v1/users: operators' view and changes of user accounts, through the user service
+ * (admin/user-admin.ts, shared with authctl). Rules:
+ * - `{id}` is the account id (authctl keeps usernames); an unknown id is 404 `user_not_found`;
+ * - reads need `admin:users:read`, changes `admin:users:write`; every change is audited by the
+ *   service with the token's actor;
+ * - the list pages by username (keyset: `limit` 1..200, default 50; `after` the opaque cursor
+ *   of the previous page's `next`); `q` matches a substring of username or email, ignoring case;
+ * - a user is shown without credentials: no password hash, TOTP secret or recovery codes, only
+ *   which second factors are enrolled; sessions are shown without their ids (an id is the value
+ *   of the session cookie: whoever reads it could use the session);
+ * - a password refused by the policy is 422 with the rule's code (`password_too_short`, ...);
+ *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`.
+ */
+import { z } from 'zod';
+import { AccountError, type Account } from '../../accounts/account-store.ts';
+import { PasswordPolicyError } from '../../accounts/password-policy.ts';
+import { UserAdminError, type UserAdmin, type UserDetails } from '../user-admin.ts';
+import type { UserGrant, UserSession } from '../user-sessions.ts';
+import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
+import { AdminProblem, validationFailed } from './problem.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A user as the admin API shows it (schema `User` in openapi.ts). */
+function userJson(account: Account) {
+  return {
+    id: account.id,
+    username: account.username,
+    email: account.email,
+    name: account.name,
+    groups: account.groups,
+    disabled: account.disabledAt !== null,
+    disabled_at: iso(account.disabledAt),
+    created_at: iso(account.createdAt),
+  };
+}
+
+function userDetailsJson({ account, secondFactors }: UserDetails) {
+  return {
+    ...userJson(account),
+    second_factors: {
+      totp: secondFactors.totp,
+      devices: secondFactors.devices,
+      passkeys: secondFactors.passkeys,
+      recovery_codes_left: secondFactors.recoveryCodesLeft,
+    },
+  };
+}
+
+function sessionJson(session: UserSession) {
+  return {
+    signed_in_at: session.signedInAt === undefined ? null : iso(session.signedInAt),
+    last_used_at: session.lastUsedAt === undefined ? null : iso(session.lastUsedAt),
+    expires_at: session.expiresAt === undefined ? null : iso(session.expiresAt),
+    clients: session.clients.map((c) => ({ client_id: c.clientId, grant_id: c.grantId ?? null })),
+  };
+}
+
+function grantJson(grant: UserGrant) {
+  return {
+    id: grant.id,
+    client_id: grant.clientId,
+    openid_scopes: grant.openidScopes,
+    resources: Object.entries(grant.resources).map(([resource, scopes]) => ({ resource, scopes })),
+    created_at: grant.createdAt === undefined ? null : iso(grant.createdAt),
+    expires_at: grant.expiresAt === undefined ? null : iso(grant.expiresAt),
+  };
+}
+
+const Groups = z.array(z.string()).max(64);
+
+/** Field shapes here; the account rules themselves (formats, lengths) are the store's. */
+const NewUserBody = z.strictObject({
+  username: z.string(),
+  email: z.string(),
+  name: z.string(),
+  groups: Groups.default([]),
+  password: z.string().optional(),
+});
+
+const UserChangesBody = z
+  .strictObject({ email: z.string().optional(), name: z.string().optional(), groups: Groups.optional() })
+  .refine((b) => b.email !== undefined || b.name !== undefined || b.groups !== undefined, { message: 'name at least one of email, name, groups' });
+
+const PasswordBody = z.strictObject({ password: z.string() });
+
+const UserListQuery = z.strictObject({
+  q: z.string().min(1).max(254).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  after: z.string().min(1).max(512).optional(),
+});
+
+/** The field an account rule is about: the store's messages start with it ("email must be ...", "each group ..."). */
+function accountField(message: string): string {
+  const first = message.split(' ')[0]!;
+  if (first === 'username' || first === 'email' || first === 'name') return first;
+  return message.includes('group') ? 'groups' : '(body)';
+}
+
+/** The service's refusals as problems. */
+async function answered<T>(run: () => Promise<T>, field?: string): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof AccountError) {
+      if (error.code === 'unknown_user') throw new AdminProblem(404, 'user_not_found', 'There is no user with this id.');
+      if (error.code === 'duplicate_username') throw new AdminProblem(409, 'duplicate_username', error.message);
+      throw validationFailed([{ field: field ?? accountField(error.message), message: error.message }]);
+    }
+    if (error instanceof PasswordPolicyError) throw new AdminProblem(422, `password_${error.code}`, error.message);
+    if (error instanceof UserAdminError) throw new AdminProblem(404, 'grant_not_found', error.message);
+    throw error;
+  }
+}
+
+export function addUserRoutes(router: AdminRouter, deps: { users: UserAdmin }): void {
+  const { users } = deps;
+
+  router.add({
+    method: 'GET',
+    path: '/users',
+    scope: 'admin:users:read',
+    query: UserListQuery,
+    async handle({ query }) {
+      const page = await answered(() => users.list({ search: query.q, after: query.after, limit: query.limit }), 'after');
+      return { status: 200, body: { items: page.items.map(userJson), next: page.next } };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    path: '/users/{id}',
+    scope: 'admin:users:read',
+    async handle({ params }) {
+      return { status: 200, body: userDetailsJson(await answered(() => users.get(params.id!))) };
+    },
+  });
+
+  /** The account of the path's id: the service's verbs take the username (as authctl does). */
+  const username = async (id: string) => (await answered(() => users.byId(id))).username;
+  const details = async (id: string) => ({ status: 200, body: userDetailsJson(await answered(() => users.get(id))) });
+
+  router.add({
+    method: 'POST',
+    path: '/users',
+    scope: 'admin:users:write',
+    body: NewUserBody,
+    async handle({ body, actor }) {
+      const account = await answered(() => users.create(actor, body));
+      const created = await details(account.id);
+      return { ...created, status: 201, headers: { Location: `${ADMIN_BASE}/users/${account.id}` } };
+    },
+  });
+
+  router.add({
+    method: 'PATCH',
+    path: '/users/{id}',
+    scope: 'admin:users:write',
+    body: UserChangesBody,
+    async handle({ params, body, actor }) {
+      const name = await username(params.id!);
+      await answered(() => users.update(actor, name, body));
+      return details(params.id!);
+    },
+  });
+
+  for (const verb of ['disable', 'enable'] as const) {
+    router.add({
+      method: 'POST',
+      path: `/users/{id}/${verb}`,
+      scope: 'admin:users:write',
+      async handle({ params, actor }) {
+        const name = await username(params.id!);
+        await answered(() => users[verb](actor, name));
+        return details(params.id!);
+      },
+    });
+  }
+
+  router.add({
+    method: 'POST',
+    path: '/users/{id}/unlock',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const name = await username(params.id!);
+      const { cleared } = await answered(() => users.unlock(actor, name));
+      return { status: 200, body: { cleared } };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    path: '/users/{id}/password',
+    scope: 'admin:users:write',
+    body: PasswordBody,
+    async handle({ params, body, actor }) {
+      const name = await username(params.id!);
+      await answered(() => users.setPassword(actor, name, body.password));
+      return { status: 204 };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    path: '/users/{id}/second-factors/reset',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const name = await username(params.id!);
+      const removed = await answered(() => users.resetSecondFactors(actor, name));
+      return { status: 200, body: { removed: { totp: removed.totp, devices: removed.devices, passkeys: removed.passkeys, recovery_codes: removed.recoveryCodes } } };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    path: '/users/{id}/sessions',
+    scope: 'admin:users:read',
+    async handle({ params }) {
+      const name = await username(params.id!);
+      const { sessions } = await answered(() => users.listSessions(name));
+      return { status: 200, body: { items: sessions.map(sessionJson) } };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    path: '/users/{id}/signout-all',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const name = await username(params.id!);
+      const ended = await answered(() => users.signOutEverywhere(actor, name));
+      return { status: 200, body: { sessions: ended.sessions, grants: ended.grants } };
+    },
+  });
+
+  router.add({
+    method: 'GET',
+    path: '/users/{id}/grants',
+    scope: 'admin:users:read',
+    async handle({ params }) {
+      const name = await username(params.id!);
+      const { grants } = await answered(() => users.listGrants(name));
+      return { status: 200, body: { items: grants.map(grantJson) } };
+    },
+  });
+
+  router.add({
+    method: 'DELETE',
+    path: '/users/{id}/grants/{grantId}',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const name = await username(params.id!);
+      await answered(() => users.revokeGrant(actor, name, params.grantId!));
+      return { status: 204 };
+    },
+  });
+}
