@@ -48,6 +48,7 @@ import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
+import { createClientAdmin } from './clients/client-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
@@ -114,6 +115,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    clients: createClientAdmin({ clients: services.clients, logger }),
     logger,
   }).middleware();
 

@@ -8,11 +8,13 @@ import type { AccountStore } from '../../accounts/account-store.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
+import type { ClientAdmin } from '../../clients/client-admin.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import { createAdminRouter, type AdminRouter } from './admin-router.ts';
 import { createBearerCheck } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
+import { addClientRoutes } from './clients-routes.ts';
 import { addKeyRoutes } from './keys-routes.ts';
 import { addUserRoutes } from './users-routes.ts';
 
@@ -22,6 +24,7 @@ export interface AdminApiDeps {
   accounts: Pick<AccountStore, 'findById'>;
   users: UserAdmin;
   keys: KeyAdmin;
+  clients: ClientAdmin;
   logger: Logger;
 }
 
@@ -39,5 +42,6 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   });
   addUserRoutes(router, { users: deps.users });
   addKeyRoutes(router, { keys: deps.keys });
+  addClientRoutes(router, { clients: deps.clients });
   return router;
 }
