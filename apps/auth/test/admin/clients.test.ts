@@ -150,6 +150,16 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
     const notJson = await call(server, 'POST', '/clients', { token, rawBody: '{', contentType: 'application/json' });
     expect(notJson.body).toMatchObject(problemOf(400, 'malformed_body', '/clients'));
     expect(await server.app.services.clients.find('web-x')).toBeUndefined();
+    // The rotation's body is optional; a body there is still JSON only, and POST /clients needs one.
+    const form = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, rawBody: 'grace_seconds=0', contentType: 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject(problemOf(415, 'unsupported_media_type', '/clients/svc-one/secret/rotate'));
+    const nullBody = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, rawBody: 'null' });
+    expect(nullBody.status).toBe(400);
+    expect(nullBody.body).toMatchObject(problemOf(400, 'validation_failed', '/clients/svc-one/secret/rotate'));
+    const noBody = await call(server, 'POST', '/clients', { token });
+    expect(noBody.status).toBe(415);
+    expect((await server.app.services.clients.find('svc-one'))!.secretRotatedAt).toBeUndefined();
   });
 
   it('404 client_not_found and 409 duplicate_client / public_client', async () => {
