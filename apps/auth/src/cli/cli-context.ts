@@ -34,6 +34,8 @@ export interface CliContext {
   keyAdmin(): Promise<KeyAdmin>;
   /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
   clientAdmin(): Promise<ClientAdmin>;
+  /** Where the commands' audit lines go (io.log). */
+  logger: Logger;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -68,6 +70,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
       const stores = await context.stores();
       return createClientAdmin({ clients: stores.clients, logger });
     },
+    logger,
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
   };
