@@ -170,10 +170,13 @@ describe.each(TEST_ENGINES)('client secret rotation on %s', (engine) => {
     expect((await authorize('https://one.example/cb')).status).toBe(400);
     expect((await authorize('https://two.example/cb')).status).toBe(200);
     const machine: Auth = { method: 'basic', clientId: 'web-upd', secret: created.clientSecret! };
-    expect((await token(machine)).status).toBe(200);
+    const issued = await accessToken(machine);
+    const api: Auth = { method: 'basic', ...server.introspectionClient, secret: server.introspectionClient.clientSecret };
+    expect(await introspect(api, issued)).toMatchObject({ status: 200, body: { active: true, client_id: 'web-upd' } });
 
     await admin.remove(CLI_OPERATOR, 'web-upd');
     expect(await token(machine)).toEqual({ status: 401, body: INVALID_CLIENT });
+    expect(await introspect(api, issued)).toEqual({ status: 200, body: { active: false } });
   });
 
   it('audits every change with the actor and the client, never a secret', async () => {
