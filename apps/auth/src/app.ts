@@ -53,6 +53,7 @@ import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
+import { createClientAdmin } from './clients/client-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
@@ -127,6 +128,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     auditTrail: services.auditTrail,
     clock,
+    clients: createClientAdmin({ clients: services.clients, logger }),
     logger,
   }).middleware();
 
@@ -139,6 +141,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
       metrics: authMetrics,
+      clock,
     });
     // The issuer's origin first (every URL oidc-provider builds from the request); then request id →
     // access log → security headers → error handler: the headers are set in `finally` outside the

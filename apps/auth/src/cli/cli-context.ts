@@ -4,6 +4,7 @@ import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
 import { keyPolicy } from '../keys/key-policy.ts';
+import { createClientAdmin, type ClientAdmin } from '../clients/client-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink, withAuditSink } from '../audit/audit-sink.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
@@ -32,6 +33,8 @@ export interface CliContext {
   userAdmin(): Promise<UserAdmin>;
   /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
   keyAdmin(): Promise<KeyAdmin>;
+  /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
+  clientAdmin(): Promise<ClientAdmin>;
   /** Where the commands' audit lines go (io.log). */
   logger: Logger;
   /** Writes one line to stdout. */
@@ -67,6 +70,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async keyAdmin() {
       const { keys } = await context.stores();
       return createKeyAdmin({ keys, logger, clock, retainMs: keyPolicy(config).retainMs });
+    },
+    async clientAdmin() {
+      const stores = await context.stores();
+      return createClientAdmin({ clients: stores.clients, logger });
     },
     logger,
     print: (line) => io.stdout(`${line}\n`),

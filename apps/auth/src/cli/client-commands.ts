@@ -1,13 +1,21 @@
 /**
- * `authctl client ...`. Rules:
- * - a confidential client's secret is printed once, at creation, and never by `client list`;
+ * `authctl client ...`, on the client service (clients/client-admin.ts, the admin API's code path;
+ * every change is audited as the `cli` operator). Rules:
+ * - a confidential client's secret is printed once, at creation or rotation, and never by
+ *   `client list` / `client show`;
  * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`;
  * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default);
+ * - `client update` replaces each list it is given (`--redirect-uri`, `--post-logout-redirect-uri`,
+ *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
+ * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
+ *   24h when absent, at most 30 days; the old secret works until the printed time, then never;
  * - `client scopes` (the API scopes a client may request) is in scope-commands.ts.
  */
-import type { ClientAuthMethod } from '../clients/client-store.ts';
+import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { DEFAULT_GRACE_SECONDS, type ClientView } from '../clients/client-admin.ts';
+import type { ClientAuthMethod, ClientChanges } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
-import { CliError, type CliContext } from './cli-context.ts';
+import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 import { clientScopes } from './scope-commands.ts';
 
@@ -16,6 +24,11 @@ export const CLIENT_USAGE = [
   '             [--public] [--auth-method client_secret_basic|client_secret_post] [--grant <type> ...] [--name <n>]',
   '             [--id-token-field JWT_token] [--json]',
   '  client list [--json]',
+  '  client show <client_id> [--json]',
+  '  client update <client_id> [--redirect-uri <uri> ... | --clear-redirect-uris]',
+  '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>] [--json]',
+  '  client rotate-secret <client_id> [--grace 24h|0|<seconds>|<n>s|<n>m|<n>h|<n>d] [--json]',
+  '             prints the new secret once; the old one keeps working for the grace period (default 24h, at most 30d)',
   '  client remove <client_id>',
 ];
 
@@ -25,13 +38,39 @@ export async function runClientCommand(sub: string | undefined, args: readonly s
       return addClient(args, ctx);
     case 'list':
       return listClients(args, ctx);
+    case 'show':
+      return showClient(args, ctx);
+    case 'update':
+      return updateClient(args, ctx);
+    case 'rotate-secret':
+      return rotateSecret(args, ctx);
     case 'remove':
       return removeClient(args, ctx);
     case 'scopes':
       return clientScopes(args, ctx);
     default:
-      throw new UsageError(sub ? `unknown command "client ${sub}"` : 'client: missing subcommand (add, list, remove, scopes)');
+      throw new UsageError(sub ? `unknown command "client ${sub}"` : 'client: missing subcommand (add, list, show, update, rotate-secret, remove, scopes)');
   }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A client as `--json` prints it: never a secret. */
+function clientJson(c: ClientView): Record<string, unknown> {
+  return {
+    client_id: c.clientId,
+    name: c.name,
+    public: c.public,
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    grant_types: c.grantTypes,
+    redirect_uris: c.redirectUris,
+    post_logout_redirect_uris: c.postLogoutRedirectUris,
+    ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
+    created_at: iso(c.createdAt),
+    ...(c.updatedAt !== undefined ? { updated_at: iso(c.updatedAt) } : {}),
+    ...(c.secretRotatedAt !== undefined ? { secret_rotated_at: iso(c.secretRotatedAt) } : {}),
+    ...(c.previousSecretExpiresAt !== undefined ? { previous_secret_expires_at: iso(c.previousSecretExpiresAt) } : {}),
+  };
 }
 
 async function addClient(args: readonly string[], ctx: CliContext): Promise<void> {
@@ -59,8 +98,8 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
   if (redirectUris.length === 0 && (grantTypes.length === 0 || grantTypes.includes('authorization_code'))) {
     throw new UsageError(`${command}: missing required option --redirect-uri (or use --grant client_credentials)`);
   }
-  const { clients } = await ctx.stores();
-  const created = await clients.create({
+  const admin = await ctx.clientAdmin();
+  const created = await admin.create(CLI_OPERATOR, {
     clientId: positionals[0]!,
     redirectUris,
     postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
@@ -70,37 +109,25 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     ...(values.name ? { name: values.name } : {}),
     ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
   });
+  const clientId = created.client.clientId;
   if (values.json) {
-    ctx.printJson({ client_id: created.clientId, ...(created.clientSecret ? { client_secret: created.clientSecret } : {}) });
+    ctx.printJson({ client_id: clientId, ...(created.clientSecret ? { client_secret: created.clientSecret } : {}) });
     return;
   }
   if (created.clientSecret === undefined) {
-    ctx.print(`created public client ${created.clientId}`);
+    ctx.print(`created public client ${clientId}`);
     return;
   }
-  ctx.print(`created confidential client ${created.clientId}`);
+  ctx.print(`created confidential client ${clientId}`);
   ctx.print(`client_secret: ${created.clientSecret}`);
   ctx.print('Store the secret now: it is not shown again.');
 }
 
 async function listClients(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'client list', positionals: [], options: { json: { type: 'boolean' } } });
-  const { clients } = await ctx.stores();
-  const all = await clients.list();
+  const { items: all } = await (await ctx.clientAdmin()).list();
   if (values.json) {
-    ctx.printJson(
-      all.map((c) => ({
-        client_id: c.clientId,
-        name: c.name,
-        public: c.public,
-        token_endpoint_auth_method: c.tokenEndpointAuthMethod,
-        grant_types: c.grantTypes,
-        redirect_uris: c.redirectUris,
-        post_logout_redirect_uris: c.postLogoutRedirectUris,
-        ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
-        created_at: new Date(c.createdAt).toISOString(),
-      })),
-    );
+    ctx.printJson(all.map(clientJson));
     return;
   }
   if (all.length === 0) {
@@ -114,10 +141,115 @@ async function listClients(args: readonly string[], ctx: CliContext): Promise<vo
   );
 }
 
+async function showClient(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals, values } = parseCommand(args, { command: 'client show', positionals: ['client_id'], options: { json: { type: 'boolean' } } });
+  const client = await (await ctx.clientAdmin()).get(positionals[0]!);
+  if (values.json) {
+    ctx.printJson(clientJson(client));
+    return;
+  }
+  printClient(ctx, client);
+}
+
+function printClient(ctx: CliContext, c: ClientView): void {
+  const rows: Array<[string, string]> = [
+    ['client_id', c.clientId],
+    ['name', c.name],
+    ['type', c.public ? 'public' : 'confidential'],
+    ['auth_method', c.tokenEndpointAuthMethod],
+    ['grant_types', c.grantTypes.join(' ')],
+    ['redirect_uris', c.redirectUris.join(' ')],
+    ['post_logout_redirect_uris', c.postLogoutRedirectUris.join(' ')],
+    ['created_at', iso(c.createdAt)],
+  ];
+  if (c.idTokenField) rows.push(['id_token_field', c.idTokenField]);
+  if (c.updatedAt !== undefined) rows.push(['updated_at', iso(c.updatedAt)]);
+  if (c.secretRotatedAt !== undefined) rows.push(['secret_rotated_at', iso(c.secretRotatedAt)]);
+  if (c.previousSecretExpiresAt !== undefined) rows.push(['previous_secret_expires_at', iso(c.previousSecretExpiresAt)]);
+  for (const [key, value] of rows) ctx.print(`${key}: ${value}`);
+}
+
+async function updateClient(args: readonly string[], ctx: CliContext): Promise<void> {
+  const command = 'client update';
+  const { positionals, values } = parseCommand(args, {
+    command,
+    positionals: ['client_id'],
+    options: {
+      'redirect-uri': { type: 'string', multiple: true },
+      'clear-redirect-uris': { type: 'boolean' },
+      'post-logout-redirect-uri': { type: 'string', multiple: true },
+      'clear-post-logout-redirect-uris': { type: 'boolean' },
+      grant: { type: 'string', multiple: true },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  const uris = (option: 'redirect-uri' | 'post-logout-redirect-uri', clear: 'clear-redirect-uris' | 'clear-post-logout-redirect-uris'): string[] | undefined => {
+    if (values[clear] && values[option]) throw new UsageError(`${command}: --${option} and --${clear} exclude each other`);
+    return values[clear] ? [] : values[option];
+  };
+  const redirectUris = uris('redirect-uri', 'clear-redirect-uris');
+  const postLogoutRedirectUris = uris('post-logout-redirect-uri', 'clear-post-logout-redirect-uris');
+  const changes: ClientChanges = {
+    ...(redirectUris !== undefined ? { redirectUris } : {}),
+    ...(postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris } : {}),
+    ...(values.grant !== undefined ? { grantTypes: values.grant } : {}),
+    ...(values.name !== undefined ? { name: values.name } : {}),
+  };
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name or a --clear-... option)`);
+  }
+  const client = await (await ctx.clientAdmin()).update(CLI_OPERATOR, positionals[0]!, changes);
+  if (values.json) {
+    ctx.printJson(clientJson(client));
+    return;
+  }
+  ctx.print(`updated client ${client.clientId}`);
+  printClient(ctx, client);
+}
+
+const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `0`, whole seconds, or a whole number of s/m/h/d; undefined when malformed. */
+function parseGrace(text: string): number | undefined {
+  const match = /^(\d{1,10})([smhd]?)$/.exec(text);
+  return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : undefined;
+}
+
+/** 24h rather than 1d: whole days only above one. */
+function formatGrace(seconds: number): string {
+  if (seconds > 86_400 && seconds % 86_400 === 0) return `${seconds / 86_400}d`;
+  for (const [unit, size] of [['h', 3600], ['m', 60]] as const) if (seconds > 0 && seconds % size === 0) return `${seconds / size}${unit}`;
+  return `${seconds}s`;
+}
+
+async function rotateSecret(args: readonly string[], ctx: CliContext): Promise<void> {
+  const command = 'client rotate-secret';
+  const { positionals, values } = parseCommand(args, {
+    command,
+    positionals: ['client_id'],
+    options: { grace: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const graceSeconds = values.grace === undefined ? undefined : parseGrace(values.grace);
+  if (values.grace !== undefined && graceSeconds === undefined) {
+    throw new UsageError(`${command}: --grace must be 0, whole seconds or a duration such as 90s, 30m, 24h or 7d`);
+  }
+  const rotated = await (await ctx.clientAdmin()).rotateSecret(CLI_OPERATOR, positionals[0]!, graceSeconds === undefined ? {} : { graceSeconds });
+  const expiresAt = rotated.previousSecretExpiresAt;
+  if (values.json) {
+    ctx.printJson({ client_id: rotated.client.clientId, client_secret: rotated.clientSecret, previous_secret_expires_at: expiresAt === undefined ? null : iso(expiresAt) });
+    return;
+  }
+  ctx.print(`rotated the secret of client ${rotated.client.clientId}`);
+  ctx.print(`client_secret: ${rotated.clientSecret}`);
+  ctx.print('Store the secret now: it is not shown again.');
+  if (expiresAt === undefined) ctx.print('The previous secret no longer works.');
+  else ctx.print(`The previous secret keeps working until ${iso(expiresAt)} (grace ${formatGrace(graceSeconds ?? DEFAULT_GRACE_SECONDS)}); deploy the new one before then.`);
+}
+
 async function removeClient(args: readonly string[], ctx: CliContext): Promise<void> {
   const { positionals } = parseCommand(args, { command: 'client remove', positionals: ['client_id'], options: {} });
   const clientId = positionals[0]!;
-  const { clients } = await ctx.stores();
-  if (!(await clients.remove(clientId))) throw new CliError(`unknown client "${clientId}"`);
+  await (await ctx.clientAdmin()).remove(CLI_OPERATOR, clientId);
   ctx.print(`removed client ${clientId}`);
 }

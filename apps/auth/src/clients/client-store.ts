@@ -6,7 +6,14 @@
  * - a client using the authorization_code grant needs at least one redirect URI; a
  *   client_credentials-only client (e.g. the API's introspection client) needs none;
  * - confidential clients get a 32-byte random secret (base64url) unless one of at least 8
- *   characters is given; it is stored sealed and returned in clear only by create() and find();
+ *   characters is given; it is stored sealed and returned in clear only by create(),
+ *   rotateSecret() and find() (find() feeds client authentication, client-secret.ts);
+ * - rotateSecret() replaces the secret with a new random one in one statement; the replaced secret
+ *   stays valid until `now + graceMs` (sealed too); a rotation during a running grace period drops
+ *   the older secret: at most two secrets are valid at once. Grace 0 keeps none. An expired previous
+ *   secret is never returned (enforced on read with the store's clock, like the adapter's expiry);
+ * - update() changes redirect URIs, post-logout URIs, grant types and name, checked with the
+ *   same rules as create() on the whole resulting client;
  * - public clients have no secret, authenticate with `none` and cannot use client_credentials;
  * - `idTokenField` (off by default) names an extra token-response member that repeats the ID
  *   token (the seed's `JWT_token` variant); it must be an identifier that no RFC 6749 / OIDC
@@ -32,7 +39,15 @@ export interface ClientRecord {
   name: string;
   /** Extra token-response member that carries the ID token too, e.g. `JWT_token`. */
   idTokenField?: string;
+  /** Plaintext: the secret the last rotation replaced, present only while its grace period runs. */
+  previousClientSecret?: string;
+  /** When the previous secret stops working (epoch ms); present with previousClientSecret. */
+  previousSecretExpiresAt?: number;
   createdAt: number;
+  /** Last change of the registration or secret (epoch ms), absent before the first. */
+  updatedAt?: number;
+  /** Last secret rotation (epoch ms), absent before the first. */
+  secretRotatedAt?: number;
 }
 
 export interface NewClient {
@@ -48,17 +63,61 @@ export interface NewClient {
   idTokenField?: string;
 }
 
+/** The fields update() changes; an absent field keeps its value. */
+export interface ClientChanges {
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  grantTypes?: string[];
+  name?: string;
+}
+
+export interface RotatedSecret {
+  clientId: string;
+  /** The new secret, in clear: shown once. */
+  clientSecret: string;
+  /** When the replaced secret stops working (epoch ms); absent with a grace period of 0. */
+  previousSecretExpiresAt?: number;
+}
+
 export interface ClientStore {
   /** Throws ClientRegistryError. Returns the secret in clear once, for confidential clients. */
   create(input: NewClient): Promise<{ clientId: string; clientSecret?: string }>;
   find(clientId: string): Promise<ClientRecord | undefined>;
-  list(): Promise<ClientRecord[]>;
+  /** By client id; with `limit`, at most that many after the client id `after` (keyset paging). */
+  list(page?: { after?: string; limit?: number }): Promise<ClientRecord[]>;
+  /** Throws ClientRegistryError (`unknown_client`, or a rule of create()). */
+  update(clientId: string, changes: ClientChanges): Promise<ClientRecord>;
+  /** Throws ClientRegistryError `unknown_client` or `public_client`. */
+  rotateSecret(clientId: string, graceMs: number): Promise<RotatedSecret>;
   remove(clientId: string): Promise<boolean>;
 }
 
-export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input';
+export type ClientRegistryErrorCode = 'duplicate_client' | 'invalid_redirect_uri' | 'invalid_input' | 'unknown_client' | 'public_client';
 
-export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {}
+/**
+ * The field a refusal is about (admin API field errors): a registration field by its RFC 7591
+ * metadata name, or an input of the client service (client-admin.ts: grace period, page cursor).
+ */
+export type ClientField =
+  | 'client_id'
+  | 'redirect_uris'
+  | 'post_logout_redirect_uris'
+  | 'grant_types'
+  | 'token_endpoint_auth_method'
+  | 'client_secret'
+  | 'name'
+  | 'id_token_field'
+  | 'grace_seconds'
+  | 'after';
+
+export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
+  /** Set when one field is at fault, so callers need not read the message. */
+  readonly field: ClientField | undefined;
+  constructor(code: ClientRegistryErrorCode, message: string, field?: ClientField) {
+    super(code, message);
+    this.field = field;
+  }
+}
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
 const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
@@ -69,62 +128,63 @@ const TOKEN_RESPONSE_MEMBERS = new Set([
   'error', 'error_description', 'error_uri', 'issued_token_type', 'authorization_details',
 ]);
 
-/** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it. */
-export function checkRedirectUri(uri: string): void {
+/** Checks one redirect or post-logout URI; throws `invalid_redirect_uri` naming it (and `field`). */
+export function checkRedirectUri(uri: string, field: 'redirect_uris' | 'post_logout_redirect_uris' = 'redirect_uris'): void {
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" is not an absolute URL`, field);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https (or http on localhost)`, field);
   }
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+    throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must use https; http is allowed only for localhost and 127.0.0.1`, field);
   }
-  if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`);
-  if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`);
+  if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`, field);
+  if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`, field);
 }
 
 function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!/^[a-zA-Z0-9._-]{1,128}$/.test(input.clientId)) {
-    throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"');
+    throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"', 'client_id');
   }
   const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : DEFAULT_GRANT_TYPES)];
   const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
   if (unsupported) {
-    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`);
+    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`, 'grant_types');
   }
   const isPublic = input.public ?? false;
   if (input.authMethod !== undefined && !AUTH_METHODS.has(input.authMethod)) {
-    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`);
+    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`, 'token_endpoint_auth_method');
   }
   if (isPublic) {
-    if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply');
-    if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret');
-    if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant');
+    if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply', 'token_endpoint_auth_method');
+    if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret', 'client_secret');
+    if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant', 'grant_types');
   }
   if (input.clientSecret !== undefined && input.clientSecret.length < 8) {
-    throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters');
+    throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters', 'client_secret');
   }
   const redirectUris = [...new Set(input.redirectUris)];
   const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];
-  for (const uri of [...redirectUris, ...postLogoutRedirectUris]) checkRedirectUri(uri);
+  for (const uri of redirectUris) checkRedirectUri(uri, 'redirect_uris');
+  for (const uri of postLogoutRedirectUris) checkRedirectUri(uri, 'post_logout_redirect_uris');
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
-    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
+    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant', 'redirect_uris');
   }
   if (input.idTokenField !== undefined) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(input.idTokenField)) {
-      throw new ClientRegistryError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)');
+      throw new ClientRegistryError('invalid_input', 'ID token field must be 1-64 letters, digits or "_", starting with a letter (e.g. JWT_token)', 'id_token_field');
     }
     if (TOKEN_RESPONSE_MEMBERS.has(input.idTokenField)) {
-      throw new ClientRegistryError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`);
+      throw new ClientRegistryError('invalid_input', `ID token field "${input.idTokenField}" is already a token-response member`, 'id_token_field');
     }
   }
   const name = (input.name ?? input.clientId).trim();
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
-    throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters');
+    throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
   return {
     clientId: input.clientId,
@@ -156,6 +216,9 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   const toRecord = (row: Selectable<ClientsTable>): ClientRecord => ({
     clientId: row.client_id,
     ...(row.client_secret_sealed === null ? {} : { clientSecret: open(row.client_secret_sealed) }),
+    ...(row.previous_secret_sealed && row.previous_secret_expires_at !== null && row.previous_secret_expires_at !== undefined && Number(row.previous_secret_expires_at) > clock()
+      ? { previousClientSecret: open(row.previous_secret_sealed), previousSecretExpiresAt: Number(row.previous_secret_expires_at) }
+      : {}),
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
     public: row.public === 1,
@@ -164,7 +227,14 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     name: row.name,
     ...(row.id_token_field ? { idTokenField: row.id_token_field } : {}),
     createdAt: Number(row.created_at),
+    ...(row.updated_at !== null && row.updated_at !== undefined ? { updatedAt: Number(row.updated_at) } : {}),
+    ...(row.secret_rotated_at !== null && row.secret_rotated_at !== undefined ? { secretRotatedAt: Number(row.secret_rotated_at) } : {}),
   });
+  const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
+  const find = async (clientId: string): Promise<ClientRecord | undefined> => {
+    const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return row && toRecord(row);
+  };
 
   return {
     async create(input) {
@@ -192,14 +262,71 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       return secret === undefined ? { clientId: client.clientId } : { clientId: client.clientId, clientSecret: secret };
     },
 
-    async find(clientId) {
-      const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-      return row && toRecord(row);
+    find,
+
+    async list(page = {}) {
+      let query = db.selectFrom('clients').selectAll().orderBy('client_id');
+      if (page.after !== undefined) query = query.where('client_id', '>', page.after);
+      if (page.limit !== undefined) query = query.limit(page.limit);
+      return (await query.execute()).map(toRecord);
     },
 
-    async list() {
-      const rows = await db.selectFrom('clients').selectAll().orderBy('client_id').execute();
-      return rows.map(toRecord);
+    async update(clientId, changes) {
+      const current = await find(clientId);
+      if (!current) throw unknown(clientId);
+      // validate() reads an empty grant list as the default; an update has to name the grants.
+      if (changes.grantTypes !== undefined && changes.grantTypes.length === 0) {
+        throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type', 'grant_types');
+      }
+      const next = validate({
+        clientId,
+        redirectUris: changes.redirectUris ?? current.redirectUris,
+        postLogoutRedirectUris: changes.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
+        public: current.public,
+        ...(current.tokenEndpointAuthMethod === 'none' ? {} : { authMethod: current.tokenEndpointAuthMethod }),
+        grantTypes: changes.grantTypes ?? current.grantTypes,
+        name: changes.name ?? current.name,
+        ...(current.idTokenField !== undefined ? { idTokenField: current.idTokenField } : {}),
+      });
+      const result = await db
+        .updateTable('clients')
+        .set({
+          redirect_uris: JSON.stringify(next.redirectUris),
+          post_logout_redirect_uris: JSON.stringify(next.postLogoutRedirectUris),
+          grant_types: JSON.stringify(next.grantTypes),
+          name: next.name,
+          updated_at: clock(),
+        })
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      const updated = Number(result.numUpdatedRows) === 1 ? await find(clientId) : undefined;
+      if (!updated) throw unknown(clientId);
+      return updated;
+    },
+
+    async rotateSecret(clientId, graceMs) {
+      const current = await find(clientId);
+      if (!current) throw unknown(clientId);
+      if (current.public) throw new ClientRegistryError('public_client', `client "${clientId}" is public: it has no secret to rotate`);
+      const secret = randomBytes(32).toString('base64url');
+      const now = clock();
+      const expiresAt = graceMs > 0 ? now + graceMs : null;
+      // One statement: the secret in force when it runs becomes the previous one, so concurrent
+      // rotations each keep the secret they replaced, never a stale read.
+      const result = await db
+        .updateTable('clients')
+        .set((eb) => ({
+          client_secret_sealed: box.seal(secret),
+          previous_secret_sealed: expiresAt === null ? null : eb.ref('client_secret_sealed'),
+          previous_secret_expires_at: expiresAt,
+          secret_rotated_at: now,
+          updated_at: now,
+        }))
+        .where('client_id', '=', clientId)
+        .where('public', '=', 0)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw unknown(clientId);
+      return { clientId, clientSecret: secret, ...(expiresAt === null ? {} : { previousSecretExpiresAt: expiresAt }) };
     },
 
     async remove(clientId) {
@@ -215,6 +342,11 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   return {
     client_id: c.clientId,
     ...(!c.public && c.clientSecret !== undefined ? { client_secret: c.clientSecret } : {}),
+    // Custom metadata (provider.ts): accepted by client authentication while its grace period runs
+    // (oidc/client-secret-check.ts checks the expiry, epoch ms, again when it compares).
+    ...(!c.public && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined
+      ? { previous_client_secret: c.previousClientSecret, previous_client_secret_expires_at_ms: c.previousSecretExpiresAt }
+      : {}),
     redirect_uris: [...c.redirectUris],
     post_logout_redirect_uris: [...c.postLogoutRedirectUris],
     grant_types: [...grantTypes],

@@ -3,7 +3,8 @@
  * Rules it sets:
  * - routes under /oauth2/v1 (authorize, token, keys, userinfo, introspect, revoke, logout);
  * - PKCE S256 is required for public clients and honoured for confidential ones;
- * - confidential clients authenticate with client_secret_basic or client_secret_post;
+ * - confidential clients authenticate with client_secret_basic or client_secret_post, with their
+ *   current secret or, during a rotation's grace period, the previous one (client-secret-check.ts);
  * - authorization codes live 60 s and are single use (reuse revokes the grant: oidc-provider);
  * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
  *   presenting a used one revokes the grant (oidc-provider); a refresh refused for its resource
@@ -30,6 +31,7 @@ import { audit } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { grantLoader } from './grants.ts';
+import { acceptPreviousClientSecret } from './client-secret-check.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
 import { rotateRefreshToken } from './refresh-rotation.ts';
 import { resourceIndicators } from './resource-server.ts';
@@ -55,6 +57,8 @@ export interface ProviderDeps {
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
   metrics: AuthMetrics;
+  /** Epoch ms: when a rotated-out client secret stops working (client-secret-check.ts). */
+  clock: () => number;
 }
 
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
@@ -84,7 +88,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
     // The seed's JWT_token variant, per client (client-store.ts, token-response.ts).
-    extraClientMetadata: { properties: ['id_token_field'] },
+    // previous_client_secret: the rotated-out secret during its grace period (client-secret-check.ts).
+    extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms'] },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',
@@ -164,6 +169,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
 
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.trustProxy;
+  acceptPreviousClientSecret(provider, deps.clock);
 
   provider.on('server_error', (ctx, error) => {
     // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.

@@ -2,7 +2,8 @@
  * The revocation feed, `GET /oauth2/v1/revocations`, that resource servers follow so a revoked
  * JWT access token is refused everywhere within seconds without a call per request. Rules:
  * - only confidential clients may read it, with HTTP Basic client credentials (RFC 6749 2.3.1),
- *   compared in constant time; anything else is 401 with `WWW-Authenticate: Basic`;
+ *   compared in constant time (the current secret, or the previous one during a rotation's grace
+ *   period: clients/client-secret.ts); anything else is 401 with `WWW-Authenticate: Basic`;
  * - `?since=<cursor>` (default 0: every revocation still in force) answers a JSON page
  *   `{ events, cursor, more }` of at most `limit` (1-1000, default 500) events, oldest first;
  * - with `Accept: text/event-stream` it is a Server-Sent Events stream: each event carries
@@ -17,6 +18,7 @@ import { AUTH_ROUTES, type RevocationEvent, type RevocationFeedPage } from '@gat
 import type { ClientStore } from '../clients/client-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
+import { clientSecretMatches } from '../clients/client-secret.ts';
 import type { RevocationStore } from './revocation-store.ts';
 import type { StreamRegistry } from '../http/stream-registry.ts';
 import { openEventStream } from '../http/event-stream.ts';
@@ -57,7 +59,7 @@ async function authenticate(ctx: Context, clients: RevocationFeedDeps['clients']
     safeEqual(secret, 'x'.repeat(43));
     return undefined;
   }
-  return safeEqual(secret, client.clientSecret) ? clientId : undefined;
+  return clientSecretMatches(secret, { current: client.clientSecret, previous: client.previousClientSecret }) ? clientId : undefined;
 }
 
 function fail(ctx: Context, status: number, error: string, description: string): void {

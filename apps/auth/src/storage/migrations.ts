@@ -246,6 +246,18 @@ export const authMigrations: Migrations = {
       await db.schema.createIndex('audit_events_event_time').on('audit_events').columns(['event', 'occurred_at', 'id']).execute();
     },
   },
+  '014_client_secret_rotation': {
+    async up(db: Kysely<unknown>) {
+      // Secret rotation with a grace period (clients/client-store.ts): the secret replaced by the
+      // last rotation, sealed like the current one, and when it stops working (epoch ms); both
+      // null when no grace period runs. secret_rotated_at / updated_at: null until the first
+      // rotation / change.
+      await db.schema.alterTable('clients').addColumn('previous_secret_sealed', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('previous_secret_expires_at', 'bigint').execute();
+      await db.schema.alterTable('clients').addColumn('secret_rotated_at', 'bigint').execute();
+      await db.schema.alterTable('clients').addColumn('updated_at', 'bigint').execute();
+    },
+  },
   '015_account_page': {
     async up(db: Kysely<unknown>) {
       // The browser and last use of each SSO session (account/session-meta-store.ts), keyed by

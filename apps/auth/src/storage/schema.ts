@@ -59,6 +59,12 @@ export interface ClientsTable {
   id_token_field: string | null;
   /** JSON array of the API scopes the client may request; null: any (policy/). */
   allowed_scopes?: string | null;
+  /** The secret replaced by the last rotation, sealed, while its grace period runs; else null. */
+  previous_secret_sealed?: string | null;
+  /** When the previous secret stops working (epoch ms), or null. */
+  previous_secret_expires_at?: number | null;
+  secret_rotated_at?: number | null;
+  updated_at?: number | null;
 }
 
 export interface OidcPayloadsTable {

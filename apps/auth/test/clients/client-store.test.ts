@@ -217,3 +217,116 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
     expect(await clients.find('rotating')).toBeUndefined();
   });
 });
+
+describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+  const clock = { now: NOW };
+  const store = (): ClientStore => createClientStore(database.db, box, () => clock.now);
+  const row = (clientId: string) =>
+    database.db
+      .selectFrom('clients')
+      .select(['client_secret_sealed', 'previous_secret_sealed', 'previous_secret_expires_at', 'secret_rotated_at', 'updated_at'])
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
+
+  it('rotates: a new sealed secret, the replaced one sealed as previous until now + grace, returned only until then', async () => {
+    clock.now = NOW;
+    await store().create({ clientId: 'svc', redirectUris: [], grantTypes: ['client_credentials'], clientSecret: 'first-secret-0123456789' });
+    clock.now = NOW + 1000;
+    const rotated = await store().rotateSecret('svc', 60_000);
+    expect(rotated).toEqual({ clientId: 'svc', clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previousSecretExpiresAt: NOW + 61_000 });
+    const raw = await row('svc');
+    expect(raw.client_secret_sealed).toMatch(/^v1\./);
+    expect(raw.previous_secret_sealed).toMatch(/^v1\./);
+    expect(raw.previous_secret_sealed).not.toContain('first-secret');
+    expect(box.open(raw.client_secret_sealed!)).toBe(rotated.clientSecret);
+    expect(box.open(raw.previous_secret_sealed!)).toBe('first-secret-0123456789');
+    expect({ expires: Number(raw.previous_secret_expires_at), rotated: Number(raw.secret_rotated_at), updated: Number(raw.updated_at) }).toEqual({
+      expires: NOW + 61_000,
+      rotated: NOW + 1000,
+      updated: NOW + 1000,
+    });
+    expect(await store().find('svc')).toMatchObject({
+      clientSecret: rotated.clientSecret,
+      previousClientSecret: 'first-secret-0123456789',
+      previousSecretExpiresAt: NOW + 61_000,
+      secretRotatedAt: NOW + 1000,
+      updatedAt: NOW + 1000,
+    });
+    expect(toOidcClientMetadata((await store().find('svc'))!)).toMatchObject({ client_secret: rotated.clientSecret, previous_client_secret: 'first-secret-0123456789', previous_client_secret_expires_at_ms: NOW + 61_000 });
+    clock.now = NOW + 61_000 - 1;
+    expect((await store().find('svc'))!.previousClientSecret).toBe('first-secret-0123456789');
+    clock.now = NOW + 61_000;
+    const after = (await store().find('svc'))!;
+    expect(after).not.toHaveProperty('previousClientSecret');
+    expect(after).not.toHaveProperty('previousSecretExpiresAt');
+    expect(toOidcClientMetadata(after)).not.toHaveProperty('previous_client_secret');
+    expect(after.clientSecret).toBe(rotated.clientSecret);
+  });
+
+  it('a rotation during a grace period keeps only the secret it replaced; grace 0 keeps none', async () => {
+    clock.now = NOW;
+    const second = (await store().find('svc'))!.clientSecret!;
+    const third = await store().rotateSecret('svc', 3_600_000);
+    expect(await store().find('svc')).toMatchObject({ clientSecret: third.clientSecret, previousClientSecret: second, previousSecretExpiresAt: NOW + 3_600_000 });
+    const fourth = await store().rotateSecret('svc', 0);
+    expect(fourth).toEqual({ clientId: 'svc', clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(await row('svc')).toMatchObject({ previous_secret_sealed: null, previous_secret_expires_at: null });
+    expect(await store().find('svc')).not.toHaveProperty('previousClientSecret');
+  });
+
+  it('refuses to rotate an unknown or a public client', async () => {
+    await store().create({ clientId: 'spa', redirectUris: ['https://spa.example/cb'], public: true });
+    await expectClientError(store().rotateSecret('spa', 1000), 'public_client', 'client "spa" is public: it has no secret to rotate');
+    await expectClientError(store().rotateSecret('ghost', 1000), 'unknown_client', 'unknown client "ghost"');
+    expect(await row('spa')).toEqual({ client_secret_sealed: null, previous_secret_sealed: null, previous_secret_expires_at: null, secret_rotated_at: null, updated_at: null });
+  });
+
+  it('updates the given fields, keeps the others, and checks the whole client with the rules of create()', async () => {
+    clock.now = NOW + 5000;
+    await store().create({ clientId: 'web', redirectUris: ['https://web.example/cb'], postLogoutRedirectUris: ['https://web.example/bye'], name: 'Web', authMethod: 'client_secret_post' });
+    const secret = (await store().find('web'))!.clientSecret;
+    const updated = await store().update('web', { redirectUris: ['https://web.example/cb2', 'https://web.example/cb2'], name: ' Web Two ' });
+    expect(updated).toEqual({
+      clientId: 'web',
+      clientSecret: secret,
+      redirectUris: ['https://web.example/cb2'],
+      postLogoutRedirectUris: ['https://web.example/bye'],
+      public: false,
+      tokenEndpointAuthMethod: 'client_secret_post',
+      grantTypes: ['authorization_code', 'refresh_token'],
+      name: 'Web Two',
+      createdAt: NOW + 5000,
+      updatedAt: NOW + 5000,
+    });
+    expect(await store().update('web', { postLogoutRedirectUris: [], grantTypes: ['client_credentials'], redirectUris: [] })).toMatchObject({
+      redirectUris: [],
+      postLogoutRedirectUris: [],
+      grantTypes: ['client_credentials'],
+      name: 'Web Two',
+    });
+    await expectClientError(store().update('web', { grantTypes: ['authorization_code'] }), 'invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
+    await expectClientError(store().update('web', { redirectUris: ['http://web.example/cb'] }), 'invalid_redirect_uri', 'redirect URI "http://web.example/cb" must use https; http is allowed only for localhost and 127.0.0.1');
+    await expectClientError(store().update('web', { postLogoutRedirectUris: ['https://web.example/#x'] }), 'invalid_redirect_uri', 'redirect URI "https://web.example/#x" must not contain a fragment');
+    await expectClientError(store().update('web', { grantTypes: ['password'] }), 'invalid_input', 'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)');
+    await expectClientError(store().update('web', { grantTypes: [] }), 'invalid_input', 'a client needs at least one grant type');
+    await expectClientError(store().update('web', { name: '' }), 'invalid_input', 'client name must be 1-128 characters without control characters');
+    await expectClientError(store().update('spa', { grantTypes: ['client_credentials'] }), 'invalid_input', 'a public client cannot use the client_credentials grant');
+    await expectClientError(store().update('ghost', { name: 'x' }), 'unknown_client', 'unknown client "ghost"');
+    const fieldOf = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => (e as ClientRegistryError).field);
+    expect(await fieldOf(store().update('web', { redirectUris: ['/cb'] }))).toBe('redirect_uris');
+    expect(await fieldOf(store().update('web', { postLogoutRedirectUris: ['/bye'] }))).toBe('post_logout_redirect_uris');
+    expect(await fieldOf(store().update('web', { grantTypes: ['password'] }))).toBe('grant_types');
+    expect(await fieldOf(store().update('web', { name: '\u0007' }))).toBe('name');
+    expect(await fieldOf(store().create({ clientId: 'bad id', redirectUris: [] }))).toBe('client_id');
+    expect(await fieldOf(store().update('ghost', { name: 'x' }))).toBeUndefined();
+    expect(await store().find('web')).toMatchObject({ grantTypes: ['client_credentials'], redirectUris: [], name: 'Web Two' });
+  });
+
+  it('lists one keyset page after a client id', async () => {
+    expect((await store().list()).map((c) => c.clientId)).toEqual(['spa', 'svc', 'web']);
+    expect((await store().list({ limit: 2 })).map((c) => c.clientId)).toEqual(['spa', 'svc']);
+    expect((await store().list({ after: 'spa', limit: 2 })).map((c) => c.clientId)).toEqual(['svc', 'web']);
+    expect((await store().list({ after: 'web', limit: 2 })).map((c) => c.clientId)).toEqual([]);
+  });
+});

@@ -9,11 +9,13 @@ import type { AuditTrail } from '../../audit/audit-trail.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
+import type { ClientAdmin } from '../../clients/client-admin.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import { createAdminRouter, type AdminRouter } from './admin-router.ts';
 import { createBearerCheck } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
+import { addClientRoutes } from './clients-routes.ts';
 import { addKeyRoutes } from './keys-routes.ts';
 import { addUserRoutes } from './users-routes.ts';
 import { addAuditRoutes } from './audit-routes.ts';
@@ -28,6 +30,7 @@ export interface AdminApiDeps {
   auditTrail: AuditTrail;
   /** For `since` / `until` given as a duration back from now. */
   clock: () => number;
+  clients: ClientAdmin;
   logger: Logger;
 }
 
@@ -46,5 +49,6 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   addUserRoutes(router, { users: deps.users });
   addKeyRoutes(router, { keys: deps.keys });
   addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock });
+  addClientRoutes(router, { clients: deps.clients });
   return router;
 }

@@ -8,7 +8,8 @@
  *   bearer token (401) → scope (403) → query and body (400 `validation_failed` with `errors`,
  *   415, 413, 400 `malformed_body`) → the handler;
  * - a query parameter given twice is refused; unknown body members are refused (strict objects);
- * - bodies are JSON only (`application/json` or `application/*+json`), at most 64 KiB;
+ * - bodies are JSON only (`application/json` or `application/*+json`), at most 64 KiB; a route
+ *   whose body schema accepts `undefined` (optional body) may also be called without a body;
  * - every answer has `Cache-Control: no-store`; errors are problem documents (problem.ts); an
  *   unreachable database is 503 `temporarily_unavailable` with Retry-After; anything unexpected
  *   is 500 `server_error` with the request id, the stack only in the log.
@@ -110,6 +111,11 @@ function readQuery(ctx: Context): Record<string, string> {
   return out;
 }
 
+/** Whether the request carries a body (RFC 9110 §8.6: a length above 0, or a transfer coding). */
+function hasBody(ctx: Context): boolean {
+  return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+}
+
 async function readJson(ctx: Context): Promise<unknown> {
   if (!ctx.request.is('application/json', 'application/*+json')) {
     throw new AdminProblem(415, 'unsupported_media_type', 'Send the body as application/json.');
@@ -165,7 +171,9 @@ export function createAdminRouter(deps: AdminRouterDeps): AdminRouter {
     }
     let body: unknown = undefined;
     if (route.body) {
-      const parsed = route.body.safeParse(await readJson(ctx));
+      // A route whose body schema takes `undefined` (an optional body) may be called without one.
+      const absent = !hasBody(ctx) && route.body.safeParse(undefined).success;
+      const parsed = route.body.safeParse(absent ? undefined : await readJson(ctx));
       if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
       body = parsed.data;
     }

@@ -28,13 +28,13 @@ const json = (description: string, schema: Json) => ({ description, content: { '
 const idParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
 
 /** An operation needing `scope`, with the problems every protected route can answer. */
-function operation(scope: AdminScope, spec: { summary: string; operationId: string; parameters?: Json[]; requestBody?: Json; responses: Json }): Json {
+function operation(scope: AdminScope, spec: { summary: string; operationId: string; parameters?: Json[]; requestBody?: Json; bodyOptional?: boolean; responses: Json }): Json {
   return {
     summary: spec.summary,
     operationId: spec.operationId,
     security: [{ adminToken: [scope] }],
     ...(spec.parameters ? { parameters: spec.parameters } : {}),
-    ...(spec.requestBody ? { requestBody: { required: true, content: { 'application/json': { schema: spec.requestBody } } } } : {}),
+    ...(spec.requestBody ? { requestBody: { required: !spec.bodyOptional, content: { 'application/json': { schema: spec.requestBody } } } } : {}),
     responses: {
       ...spec.responses,
       '400': problem('Invalid query or body (`validation_failed` with `errors`, `malformed_body`)'),
@@ -219,6 +219,103 @@ const auditPaths: Json = {
   },
 };
 
+const clientId = idParam('id', 'The client id');
+const clientNotFound = problem('No client with this id (`client_not_found`)');
+const clientBody = json('The client (never its secret)', ref('Client'));
+const uriList = { type: 'array', items: { type: 'string', format: 'uri', maxLength: 2048 }, maxItems: 32 };
+const grantList = { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] }, minItems: 1, maxItems: 8 };
+
+const clientsPaths: Json = {
+  '/clients': {
+    get: operation('admin:clients:write', {
+      summary: 'List clients by client id, with keyset paging (never their secrets)',
+      operationId: 'listClients',
+      parameters: [
+        { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
+        { name: 'after', in: 'query', schema: { type: 'string' }, description: 'The `next` cursor of the previous page' },
+      ],
+      responses: { '200': json('One page of clients', ref('ClientPage')) },
+    }),
+    post: operation('admin:clients:write', {
+      summary: 'Register a client; a confidential client\'s secret is in this answer only',
+      operationId: 'createClient',
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['client_id'],
+        properties: {
+          client_id: { type: 'string', pattern: '^[a-zA-Z0-9._-]{1,128}$' },
+          redirect_uris: { ...uriList, default: [], description: 'Required for the authorization_code grant: https, or http on localhost / 127.0.0.1; no fragment or credentials' },
+          post_logout_redirect_uris: { ...uriList, default: [] },
+          public: { type: 'boolean', default: false, description: 'A public client has no secret, authenticates with `none` (PKCE) and cannot use client_credentials' },
+          token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic' },
+          grant_types: { ...grantList, default: ['authorization_code', 'refresh_token'] },
+          name: { type: 'string', minLength: 1, maxLength: 128, description: 'Defaults to the client id' },
+          id_token_field: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' },
+        },
+      },
+      responses: {
+        '201': {
+          ...json('The client, with its secret (confidential clients) shown this once', ref('ClientWithSecret')),
+          headers: { Location: { schema: { type: 'string' }, description: 'The new client' } },
+        },
+        '409': problem('The client id is taken (`duplicate_client`)'),
+      },
+    }),
+  },
+  '/clients/{id}': {
+    get: operation('admin:clients:write', {
+      summary: 'One client (never its secret)',
+      operationId: 'getClient',
+      parameters: [clientId],
+      responses: { '200': clientBody, '404': clientNotFound },
+    }),
+    patch: operation('admin:clients:write', {
+      summary: 'Change the redirect URIs, post-logout redirect URIs, grant types or name; each list given replaces the stored one',
+      operationId: 'updateClient',
+      parameters: [clientId],
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        properties: {
+          redirect_uris: uriList,
+          post_logout_redirect_uris: uriList,
+          grant_types: grantList,
+          name: { type: 'string', minLength: 1, maxLength: 128 },
+        },
+      },
+      responses: { '200': clientBody, '404': clientNotFound },
+    }),
+    delete: operation('admin:clients:write', {
+      summary: 'Remove the client: its tokens stop being active and its secrets stop working at once',
+      operationId: 'removeClient',
+      parameters: [clientId],
+      responses: { '204': { description: 'Removed' }, '404': clientNotFound },
+    }),
+  },
+  '/clients/{id}/secret/rotate': {
+    post: operation('admin:clients:write', {
+      summary: 'A new secret, in this answer only; the replaced one keeps working for the grace period (a rotation during a grace period ends the older secret at once)',
+      operationId: 'rotateClientSecret',
+      parameters: [clientId],
+      bodyOptional: true,
+      requestBody: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          grace_seconds: { type: 'integer', minimum: 0, maximum: 2_592_000, default: 86_400, description: 'How long the replaced secret keeps working; 0 ends it at once' },
+        },
+      },
+      responses: {
+        '200': json('The client with its new secret; `previous_secret_expires_at` says when the old one stops (null with grace 0)', ref('ClientWithSecret')),
+        '404': clientNotFound,
+        '409': problem('A public client has no secret (`public_client`)'),
+      },
+    }),
+  },
+};
+
 const schemas: Json = {
   Problem: {
     type: 'object',
@@ -339,6 +436,35 @@ const schemas: Json = {
     required: ['items', 'next'],
     properties: { items: { type: 'array', items: ref('AuditEvent') }, next: { type: ['string', 'null'] } },
   },
+  Client: {
+    type: 'object',
+    required: [
+      'client_id', 'name', 'public', 'token_endpoint_auth_method', 'grant_types', 'redirect_uris', 'post_logout_redirect_uris',
+      'id_token_field', 'created_at', 'updated_at', 'secret_rotated_at', 'previous_secret_expires_at',
+    ],
+    properties: {
+      client_id: { type: 'string' },
+      name: { type: 'string' },
+      public: { type: 'boolean' },
+      token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
+      grant_types: { type: 'array', items: { type: 'string' } },
+      redirect_uris: { type: 'array', items: { type: 'string' } },
+      post_logout_redirect_uris: { type: 'array', items: { type: 'string' } },
+      id_token_field: { type: ['string', 'null'] },
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: ['string', 'null'], format: 'date-time' },
+      secret_rotated_at: { type: ['string', 'null'], format: 'date-time' },
+      previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time', description: 'While a rotation\'s grace period runs: when the replaced secret stops working' },
+    },
+  },
+  ClientWithSecret: {
+    allOf: [ref('Client'), { type: 'object', properties: { client_secret: { type: 'string', description: 'Shown once; absent for a public client' } } }],
+  },
+  ClientPage: {
+    type: 'object',
+    required: ['items', 'next'],
+    properties: { items: { type: 'array', items: ref('Client') }, next: { type: ['string', 'null'] } },
+  },
 };
 
 export function adminOpenApi(issuer: string): Json {
@@ -357,6 +483,7 @@ export function adminOpenApi(issuer: string): Json {
       ...usersPaths,
       ...keysPaths,
       ...auditPaths,
+      ...clientsPaths,
     },
     components: {
       securitySchemes: {

@@ -30,6 +30,10 @@ export const ADMIN_PROBLEM_CODES = [
   'password_too_long',
   'password_common',
   'grant_not_found',
+  // Clients (clients-routes.ts).
+  'client_not_found',
+  'duplicate_client',
+  'public_client',
 ] as const;
 
 export type AdminProblemCode = (typeof ADMIN_PROBLEM_CODES)[number];

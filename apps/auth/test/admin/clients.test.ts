@@ -1,0 +1,253 @@
+/**
+ * /admin/v1/clients over HTTP on SQLite and PostgreSQL: list (keyset paging), get, create (201,
+ * Location, the secret once), update, rotate the secret (the old one works during the grace
+ * period, then gets invalid_client), remove (204); 401 without a token, 403 without
+ * admin:clients:write, 400 problems naming the field, 404 and 409 problems; reads never carry a
+ * secret; every change is audited with the calling client as the actor.
+ */
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { basic, startServer, type TestAuthServer } from '../support/flow.ts';
+import { addAdminClient, ADMIN_CLIENT, call, machineToken, problemOf } from './admin-support.ts';
+
+const HOUR = 3_600_000;
+
+describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
+  let server: TestAuthServer;
+  let token: string;
+  const clock = { now: Date.now() };
+  const lines: Record<string, unknown>[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    server = await startServer({ engine, clock: () => clock.now, logger: pino({ level: 'info' }, sink) });
+    await addAdminClient(server);
+    token = await machineToken(server, 'admin:clients:write');
+  });
+  afterAll(() => server.close());
+
+  async function clientCredentials(clientId: string, secret: string) {
+    const response = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(clientId, secret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('401 without a token, 403 with a token lacking admin:clients:write, on every route', async () => {
+    const reader = await machineToken(server, 'admin:users:read admin:users:write admin:keys');
+    const routes: Array<[string, string, unknown?]> = [
+      ['GET', '/clients'],
+      ['GET', '/clients/test-app'],
+      ['POST', '/clients', { client_id: 'x', grant_types: ['client_credentials'] }],
+      ['PATCH', '/clients/test-app', { name: 'x' }],
+      ['POST', '/clients/test-app/secret/rotate', {}],
+      ['DELETE', '/clients/test-app'],
+    ];
+    for (const [method, path, body] of routes) {
+      const anonymous = await call(server, method, path, { token: null, ...(body !== undefined ? { body } : {}) });
+      expect(anonymous.status, `${method} ${path}`).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      expect(anonymous.body).toMatchObject(problemOf(401, 'invalid_token', path));
+      const forbidden = await call(server, method, path, { token: reader, ...(body !== undefined ? { body } : {}) });
+      expect(forbidden.status, `${method} ${path}`).toBe(403);
+      expect(forbidden.body).toMatchObject({ ...problemOf(403, 'insufficient_scope', path), detail: 'This request needs the scope admin:clients:write.' });
+    }
+    expect((await server.app.services.clients.find('test-app'))!.name).toBe('Test App');
+  });
+
+  it('creates a confidential client: 201, Location, the secret in this answer only', async () => {
+    const created = await call(server, 'POST', '/clients', {
+      token,
+      body: { client_id: 'svc-one', grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_post', name: 'Service One' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/admin/v1/clients/svc-one');
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    expect(created.body).toEqual({
+      client_id: 'svc-one',
+      name: 'Service One',
+      public: false,
+      token_endpoint_auth_method: 'client_secret_post',
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      post_logout_redirect_uris: [],
+      id_token_field: null,
+      created_at: new Date(clock.now).toISOString(),
+      updated_at: null,
+      secret_rotated_at: null,
+      previous_secret_expires_at: null,
+      client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    const secret = String(created.body.client_secret);
+    expect((await server.app.services.clients.find('svc-one'))!.clientSecret).toBe(secret);
+    const read = await call(server, 'GET', '/clients/svc-one', { token });
+    expect(read.status).toBe(200);
+    const { client_secret: _s, ...withoutSecret } = created.body;
+    expect(read.body).toEqual(withoutSecret);
+    const spa = await call(server, 'POST', '/clients', { token, body: { client_id: 'spa-one', public: true, redirect_uris: ['https://spa.example/cb'] } });
+    expect(spa.status).toBe(201);
+    expect(spa.body).toMatchObject({ client_id: 'spa-one', public: true, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(spa.body).not.toHaveProperty('client_secret');
+  });
+
+  it('lists clients by id with keyset paging, never a secret', async () => {
+    const all = await call(server, 'GET', '/clients', { token });
+    expect(all.status).toBe(200);
+    const ids = (all.body.items as { client_id: string }[]).map((c) => c.client_id);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids).toEqual(expect.arrayContaining(['admin-machine', 'api', 'app-two-test', 'spa-one', 'svc-one', 'test-app']));
+    expect(all.body.next).toBeNull();
+    for (const secret of [server.testClient.clientSecret, server.introspectionClient.clientSecret, ADMIN_CLIENT.clientSecret]) expect(JSON.stringify(all.body)).not.toContain(secret);
+    const pages: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof call>> = await call(server, 'GET', `/clients?limit=2${after ? `&after=${encodeURIComponent(after)}` : ''}`, { token });
+      expect(page.status).toBe(200);
+      const items = page.body.items as { client_id: string }[];
+      expect(items.length).toBeLessThanOrEqual(2);
+      pages.push(...items.map((c) => c.client_id));
+      after = page.body.next as string | null;
+    } while (after !== null);
+    expect(pages).toEqual(ids);
+  });
+
+  it('bad input: 400 validation_failed naming the field', async () => {
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['POST', '/clients', { client_id: 'has space', grant_types: ['client_credentials'] }, 'client_id', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"'],
+      ['POST', '/clients', { client_id: 'web-x', redirect_uris: ['http://web.example/cb'] }, 'redirect_uris', 'redirect URI "http://web.example/cb" must use https; http is allowed only for localhost and 127.0.0.1'],
+      ['POST', '/clients', { client_id: 'web-x', redirect_uris: ['https://web.example/cb'], post_logout_redirect_uris: ['https://web.example/#x'] }, 'post_logout_redirect_uris', 'redirect URI "https://web.example/#x" must not contain a fragment'],
+      ['POST', '/clients', { client_id: 'web-x' }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
+      ['POST', '/clients', { client_id: 'web-x', public: true, grant_types: ['client_credentials'] }, 'grant_types', 'a public client cannot use the client_credentials grant'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['password'] }, 'grant_types', 'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)'],
+      ['PATCH', '/clients/svc-one', { grant_types: ['authorization_code'] }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
+      ['PATCH', '/clients/svc-one', { grant_types: [] }, 'grant_types', 'a client needs at least one grant type'],
+      ['POST', '/clients/svc-one/secret/rotate', { grace_seconds: 2_592_001 }, 'grace_seconds', expect.any(String) as unknown as string],
+      ['POST', '/clients/svc-one/secret/rotate', { grace_seconds: 1.5 }, 'grace_seconds', expect.any(String) as unknown as string],
+      ['GET', '/clients?after=garbage', undefined, 'after', 'the cursor is not one this server issued'],
+      ['GET', '/clients?limit=201', undefined, 'limit', expect.any(String) as unknown as string],
+    ];
+    for (const [method, path, body, field, message] of cases) {
+      const answer = await call(server, method, path, { token, ...(body !== undefined ? { body } : {}) });
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(answer.body).toMatchObject(problemOf(400, 'validation_failed', path.split('?')[0]!));
+      expect(answer.body.errors).toEqual([{ field, message }]);
+    }
+    const unknownMember = await call(server, 'POST', '/clients', { token, body: { client_id: 'web-x', redirect_uris: ['https://web.example/cb'], client_secret: 'chosen-by-me' } });
+    expect(unknownMember.status).toBe(400);
+    expect(unknownMember.body.errors).toEqual([{ field: 'client_secret', message: 'is not a known field' }]);
+    const empty = await call(server, 'PATCH', '/clients/svc-one', { token, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject(problemOf(400, 'validation_failed', '/clients/svc-one'));
+    const notJson = await call(server, 'POST', '/clients', { token, rawBody: '{', contentType: 'application/json' });
+    expect(notJson.body).toMatchObject(problemOf(400, 'malformed_body', '/clients'));
+    expect(await server.app.services.clients.find('web-x')).toBeUndefined();
+    // The rotation's body is optional; a body there is still JSON only, and POST /clients needs one.
+    const form = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, rawBody: 'grace_seconds=0', contentType: 'application/x-www-form-urlencoded' });
+    expect(form.status).toBe(415);
+    expect(form.body).toMatchObject(problemOf(415, 'unsupported_media_type', '/clients/svc-one/secret/rotate'));
+    const nullBody = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, rawBody: 'null' });
+    expect(nullBody.status).toBe(400);
+    expect(nullBody.body).toMatchObject(problemOf(400, 'validation_failed', '/clients/svc-one/secret/rotate'));
+    const noBody = await call(server, 'POST', '/clients', { token });
+    expect(noBody.status).toBe(415);
+    expect((await server.app.services.clients.find('svc-one'))!.secretRotatedAt).toBeUndefined();
+  });
+
+  it('404 client_not_found and 409 duplicate_client / public_client', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/clients/ghost', undefined],
+      ['PATCH', '/clients/ghost', { name: 'x' }],
+      ['POST', '/clients/ghost/secret/rotate', {}],
+      ['DELETE', '/clients/ghost', undefined],
+    ] as const) {
+      const answer = await call(server, method, path, { token, ...(body !== undefined ? { body } : {}) });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(answer.body).toMatchObject({ ...problemOf(404, 'client_not_found', path), detail: 'There is no client with this id.' });
+    }
+    const duplicate = await call(server, 'POST', '/clients', { token, body: { client_id: 'svc-one', grant_types: ['client_credentials'] } });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body).toMatchObject({ ...problemOf(409, 'duplicate_client', '/clients'), detail: 'client "svc-one" already exists' });
+    const publicClient = await call(server, 'POST', '/clients/spa-one/secret/rotate', { token });
+    expect(publicClient.status).toBe(409);
+    expect(publicClient.body).toMatchObject({ ...problemOf(409, 'public_client', '/clients/spa-one/secret/rotate'), detail: 'client "spa-one" is public: it has no secret to rotate' });
+  });
+
+  it('updates the given fields and keeps the rest', async () => {
+    const answer = await call(server, 'PATCH', '/clients/spa-one', { token, body: { redirect_uris: ['https://spa.example/cb2'], name: 'The SPA' } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      client_id: 'spa-one',
+      name: 'The SPA',
+      redirect_uris: ['https://spa.example/cb2'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      updated_at: new Date(clock.now).toISOString(),
+    });
+    expect((await server.app.services.clients.find('spa-one'))!.redirectUris).toEqual(['https://spa.example/cb2']);
+  });
+
+  it('rotates the secret: the new one at once, the old one during the grace period only', async () => {
+    const old = (await server.app.services.clients.find('svc-one'))!.clientSecret!;
+    const rotatedAt = clock.now;
+    const rotated = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, body: { grace_seconds: 3600 } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({
+      client_id: 'svc-one',
+      client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      secret_rotated_at: new Date(rotatedAt).toISOString(),
+      previous_secret_expires_at: new Date(rotatedAt + HOUR).toISOString(),
+    });
+    const fresh = String(rotated.body.client_secret);
+    expect((await clientCredentials('svc-one', fresh)).status).toBe(200);
+    expect((await clientCredentials('svc-one', old)).status).toBe(200);
+    const read = await call(server, 'GET', '/clients/svc-one', { token });
+    expect(read.body.previous_secret_expires_at).toBe(new Date(rotatedAt + HOUR).toISOString());
+    expect(JSON.stringify(read.body)).not.toContain(fresh);
+    expect(JSON.stringify(read.body)).not.toContain(old);
+
+    clock.now = rotatedAt + HOUR;
+    expect(await clientCredentials('svc-one', old)).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } });
+    clock.now = rotatedAt;
+
+    // No body: the default grace period (24 h).
+    const byDefault = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token });
+    expect(byDefault.status).toBe(200);
+    expect(byDefault.body.previous_secret_expires_at).toBe(new Date(rotatedAt + 24 * HOUR).toISOString());
+    const immediate = await call(server, 'POST', '/clients/svc-one/secret/rotate', { token, body: { grace_seconds: 0 } });
+    expect(immediate.body.previous_secret_expires_at).toBeNull();
+    expect((await clientCredentials('svc-one', String(byDefault.body.client_secret))).status).toBe(401);
+    expect((await clientCredentials('svc-one', String(immediate.body.client_secret))).status).toBe(200);
+  });
+
+  it('removes a client: 204, then 404; its secret no longer works', async () => {
+    const secret = (await server.app.services.clients.find('svc-one'))!.clientSecret!;
+    const removed = await call(server, 'DELETE', '/clients/svc-one', { token });
+    expect(removed.status).toBe(204);
+    expect(removed.body).toEqual({});
+    expect((await call(server, 'GET', '/clients/svc-one', { token })).status).toBe(404);
+    expect((await clientCredentials('svc-one', secret)).status).toBe(401);
+  });
+
+  it('audits each change with the calling client as the actor, never a secret', async () => {
+    const actor = { actor_kind: 'client', actor: ADMIN_CLIENT.clientId };
+    const events = lines.filter((l) => String(l.event).startsWith('admin.client.'));
+    expect(events.map((l) => [l.event, l.client_id, l.actor_kind, l.actor])).toEqual([
+      ['admin.client.created', 'svc-one', actor.actor_kind, actor.actor],
+      ['admin.client.created', 'spa-one', actor.actor_kind, actor.actor],
+      ['admin.client.updated', 'spa-one', actor.actor_kind, actor.actor],
+      ['admin.client.secret_rotated', 'svc-one', actor.actor_kind, actor.actor],
+      ['admin.client.secret_rotated', 'svc-one', actor.actor_kind, actor.actor],
+      ['admin.client.secret_rotated', 'svc-one', actor.actor_kind, actor.actor],
+      ['admin.client.removed', 'svc-one', actor.actor_kind, actor.actor],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/"[A-Za-z0-9_-]{43}"/);
+  });
+});

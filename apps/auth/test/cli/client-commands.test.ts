@@ -1,0 +1,211 @@
+/**
+ * `authctl client rotate-secret / update / show` on the client service: exact output, exit codes,
+ * the stored result and the audit lines, on SQLite and PostgreSQL. Time is pinned by the CLI clock.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
+import { runCli } from '../../src/cli/run-cli.ts';
+import { createClientStore, type ClientStore } from '../../src/clients/client-store.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
+
+const NOW = Date.parse('2026-11-21T12:00:00.000Z');
+const SECRET_LINE = /^client_secret: ([A-Za-z0-9_-]{43})$/;
+
+describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s', (engine) => {
+  let dir: string;
+  let target: TestDatabase;
+  let env: Record<string, string | undefined>;
+  let audit: Record<string, unknown>[] = [];
+  let now = NOW;
+
+  async function cli(argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const log = (line: string) => audit.push(...line.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+    const code = await runCli(argv, { stdin: '', stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), env, clock: () => now, log });
+    return { code, stdout, stderr };
+  }
+
+  async function withClients<T>(fn: (clients: ClientStore) => Promise<T>): Promise<T> {
+    const config = loadConfig(env);
+    const database = await openAuthDatabase(config.databaseUrl);
+    try {
+      return await fn(createClientStore(database.db, createSecretBox(config.encryptionKey), () => now));
+    } finally {
+      await database.close();
+    }
+  }
+
+  const auditOf = (event: string) =>
+    audit
+      .filter((line) => line.event === event)
+      .map(({ level: _l, time: _t, pid: _p, hostname: _h, msg: _m, name: _n, ...rest }) => rest);
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'authctl-client-'));
+    target = await createTestDatabase(engine);
+    env = { AUTH_DATABASE_URL: target.url, AUTH_DATA_DIR: dir, NODE_ENV: 'development' };
+    expect((await cli(['client', 'add', 'svc', '--grant', 'client_credentials'])).code).toBe(0);
+    expect((await cli(['client', 'add', 'spa', '--public', '--redirect-uri', 'https://spa.example/cb'])).code).toBe(0);
+    expect((await cli(['client', 'add', 'web', '--redirect-uri', 'https://web.example/cb', '--post-logout-redirect-uri', 'https://web.example/bye', '--name', 'Web'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await target.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rotate-secret prints the new secret once and when the old one stops; both work until then', async () => {
+    audit = [];
+    const before = await withClients(async (clients) => (await clients.find('svc'))!.clientSecret);
+    const run = await cli(['client', 'rotate-secret', 'svc']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.split('\n');
+    expect(lines).toEqual([
+      'rotated the secret of client svc',
+      expect.stringMatching(SECRET_LINE),
+      'Store the secret now: it is not shown again.',
+      'The previous secret keeps working until 2026-11-22T12:00:00.000Z (grace 24h); deploy the new one before then.',
+      '',
+    ]);
+    const secret = SECRET_LINE.exec(lines[1]!)![1]!;
+    await withClients(async (clients) => {
+      expect(await clients.find('svc')).toMatchObject({ clientSecret: secret, previousClientSecret: before, previousSecretExpiresAt: NOW + 86_400_000, secretRotatedAt: NOW });
+    });
+    expect(auditOf('admin.client.secret_rotated')).toEqual([
+      { audit: true, event: 'admin.client.secret_rotated', actor_kind: 'operator', actor: 'cli', client_id: 'svc', grace_seconds: 86_400, previous_expires_at: '2026-11-22T12:00:00.000Z' },
+    ]);
+    expect(JSON.stringify(audit)).not.toContain(secret);
+    expect(JSON.stringify(audit)).not.toContain(before);
+    // Neither list nor show prints a secret.
+    for (const argv of [['client', 'list'], ['client', 'list', '--json'], ['client', 'show', 'svc'], ['client', 'show', 'svc', '--json']]) {
+      const shown = await cli(argv);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).not.toContain(secret);
+      expect(shown.stdout).not.toContain(before);
+    }
+  });
+
+  it('--grace takes 0, seconds and durations; --json prints the secret and the end as JSON', async () => {
+    const json = await cli(['client', 'rotate-secret', 'svc', '--grace', '90m', '--json']);
+    expect(json.code).toBe(0);
+    const body = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(body).toEqual({ client_id: 'svc', client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previous_secret_expires_at: '2026-11-21T13:30:00.000Z' });
+    const seconds = await cli(['client', 'rotate-secret', 'svc', '--grace', '3601']);
+    expect(seconds.stdout.split('\n')[3]).toBe('The previous secret keeps working until 2026-11-21T13:00:01.000Z (grace 3601s); deploy the new one before then.');
+    const days = await cli(['client', 'rotate-secret', 'svc', '--grace', '30d', '--json']);
+    expect(JSON.parse(days.stdout)).toMatchObject({ previous_secret_expires_at: '2026-12-21T12:00:00.000Z' });
+    const zero = await cli(['client', 'rotate-secret', 'svc', '--grace', '0']);
+    expect(zero.code).toBe(0);
+    expect(zero.stdout.split('\n').slice(2)).toEqual(['Store the secret now: it is not shown again.', 'The previous secret no longer works.', '']);
+    const zeroJson = await cli(['client', 'rotate-secret', 'svc', '--grace', '0', '--json']);
+    const last = JSON.parse(zeroJson.stdout) as { client_secret: string; previous_secret_expires_at: unknown };
+    expect(last.previous_secret_expires_at).toBeNull();
+    await withClients(async (clients) => {
+      const svc = (await clients.find('svc'))!;
+      expect(svc.clientSecret).toBe(last.client_secret);
+      expect(svc).not.toHaveProperty('previousClientSecret');
+    });
+  });
+
+  it('rotate-secret refuses bad input, a public client and an unknown client with one line', async () => {
+    const usage = 'authctl: error: client rotate-secret: --grace must be 0, whole seconds or a duration such as 90s, 30m, 24h or 7d (run "authctl help" for usage)\n';
+    for (const grace of ['-1', '1.5', '24 h', 'h', '1w']) expect(await cli(['client', 'rotate-secret', 'svc', '--grace', grace])).toEqual({ code: 2, stdout: '', stderr: usage });
+    expect(await cli(['client', 'rotate-secret', 'svc', '--grace', '31d'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: grace period must be whole seconds from 0 to 2592000 (30 days)\n',
+    });
+    expect(await cli(['client', 'rotate-secret', 'spa'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: client "spa" is public: it has no secret to rotate\n' });
+    expect(await cli(['client', 'rotate-secret', 'ghost'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown client "ghost"\n' });
+    expect(await cli(['client', 'rotate-secret'])).toEqual({ code: 2, stdout: '', stderr: 'authctl: error: client rotate-secret: missing <client_id> (run "authctl help" for usage)\n' });
+  });
+
+  it('update replaces the lists it is given and keeps the rest; show prints the client', async () => {
+    audit = [];
+    now = NOW + 60_000;
+    const run = await cli(['client', 'update', 'web', '--redirect-uri', 'https://web.example/cb2', '--redirect-uri', 'http://localhost:4000/cb', '--grant', 'authorization_code', '--name', 'Web Two']);
+    expect(run).toEqual({
+      code: 0,
+      stdout: [
+        'updated client web',
+        'client_id: web',
+        'name: Web Two',
+        'type: confidential',
+        'auth_method: client_secret_basic',
+        'grant_types: authorization_code',
+        'redirect_uris: https://web.example/cb2 http://localhost:4000/cb',
+        'post_logout_redirect_uris: https://web.example/bye',
+        'created_at: 2026-11-21T12:00:00.000Z',
+        'updated_at: 2026-11-21T12:01:00.000Z',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    const json = await cli(['client', 'update', 'web', '--clear-post-logout-redirect-uris', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      client_id: 'web',
+      name: 'Web Two',
+      public: false,
+      token_endpoint_auth_method: 'client_secret_basic',
+      grant_types: ['authorization_code'],
+      redirect_uris: ['https://web.example/cb2', 'http://localhost:4000/cb'],
+      post_logout_redirect_uris: [],
+      created_at: '2026-11-21T12:00:00.000Z',
+      updated_at: '2026-11-21T12:01:00.000Z',
+    });
+    expect(JSON.parse((await cli(['client', 'show', 'web', '--json'])).stdout)).toEqual(JSON.parse(json.stdout));
+    expect(auditOf('admin.client.updated')).toEqual([
+      { audit: true, event: 'admin.client.updated', actor_kind: 'operator', actor: 'cli', client_id: 'web', fields: 'redirect_uris,grant_types,name' },
+      { audit: true, event: 'admin.client.updated', actor_kind: 'operator', actor: 'cli', client_id: 'web', fields: 'post_logout_redirect_uris' },
+    ]);
+  });
+
+  it('update refuses nothing to do, conflicting options, a bad URI or grant, and an unknown client', async () => {
+    expect(await cli(['client', 'update', 'web'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name or a --clear-... option) (run "authctl help" for usage)\n',
+    });
+    expect(await cli(['client', 'update', 'web', '--redirect-uri', 'https://a.example/cb', '--clear-redirect-uris'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: --redirect-uri and --clear-redirect-uris exclude each other (run "authctl help" for usage)\n',
+    });
+    expect(await cli(['client', 'update', 'web', '--clear-redirect-uris'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: at least one redirect URI is required for the authorization_code grant\n',
+    });
+    expect(await cli(['client', 'update', 'web', '--redirect-uri', 'http://web.example/cb'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: redirect URI "http://web.example/cb" must use https; http is allowed only for localhost and 127.0.0.1\n',
+    });
+    expect(await cli(['client', 'update', 'spa', '--grant', 'client_credentials'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: a public client cannot use the client_credentials grant\n',
+    });
+    expect(await cli(['client', 'update', 'ghost', '--name', 'x'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown client "ghost"\n' });
+    expect(await cli(['client', 'show', 'ghost'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown client "ghost"\n' });
+    await withClients(async (clients) => {
+      expect((await clients.find('web'))!.redirectUris).toEqual(['https://web.example/cb2', 'http://localhost:4000/cb']);
+    });
+  });
+
+  it('add and remove go through the service too: audited as the cli operator', async () => {
+    audit = [];
+    expect((await cli(['client', 'add', 'temp', '--grant', 'client_credentials'])).code).toBe(0);
+    expect(await cli(['client', 'remove', 'temp'])).toEqual({ code: 0, stdout: 'removed client temp\n', stderr: '' });
+    expect([...auditOf('admin.client.created'), ...auditOf('admin.client.removed')]).toEqual([
+      { audit: true, event: 'admin.client.created', actor_kind: 'operator', actor: 'cli', client_id: 'temp', public: false },
+      { audit: true, event: 'admin.client.removed', actor_kind: 'operator', actor: 'cli', client_id: 'temp' },
+    ]);
+  });
+});
