@@ -4,11 +4,10 @@
  *   trailing newline is dropped, nothing else;
  * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
  *   rule, not on the common-passwords list); the error names the rule broken;
- * - changes (passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
+ * - changes (add, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
-import { hashPassword } from '../accounts/password.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
 import { revokeEverythingOf } from '../accounts/disable-account.ts';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
@@ -88,8 +87,7 @@ async function addUser(args: readonly string[], ctx: CliContext): Promise<void> 
   if (!values['password-stdin']) throw new UsageError(`${command}: missing required option --password-stdin (the password is read from standard input)`);
   const password = readPassword(ctx.io.stdin);
   const groups = (values.groups ?? '').split(',').map((g) => g.trim()).filter(Boolean);
-  const { accounts } = await ctx.stores();
-  const account = await accounts.create({ username: positionals[0]!, email, name, groups, passwordHash: await hashPassword(password) });
+  const account = await (await ctx.userAdmin()).create(CLI_OPERATOR, { username: positionals[0]!, email, name, groups, password });
   if (values.json) {
     ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
   } else {
