@@ -140,6 +140,24 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
     expect(doc.components.schemas.Problem).toMatchObject({ required: ['type', 'title', 'status', 'code'] });
   });
 
+  it('the document is self-consistent: every $ref resolves, every operation has an id, responses and path parameters declared', async () => {
+    const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>; components: { schemas: Record<string, unknown> } };
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) expect(doc.components.schemas, ref).toHaveProperty(ref);
+    const ids = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^\w+$/);
+        expect(ids.has(op.operationId), op.operationId).toBe(false);
+        ids.add(op.operationId);
+        expect(Object.keys(op.responses).length, `${method} ${path}`).toBeGreaterThan(0);
+        expect((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name), `${method} ${path}`).toEqual(pathParams);
+      }
+    }
+  });
+
   it('every route of the router is in the document with its scope, and the document has no other operation', async () => {
     const api = createAdminApi({
       issuer: server.issuer,
