@@ -111,6 +111,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     issuer: config.issuer,
     tokens,
     accounts: services.accounts,
+    policies: services.scopePolicies,
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),

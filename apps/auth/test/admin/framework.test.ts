@@ -163,6 +163,7 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
       issuer: server.issuer,
       tokens: { decode: async () => undefined, isActive: async () => false },
       accounts: server.app.services.accounts,
+      policies: server.app.services.scopePolicies,
       users: undefined as never,
       keys: undefined as never,
       logger: createLogger({ level: 'silent' }),

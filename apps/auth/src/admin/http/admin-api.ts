@@ -7,6 +7,7 @@
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
+import type { ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
@@ -20,13 +21,14 @@ export interface AdminApiDeps {
   issuer: string;
   tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
   accounts: Pick<AccountStore, 'findById'>;
+  policies: Pick<ScopePolicyService, 'clientScopes'>;
   users: UserAdmin;
   keys: KeyAdmin;
   logger: Logger;
 }
 
 export function createAdminApi(deps: AdminApiDeps): AdminRouter {
-  const bearer = createBearerCheck({ tokens: deps.tokens, accounts: deps.accounts, audience: adminAudience(deps.issuer) });
+  const bearer = createBearerCheck({ tokens: deps.tokens, accounts: deps.accounts, policies: deps.policies, audience: adminAudience(deps.issuer) });
   const router = createAdminRouter({ bearer, logger: deps.logger });
   const document = adminOpenApi(deps.issuer);
   router.add({
