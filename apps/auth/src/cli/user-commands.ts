@@ -4,7 +4,7 @@
  *   trailing newline is dropped, nothing else;
  * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
  *   rule, not on the common-passwords list); the error names the rule broken;
- * - changes (add, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
+ * - changes (add, update, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
  */
@@ -20,6 +20,7 @@ import { printTable } from './table.ts';
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
   '  user list [--json]',
+  '  user update <username> [--email <e>] [--name <n>] [--groups a,b | --clear-groups]   e.g. --groups admins,users makes an admin-API admin',
   '  user remove <username>',
   '  user disable <username>              no more sign-ins; ends their sessions and tokens now',
   '  user enable <username>',
@@ -37,6 +38,8 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return addUser(args, ctx);
     case 'list':
       return listUsers(args, ctx);
+    case 'update':
+      return updateUser(args, ctx);
     case 'remove':
       return removeUser(args, ctx);
     case 'disable':
@@ -56,7 +59,7 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return resetMfa(args, ctx);
     default:
       throw new UsageError(
-        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa)',
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, update, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa)',
       );
   }
 }
@@ -93,6 +96,26 @@ async function addUser(args: readonly string[], ctx: CliContext): Promise<void> 
   } else {
     ctx.print(`created user ${account.username} (id ${account.id})`);
   }
+}
+
+async function updateUser(args: readonly string[], ctx: CliContext): Promise<void> {
+  const command = 'user update';
+  const { positionals, values } = parseCommand(args, {
+    command,
+    positionals: ['username'],
+    options: { email: { type: 'string' }, name: { type: 'string' }, groups: { type: 'string' }, 'clear-groups': { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (values.groups !== undefined && values['clear-groups']) throw new UsageError(`${command}: give --groups or --clear-groups, not both`);
+  const groups = values['clear-groups'] ? [] : values.groups?.split(',').map((g) => g.trim()).filter(Boolean);
+  if (values.email === undefined && values.name === undefined && groups === undefined) {
+    throw new UsageError(`${command}: give at least one of --email, --name, --groups, --clear-groups`);
+  }
+  const account = await (await ctx.userAdmin()).update(CLI_OPERATOR, positionals[0]!, { email: values.email, name: values.name, groups });
+  if (values.json) {
+    ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
+    return;
+  }
+  ctx.print(`updated ${account.username}: email ${account.email}, name ${account.name}, groups ${account.groups.join(',') || '(none)'}`);
 }
 
 async function listUsers(args: readonly string[], ctx: CliContext): Promise<void> {
