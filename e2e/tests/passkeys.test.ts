@@ -2,7 +2,7 @@
  * Issue 11 in a real browser against the whole stack: passkeys through Chromium's virtual
  * authenticator (DevTools protocol WebAuthn domain, through playwright-core's CDP session: a
  * CTAP2 platform authenticator with resident keys and user verification). The user signs in with
- * password + TOTP and registers a passkey on /authenticator/devices; then, with the cookies gone,
+ * password + TOTP and registers a passkey on the account page (/account); then, with the cookies gone,
  * signs in at app-one with the passkey alone and lands on app-one's page; uses it as the second
  * factor after the password; removes it and sees the passkey sign-in refused. When the
  * authenticator refuses (the same key registered twice, user verification failed), the page says
@@ -73,18 +73,18 @@ async function conditionalMediation(on: boolean) {
 }
 
 describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
-  it('registers a passkey on the devices page, then signs in passwordless at app-one with the button and lands on its page', async () => {
+  it('registers a passkey on the account page, then signs in passwordless at app-one with the button and lands on its page', async () => {
     await conditionalMediation(false);
     user = await createUser(stack, 'passkey');
     await signIn(page, stack.appOneUrl, user);
-    await page.goto(`${stack.authUrl}/authenticator/devices`);
-    expect((await page.locator('#passkeys').textContent())?.trim()).toBe('No passkey is registered yet.');
+    await page.goto(`${stack.authUrl}/account`);
+    expect((await page.locator('#passkey-list').textContent())?.trim()).toBe('No passkey is registered yet.');
     await page.fill('#passkey-name', 'E2E virtual key');
     await Promise.all([page.waitForEvent('load'), page.click('#add-passkey')]);
-    await page.waitForSelector('#passkeys li');
-    expect(await page.locator('#passkeys li').count()).toBe(1);
-    expect(await page.locator('#passkeys li').textContent()).toContain('E2E virtual key');
-    expect(await page.locator('#passkeys li').textContent()).toContain('last used never');
+    await page.waitForSelector('#passkey-list li');
+    expect(await page.locator('#passkey-list li').count()).toBe(1);
+    expect(await page.locator('#passkey-list li').textContent()).toContain('E2E virtual key');
+    expect(await page.locator('#passkey-list li').textContent()).toContain('last used never');
     const held = await credentials();
     expect(held).toHaveLength(1);
     expect(held[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
@@ -98,19 +98,19 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
     expect((await page.locator('#user-name').textContent())?.trim()).toBe(user.name);
     await screenshot(page, 'passkeys-2-passwordless');
 
-    await page.goto(`${stack.authUrl}/authenticator/devices`);
-    expect(await page.locator('#passkeys li').textContent()).not.toContain('last used never');
+    await page.goto(`${stack.authUrl}/account`);
+    expect(await page.locator('#passkey-list li').textContent()).not.toContain('last used never');
   });
 
   it('says clearly when the authenticator refuses: a second registration on the same key, a failed user verification', async () => {
     // Still signed in by the passkey of the test above.
-    await page.goto(`${stack.authUrl}/authenticator/devices`);
+    await page.goto(`${stack.authUrl}/account`);
     await page.fill('#passkey-name', 'Same key again');
     await page.click('#add-passkey');
     // The options exclude the registered credential, so the authenticator refuses (InvalidStateError).
     await expect.poll(() => page.locator('form[data-passkey="register"] [data-passkey-status]').textContent(), { timeout: 20_000 })
       .toBe('This authenticator already holds a passkey for your account.');
-    expect(await page.locator('#passkeys li').count()).toBe(1);
+    expect(await page.locator('#passkey-list li').count()).toBe(1);
 
     await signOutEverywhere();
     await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
@@ -149,9 +149,9 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
   });
 
   it('removes the passkey, after which the passkey sign-in is refused', async () => {
-    await page.goto(`${stack.authUrl}/authenticator/devices`);
-    await Promise.all([page.waitForEvent('load'), page.click('#passkeys li button.danger')]);
-    expect((await page.locator('#passkeys').textContent())?.trim()).toBe('No passkey is registered yet.');
+    await page.goto(`${stack.authUrl}/account`);
+    await Promise.all([page.waitForEvent('load'), page.click('#passkey-list li button.danger')]);
+    expect((await page.locator('#passkey-list').textContent())?.trim()).toBe('No passkey is registered yet.');
 
     await signOutEverywhere();
     await page.goto(`${stack.appOneUrl}/`);

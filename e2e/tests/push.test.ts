@@ -55,8 +55,10 @@ describe('issue 5, push approval in Chromium', () => {
     // The owner signs in with password + TOTP, then creates a one-time enrollment code.
     owner = await newPage();
     await signIn(owner, stack.appOneUrl, user);
+    // The old devices page's address still works: it moved to the account page's devices section.
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
-    expect((await owner.locator('h1').textContent())?.trim()).toBe('Authenticator devices');
+    expect(owner.url()).toBe(`${stack.authUrl}/account#devices`);
+    expect((await owner.locator('#devices h2').first().textContent())?.trim()).toBe('Authenticator devices');
     await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
     const link = await owner.locator('#enrollment-link').getAttribute('href');
     expect(link).toMatch(new RegExp(`^${stack.authUrl}/authenticator#enroll=[\\w-]{22}$`));
@@ -75,8 +77,8 @@ describe('issue 5, push approval in Chromium', () => {
     expect(await phone.locator('#device-info').textContent()).toContain(`E2E phone · account ${user.username}`);
     // Installable: the service worker controls /authenticator.
     await phone.waitForFunction(async () => (await navigator.serviceWorker.getRegistration('/authenticator'))?.active?.state === 'activated');
-    await owner.goto(`${stack.authUrl}/authenticator/devices`);
-    expect(await owner.locator('#devices').textContent()).toContain('E2E phone');
+    await owner.goto(`${stack.authUrl}/account`);
+    expect(await owner.locator('#device-list').textContent()).toContain('E2E phone');
 
     // The laptop signs in at app-one and chooses push.
     const laptop = await newPage();

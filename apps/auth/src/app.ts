@@ -9,10 +9,11 @@
  * Expired oidc rows, passkey challenges and old regulation records are purged on the same lazy schedule.
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
- * access log → security headers → error handler → unrouted answers (404/405 in contract shape) →
- * wire contract → discovery scopes → revocation feed → JWT userinfo → JWT introspection → token
- * response → admin API (/admin/v1, admin/http/) → interaction routes → authenticator routes → passkey routes (then oidc-provider's
- * endpoints).
+ * access log → security headers → error handler → session use (account/session-use.ts) →
+ * unrouted answers (404/405 in contract shape) → wire contract → discovery scopes → revocation
+ * feed → JWT userinfo → JWT introspection → token response → admin API (/admin/v1, admin/http/)
+ * → interaction routes → authenticator routes → passkey routes → account routes (then
+ * oidc-provider's endpoints).
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -39,6 +40,8 @@ import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { authStaticAssets } from './views/static-assets.ts';
 import { passkeyRoutes } from './passkeys/passkey-routes.ts';
+import { accountRoutes } from './account/routes.ts';
+import { sessionUse } from './account/session-use.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
@@ -136,6 +139,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(accessLog(logger));
     provider.use(authSecurityHeaders);
     provider.use(errorHandler(logger));
+    provider.use(sessionUse(handlerServices));
     provider.use(unroutedAnswers);
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
@@ -155,6 +159,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const passkeys = passkeyRoutes(handlerServices);
     provider.use(passkeys.routes());
     provider.use(passkeys.allowedMethods());
+    const account = accountRoutes(handlerServices);
+    provider.use(account.routes());
+    provider.use(account.allowedMethods());
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
   };
 
@@ -203,7 +210,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     if (now - purgedAt >= PURGE_INTERVAL_MS) {
       purgedAt = now;
       void Promise.all([
-        services.oidcAdapter.purgeExpired(),
+        // Browser and last use of sessions go with their sessions (purged just before).
+        services.oidcAdapter.purgeExpired().then(() => services.sessionMeta.purgeOrphans()),
+        services.passwordResets.purgeExpired(),
         services.revocations.purgeExpired(),
         services.passkeyChallenges.purgeExpired(),
         services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),

@@ -26,6 +26,8 @@ import { createScopePolicyStore } from './policy/scope-policy-store.ts';
 import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
 import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
 import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
+import { createSessionMetaStore, type SessionMetaStore } from './account/session-meta-store.ts';
+import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -56,6 +58,9 @@ export interface AuthServices {
   scopeGate: ScopeGate;
   /** A user's SSO sessions and grants, for operators (admin/user-admin.ts). */
   userSessions: UserSessionStore;
+  /** The browser and last use of each SSO session, and one-time password-reset tokens (account/). */
+  sessionMeta: SessionMetaStore;
+  passwordResets: PasswordResetStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -96,6 +101,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     scopePolicies: createScopePolicyService({ store: policyStore, apiScopes: config.api.scopes }),
     scopeGate: createScopeGate({ policies: policyStore, accounts }),
     userSessions: createUserSessionStore({ db, clock, sessionTtl: config.sessionTtl, onGrantRevoked }),
+    sessionMeta: createSessionMetaStore(db, clock),
+    passwordResets: createPasswordResetStore(db, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

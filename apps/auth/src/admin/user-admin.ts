@@ -133,7 +133,7 @@ function decodeCursor(cursor: string): string {
 }
 
 /** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
-function lockoutKeys(username: string): string[] {
+export function lockoutKeys(username: string): string[] {
   const name = username.toLowerCase();
   return [`account:${name}`, `mfa:${name}`];
 }
@@ -251,9 +251,9 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
 
     async signOutEverywhere(actor, username) {
       const account = await find(username);
-      const ended = await deps.userSessions.endAll(account.id);
-      audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, ...ended });
-      return { account, ...ended };
+      const { sessions, grants } = await deps.userSessions.endAll(account.id);
+      audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      return { account, sessions, grants };
     },
   };
 }

@@ -11,6 +11,9 @@
  * - grants are listed with their client and scopes (OpenID scopes and per-resource scopes);
  *   ending one grant (endGrant) revokes and deletes it like endAll does, and only when it belongs
  *   to the account; the sessions stay (the next authorization for that client builds a new grant).
+ * - endOthers keeps one session and the grants it holds (the account page's own browser), and
+ *   ends everything else of the account, grants held by no session included (refresh tokens
+ *   that outlived their session).
  */
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
@@ -18,6 +21,8 @@ import type { AuthSchema } from '../storage/schema.ts';
 export interface UserSession {
   /** The session's id (the value behind the session cookie: shown to operators only). */
   id: string;
+  /** oidc-provider's stable id of the session (kept while the cookie's id rotates). */
+  uid: string | undefined;
   /** Epoch ms of the sign-in that started it. */
   signedInAt: number | undefined;
   /** Epoch ms of its last use: the provider re-saves a session on every request that shows it. */
@@ -44,11 +49,23 @@ export interface UserSessionStore {
   /** The account's live sessions, most recently used first. */
   list(accountId: string): Promise<UserSession[]>;
   /** Ends every session and grant of the account; says how many of each. */
-  endAll(accountId: string): Promise<{ sessions: number; grants: number }>;
+  endAll(accountId: string): Promise<EndedSessions>;
+  /**
+   * Ends every session of the account but `keepSessionId`, and every grant of the account that
+   * session does not hold (the account page's "sign out other sessions", a password change).
+   */
+  endOthers(accountId: string, keepSessionId: string): Promise<EndedSessions>;
   /** The account's live grants, newest first. */
   listGrants(accountId: string): Promise<UserGrant[]>;
   /** Ends one grant of the account; false when it has no live grant with that id. */
   endGrant(accountId: string, grantId: string): Promise<boolean>;
+}
+
+/** What was ended (live grants counted), and the uids of the ended sessions (their rows elsewhere go with them). */
+export interface EndedSessions {
+  sessions: number;
+  grants: number;
+  sessionUids: string[];
 }
 
 export interface UserSessionDeps {
@@ -60,6 +77,7 @@ export interface UserSessionDeps {
 }
 
 interface SessionPayload {
+  uid?: unknown;
   accountId?: unknown;
   loginTs?: unknown;
   authorizations?: Record<string, { grantId?: unknown } | undefined>;
@@ -88,6 +106,9 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       .filter((row) => row.payload.accountId === accountId);
   }
 
+  const grantsOf = (payload: SessionPayload): string[] =>
+    Object.values(payload.authorizations ?? {}).flatMap((authorization) => (typeof authorization?.grantId === 'string' ? [authorization.grantId] : []));
+
   async function endGrants(grantIds: Iterable<string>): Promise<void> {
     for (const grantId of grantIds) {
       await deps.onGrantRevoked(grantId);
@@ -96,10 +117,27 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
     }
   }
 
+  async function end(accountId: string, keepSessionId: string | undefined): Promise<EndedSessions> {
+    const all = await rowsOf('Session', accountId);
+    const sessions = all.filter((row) => row.id !== keepSessionId);
+    const kept = new Set(all.filter((row) => row.id === keepSessionId).flatMap((row) => grantsOf(row.payload)));
+    const live = (await rowsOf('Grant', accountId)).map((row) => row.id).filter((grantId) => !kept.has(grantId));
+    // Sessions may still name a grant already ended (endGrant): revoked again, not counted.
+    const grantIds = new Set(live);
+    for (const session of sessions) for (const grantId of grantsOf(session.payload)) if (!kept.has(grantId)) grantIds.add(grantId);
+    await endGrants(grantIds);
+    if (sessions.length > 0) {
+      await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
+    }
+    const sessionUids = sessions.flatMap((s) => (typeof s.payload.uid === 'string' ? [s.payload.uid] : []));
+    return { sessions: sessions.length, grants: live.length, sessionUids };
+  }
+
   return {
     async list(accountId) {
       const sessions = (await rowsOf('Session', accountId)).map(({ id, expiresAt, payload }) => ({
         id,
+        uid: typeof payload.uid === 'string' ? payload.uid : undefined,
         signedInAt: typeof payload.loginTs === 'number' ? payload.loginTs * 1000 : undefined,
         lastUsedAt: expiresAt === undefined ? undefined : expiresAt - deps.sessionTtl * 1000,
         expiresAt,
@@ -111,22 +149,8 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       return sessions.sort((a, b) => (b.lastUsedAt ?? 0) - (a.lastUsedAt ?? 0));
     },
 
-    async endAll(accountId) {
-      const sessions = await rowsOf('Session', accountId);
-      const live = (await rowsOf('Grant', accountId)).map((row) => row.id);
-      // Sessions may still name a grant already ended (endGrant): revoked again, not counted.
-      const grantIds = new Set(live);
-      for (const session of sessions) {
-        for (const authorization of Object.values(session.payload.authorizations ?? {})) {
-          if (typeof authorization?.grantId === 'string') grantIds.add(authorization.grantId);
-        }
-      }
-      await endGrants(grantIds);
-      if (sessions.length > 0) {
-        await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
-      }
-      return { sessions: sessions.length, grants: live.length };
-    },
+    endAll: (accountId) => end(accountId, undefined),
+    endOthers: (accountId, keepSessionId) => end(accountId, keepSessionId),
 
     async listGrants(accountId) {
       const grants = (await rowsOf('Grant', accountId)).map(({ id, expiresAt, payload }) => ({

@@ -1,6 +1,8 @@
 /**
- * The devices page for a user signed in at the authorization server (the SSO session cookie,
- * read with oidc-provider's Session.get). Rules:
+ * The device actions of the account page (/account, account/) for a user signed in at the
+ * authorization server (the SSO session cookie, read with oidc-provider's Session.get). Rules:
+ * - the old devices page (GET /authenticator/devices) is a 301 to /account#devices, so old links
+ *   land on the section that replaced it; the actions keep their paths;
  * - no session, or a session whose account is gone: 401 login_required;
  * - state-changing posts must come from this origin (Origin / Sec-Fetch-Site checked, on top
  *   of the session cookie being SameSite=Lax), else 403 forbidden;
@@ -20,9 +22,11 @@ import { audit } from '../logging/logger.ts';
 import { qrSvg } from '../mfa/qr.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { devicesPage, enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
+import { enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
 
 export const DEVICES_PATH = '/authenticator/devices';
+/** Where the device actions send a browser back to: the account page's devices section. */
+export const DEVICES_SECTION = '/account#devices';
 
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -55,32 +59,13 @@ export function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
-export type DevicesPageDeps = SessionDeps & Pick<HandlerServices, 'devices' | 'recoveryCodes' | 'passkeys'>;
-
-export function createDevicesPageHandler(deps: DevicesPageDeps) {
-  return async function showDevices(ctx: Context): Promise<void> {
-    const account = await sessionAccount(ctx, deps);
-    const [devices, remaining, passkeys] = await Promise.all([
-      deps.devices.listByAccount(account.id),
-      deps.recoveryCodes.remaining(account.id),
-      deps.passkeys.listByAccount(account.id),
-    ]);
-    ctx.status = 200;
-    if (wantsJson(ctx)) {
-      ctx.body = {
-        username: account.username,
-        devices: devices.map((d) => ({ id: d.id, name: d.name, created_at: iso(d.createdAt), last_used_at: iso(d.lastUsedAt) })),
-        recovery_codes_remaining: remaining,
-        passkeys: passkeys.map((p) => ({ id: p.id, name: p.name, created_at: iso(p.createdAt), last_used_at: iso(p.lastUsedAt) })),
-      };
-      return;
-    }
-    ctx.type = 'html';
-    ctx.body = devicesPage({ username: account.username, devices, recoveryCodesRemaining: remaining, passkeys });
-  };
-}
-
 export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'logger'>;
+
+/** The old devices page: moved to the account page's devices section (301). */
+export function redirectDevicesPage(ctx: Context): void {
+  ctx.status = 301;
+  ctx.redirect(DEVICES_SECTION);
+}
 
 export function createEnrollHandler(deps: EnrollDeps) {
   return async function enroll(ctx: Context): Promise<void> {
@@ -120,7 +105,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
       return;
     }
     ctx.status = 303;
-    ctx.redirect(DEVICES_PATH);
+    ctx.redirect(DEVICES_SECTION);
   };
 }
 

@@ -3,21 +3,20 @@ import { authenticatorPage } from '../views/authenticator-page.ts';
 import type { PushAnswerDeps } from '../push/push-answer.ts';
 import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type RequestsDeps } from './api.ts';
 import {
-  createDevicesPageHandler,
   createEnrollHandler,
   createRecoveryCodesHandler,
   createRemoveDeviceHandler,
   DEVICES_PATH,
-  type DevicesPageDeps,
+  redirectDevicesPage,
   type EnrollDeps,
   type RecoveryCodesDeps,
   type RemoveDeviceDeps,
 } from './manage.ts';
 
 /** What the authenticator routes use: the union of their handlers' needs. */
-export type AuthenticatorRoutesDeps = DevicesPageDeps & EnrollDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
+export type AuthenticatorRoutesDeps = EnrollDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
 
-/** The web authenticator (PWA), its API, and the signed-in user's devices page. */
+/** The web authenticator (PWA), its API, and the device actions of the account page. */
 export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   const router = new Router();
   router.get('/authenticator', (ctx) => {
@@ -25,7 +24,7 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
     ctx.body = authenticatorPage();
   });
 
-  router.get(DEVICES_PATH, createDevicesPageHandler(deps));
+  router.get(DEVICES_PATH, redirectDevicesPage);
   router.post(`${DEVICES_PATH}/enroll`, createEnrollHandler(deps));
   router.post(`${DEVICES_PATH}/remove`, createRemoveDeviceHandler(deps));
   router.post('/authenticator/recovery-codes', createRecoveryCodesHandler(deps));

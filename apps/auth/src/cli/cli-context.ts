@@ -31,6 +31,8 @@ export interface CliContext {
   userAdmin(): Promise<UserAdmin>;
   /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
   keyAdmin(): Promise<KeyAdmin>;
+  /** Where the commands' audit lines go (io.log). */
+  logger: Logger;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -61,6 +63,7 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
       const { keys } = await context.stores();
       return createKeyAdmin({ keys, logger, clock, retainMs: keyPolicy(config).retainMs });
     },
+    logger,
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
   };

@@ -6,11 +6,14 @@
  *   rule, not on the common-passwords list); the error names the rule broken;
  * - changes (add, update, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
- * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose.
+ * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
+ * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
+ *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
 import { checkPassword } from '../accounts/password-policy.ts';
 import { revokeEverythingOf } from '../accounts/disable-account.ts';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { issuePasswordReset } from '../admin/password-reset.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
 import { parseCommand, required, UsageError } from './args.ts';
@@ -30,6 +33,7 @@ export const USER_USAGE = [
   '  user signout-all <username>          ends every session, grant and refresh token of the user (sign out everywhere)',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
   '  user reset-mfa <username>            removes TOTP, authenticator devices, passkeys and recovery codes; the user enrols again at the next sign-in',
+  '  user reset-link <username> [--json]  prints a one-time password-reset link (1 hour; replaces the previous link)',
 ];
 
 export async function runUserCommand(sub: string | undefined, args: readonly string[], ctx: CliContext): Promise<void> {
@@ -57,9 +61,11 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return signOutAll(args, ctx);
     case 'reset-mfa':
       return resetMfa(args, ctx);
+    case 'reset-link':
+      return resetLink(args, ctx);
     default:
       throw new UsageError(
-        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, update, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa)',
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, update, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa, reset-link)',
       );
   }
 }
@@ -229,6 +235,19 @@ async function resetMfa(args: readonly string[], ctx: CliContext): Promise<void>
     count(removed.recoveryCodes, 'recovery code', 'recovery codes'),
   ];
   ctx.print(`reset the second factors of ${removed.account.username}: removed ${parts.join(', ')}; they enrol again at the next sign-in`);
+}
+
+async function resetLink(args: readonly string[], ctx: CliContext): Promise<void> {
+  const { positionals, values } = parseCommand(args, { command: 'user reset-link', positionals: ['username'], options: { json: { type: 'boolean' } } });
+  const stores = await ctx.stores();
+  const issued = await issuePasswordReset({ ...stores, logger: ctx.logger, issuer: ctx.config.issuer }, CLI_OPERATOR, positionals[0]!);
+  const expiresAt = new Date(issued.expiresAt).toISOString();
+  if (values.json) {
+    ctx.printJson({ username: issued.account.username, url: issued.url, expires_at: expiresAt });
+    return;
+  }
+  ctx.print(`one-time password-reset link for ${issued.account.username} (valid until ${expiresAt}; it replaces any earlier link):`);
+  ctx.print(issued.url);
 }
 
 async function enrolTotp(args: readonly string[], ctx: CliContext): Promise<void> {

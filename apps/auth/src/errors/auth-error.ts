@@ -40,7 +40,16 @@ export type AuthErrorCode =
   | 'passkey_invalid'
   | 'passkey_user_not_verified'
   | 'passkey_cloned'
-  | 'passkey_already_registered';
+  | 'passkey_already_registered'
+  // The account page and password-reset links (account/).
+  | 'invalid_current_password'
+  | 'password_mismatch'
+  | 'password_empty'
+  | 'password_too_short'
+  | 'password_too_long'
+  | 'password_common'
+  | 'invalid_enrollment'
+  | 'reset_link_invalid';
 
 export class AuthError extends HttpError<AuthErrorCode> {
   constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {

@@ -102,6 +102,19 @@ export interface AuditFields {
   'admin.user.grant_revoked': ActorFields & { account_id: string; grant_id: string };
   /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */
   'admin.keys.rotated': ActorFields & { kid: string; retired: number };
+  // account-page: the self-service account page (account/) and password-reset links (admin/password-reset.ts).
+  /** The user changed their password on the account page; their other sessions and grants ended. */
+  'account.password_changed': { account_id: string; ip: string; sessions: number; grants: number };
+  'account.password_change.refused': { account_id: string; ip: string; reason: 'invalid_current_password' };
+  /** The user replaced their TOTP secret on the account page, after proving the current factor. */
+  'account.totp_reenrolled': { account_id: string; ip: string };
+  'account.totp_reenroll.refused': { account_id: string; ip: string; step: 'current' | 'confirm'; reason: 'invalid_code' | 'code_replayed' | 'invalid_current_password' };
+  /** "Sign out other sessions" on the account page. */
+  'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
+  /** An operator issued a one-time password-reset link (its expiry, never the token). */
+  'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };
+  /** A reset link was used: new password set, every session ended, lockouts cleared. */
+  'account.password_reset': { account_id: string; ip: string; sessions: number; grants: number };
 }
 
 export type AuditEvent = keyof AuditFields;

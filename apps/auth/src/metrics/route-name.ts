@@ -8,6 +8,7 @@ import { routeTable } from '@gatehouse/metrics';
 import { DEVICES_PATH } from '../authenticator/manage.ts';
 import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
 import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
+import { ACCOUNT_ROUTES } from '../account/routes.ts';
 
 export const authRouteName = routeTable([
   AUTH_ROUTES.health,
@@ -40,4 +41,5 @@ export const authRouteName = routeTable([
   '/authenticator/api/events',
   '/authenticator/api/requests/:id/answer',
   ...Object.values(PASSKEY_PATHS),
+  ...ACCOUNT_ROUTES,
 ]);

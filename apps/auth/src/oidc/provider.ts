@@ -35,6 +35,7 @@ import { rotateRefreshToken } from './refresh-rotation.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
+import { accountClientMetadata } from '../account/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
 export const COOKIE_NAMES = {
@@ -59,6 +60,8 @@ export interface ProviderDeps {
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
   const configuration: Configuration = {
     adapter: deps.adapterFactory,
+    // The account page's own sign-in (account/account-client.ts); every other client is in the clients table.
+    clients: [accountClientMetadata(config.issuer)],
     jwks: deps.jwks as Configuration['jwks'],
     findAccount: createFindAccount(deps.accounts),
     claims: CLAIMS,

@@ -21,6 +21,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
 import type { ScopeGate } from '../policy/scope-policy.ts';
 import { ADMIN_SCOPES, adminAudience, isAdminScope } from '../policy/admin-scopes.ts';
+import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
 
 /** Scopes a userinfo access token may carry (offline_access belongs to the refresh token). */
 export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
@@ -48,8 +49,10 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
 
   return {
     enabled: true,
-    async defaultResource(ctx: KoaContextWithOIDC, _client: unknown, oneOf?: readonly string[]) {
+    async defaultResource(ctx: KoaContextWithOIDC, client: { clientId?: string } | undefined, oneOf?: readonly string[]) {
       if (oneOf) return oneOf;
+      // The account page's sign-in (response_type=none) never receives a token: no resource to grant.
+      if (client?.clientId === ACCOUNT_CLIENT_ID) return undefined;
       if (requestsApiScope(ctx.oidc.params?.scope)) return config.api.audience;
       if (requestsAdminScope(ctx.oidc.params?.scope)) return admin;
       // client_credentials without an API scope keeps the library's default (no token for a user).

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's passkeys on the devices page (/authenticator/devices). Rules:
+ * The signed-in user's passkeys on the account page (/account#passkeys). Rules:
  * - every endpoint needs the SSO session (else 401 login_required) and a same-origin request
  *   (else 403 forbidden), like the device endpoints (authenticator/manage.ts);
  * - POST options (JSON) issues registration options with a challenge bound to the account;
@@ -8,14 +8,14 @@
  *   `{ id, name }`, audited `passkey.registered`; a refusal is audited
  *   `passkey.registration.refused` and answered with its code;
  * - POST remove takes `credential_id`; only the owner's credential is removed (else 404),
- *   audited `passkey.removed`; a form gets 303 back to the page.
+ *   audited `passkey.removed`; a form gets 303 back to /account#passkeys.
  */
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody, requireField } from '../http/read-body.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
-import { DEVICES_PATH, requireSameOrigin, sessionAccount, type OriginDeps, type SessionDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, sessionAccount, type OriginDeps, type SessionDeps } from '../authenticator/manage.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { audit } from '../logging/logger.ts';
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
@@ -72,6 +72,6 @@ export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
       return;
     }
     ctx.status = 303;
-    ctx.redirect(DEVICES_PATH);
+    ctx.redirect('/account#passkeys');
   };
 }

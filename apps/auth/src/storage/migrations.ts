@@ -220,4 +220,31 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('allowed_scopes', 'text').execute();
     },
   },
+  '015_account_page': {
+    async up(db: Kysely<unknown>) {
+      // The browser and last use of each SSO session (account/session-meta-store.ts), keyed by
+      // oidc-provider's session uid (stable while the cookie's id rotates); removed with the session.
+      await db.schema
+        .createTable('session_meta')
+        .addColumn('session_uid', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('browser', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('session_meta_account').on('session_meta').column('account_id').execute();
+      // One-time password-reset links (admin/password-reset.ts): only the SHA-256 of the token is
+      // kept; one live link per account (issuing a new one deletes the old).
+      await db.schema
+        .createTable('password_resets')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('password_resets_account').on('password_resets').column('account_id').execute();
+    },
+  },
 };

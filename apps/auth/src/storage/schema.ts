@@ -187,6 +187,27 @@ export interface ScopePoliciesTable {
   updated_at: number;
 }
 
+/** The browser and last use of an SSO session (account page), by oidc-provider's session uid. */
+export interface SessionMetaTable {
+  session_uid: string;
+  account_id: string;
+  /** A short label parsed from the User-Agent ("Chrome on Linux"). */
+  browser: string;
+  /** The client IP of the last use. */
+  ip: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+/** A one-time password-reset link: the SHA-256 (hex) of its token, never the token. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  account_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -202,4 +223,6 @@ export interface AuthSchema {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   scope_policies: ScopePoliciesTable;
+  session_meta: SessionMetaTable;
+  password_resets: PasswordResetsTable;
 }

@@ -25,7 +25,7 @@ export function authenticatorPage(): string {
 <section id="loading"><p class="muted">Loading…</p></section>
 <section id="enroll" hidden>
 <h1>Set up this device</h1>
-<p>Open <a href="/authenticator/devices">your devices page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
+<p>Open <a href="/account#devices">your account page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
 <form id="enroll-form" autocomplete="off">
 <label for="enroll-code">Enrollment code</label>
 <input id="enroll-code" name="code" required maxlength="64" spellcheck="false">
@@ -42,7 +42,7 @@ export function authenticatorPage(): string {
 <div id="requests"></div>
 <p class="muted" id="empty">No sign-in is waiting for your approval.</p>
 <details class="alt-method"><summary>This device</summary>
-<p class="muted">Remove devices on <a href="/authenticator/devices">your devices page</a>. Forgetting the key here makes this device unable to approve sign-ins.</p>
+<p class="muted">Remove devices on <a href="/account#devices">your account page</a>. Forgetting the key here makes this device unable to approve sign-ins.</p>
 <button type="button" class="danger" id="forget">Forget this device</button>
 </details>
 </section>

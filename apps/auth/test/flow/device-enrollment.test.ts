@@ -23,9 +23,9 @@ describe('enrolling a web authenticator', () => {
 
   it('a signed-in user gets a one-time code (and 10 recovery codes once), the device registers its key, and the page lists it', async () => {
     const { user, jar } = await signedIn();
-    const empty = await request(jar, `${server.issuer}/authenticator/devices`, { headers: { accept: 'application/json' } });
+    const empty = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
     expect(empty.status).toBe(200);
-    expect(empty.json()).toEqual({ username: user.username, devices: [], recovery_codes_remaining: 0, passkeys: [] });
+    expect(empty.json()).toMatchObject({ username: user.username, devices: [], recovery_codes_remaining: 0, passkeys: [] });
 
     const enrollment = await request(jar, `${server.issuer}/authenticator/devices/enroll`, { method: 'POST', ...jsonBody({}) });
     expect(enrollment.status).toBe(201);
@@ -45,9 +45,9 @@ describe('enrolling a web authenticator', () => {
       error_description: 'This enrollment code is unknown, used or expired. Create a new one on the devices page.',
     });
 
-    const listed = await request(jar, `${server.issuer}/authenticator/devices`, { headers: { accept: 'application/json' } });
+    const listed = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
     expect(listed.json()).toMatchObject({ devices: [{ id: authenticator!.deviceId, name: '<b>Phone</b>', last_used_at: null }], recovery_codes_remaining: 10 });
-    const page = await request(jar, `${server.issuer}/authenticator/devices`);
+    const page = await request(jar, `${server.issuer}/account`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.text).toContain('&lt;b&gt;Phone&lt;/b&gt;');
@@ -73,16 +73,17 @@ describe('enrolling a web authenticator', () => {
     expect(page.text.match(/<li><code>[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}<\/code><\/li>/g)).toHaveLength(10);
   });
 
-  it('refuses the devices page without a session, and cross-site posts', async () => {
-    const anonymous = await request(new CookieJar(), `${server.issuer}/authenticator/devices`, { headers: { accept: 'application/json' } });
+  it('refuses the device actions without a session, and cross-site posts', async () => {
+    const anonymous = await request(new CookieJar(), `${server.issuer}/authenticator/devices/enroll`, { method: 'POST', ...jsonBody({}) });
     expect(anonymous.status).toBe(401);
     expect(anonymous.json()).toEqual({
       error: 'login_required',
       error_description: 'You are not signed in to Gatehouse. Sign in to an application that uses Gatehouse, then open this page again.',
     });
-    const html = await request(new CookieJar(), `${server.issuer}/authenticator/devices`);
-    expect(html.status).toBe(401);
-    expect(html.text).toContain('You are not signed in to Gatehouse.');
+    // The old page itself moved to the account page, which signs a browser in first.
+    const moved = await request(new CookieJar(), `${server.issuer}/authenticator/devices`);
+    expect(moved.status).toBe(301);
+    expect(moved.location).toBe('/account#devices');
 
     const { jar } = await signedIn();
     const crossSite = await request(jar, `${server.issuer}/authenticator/devices/enroll`, {
@@ -132,7 +133,7 @@ describe('enrolling a web authenticator', () => {
     expect(foreign.status).toBe(404);
     const removed = await request(jar, `${server.issuer}/authenticator/devices/remove`, { method: 'POST', ...form({ device_id: authenticator.deviceId }) });
     expect(removed.status).toBe(303);
-    expect(removed.location).toBe('/authenticator/devices');
+    expect(removed.location).toBe('/account#devices');
     const list = await authenticator.list();
     expect(list.status).toBe(401);
     expect(list.json()).toEqual({ error: 'invalid_signature', error_description: 'This device is not enrolled (it may have been removed).' });

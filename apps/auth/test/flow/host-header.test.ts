@@ -116,7 +116,7 @@ describe.each([
     const enrollmentPage = await send(jar, variant, '/authenticator/devices/enroll', { method: 'POST', headers: { accept: 'text/html', 'content-type': 'application/json' }, body: '{}' });
     expect(enrollmentPage.status).toBe(201);
     expect(enrollmentPage.body).toContain(`${server.issuer}/authenticator#enroll=`);
-    expect((await send(jar, variant, '/authenticator/devices')).status).toBe(200);
+    expect((await send(jar, variant, '/account')).status).toBe(200);
 
     const logout = await send(jar, variant, `${AUTH_ROUTES.logout}?${new URLSearchParams({ id_token_hint: tokens.id_token })}`);
     expect(logout.status).toBe(200);

@@ -41,8 +41,8 @@ describe('security headers on error pages', () => {
     expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);
   });
 
-  it('the devices page without a session (401 login_required page) has them', async () => {
-    const page = await request(new CookieJar(), `${server.issuer}/authenticator/devices`);
+  it('an account form posted without a session (401 login_required page) has them', async () => {
+    const page = await request(new CookieJar(), `${server.issuer}/account/sessions/sign-out-others`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
     expect(page.status).toBe(401);
     expect(page.text).toContain('login_required');
     expect(securityHeaders(page.headers)).toEqual(PAGE_HEADERS);

@@ -53,6 +53,15 @@ const SERVER_CODES = [
   'passkey_user_not_verified',
   'passkey_cloned',
   'passkey_already_registered',
+  // The account page and password-reset links (§10.10).
+  'invalid_current_password',
+  'password_mismatch',
+  'password_empty',
+  'password_too_short',
+  'password_too_long',
+  'password_common',
+  'invalid_enrollment',
+  'reset_link_invalid',
 ];
 
 const OAUTH_CODES = [

@@ -9,7 +9,8 @@
  * - "no state change from a refused request" (status >= 400) has exactly three exceptions, all
  *   required by the contract and absorbed by `check` before the harness compares snapshots:
  *   1. a counted sign-in failure (COUNTED_FAILURES: 401 invalid_credentials on /login; 401
- *      invalid_code, code_replayed or passkey_* on /mfa/verify; 401 passkey_* on /login/passkey)
+ *      invalid_code, code_replayed or passkey_* on /mfa/verify; 401 passkey_* on /login/passkey;
+ *      401 invalid_current_password, invalid_code or code_replayed on the account page's forms)
  *      records rows in regulation_failures: that is the lockout working; it must, every time;
  *   2. a refused passkey answer that used up its single-use challenge deletes it from
  *      passkey_challenges (mayTakeChallenge);
@@ -54,6 +55,10 @@ const COUNTED_FAILURES: Readonly<Record<string, ReadonlySet<string>>> = {
   '/login': new Set(['invalid_credentials']),
   '/mfa/verify': new Set(['invalid_code', 'code_replayed', ...PASSKEY_REFUSALS]),
   '/login/passkey': new Set(PASSKEY_REFUSALS),
+  // The account page proves the current credentials again under the login's regulation (account/reauthenticate.ts).
+  '/account/password': new Set(['invalid_current_password']),
+  '/account/totp': new Set(['invalid_current_password', 'invalid_code', 'code_replayed']),
+  '/account/totp/confirm': new Set(['invalid_code']),
 };
 
 /** Where a refused passkey answer may have used up the challenge it answered (single use: passkeys/challenge-store.ts). */

@@ -29,10 +29,12 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'oidc_payloads',
         'passkey_challenges',
         'passkeys',
+        'password_resets',
         'push_transactions',
         'recovery_codes',
         'regulation_failures',
         'scope_policies',
+        'session_meta',
         'signing_keys',
         'token_revocations',
       ]);

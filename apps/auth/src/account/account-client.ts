@@ -1,0 +1,36 @@
+/**
+ * How the account page signs a browser in: through Gatehouse's own login, as a built-in client,
+ * the way Keycloak's account console is a client of its realm. Rules:
+ * - the client `gatehouse-account` is static (provider configuration, never in the clients
+ *   table, never listed or editable by authctl) and public;
+ * - it asks for `response_type=none`: the login ends in a redirect to /account/callback that
+ *   carries no code and no token, only the SSO session cookie oidc-provider set on the way;
+ *   no grant type is allowed, so the token endpoint refuses it everything;
+ * - its one redirect URI is the issuer's own /account/callback, which only sends the browser on
+ *   to /account (the page then reads the session like any other request).
+ */
+import type { ClientMetadata } from 'oidc-provider';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+
+export const ACCOUNT_CLIENT_ID = 'gatehouse-account';
+export const ACCOUNT_PATH = '/account';
+export const ACCOUNT_CALLBACK_PATH = '/account/callback';
+
+/** The static client's metadata (oidc-provider `clients` configuration). */
+export function accountClientMetadata(issuer: string): ClientMetadata & { client_name: string } {
+  return {
+    client_id: ACCOUNT_CLIENT_ID,
+    client_name: 'Your Gatehouse account',
+    redirect_uris: [`${issuer}${ACCOUNT_CALLBACK_PATH}`],
+    response_types: ['none'],
+    grant_types: [],
+    token_endpoint_auth_method: 'none',
+  };
+}
+
+/** The authorization request that signs the browser in and comes back to the account page. */
+export function accountSignInUrl(issuer: string): string {
+  const url = new URL(AUTH_ROUTES.authorize, issuer);
+  url.search = new URLSearchParams({ client_id: ACCOUNT_CLIENT_ID, response_type: 'none', scope: 'openid', redirect_uri: `${issuer}${ACCOUNT_CALLBACK_PATH}` }).toString();
+  return url.toString();
+}

@@ -1,0 +1,93 @@
+/**
+ * The page of a one-time password-reset link (admin/password-reset.ts issues them):
+ * GET and POST /account/password-reset/<token>. Rules:
+ * - the token is in the path, so the request's path is replaced by the route pattern before
+ *   the access log writes it (the log never holds a live token);
+ * - an unknown, malformed, used, replaced or expired token, or one whose account is gone or
+ *   disabled, is one answer: 410 `reset_link_invalid` with a page saying to ask for a new link
+ *   (the answers do not tell the cases apart); never a 500;
+ * - the POST is same-origin only (403); the new password, typed twice, follows the policy
+ *   (new-password.ts); a refusal shows the form again with the error and does not use the link;
+ * - success uses the link (once, atomically), sets the password (argon2id), ends EVERY session
+ *   and grant of the account, clears the account's lockouts (user-admin.ts lockoutKeys), is
+ *   audited `account.password_reset`, and answers a page asking the user to sign in again.
+ */
+import type { Context } from 'koa';
+import type { Account } from '../accounts/account-store.ts';
+import { hashPassword } from '../accounts/password.ts';
+import { PASSWORD_RESET_PATH } from '../admin/password-reset.ts';
+import { lockoutKeys } from '../admin/user-admin.ts';
+import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { AuthError } from '../errors/auth-error.ts';
+import { readBody, type ParsedBody } from '../http/read-body.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { audit } from '../logging/logger.ts';
+import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
+import { ACCOUNT_PATH } from './account-client.ts';
+import { newPassword } from './new-password.ts';
+
+export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
+
+export type PasswordResetPageDeps = OriginDeps &
+  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'regulationStore' | 'logger'>;
+
+const invalidLink = () =>
+  new AuthError(410, 'reset_link_invalid', 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one. Ask your administrator for a new link.');
+
+/** The token of the path; the path itself is replaced by the pattern (access log). */
+function takeToken(ctx: Context): string {
+  const token = String(ctx.params.token ?? '');
+  ctx.path = PASSWORD_RESET_ROUTE;
+  return token;
+}
+
+async function liveAccount(deps: PasswordResetPageDeps, token: string): Promise<Account> {
+  const accountId = await deps.passwordResets.peek(token);
+  const account = accountId ? await deps.accounts.findById(accountId) : undefined;
+  if (!account || account.disabledAt !== null) throw invalidLink();
+  return account;
+}
+
+export function createPasswordResetFormHandler(deps: PasswordResetPageDeps) {
+  return async function showPasswordReset(ctx: Context): Promise<void> {
+    const token = takeToken(ctx);
+    const account = await liveAccount(deps, token);
+    ctx.status = 200;
+    ctx.type = 'html';
+    ctx.body = passwordResetPage({ username: account.username, action: `${PASSWORD_RESET_PATH}/${token}` });
+  };
+}
+
+export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
+  return async function resetPassword(ctx: Context): Promise<void> {
+    const token = takeToken(ctx);
+    requireSameOrigin(ctx, deps);
+    const account = await liveAccount(deps, token);
+    let body: ParsedBody | undefined;
+    let password: string;
+    try {
+      body = await readBody(ctx);
+      password = newPassword(body);
+    } catch (error) {
+      if (!(error instanceof AuthError) || !body || body.json) throw error;
+      ctx.status = error.status;
+      ctx.type = 'html';
+      ctx.body = passwordResetPage({ username: account.username, action: `${PASSWORD_RESET_PATH}/${token}`, error: { code: error.code, message: error.message } });
+      return;
+    }
+    const hash = await hashPassword(password);
+    if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
+    await deps.accounts.setPassword(account.id, hash);
+    const ended = await deps.userSessions.endAll(account.id);
+    await deps.sessionMeta.remove(ended.sessionUids);
+    await deps.regulationStore.clear(lockoutKeys(account.username));
+    audit(deps.logger, 'account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+    ctx.status = 200;
+    if (body.json) {
+      ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
+      return;
+    }
+    ctx.type = 'html';
+    ctx.body = passwordResetDonePage({ signInUrl: ACCOUNT_PATH });
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Proving the account's current credentials again on the account page, under the same
+ * regulation as the login (interactions/regulation-keys.ts). Rules:
+ * - a refused key set answers 429 with Retry-After before anything is checked;
+ * - a wrong answer is 401 (like the login's), and counts as a failure of the login step it stands for: the current
+ *   password against the password keys, a code against the second-factor keys, so the page
+ *   cannot be used to guess past the login's limits;
+ * - a TOTP code is accepted once (the account's last used step, like the login); a recovery
+ *   code (any input that is not 6 digits) is used up.
+ */
+import type { Context } from 'koa';
+import type { Account } from '../accounts/account-store.ts';
+import { verifyPassword } from '../accounts/password.ts';
+import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { passwordKeys, secondFactorKeys } from '../interactions/regulation-keys.ts';
+
+export type ReauthenticateDeps = Pick<HandlerServices, 'regulator' | 'knownDevices' | 'accounts' | 'totp' | 'recoveryCodes' | 'clock'>;
+
+type Check = () => Promise<AuthError | undefined>;
+
+async function regulated(deps: ReauthenticateDeps, keys: string[], check: Check): Promise<void> {
+  const ban = await deps.regulator.check(keys);
+  if (ban.state !== 'open') throw tooManyAttempts(ban.retryAfterSeconds);
+  const refusal = await check();
+  if (refusal) {
+    await deps.regulator.fail(keys);
+    throw refusal;
+  }
+}
+
+const origin = (ctx: Context, deps: ReauthenticateDeps, account: Account) => ({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });
+
+export const wrongPassword = (): AuthError => new AuthError(401, 'invalid_current_password', 'Your current password is not correct.');
+
+export async function requireCurrentPassword(ctx: Context, deps: ReauthenticateDeps, account: Account, password: string): Promise<void> {
+  await regulated(deps, passwordKeys(origin(ctx, deps, account)), async () => ((await verifyPassword(account.passwordHash, password)) ? undefined : wrongPassword()));
+}
+
+/** A current TOTP code (once) or an unused recovery code of the account. */
+export async function requireCurrentFactor(ctx: Context, deps: ReauthenticateDeps, account: Account, code: string): Promise<void> {
+  await regulated(deps, secondFactorKeys(origin(ctx, deps, account)), async () => {
+    if (/^[0-9]{6}$/.test(code)) {
+      const secret = await deps.accounts.getTotpSecret(account.id);
+      const step = secret ? await deps.totp.verify(secret, code, deps.clock()) : null;
+      if (step === null) return new AuthError(401, 'invalid_code', 'This code is not correct. Enter the current code of your authenticator app.');
+      if (!(await deps.accounts.consumeTotpStep(account.id, step))) return new AuthError(401, 'code_replayed', 'This code was already used. Wait for the next one.');
+      return undefined;
+    }
+    const result = await deps.recoveryCodes.consume(account.id, code);
+    return result === 'accepted' ? undefined : new AuthError(401, 'invalid_code', 'This code is not correct. Enter the current code of your authenticator app or an unused recovery code.');
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * Re-enrolling TOTP on the account page, in two posts. Rules:
+ * - POST /account/totp: the current factor first: a current TOTP code (accepted once) or an
+ *   unused recovery code when the account has TOTP; the current password when it has none
+ *   (reauthenticate.ts, regulated like the login). Then a new secret is shown with its QR code;
+ *   nothing is stored yet and the old app keeps working;
+ * - the pending secret travels in the confirm form, sealed with the at-rest key (SecretBox:
+ *   authenticated encryption) together with the account id and an expiry of 10 minutes, so it
+ *   cannot be read, forged, moved to another account or used late (400 invalid_enrollment);
+ * - POST /account/totp/confirm: a code of the NEW secret (regulated as a second factor)
+ *   replaces the old secret, and that code's time step is recorded as used;
+ *   audited `account.totp_reenrolled`; 303 to /account?done=totp#totp;
+ * - a refusal on either step is audited `account.totp_reenroll.refused` and shown in the
+ *   page's TOTP section (the confirm step keeps its QR code to try again).
+ */
+import type { Context } from 'koa';
+import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { readBody, type ParsedBody } from '../http/read-body.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { secondFactorKeys } from '../interactions/regulation-keys.ts';
+import { audit } from '../logging/logger.ts';
+import { qrSvg } from '../mfa/qr.ts';
+import { renderAccount, type AccountViewDeps } from './account-view.ts';
+import { requireCurrentFactor, requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
+import { requireSession, type SignedIn } from './signed-in.ts';
+
+const ENROLLMENT_TTL_MS = 10 * 60 * 1000;
+
+export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'logger'>;
+
+interface PendingSecret {
+  accountId: string;
+  secret: string;
+  expiresAt: number;
+}
+
+const invalidEnrollment = () => new AuthError(400, 'invalid_enrollment', 'This set-up has expired. Start again with your current authenticator app.');
+
+function openPending(deps: ReenrollTotpDeps, sealed: string, accountId: string): PendingSecret {
+  let pending: Partial<PendingSecret>;
+  try {
+    pending = JSON.parse(deps.box.open(sealed)) as Partial<PendingSecret>;
+  } catch {
+    throw invalidEnrollment();
+  }
+  if (pending.accountId !== accountId || typeof pending.secret !== 'string' || typeof pending.expiresAt !== 'number' || pending.expiresAt <= deps.clock()) {
+    throw invalidEnrollment();
+  }
+  return pending as PendingSecret;
+}
+
+async function enrollmentView(deps: ReenrollTotpDeps, signedIn: SignedIn, sealed: string, secret: string) {
+  const uri = deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: signedIn.account.username });
+  return { sealed, secret, qrSvg: await qrSvg(uri) };
+}
+
+function refusalReason(error: AuthError): 'invalid_code' | 'code_replayed' | 'invalid_current_password' | undefined {
+  return error.code === 'invalid_code' || error.code === 'code_replayed' || error.code === 'invalid_current_password' ? error.code : undefined;
+}
+
+export function createStartTotpHandler(deps: ReenrollTotpDeps) {
+  return async function startTotp(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const signedIn = await requireSession(ctx, deps);
+    const { account } = signedIn;
+    let body: ParsedBody | undefined;
+    try {
+      body = await readBody(ctx);
+      if (account.totpEnrolled) await requireCurrentFactor(ctx, deps, account, (body.fields.code ?? '').trim().slice(0, 64));
+      else await requireCurrentPassword(ctx, deps, account, (body.fields.current_password ?? '').slice(0, 1024));
+      const secret = deps.totp.generateSecret();
+      const sealed = deps.box.seal(JSON.stringify({ accountId: account.id, secret, expiresAt: deps.clock() + ENROLLMENT_TTL_MS } satisfies PendingSecret));
+      if (body.json) {
+        ctx.status = 200;
+        ctx.body = { enrollment: sealed, secret, otpauth_uri: deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: account.username }) };
+        return;
+      }
+      await renderAccount(ctx, deps, signedIn, { totpEnrollment: await enrollmentView(deps, signedIn, sealed, secret) });
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      const reason = refusalReason(error);
+      if (reason) audit(deps.logger, 'account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'current', reason });
+      if (!body || body.json) throw error;
+      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error } });
+    }
+  };
+}
+
+export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
+  return async function confirmTotp(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const signedIn = await requireSession(ctx, deps);
+    const { account } = signedIn;
+    let body: ParsedBody | undefined;
+    let pending: PendingSecret | undefined;
+    try {
+      body = await readBody(ctx);
+      pending = openPending(deps, (body.fields.enrollment ?? '').slice(0, 4096), account.id);
+      const secret = pending.secret;
+      const keys = secondFactorKeys({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });
+      const ban = await deps.regulator.check(keys);
+      if (ban.state !== 'open') {
+        throw tooManyAttempts(ban.retryAfterSeconds);
+      }
+      const step = await deps.totp.verify(secret, (body.fields.code ?? '').trim(), deps.clock());
+      if (step === null) {
+        await deps.regulator.fail(keys);
+        throw new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.');
+      }
+      await deps.accounts.setTotpSecret(account.id, secret);
+      await deps.accounts.consumeTotpStep(account.id, step);
+      audit(deps.logger, 'account.totp_reenrolled', { account_id: account.id, ip: ctx.ip });
+      if (body.json) {
+        ctx.status = 200;
+        ctx.body = { totp_enrolled: true };
+        return;
+      }
+      ctx.status = 303;
+      ctx.redirect('/account?done=totp#totp');
+    } catch (error) {
+      if (!(error instanceof AuthError)) throw error;
+      const reason = refusalReason(error);
+      if (reason) audit(deps.logger, 'account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'confirm', reason });
+      if (!body || body.json) throw error;
+      const totpEnrollment = pending ? await enrollmentView(deps, signedIn, body.fields.enrollment!, pending.secret) : undefined;
+      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error }, ...(totpEnrollment ? { totpEnrollment } : {}) });
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import Router from '@koa/router';
+import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from './account-client.ts';
+import { accountCallback, createAccountPageHandler, type AccountViewDeps } from './account-view.ts';
+import { createChangePasswordHandler, type ChangePasswordDeps } from './change-password.ts';
+import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RESET_ROUTE, type PasswordResetPageDeps } from './password-reset-page.ts';
+import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
+import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
+
+/** What the account routes use: the union of their handlers' needs. */
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & PasswordResetPageDeps;
+
+/** Paths of the account page, for the metrics route table. */
+export const ACCOUNT_ROUTES = [
+  ACCOUNT_PATH,
+  ACCOUNT_CALLBACK_PATH,
+  `${ACCOUNT_PATH}/password`,
+  `${ACCOUNT_PATH}/totp`,
+  `${ACCOUNT_PATH}/totp/confirm`,
+  `${ACCOUNT_PATH}/sessions/sign-out-others`,
+  PASSWORD_RESET_ROUTE,
+] as const;
+
+/** The self-service account page (/account) and the pages of password-reset links. */
+export function accountRoutes(deps: AccountRoutesDeps): Router {
+  const router = new Router();
+  router.get(ACCOUNT_PATH, createAccountPageHandler(deps));
+  router.get(ACCOUNT_CALLBACK_PATH, accountCallback);
+  router.post(`${ACCOUNT_PATH}/password`, createChangePasswordHandler(deps));
+  router.post(`${ACCOUNT_PATH}/totp`, createStartTotpHandler(deps));
+  router.post(`${ACCOUNT_PATH}/totp/confirm`, createConfirmTotpHandler(deps));
+  router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
+  router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
+  router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
+  return router;
+}
