@@ -7,6 +7,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAdminApi } from '../../src/admin/http/admin-api.ts';
+import { ADMIN_PATHS } from '../../src/admin/http/admin-paths.ts';
+import { authRouteName } from '../../src/metrics/route-name.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';
 import { addAdminClient, call, machineToken, problemOf } from './admin-support.ts';
@@ -175,5 +177,14 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
     const routed = api.routes.map((r) => `${r.method} ${r.path} ${r.scope ?? 'public'}`);
     expect(routed.length).toBeGreaterThan(2);
     expect([...documented].sort()).toEqual([...routed].sort());
+    // The metrics label admin requests by these paths (admin-paths.ts).
+    expect([...new Set(api.routes.map((r) => r.path))].sort()).toEqual([...ADMIN_PATHS].sort());
+  });
+
+  it('request metrics label admin requests by route pattern, never by id', () => {
+    expect(authRouteName('/admin/v1/users/0b8f5e2a-1111-4222-8333-444455556666/grants/g-1')).toBe('/admin/v1/users/:id/grants/:grantId');
+    expect(authRouteName('/admin/v1/users')).toBe('/admin/v1/users');
+    expect(authRouteName('/admin/v1/keys/rotate')).toBe('/admin/v1/keys/rotate');
+    expect(authRouteName('/admin/v1/nothing')).toBe('other');
   });
 });
