@@ -51,6 +51,7 @@ import { tokenResponse } from './oidc/token-response.ts';
 import { userinfoAudience } from './oidc/resource-server.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
+import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
 import { createClientAdmin } from './clients/client-admin.ts';
@@ -123,7 +124,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     issuer: config.issuer,
     tokens,
     accounts: services.accounts,
+    policies: services.scopePolicies,
     users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
+    issuePasswordReset: (actor, username) => issuePasswordReset({ ...services, logger, issuer: config.issuer }, actor, username),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     auditTrail: services.auditTrail,

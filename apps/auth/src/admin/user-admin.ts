@@ -124,7 +124,8 @@ const encodeCursor = (username: string) => Buffer.from(JSON.stringify({ u: usern
 function decodeCursor(cursor: string): string {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u?: unknown };
-    if (typeof value.u === 'string' && value.u !== '') return value.u;
+    // A stored username (account-store.ts rules, lower-cased): nothing else reaches the query.
+    if (typeof value.u === 'string' && /^[a-z0-9._@-]{1,64}$/.test(value.u)) return value.u;
   } catch {
     // Falls through to the refusal.
   }

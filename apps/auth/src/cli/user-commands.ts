@@ -4,13 +4,12 @@
  *   trailing newline is dropped, nothing else;
  * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
  *   rule, not on the common-passwords list); the error names the rule broken;
- * - changes (passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
+ * - changes (add, update, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
  *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
  * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
  *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
-import { hashPassword } from '../accounts/password.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
 import { revokeEverythingOf } from '../accounts/disable-account.ts';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
@@ -24,6 +23,7 @@ import { printTable } from './table.ts';
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
   '  user list [--json]',
+  '  user update <username> [--email <e>] [--name <n>] [--groups a,b | --clear-groups]   e.g. --groups admins,users makes an admin-API admin',
   '  user remove <username>',
   '  user disable <username>              no more sign-ins; ends their sessions and tokens now',
   '  user enable <username>',
@@ -42,6 +42,8 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return addUser(args, ctx);
     case 'list':
       return listUsers(args, ctx);
+    case 'update':
+      return updateUser(args, ctx);
     case 'remove':
       return removeUser(args, ctx);
     case 'disable':
@@ -63,7 +65,7 @@ export async function runUserCommand(sub: string | undefined, args: readonly str
       return resetLink(args, ctx);
     default:
       throw new UsageError(
-        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa, reset-link)',
+        sub ? `unknown command "user ${sub}"` : 'user: missing subcommand (add, list, update, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa, reset-link)',
       );
   }
 }
@@ -94,13 +96,32 @@ async function addUser(args: readonly string[], ctx: CliContext): Promise<void> 
   if (!values['password-stdin']) throw new UsageError(`${command}: missing required option --password-stdin (the password is read from standard input)`);
   const password = readPassword(ctx.io.stdin);
   const groups = (values.groups ?? '').split(',').map((g) => g.trim()).filter(Boolean);
-  const { accounts } = await ctx.stores();
-  const account = await accounts.create({ username: positionals[0]!, email, name, groups, passwordHash: await hashPassword(password) });
+  const account = await (await ctx.userAdmin()).create(CLI_OPERATOR, { username: positionals[0]!, email, name, groups, password });
   if (values.json) {
     ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
   } else {
     ctx.print(`created user ${account.username} (id ${account.id})`);
   }
+}
+
+async function updateUser(args: readonly string[], ctx: CliContext): Promise<void> {
+  const command = 'user update';
+  const { positionals, values } = parseCommand(args, {
+    command,
+    positionals: ['username'],
+    options: { email: { type: 'string' }, name: { type: 'string' }, groups: { type: 'string' }, 'clear-groups': { type: 'boolean' }, json: { type: 'boolean' } },
+  });
+  if (values.groups !== undefined && values['clear-groups']) throw new UsageError(`${command}: give --groups or --clear-groups, not both`);
+  const groups = values['clear-groups'] ? [] : values.groups?.split(',').map((g) => g.trim()).filter(Boolean);
+  if (values.email === undefined && values.name === undefined && groups === undefined) {
+    throw new UsageError(`${command}: give at least one of --email, --name, --groups, --clear-groups`);
+  }
+  const account = await (await ctx.userAdmin()).update(CLI_OPERATOR, positionals[0]!, { email: values.email, name: values.name, groups });
+  if (values.json) {
+    ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
+    return;
+  }
+  ctx.print(`updated ${account.username}: email ${account.email}, name ${account.name}, groups ${account.groups.join(',') || '(none)'}`);
 }
 
 async function listUsers(args: readonly string[], ctx: CliContext): Promise<void> {

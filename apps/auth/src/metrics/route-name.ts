@@ -9,6 +9,7 @@ import { DEVICES_PATH } from '../authenticator/manage.ts';
 import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
 import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 import { ACCOUNT_ROUTES } from '../account/routes.ts';
+import { ADMIN_ROUTE_PATTERNS } from '../admin/http/admin-paths.ts';
 
 export const authRouteName = routeTable([
   AUTH_ROUTES.health,
@@ -42,4 +43,5 @@ export const authRouteName = routeTable([
   '/authenticator/api/requests/:id/answer',
   ...Object.values(PASSKEY_PATHS),
   ...ACCOUNT_ROUTES,
+  ...ADMIN_ROUTE_PATTERNS,
 ]);

@@ -16,7 +16,7 @@ describe('the admin router', () => {
   let base: string;
 
   beforeAll(async () => {
-    const bearer = createBearerCheck({ tokens: { decode: async () => undefined, isActive: async () => false }, accounts: { findById: async () => undefined }, audience: 'http://x/admin/v1' });
+    const bearer = createBearerCheck({ tokens: { decode: async () => undefined, isActive: async () => false }, accounts: { findById: async () => undefined }, policies: { clientScopes: async () => null }, audience: 'http://x/admin/v1' });
     const router = createAdminRouter({ bearer, logger: log.logger });
     router.add({
       method: 'GET',

@@ -113,6 +113,28 @@ describe.each(TEST_ENGINES)('admin scopes on %s', (engine) => {
     expect(refused.body.code).toBe('insufficient_scope');
   });
 
+  it('a scope taken from the client stops working for tokens already issued, machine and user alike', async () => {
+    const machine = String((await clientCredentials(server, 'admin:users:read admin:keys')).body.access_token);
+    const user = await server.createUser({ groups: ['admins'] });
+    const { body } = await userTokens(server, user, 'openid admin:users:read', APP_TWO);
+    const person = String(body.access_token);
+    expect((await call(server, 'GET', '/users?limit=1', { token: machine })).status).toBe(200);
+    expect((await call(server, 'GET', '/users?limit=1', { token: person })).status).toBe(200);
+    await server.app.services.scopePolicies.setClientScopes('admin-machine', ['admin:keys']);
+    await server.app.services.scopePolicies.setClientScopes(APP_TWO.clientId, ['movies:read']);
+    try {
+      expect((await call(server, 'GET', '/users?limit=1', { token: machine })).status).toBe(403);
+      expect((await call(server, 'GET', '/keys', { token: machine })).status).toBe(200);
+      expect((await call(server, 'GET', '/users?limit=1', { token: person })).status).toBe(403);
+      await server.app.services.scopePolicies.setClientScopes('admin-machine', null);
+      expect((await call(server, 'GET', '/keys', { token: machine })).status).toBe(403);
+    } finally {
+      await server.app.services.scopePolicies.setClientScopes('admin-machine', [...ADMIN_SCOPES]);
+      await server.app.services.scopePolicies.setClientScopes(APP_TWO.clientId, ['movies:read', 'admin:users:read', 'admin:users:write']);
+    }
+    expect((await call(server, 'GET', '/users?limit=1', { token: machine })).status).toBe(200);
+  });
+
   it('discovery lists the admin scopes', async () => {
     const doc = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as { scopes_supported: string[] };
     expect(doc.scopes_supported).toEqual(expect.arrayContaining([...ADMIN_SCOPES, 'movies:read', 'openid']));

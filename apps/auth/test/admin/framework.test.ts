@@ -7,6 +7,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAdminApi } from '../../src/admin/http/admin-api.ts';
+import { ADMIN_PATHS } from '../../src/admin/http/admin-paths.ts';
+import { authRouteName } from '../../src/metrics/route-name.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';
 import { addAdminClient, call, machineToken, problemOf } from './admin-support.ts';
@@ -140,11 +142,30 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
     expect(doc.components.schemas.Problem).toMatchObject({ required: ['type', 'title', 'status', 'code'] });
   });
 
+  it('the document is self-consistent: every $ref resolves, every operation has an id, responses and path parameters declared', async () => {
+    const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] }>>; components: { schemas: Record<string, unknown> } };
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) expect(doc.components.schemas, ref).toHaveProperty(ref);
+    const ids = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^\w+$/);
+        expect(ids.has(op.operationId), op.operationId).toBe(false);
+        ids.add(op.operationId);
+        expect(Object.keys(op.responses).length, `${method} ${path}`).toBeGreaterThan(0);
+        expect((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name), `${method} ${path}`).toEqual(pathParams);
+      }
+    }
+  });
+
   it('every route of the router is in the document with its scope, and the document has no other operation', async () => {
     const api = createAdminApi({
       issuer: server.issuer,
       tokens: { decode: async () => undefined, isActive: async () => false },
       accounts: server.app.services.accounts,
+      policies: server.app.services.scopePolicies,
       users: undefined as never,
       keys: undefined as never,
       logger: createLogger({ level: 'silent' }),
@@ -156,5 +177,14 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
     const routed = api.routes.map((r) => `${r.method} ${r.path} ${r.scope ?? 'public'}`);
     expect(routed.length).toBeGreaterThan(2);
     expect([...documented].sort()).toEqual([...routed].sort());
+    // The metrics label admin requests by these paths (admin-paths.ts).
+    expect([...new Set(api.routes.map((r) => r.path))].sort()).toEqual([...ADMIN_PATHS].sort());
+  });
+
+  it('request metrics label admin requests by route pattern, never by id', () => {
+    expect(authRouteName('/admin/v1/users/0b8f5e2a-1111-4222-8333-444455556666/grants/g-1')).toBe('/admin/v1/users/:id/grants/:grantId');
+    expect(authRouteName('/admin/v1/users')).toBe('/admin/v1/users');
+    expect(authRouteName('/admin/v1/keys/rotate')).toBe('/admin/v1/keys/rotate');
+    expect(authRouteName('/admin/v1/nothing')).toBe('other');
   });
 });

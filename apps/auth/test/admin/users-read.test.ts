@@ -87,6 +87,23 @@ describe.each(TEST_ENGINES)('reading users over the admin API on %s', (engine) =
     }
   });
 
+  it('NUL and other control characters in a path or query value are refused, never sent to the database', async () => {
+    const nulCursor = Buffer.from(JSON.stringify({ u: 'a\u0000b' })).toString('base64url');
+    const cursor = await call(server, 'GET', `/users?after=${nulCursor}`, { token: reader });
+    expect(cursor.status).toBe(400);
+    expect(cursor.body.errors).toEqual([{ field: 'after', message: 'the cursor is not one this server issued' }]);
+    const q = await call(server, 'GET', '/users?q=a%00b', { token: reader });
+    expect(q.status).toBe(400);
+    expect(q.body.errors).toEqual([{ field: 'q', message: 'must not contain control characters' }]);
+    for (const id of ['%00', 'a%00b', '%0A']) {
+      const answer = await call(server, 'GET', `/users/${id}`, { token: reader });
+      expect(answer.status, id).toBe(404);
+      expect(answer.body.code).toBe('not_found');
+    }
+    const grant = await call(server, 'DELETE', `/users/${ids.alice}/grants/%00`, { token: await machineToken(server, 'admin:users:write') });
+    expect(grant.status).toBe(404);
+  });
+
   it('gets one user with the second factors enrolled', async () => {
     const answer = await call(server, 'GET', `/users/${ids.alice}`, { token: reader });
     expect(answer.status).toBe(200);

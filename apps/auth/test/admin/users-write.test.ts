@@ -56,6 +56,7 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
       ['POST', '/users/{id}/enable', 'write'],
       ['POST', '/users/{id}/unlock', 'write'],
       ['POST', '/users/{id}/password', 'write', { password: 'a long enough passphrase' }],
+      ['POST', '/users/{id}/password-reset', 'write'],
       ['POST', '/users/{id}/second-factors/reset', 'write'],
       ['GET', '/users/{id}/sessions', 'read'],
       ['POST', '/users/{id}/signout-all', 'write'],
@@ -216,6 +217,39 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toEqual([{ field: 'password', message: expect.any(String) }]);
     expect(JSON.stringify(log.lines)).not.toContain('the operator chose this');
+  });
+
+  it('password-reset link: 201 with a one-time link that sets a new password; a new link replaces it; a disabled user gets 409', async () => {
+    const user = await server.createUser();
+    const id = await idOf(user.username);
+    const path = `/users/${id}/password-reset`;
+    const first = await call(server, 'POST', path, { token: writer });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(first.body).toEqual({ url: expect.stringMatching(new RegExp(`^${server.issuer}/account/password-reset/[A-Za-z0-9_-]{43}$`)), expires_at: new Date(clock.now + 3_600_000).toISOString() });
+    expect(log.audits('admin.user.reset_link_issued').at(-1)).toEqual(expect.objectContaining({ ...machine, account_id: id, expires_at: first.body.expires_at }));
+
+    // A second link replaces the first: the first page is gone, the second sets the password.
+    const second = await call(server, 'POST', path, { token: writer });
+    expect(second.status).toBe(201);
+    const firstUrl = first.body.url as string;
+    const secondUrl = second.body.url as string;
+    expect((await request(browser(), firstUrl)).status).toBe(410);
+    const set = await request(browser(), secondUrl, {
+      method: 'POST',
+      headers: { ...form({}).headers, origin: server.issuer },
+      body: form({ new_password: 'a reset passphrase here', new_password_confirm: 'a reset passphrase here' }).body,
+    });
+    expect(set.status).toBe(200);
+    expect((await passwordStep(browser(), user.username, user.password)).status).toBe(401);
+    expect((await passwordStep(browser(), user.username, 'a reset passphrase here')).status).toBe(200);
+    // The link is in the answer only: never in a log line.
+    expect(JSON.stringify(log.lines)).not.toContain(new URL(secondUrl).pathname.split('/').at(-1));
+
+    expect((await call(server, 'POST', `/users/${id}/disable`, { token: writer })).status).toBe(200);
+    const disabled = await call(server, 'POST', path, { token: writer });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body).toMatchObject(problemOf(409, 'user_disabled', path));
   });
 
   it('second-factor reset removes TOTP, devices, passkeys and recovery codes', async () => {

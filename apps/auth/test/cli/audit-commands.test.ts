@@ -33,7 +33,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     target = await createTestDatabase(engine);
     env = { AUTH_DATABASE_URL: target.url, AUTH_DATA_DIR: dir, NODE_ENV: 'development' };
     expect((await cli(['user', 'add', 'alice', '--email', 'alice@example.com', '--name', 'Alice', '--password-stdin', '--json'], 'a long passphrase\n')).code).toBe(0);
-    // An admin change made with authctl: stored with its actor, through the CLI's own logger.
+    // Admin changes made with authctl (the user's creation, then disable): stored with their actor, through the CLI's own logger.
     expect((await cli(['user', 'disable', 'alice'])).code).toBe(0);
     const database = await openAuthDatabase(loadConfig(env).databaseUrl);
     try {
@@ -61,6 +61,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     const rows = [
       ['TIME', 'EVENT', 'ACTOR', 'ACCOUNT', 'CLIENT', 'IP', 'FIELDS'],
       ['2026-11-23T12:00:00Z', 'admin.user.disabled', 'operator:cli', aliceId, '-', '-', ''],
+      ['2026-11-23T12:00:00Z', 'admin.user.created', 'operator:cli', aliceId, '-', '-', 'password_set=true'],
       ['2026-11-23T10:00:00Z', 'login.password.failure', '-', '-', '-', '10.0.0.66', 'username=mallory'],
       ['2026-11-22T16:00:00Z', 'token.issued', '-', '-', 'app-one', '-', 'grant_type=authorization_code'],
       ['2026-11-22T06:00:00Z', 'login.mfa.success', '-', aliceId, '-', '10.0.0.1', 'method=totp'],
@@ -88,6 +89,18 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
           ip: null,
           fields: {},
         },
+        {
+          id: expect.stringMatching(/^\d+$/),
+          occurred_at: '2026-11-23T12:00:00.000Z',
+          event: 'admin.user.created',
+          account_id: aliceId,
+          username: null,
+          client_id: null,
+          actor_kind: 'operator',
+          actor: 'cli',
+          ip: null,
+          fields: { password_set: true },
+        },
       ],
       next: null,
     });
@@ -101,6 +114,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     };
     expect(await events(['--user', 'alice'])).toEqual([
       'admin.user.disabled 2026-11-23T12',
+      'admin.user.created 2026-11-23T12',
       'login.mfa.success 2026-11-22T06',
       'login.password.success 2026-11-22T06',
       'login.password.failure 2026-11-21T12',
@@ -121,7 +135,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     const more = /^more: add --after ([A-Za-z0-9_-]+)$/.exec(lines.at(-1)!);
     expect(more).not.toBeNull();
     const second = JSON.parse((await cli(['audit', '--limit', '4', '--after', more![1]!, '--json'])).stdout) as { items: { event: string }[]; next: string | null };
-    expect(second).toEqual({ items: [expect.objectContaining({ event: 'login.password.success' }), expect.objectContaining({ event: 'login.password.failure', username: 'alice' })], next: null });
+    expect(second).toEqual({ items: [expect.objectContaining({ event: 'login.mfa.success' }), expect.objectContaining({ event: 'login.password.success' }), expect.objectContaining({ event: 'login.password.failure', username: 'alice' })], next: null });
     const firstJson = JSON.parse((await cli(['audit', '--limit', '4', '--json'])).stdout) as { items: { id: string }[]; next: string };
     expect(firstJson.next).toBe(more![1]);
     const all = JSON.parse((await cli(['audit', '--json'])).stdout) as { items: { id: string }[] };

@@ -18,7 +18,11 @@ function authctl(args: string[], input: string) {
 describe('node src/cli/main.ts', () => {
   it('adds a user with the password piped on stdin, then refuses a duplicate with one line and exit 1', () => {
     const added = authctl(['user', 'add', 'dave', '--email', 'dave@example.com', '--name', 'Dave', '--password-stdin', '--json'], 'a long password\n');
-    expect(added.stderr).toBe('');
+    // The only stderr line is the audit event of the user service (admin/user-admin.ts).
+    expect(added.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ event: 'admin.user.created', actor_kind: 'operator', actor: 'cli', password_set: true }),
+    ]);
+    expect(added.stderr).not.toContain('a long password');
     expect(added.status).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ username: 'dave', email: 'dave@example.com', name: 'Dave', groups: [] });
 

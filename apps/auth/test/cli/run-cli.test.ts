@@ -78,7 +78,7 @@ describe('authctl help and usage errors', () => {
 
   it.each([
     [['frob'], 'unknown command "frob"'],
-    [['user'], 'user: missing subcommand (add, list, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa, reset-link)'],
+    [['user'], 'user: missing subcommand (add, list, update, remove, disable, enable, passwd, unlock, sessions, signout-all, totp, reset-mfa, reset-link)'],
     [['user', 'frob'], 'unknown command "user frob"'],
     [['client', 'add', 'x'], 'client add: missing required option --redirect-uri (or use --grant client_credentials)'],
     [['client', 'add', 'x', '--redirect-uri'], 'client add: option --redirect-uri needs a value'],

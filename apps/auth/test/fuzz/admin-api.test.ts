@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { anyShape, fc, fuzzRequest, fuzzSettings, parserRejection, problemJson, runFuzz, type FuzzResponse, type FuzzTarget, type RouteSpec } from '@gatehouse/fuzz';
 import { ADMIN_PROBLEM_CODES } from '../../src/admin/http/problem.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';
@@ -17,13 +18,13 @@ import { replayCommand } from './auth-fuzz-target.ts';
 const RUNS = 400;
 const CODES: ReadonlySet<string> = new Set(ADMIN_PROBLEM_CODES);
 
-describe('fuzz: the admin API (/admin/v1)', () => {
+describe.each(TEST_ENGINES)('fuzz: the admin API (/admin/v1) on %s', (engine) => {
   let server: TestAuthServer;
   let routes: RouteSpec[];
   let authorization: string[];
 
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer({ engine });
     await addAdminClient(server);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -101,7 +102,7 @@ describe('fuzz: the admin API (/admin/v1)', () => {
         return problems;
       },
     };
-    await runFuzz(name, target, requests, { runs: RUNS, command: replayCommand('admin-api.test.ts') });
+    await runFuzz(`${name} (${engine})`, target, requests, { runs: RUNS, command: replayCommand('admin-api.test.ts') });
   }
 
   it('keeps the invariants with any bearer value', () => fuzz('admin api', false), fuzzSettings(RUNS).timeoutMs);

@@ -8,10 +8,12 @@ import type { AccountStore } from '../../accounts/account-store.ts';
 import type { AuditTrail } from '../../audit/audit-trail.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
+import type { ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
 import type { ClientAdmin } from '../../clients/client-admin.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
+import type { UserRoutesDeps } from './users-routes.ts';
 import { createAdminRouter, type AdminRouter } from './admin-router.ts';
 import { createBearerCheck } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
@@ -24,7 +26,10 @@ export interface AdminApiDeps {
   issuer: string;
   tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
   accounts: Pick<AccountStore, 'findById'>;
+  policies: Pick<ScopePolicyService, 'clientScopes'>;
   users: UserAdmin;
+  /** Password-reset links (admin/password-reset.ts), as `authctl user reset-link`. */
+  issuePasswordReset: UserRoutesDeps['issuePasswordReset'];
   keys: KeyAdmin;
   /** The stored audit trail (audit/audit-trail.ts). */
   auditTrail: AuditTrail;
@@ -35,7 +40,7 @@ export interface AdminApiDeps {
 }
 
 export function createAdminApi(deps: AdminApiDeps): AdminRouter {
-  const bearer = createBearerCheck({ tokens: deps.tokens, accounts: deps.accounts, audience: adminAudience(deps.issuer) });
+  const bearer = createBearerCheck({ tokens: deps.tokens, accounts: deps.accounts, policies: deps.policies, audience: adminAudience(deps.issuer) });
   const router = createAdminRouter({ bearer, logger: deps.logger });
   const document = adminOpenApi(deps.issuer);
   router.add({
@@ -46,7 +51,7 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
       return { status: 200, body: document };
     },
   });
-  addUserRoutes(router, { users: deps.users });
+  addUserRoutes(router, { users: deps.users, issuePasswordReset: deps.issuePasswordReset });
   addKeyRoutes(router, { keys: deps.keys });
   addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock });
   addClientRoutes(router, { clients: deps.clients });

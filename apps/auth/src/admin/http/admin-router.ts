@@ -8,6 +8,8 @@
  *   bearer token (401) → scope (403) → query and body (400 `validation_failed` with `errors`,
  *   415, 413, 400 `malformed_body`) → the handler;
  * - a query parameter given twice is refused; unknown body members are refused (strict objects);
+ * - control characters (NUL included) never reach a handler or the database: a path parameter
+ *   holding one names nothing (404), a query value holding one is a validation failure;
  * - bodies are JSON only (`application/json` or `application/*+json`), at most 64 KiB; a route
  *   whose body schema accepts `undefined` (optional body) may also be called without a body;
  * - every answer has `Cache-Control: no-store`; errors are problem documents (problem.ts); an
@@ -88,6 +90,8 @@ function fieldErrors(error: z.ZodError): FieldError[] {
   });
 }
 
+const CONTROL = /\p{Cc}/u;
+
 function matchPath(segments: readonly string[], parts: readonly string[]): Record<string, string> | undefined {
   if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
@@ -95,7 +99,7 @@ function matchPath(segments: readonly string[], parts: readonly string[]): Recor
     const segment = segments[i]!;
     const part = parts[i]!;
     if (segment.startsWith('{')) {
-      if (part === '') return undefined;
+      if (part === '' || CONTROL.test(part)) return undefined;
       params[segment.slice(1, -1)] = part;
     } else if (segment !== part) return undefined;
   }
@@ -106,6 +110,7 @@ function readQuery(ctx: Context): Record<string, string> {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(ctx.query)) {
     if (Array.isArray(value)) throw validationFailed([{ field: name, message: 'is given more than once' }]);
+    if (value !== undefined && (CONTROL.test(value) || CONTROL.test(name))) throw validationFailed([{ field: name, message: 'must not contain control characters' }]);
     if (value !== undefined) out[name] = value;
   }
   return out;

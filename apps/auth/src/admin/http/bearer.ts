@@ -8,14 +8,18 @@
  *   §3.1: no error attribute when the request had no credentials); a bad token: the same with
  *   `error="invalid_token"`;
  * - the actor: a client_credentials token (subject = its client) acts as `{kind:'client'}`, a
- *   user's token as `{kind:'account'}`; a user's token counts its admin scopes only while the
- *   user is still in group `admins` (a user removed from it loses them at once);
+ *   user's token as `{kind:'account'}`;
+ * - a token counts only the admin scopes its holder may still be granted (policy/admin-scopes.ts):
+ *   those its client still lists, and for a user's token only while the user is in group
+ *   `admins`; taking a scope from a client or a user out of `admins` takes effect at once, not
+ *   when the token expires;
  * - a route's scope missing from the token: 403 `insufficient_scope` naming it in
  *   WWW-Authenticate (`scope="..."`).
  */
 import type { Context } from 'koa';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
+import { ScopePolicyError, type ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { ADMIN_GROUP, isAdminScope, type AdminScope } from '../../policy/admin-scopes.ts';
 import type { Actor } from '../user-admin.ts';
 import { AdminProblem } from './problem.ts';
@@ -28,6 +32,8 @@ export interface Caller {
 export interface BearerDeps {
   tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
   accounts: Pick<AccountStore, 'findById'>;
+  /** The clients' allowed scopes (policy/). */
+  policies: Pick<ScopePolicyService, 'clientScopes'>;
   /** The admin API's audience, also the realm. */
   audience: string;
 }
@@ -37,6 +43,13 @@ export function createBearerCheck(deps: BearerDeps) {
   const invalid = (detail: string, hadToken: boolean) =>
     new AdminProblem(401, 'invalid_token', detail, {
       headers: { 'WWW-Authenticate': hadToken ? `Bearer ${realm}, error="invalid_token"` : `Bearer ${realm}` },
+    });
+
+  /** The client's list now; none for a client removed meanwhile. */
+  const clientScopes = (clientId: string) =>
+    deps.policies.clientScopes(clientId).catch((error: unknown) => {
+      if (error instanceof ScopePolicyError) return [];
+      throw error;
     });
 
   return {
@@ -51,7 +64,8 @@ export function createBearerCheck(deps: BearerDeps) {
       const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
       if (!audiences.includes(deps.audience)) throw invalid('The access token is not for the admin API.', true);
       if (!(await deps.tokens.isActive(claims))) throw invalid('The access token is expired or revoked.', true);
-      const granted = (claims.scope ?? '').split(' ').filter(isAdminScope);
+      const listed = (await clientScopes(claims.client_id)) ?? [];
+      const granted = (claims.scope ?? '').split(' ').filter((scope): scope is AdminScope => isAdminScope(scope) && listed.includes(scope));
       if (claims.sub === claims.client_id) return { actor: { kind: 'client', clientId: claims.client_id }, scopes: new Set(granted) };
       const account = await deps.accounts.findById(claims.sub);
       const admin = account?.groups.includes(ADMIN_GROUP) ?? false;

@@ -126,6 +126,16 @@ const usersPaths: Json = {
     requestBody: { type: 'object', additionalProperties: false, required: ['password'], properties: { password: { type: 'string', minLength: 12, maxLength: 128 } } },
     responses: { '204': { description: 'Set' }, '422': passwordRefused },
   }),
+  '/users/{id}/password-reset': userWrite('Issue a one-time password-reset link (1 hour, single use, replaces the previous link); the link is in this answer only', 'issuePasswordReset', {
+    responses: {
+      '201': json('The link, to hand to the user (Gatehouse sends no mail)', {
+        type: 'object',
+        required: ['url', 'expires_at'],
+        properties: { url: { type: 'string', format: 'uri' }, expires_at: { type: 'string', format: 'date-time' } },
+      }),
+      '409': problem('The user is disabled (`user_disabled`)'),
+    },
+  }),
   '/users/{id}/second-factors/reset': userWrite('Remove the TOTP secret, authenticator devices, passkeys and recovery codes', 'resetSecondFactors', {
     responses: {
       '200': json('What was removed', {

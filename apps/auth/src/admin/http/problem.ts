@@ -30,6 +30,7 @@ export const ADMIN_PROBLEM_CODES = [
   'password_too_long',
   'password_common',
   'grant_not_found',
+  'user_disabled',
   // Clients (clients-routes.ts).
   'client_not_found',
   'duplicate_client',

@@ -10,12 +10,15 @@
  *   which second factors are enrolled; sessions are shown without their ids (an id is the value
  *   of the session cookie: whoever reads it could use the session);
  * - a password refused by the policy is 422 with the rule's code (`password_too_short`, ...);
- *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`.
+ *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`;
+ * - a password-reset link (admin/password-reset.ts) is in the answer only, never logged; a
+ *   disabled user gets none (409 `user_disabled`: the link could not be used).
  */
 import { z } from 'zod';
 import { AccountError, type Account } from '../../accounts/account-store.ts';
 import { PasswordPolicyError } from '../../accounts/password-policy.ts';
-import { UserAdminError, type UserAdmin, type UserDetails } from '../user-admin.ts';
+import { UserAdminError, type Actor, type UserAdmin, type UserDetails } from '../user-admin.ts';
+import type { IssuedPasswordReset } from '../password-reset.ts';
 import type { UserGrant, UserSession } from '../user-sessions.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
@@ -114,7 +117,13 @@ async function answered<T>(run: () => Promise<T>, field?: string): Promise<T> {
   }
 }
 
-export function addUserRoutes(router: AdminRouter, deps: { users: UserAdmin }): void {
+export interface UserRoutesDeps {
+  users: UserAdmin;
+  /** Issues a one-time password-reset link (admin/password-reset.ts, as `authctl user reset-link`). */
+  issuePasswordReset(actor: Actor, username: string): Promise<IssuedPasswordReset>;
+}
+
+export function addUserRoutes(router: AdminRouter, deps: UserRoutesDeps): void {
   const { users } = deps;
 
   router.add({
@@ -253,6 +262,18 @@ export function addUserRoutes(router: AdminRouter, deps: { users: UserAdmin }): 
       const name = await username(params.id!);
       await answered(() => users.revokeGrant(actor, name, params.grantId!));
       return { status: 204 };
+    },
+  });
+
+  router.add({
+    method: 'POST',
+    path: '/users/{id}/password-reset',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const account = await answered(() => users.byId(params.id!));
+      if (account.disabledAt !== null) throw new AdminProblem(409, 'user_disabled', 'The user is disabled; enable them before issuing a password-reset link.');
+      const issued = await answered(() => deps.issuePasswordReset(actor, account.username));
+      return { status: 201, body: { url: issued.url, expires_at: new Date(issued.expiresAt).toISOString() } };
     },
   });
 }

@@ -1,6 +1,6 @@
 /**
- * `authctl user reset-mfa` (the user service's resetSecondFactors, shared with the admin API):
- * removes TOTP, devices, passkeys and recovery codes, prints what it removed, audits the operator.
+ * `authctl user reset-mfa` and `authctl user update` (the user service's resetSecondFactors and
+ * update, shared with the admin API): what they change, what they print, the operator's audit.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { createAuthServices, type AuthServices } from '../../src/services.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 
-describe.each(TEST_ENGINES)('authctl user reset-mfa on %s', (engine) => {
+describe.each(TEST_ENGINES)('authctl user reset-mfa and update on %s', (engine) => {
   let dir: string;
   let target: TestDatabase;
   let env: Record<string, string | undefined>;
@@ -79,5 +79,19 @@ describe.each(TEST_ENGINES)('authctl user reset-mfa on %s', (engine) => {
   it('an unknown user and a missing argument are refused', async () => {
     expect(await cli(['user', 'reset-mfa', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
     expect((await cli(['user', 'reset-mfa'])).code).toBe(2);
+  });
+
+  it('update changes email, name and groups (an admin-API admin is a user in admins), audited by field name', async () => {
+    expect(await cli(['user', 'update', 'alice', '--groups', 'admins, users', '--name', 'Alice A'])).toEqual({
+      code: 0,
+      stdout: 'updated alice: email alice@example.com, name Alice A, groups admins,users\n',
+      stderr: '',
+    });
+    expect(audit.filter((l) => l.event === 'admin.user.updated').at(-1)).toMatchObject({ actor_kind: 'operator', actor: 'cli', fields: 'name,groups' });
+    expect(JSON.parse((await cli(['user', 'update', 'alice', '--clear-groups', '--json'])).stdout)).toMatchObject({ username: 'alice', groups: [] });
+    expect(await cli(['user', 'update', 'alice', '--email', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: email must be a valid e-mail address\n' });
+    expect(await cli(['user', 'update', 'nobody', '--name', 'N'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
+    expect((await cli(['user', 'update', 'alice'])).stderr).toContain('give at least one of --email, --name, --groups, --clear-groups');
+    expect((await cli(['user', 'update', 'alice', '--groups', 'a', '--clear-groups'])).code).toBe(2);
   });
 });
