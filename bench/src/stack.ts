@@ -13,18 +13,11 @@ import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { freePort, stopChild, waitUntilReady as waitUntil } from '@gatehouse/e2e/processes';
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
-const APPS = ['apps/auth', 'apps/api', 'apps/client'];
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** `tsc -p tsconfig.build.json` in each app: the output `pnpm build` produces. */
-export function buildApps(): void {
-  const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
-  for (const app of APPS) {
-    const result = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: join(REPO_ROOT, app), encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`build of ${app} failed:\n${result.stdout}${result.stderr}`);
-  }
-}
+/** The output `pnpm build` produces: packages compiled, apps compiled and linked to them. */
+export { buildForProduction as buildApps } from '@gatehouse/e2e/processes';
 
 /** Resident set size of a process, MB (Linux /proc). */
 export function rssMb(pid: number): number {

@@ -3,8 +3,36 @@
  * picked by the kernel on loopback; a process is ready when its readiness URL answers 2xx, and a
  * process that exits first, or is not ready within the timeout, fails with its name.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const REPO_ROOT = new URL('../../', import.meta.url).pathname;
+const APPS = ['apps/auth', 'apps/api', 'apps/client'];
+
+function spawnOrThrow(what: string, command: string, args: string[], cwd: string): void {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  if (result.status !== 0) throw new Error(`${what} failed:\n${result.error?.message ?? ''}${result.stdout}${result.stderr}`);
+}
+
+/**
+ * The output `pnpm build` produces, without turbo: each workspace package with a
+ * tsconfig.build.json compiled to its dist/, then each app compiled and linked to those
+ * (scripts/link-built-packages.ts), so the production processes load no TypeScript.
+ */
+export function buildForProduction(): void {
+  const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
+  for (const folder of readdirSync(join(REPO_ROOT, 'packages'))) {
+    const dir = join(REPO_ROOT, 'packages', folder);
+    if (existsSync(join(dir, 'tsconfig.build.json'))) spawnOrThrow(`build of packages/${folder}`, tsc, ['-p', 'tsconfig.build.json'], dir);
+  }
+  for (const app of APPS) {
+    const dir = join(REPO_ROOT, app);
+    spawnOrThrow(`build of ${app}`, tsc, ['-p', 'tsconfig.build.json'], dir);
+    spawnOrThrow(`linking the packages of ${app}`, process.execPath, [join(REPO_ROOT, 'scripts', 'link-built-packages.ts')], dir);
+  }
+}
 
 /** A port that was free on 127.0.0.1 a moment ago. */
 export function freePort(): Promise<number> {

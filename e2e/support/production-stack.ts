@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { ARTIFACTS, REPO_ROOT } from './stack.ts';
-import { freePort, stopChild, waitUntilReady as waitUntil } from './processes.ts';
+import { buildForProduction, freePort, stopChild, waitUntilReady as waitUntil } from './processes.ts';
 
 export type InstanceName = 'auth-1' | 'auth-2' | 'api-1' | 'api-2' | 'app-one';
 
@@ -47,22 +47,14 @@ export interface ProductionStack {
   stop(): Promise<void>;
 }
 
-const BUILT = ['apps/auth', 'apps/api', 'apps/client'];
-
 function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', timeout: 120_000, ...options });
   if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
   return result;
 }
 
-/** `tsc -p tsconfig.build.json` in each app: the same output `pnpm build` produces. */
-export function buildApps(): void {
-  const tsc = join(REPO_ROOT, 'node_modules', '.bin', 'tsc');
-  for (const app of BUILT) {
-    const result = run(tsc, ['-p', 'tsconfig.build.json'], { cwd: join(REPO_ROOT, app) });
-    if (result.status !== 0) throw new Error(`build of ${app} failed:\n${result.stdout}${result.stderr}`);
-  }
-}
+/** The output `pnpm build` produces (packages, then apps linked to them): processes.ts. */
+export const buildApps = buildForProduction;
 
 function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'tls.crt');

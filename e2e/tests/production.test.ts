@@ -23,7 +23,7 @@ beforeAll(async () => {
   buildApps();
   stack = await startProductionStack('production');
   browser = await launchBrowser();
-}, 240_000);
+}, 360_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -7,3 +7,5 @@ export type { Migrations, MigrateMode } from './migrate.ts';
 export { openMigratedDatabase } from './open-migrated-database.ts';
 export type { AppMigrations, OpenMigratedDatabaseOptions } from './open-migrated-database.ts';
 export { isDatabaseUnavailable } from './database-unavailable.ts';
+export { precompile } from './precompile.ts';
+export type { PrecompiledQuery } from './precompile.ts';

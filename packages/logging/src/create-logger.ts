@@ -2,10 +2,15 @@
  * The one way a Gatehouse process makes its logger. Rules: pino JSON lines on stdout (or the
  * given destination); every line names the app (`name`); the level comes from the app's config
  * (LOG_LEVEL), never from the environment here; the redaction list of redaction.ts applies to
- * every line, with the fields removed rather than masked.
+ * every line and every child logger's bindings, with the fields removed rather than masked
+ * (remove-secrets.ts).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { REDACT_PATHS } from './redaction.ts';
+import { secretRemover } from './remove-secrets.ts';
+
+// Compiled once for every logger (remove-secrets.ts): pino's own `redact` cost more than the rest of a line.
+const removeSecrets = secretRemover(REDACT_PATHS);
 
 /** Options for {@link createLogger}. */
 export interface LoggerOptions {
@@ -19,6 +24,12 @@ export interface LoggerOptions {
 
 /** A pino logger with the shared redaction list. */
 export function createLogger(options: LoggerOptions): Logger {
-  const settings = { name: options.name, level: options.level, redact: { paths: [...REDACT_PATHS], remove: true } };
-  return options.destination ? pino(settings, options.destination) : pino(settings);
+  const settings = { name: options.name, level: options.level, formatters: { log: removeSecrets } };
+  const logger = options.destination ? pino(settings, options.destination) : pino(settings);
+  // pino gives a child's bindings to no formatter: they go through the list here (children inherit this).
+  const makeChild = logger.child;
+  logger.child = function child(this: Logger, bindings: Record<string, unknown>, childOptions?: object) {
+    return makeChild.call(this, removeSecrets(bindings), childOptions);
+  } as Logger['child'];
+  return logger;
 }

@@ -84,6 +84,29 @@ describe('createLogger redaction', () => {
     expect((lines[0]!.err as { message: string }).message).toBe('refused');
   });
 
+  it('never changes the objects passed to it', () => {
+    const { logger, lines } = collectingLogger();
+    const body = { token: SECRET, username: 'alice', headers: { authorization: SECRET, accept: 'text/html' } };
+    const fields = { password: SECRET, body };
+    logger.info(fields, 'message');
+    expect(fields).toEqual({ password: SECRET, body: { token: SECRET, username: 'alice', headers: { authorization: SECRET, accept: 'text/html' } } });
+    expect(lines[0]).toMatchObject({ body: { username: 'alice', headers: { accept: 'text/html' } } });
+    expect(JSON.stringify(lines[0])).not.toContain(SECRET);
+  });
+
+  it("removes a secret from a child logger's bindings", () => {
+    const { logger, lines } = collectingLogger();
+    logger.child({ token: SECRET, request_id: 'r-1' }).info({ account_id: 'acc-1' }, 'message');
+    expect(JSON.stringify(lines[0])).not.toContain(SECRET);
+    expect(lines[0]).toMatchObject({ request_id: 'r-1', account_id: 'acc-1' });
+  });
+
+  it('keeps fields two levels down that only share a name with a secret field', () => {
+    const { logger, lines } = collectingLogger();
+    logger.info({ outer: { inner: { code: 'kept-at-depth-three' } } }, 'message');
+    expect(lines[0]).toMatchObject({ outer: { inner: { code: 'kept-at-depth-three' } } });
+  });
+
   it('covers every field of the list at both depths, and the headers', () => {
     for (const field of SECRET_FIELDS) expect(REDACT_PATHS).toEqual(expect.arrayContaining([field, `*.${field}`]));
     expect(REDACT_PATHS).toEqual(expect.arrayContaining(['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]']));

@@ -1,2 +1,3 @@
 export { gracefulShutdown, shutdownOnSignals } from './graceful-shutdown.ts';
 export type { GracefulShutdown, GracefulShutdownOptions, ShutdownLogger } from './graceful-shutdown.ts';
+export { releaseStartupMemory, releaseStartupMemoryLater } from './release-startup-memory.ts';

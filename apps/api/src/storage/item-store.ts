@@ -6,9 +6,10 @@
  *   stable while items are added or removed;
  * - fields other than `id` are stored as one JSON object, so adding a collection or a field
  *   is a configuration change, not a migration;
- * - each query is compiled once, when the store is created (precompile below).
+ * - each query is compiled once, when the store is created (`precompile` of @gatehouse/db).
  */
-import { sql, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { sql, type Kysely, type QueryResult } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { Item, ItemValue } from '../collections/item-validator.ts';
 import type { ApiSchema } from './schema.ts';
 
@@ -34,25 +35,6 @@ function toItem(row: { id: number | string | bigint; data: string }): Item {
 function dataOf(item: Item): string {
   const { id: _id, ...fields } = item;
   return JSON.stringify(fields);
-}
-
-/**
- * A query built and compiled once, run with new values on each call: building and compiling a
- * Kysely query cost about as much as running it (pnpm bench, API read profile). Each value is
- * found in the compiled parameters by a sentinel standing in for it, so the order Kysely gives
- * the parameters does not matter, and a query whose values did not all become parameters is
- * refused when the store is created, not on a request.
- */
-function precompile<K extends string, R>(db: Kysely<ApiSchema>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>) {
-  const sentinels = Object.fromEntries(names.map((name) => [name, `\u0000${name}\u0000`])) as unknown as Record<K, never>;
-  const compiled = build(sentinels).compile();
-  const order = compiled.parameters.map((value) => {
-    const name = names.find((n) => sentinels[n] === value);
-    if (name === undefined) throw new Error(`precompiled query has a parameter that is not a named value: ${compiled.sql}`);
-    return name;
-  });
-  for (const name of names) if (!order.includes(name)) throw new Error(`precompiled query does not use "${name}" as a parameter: ${compiled.sql}`);
-  return (values: Readonly<Record<K, unknown>>): Promise<QueryResult<R>> => db.executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
 }
 
 export function createItemStore(db: Kysely<ApiSchema>): ItemStore {

@@ -1,11 +1,13 @@
-import QRCode from 'qrcode';
+/** qrcode (and its PNG encoder) loads on the first QR code drawn, not at start (bench/README.md, memory). */
+let library: Promise<typeof import('qrcode')> | undefined;
+const qrcode = () => (library ??= import('qrcode'));
 
 /** A QR code as an inline SVG document, for enrolment pages. */
-export function qrSvg(text: string): Promise<string> {
-  return QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+export async function qrSvg(text: string): Promise<string> {
+  return (await qrcode()).toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 
 /** A QR code drawn with block characters, for the operator CLI. */
-export function qrTerminal(text: string): Promise<string> {
-  return QRCode.toString(text, { type: 'terminal', small: true, errorCorrectionLevel: 'M' });
+export async function qrTerminal(text: string): Promise<string> {
+  return (await qrcode()).toString(text, { type: 'terminal', small: true, errorCorrectionLevel: 'M' });
 }

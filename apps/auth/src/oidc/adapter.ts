@@ -12,10 +12,13 @@
  * - an empty SSO session (no account, no logout state, no client authorizations) is not stored:
  *   oidc-provider saves one at the end of any request that presents a validly signed cookie of a
  *   session that no longer exists (expired, logged out), refused requests included, so storing
- *   it would let one stale cookie add a row per request. Not finding it later means the same.
+ *   it would let one stale cookie add a row per request. Not finding it later means the same;
+ * - every query is compiled once, when the adapter is created (`precompile` of @gatehouse/db):
+ *   the token endpoint runs several per request, and building them cost as much as running them.
  */
 import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { precompile } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
 import type { AuthSchema, OidcPayloadsTable } from '../storage/schema.ts';
 
@@ -68,14 +71,35 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     return payload;
   }
 
+  type Row = Pick<OidcPayloadsTable, 'payload' | 'consumed_at' | 'expires_at'>;
+  const selectBy = (column: 'id' | 'user_code' | 'uid') =>
+    precompile(db, ['model', 'key'], (v) => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at', 'expires_at']).where('model', '=', v.model).where(column, '=', v.key));
+  const queries = {
+    find: selectBy('id'),
+    findByUserCode: selectBy('user_code'),
+    findByUid: selectBy('uid'),
+    upsert: precompile(db, ['model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'expires_at', 'consumed_at'], (v) => {
+      const row = { payload: v.payload, grant_id: v.grant_id, user_code: v.user_code, uid: v.uid, expires_at: v.expires_at, consumed_at: v.consumed_at };
+      return db
+        .insertInto('oidc_payloads')
+        .values({ model: v.model, id: v.id, ...row })
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row));
+    }),
+    consume: precompile(db, ['model', 'id', 'now'], (v) => db.updateTable('oidc_payloads').set({ consumed_at: v.now }).where('model', '=', v.model).where('id', '=', v.id)),
+    destroy: precompile(db, ['model', 'id'], (v) => db.deleteFrom('oidc_payloads').where('model', '=', v.model).where('id', '=', v.id)),
+    revokeByGrantId: precompile(db, ['grantId'], (v) => db.deleteFrom('oidc_payloads').where('grant_id', '=', v.grantId)),
+  };
+  const first = async (query: Promise<{ rows: Row[] }>) => toPayload((await query).rows[0]);
+
   function modelAdapter(model: string): Adapter {
-    const select = () => db.selectFrom('oidc_payloads').select(['payload', 'consumed_at', 'expires_at']).where('model', '=', model);
     return {
       async upsert(id, payload, expiresIn) {
         if (model === 'Session' && isEmptySession(payload)) return;
         const { consumed, ...rest } = payload;
         if (model === 'AuthorizationCode' && typeof rest.scope === 'string' && deps.orderCodeScope) rest.scope = deps.orderCodeScope(rest.scope);
-        const row = {
+        await queries.upsert({
+          model,
+          id,
           payload: JSON.stringify(rest),
           grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
           user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
@@ -83,37 +107,32 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
           expires_at: typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null,
           // A re-saved instance that was already consumed stays consumed.
           consumed_at: typeof consumed === 'number' ? consumed * 1000 : null,
-        };
-        await db
-          .insertInto('oidc_payloads')
-          .values({ model, id, ...row })
-          .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
-          .execute();
+        });
       },
 
       async find(id) {
-        return toPayload(await select().where('id', '=', id).executeTakeFirst());
+        return first(queries.find({ model, key: id }));
       },
 
       async findByUserCode(userCode) {
-        return toPayload(await select().where('user_code', '=', userCode).executeTakeFirst());
+        return first(queries.findByUserCode({ model, key: userCode }));
       },
 
       async findByUid(uid) {
-        return toPayload(await select().where('uid', '=', uid).executeTakeFirst());
+        return first(queries.findByUid({ model, key: uid }));
       },
 
       async consume(id) {
-        await db.updateTable('oidc_payloads').set({ consumed_at: clock() }).where('model', '=', model).where('id', '=', id).execute();
+        await queries.consume({ model, id, now: clock() });
       },
 
       async destroy(id) {
         if (model === 'Grant') await deps.onGrantRevoked?.(id);
-        await db.deleteFrom('oidc_payloads').where('model', '=', model).where('id', '=', id).execute();
+        await queries.destroy({ model, id });
       },
 
       async revokeByGrantId(grantId) {
-        await db.deleteFrom('oidc_payloads').where('grant_id', '=', grantId).execute();
+        await queries.revokeByGrantId({ grantId });
       },
     };
   }

@@ -37,6 +37,8 @@ export function createFindAccount(accounts: AccountStore) {
     if (!account || account.disabledAt !== null) return undefined;
     return {
       accountId: account.id,
+      // Read again by extraTokenClaims in the same request (provider.ts) instead of a second query.
+      groups: account.groups,
       async claims() {
         return accountClaims(account);
       },

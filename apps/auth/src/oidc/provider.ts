@@ -107,8 +107,11 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     rotateRefreshToken,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     expiresWithSession: expiresWithSession as never,
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (!('accountId' in token) || !token.accountId) return undefined;
+      // The account this request already found (find-account.ts): its groups, without a second query.
+      const found = ctx.oidc?.account;
+      if (found?.accountId === token.accountId && Array.isArray(found.groups)) return { groups: found.groups as string[] };
       const account = await deps.accounts.findById(token.accountId as string);
       return account ? { groups: account.groups } : undefined;
     },

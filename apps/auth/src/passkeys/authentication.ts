@@ -13,12 +13,13 @@
  *   moves by compare-and-set, so a concurrent use of the same value loses the same way;
  * - a use updates the counter and the last-use time.
  */
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON, VerifiedAuthenticationResponse } from '@simplewebauthn/server';
 import type { ChallengeStore } from './challenge-store.ts';
 import { PASSKEY_TIMEOUT_MS, PasskeyRefused, type PasskeyRefusalReason, type RelyingParty } from './passkey-policy.ts';
 import type { Passkey, PasskeyStore } from './passkey-store.ts';
 import { readAuthentication } from './read-credential.ts';
 import { userHandleOf } from './registration.ts';
+import { webauthn } from './webauthn.ts';
 
 export interface AuthenticationDeps {
   passkeys: PasskeyStore;
@@ -55,6 +56,7 @@ export async function authenticationOptions(
   options: { userVerification: UserVerificationPolicy; allow?: Passkey[] },
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const challenge = await deps.challenges.issue('authentication', interactionBinding(uid));
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({
     rpID: deps.rp.id,
     // Bytes: the library base64url-encodes them, so the options carry the stored string as is.
@@ -87,7 +89,8 @@ export async function verifyAuthentication(
   if (userHandle && userHandle !== userHandleOf(passkey.accountId)) throw new PasskeyAssertionRefused('foreign_credential', passkey);
   await options.beforeVerify?.(passkey);
 
-  let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+  const { verifyAuthenticationResponse } = await webauthn();
+  let verified: VerifiedAuthenticationResponse;
   try {
     verified = await verifyAuthenticationResponse({
       response,

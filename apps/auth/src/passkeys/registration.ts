@@ -8,12 +8,13 @@
  * - a credential id already registered (to anyone) is refused, 409 passkey_already_registered;
  * - the stored credential keeps its public key, counter, transports and backup state.
  */
-import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { AuthError } from '../errors/auth-error.ts';
 import type { ChallengeStore } from './challenge-store.ts';
 import { PASSKEY_TIMEOUT_MS, PasskeyRefused, type RelyingParty } from './passkey-policy.ts';
 import type { Passkey, PasskeyStore } from './passkey-store.ts';
 import { readRegistration } from './read-credential.ts';
+import { webauthn } from './webauthn.ts';
 
 export interface RegistrationDeps {
   passkeys: PasskeyStore;
@@ -35,6 +36,7 @@ export const userHandleOf = (accountId: string): string => Buffer.from(accountId
 export async function registrationOptions(deps: RegistrationDeps, account: RegisteringAccount): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await deps.passkeys.listByAccount(account.id);
   const challenge = await deps.challenges.issue('registration', accountBinding(account.id));
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: deps.rp.name,
     rpID: deps.rp.id,
@@ -58,7 +60,8 @@ function transportsOf(value: unknown): string[] {
 export async function verifyRegistration(deps: RegistrationDeps, accountId: string, name: string, credential: string): Promise<Passkey> {
   const { response, challenge } = readRegistration(credential);
   if (!(await deps.challenges.take(challenge, 'registration', accountBinding(accountId)))) throw new PasskeyRefused('invalid_challenge', 400);
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  const { verifyRegistrationResponse } = await webauthn();
+  let verified: VerifiedRegistrationResponse;
   try {
     verified = await verifyRegistrationResponse({
       response,

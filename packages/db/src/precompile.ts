@@ -1,0 +1,28 @@
+/**
+ * A query built and compiled once, run with new values on each call. Rules:
+ * - `build` receives one sentinel per named value and returns the Kysely query; each value is
+ *   found in the compiled parameters by its sentinel, so the order Kysely gives the parameters
+ *   does not matter and a value may appear more than once (an upsert's insert and update parts);
+ * - a query whose named values did not all become parameters (one inlined as SQL, or one
+ *   unused) is refused when it is precompiled, at start, never on a request;
+ * - the SQL text stays the same from call to call, so the SQLite driver's statement cache
+ *   (sqlite-driver.ts) serves it prepared.
+ * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
+ * profiles of the API read and of the token endpoint; bench/README.md).
+ */
+import type { Compilable, Kysely, QueryResult } from 'kysely';
+
+/** Runs the precompiled query with these values. */
+export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>) => Promise<QueryResult<R>>;
+
+export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
+  const sentinels = Object.fromEntries(names.map((name) => [name, `\u0000${name}\u0000`])) as unknown as Record<K, never>;
+  const compiled = build(sentinels).compile();
+  const order = compiled.parameters.map((value) => {
+    const name = names.find((n) => sentinels[n] === value);
+    if (name === undefined) throw new Error(`precompiled query has a parameter that is not a named value: ${compiled.sql}`);
+    return name;
+  });
+  for (const name of names) if (!order.includes(name)) throw new Error(`precompiled query does not use "${name}" as a parameter: ${compiled.sql}`);
+  return (values) => db.executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
+}

@@ -1,0 +1,45 @@
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, precompile, type Database } from '../src/index.ts';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
+
+interface Schema {
+  things: { id: number; name: string; note: string | null };
+}
+
+describe.each(TEST_ENGINES)('precompile on %s', (engine) => {
+  let target: TestDatabase;
+  let database: Database<Schema>;
+  let db: Kysely<Schema>;
+
+  beforeAll(async () => {
+    target = await createTestDatabase(engine);
+    database = openDatabase<Schema>(target.url);
+    db = database.db as Kysely<Schema>;
+    await sql`create table things (id integer primary key, name text not null, note text)`.execute(db);
+  });
+  afterAll(async () => {
+    await database.close();
+    await target.drop();
+  });
+
+  it('runs one compiled upsert with new values each time, a value used twice included', async () => {
+    const upsert = precompile(db, ['id', 'name', 'note'], (v) =>
+      db
+        .insertInto('things')
+        .values({ id: v.id, name: v.name, note: v.note })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ name: v.name, note: v.note })),
+    );
+    const byId = precompile(db, ['id'], (v) => db.selectFrom('things').select(['id', 'name', 'note']).where('id', '=', v.id));
+    await upsert({ id: 1, name: 'one', note: null });
+    await upsert({ id: 2, name: 'two', note: 'x' });
+    await upsert({ id: 1, name: 'uno', note: 'y' });
+    expect((await byId({ id: 1 })).rows).toEqual([{ id: 1, name: 'uno', note: 'y' }]);
+    expect((await byId({ id: 2 })).rows).toEqual([{ id: 2, name: 'two', note: 'x' }]);
+    expect((await byId({ id: 3 })).rows).toEqual([]);
+  });
+
+  it('refuses at once a query where a named value did not become a parameter', () => {
+    expect(() => precompile(db, ['id', 'unused'], (v) => db.selectFrom('things').selectAll().where('id', '=', v.id))).toThrow('does not use "unused" as a parameter');
+  });
+});
