@@ -6,12 +6,16 @@
  *   one: `--any` does not include them), but not given a group policy;
  * - `client scopes <client_id> <scope...>` limits what the client may request, `--any` lifts the
  *   limit, no scope and no `--any` prints the current list; scopes and `--any` together are refused;
- * - the operations and their checks live in policy/scope-policy-service.ts (shared with the admin API).
+ * - the operations and their checks live in policy/scope-policy-service.ts (shared with the admin API);
+ * - every change is an audit event with the CLI's actor (`admin.scope.policy_set`,
+ *   `admin.scope.policy_cleared`, `admin.client.scopes_set`), written after it succeeded.
  */
 import { parseCommand, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 import { ScopePolicyError } from '../policy/scope-policy-service.ts';
+import { actorFields, CLI_OPERATOR } from '../admin/user-admin.ts';
+import { audit } from '../logging/logger.ts';
 
 export const SCOPE_USAGE = [
   '  scope policy <scope> (--groups <group,group...> | --clear)',
@@ -54,12 +58,14 @@ async function setPolicy(args: readonly string[], ctx: CliContext): Promise<void
   const { scopePolicies } = await ctx.stores();
   if (values.clear) {
     await reported(() => scopePolicies.clear(scope));
+    audit(ctx.logger, 'admin.scope.policy_cleared', { ...actorFields(CLI_OPERATOR), scope });
     ctx.print(`scope ${scope} is open to every user`);
     return;
   }
   const groups = values.groups!.split(',').map((g) => g.trim());
   if (groups.some((g) => g === '')) throw new UsageError(`${command}: --groups has an empty group name`);
   const saved = await reported(() => scopePolicies.restrict(scope, groups));
+  audit(ctx.logger, 'admin.scope.policy_set', { ...actorFields(CLI_OPERATOR), scope, groups: saved.groups.join(',') });
   ctx.print(`scope ${scope} is granted only to users in: ${saved.groups.join(', ')}`);
 }
 
@@ -89,7 +95,10 @@ export async function clientScopes(args: readonly string[], ctx: CliContext): Pr
   const [clientId, ...scopes] = positionals as [string, ...string[]];
   if (values.any && scopes.length) throw new UsageError(`${command}: give scopes or --any, not both`);
   const { scopePolicies } = await ctx.stores();
-  if (values.any || scopes.length) await reported(() => scopePolicies.setClientScopes(clientId, values.any ? null : scopes));
+  if (values.any || scopes.length) {
+    await reported(() => scopePolicies.setClientScopes(clientId, values.any ? null : scopes));
+    audit(ctx.logger, 'admin.client.scopes_set', { ...actorFields(CLI_OPERATOR), client_id: clientId, scopes: values.any ? '*' : [...new Set(scopes)].join(' ') });
+  }
   const current = await reported(() => scopePolicies.clientScopes(clientId));
   if (values.json) {
     ctx.printJson({ client_id: clientId, allowed_scopes: current });

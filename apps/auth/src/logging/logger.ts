@@ -124,6 +124,11 @@ export interface AuditFields {
   /** A new secret; the replaced one works `grace_seconds` more, until `previous_expires_at` (ISO; absent for 0). */
   'admin.client.secret_rotated': ActorFields & { client_id: string; grace_seconds: number; previous_expires_at?: string };
   'admin.client.removed': ActorFields & { client_id: string };
+  /** The access policy changed (authctl scope policy, client scopes): what it says now. */
+  'admin.scope.policy_set': ActorFields & { scope: string; groups: string };
+  'admin.scope.policy_cleared': ActorFields & { scope: string };
+  /** A client's allowed scopes: space-separated, or `*` when the limit was lifted (--any). */
+  'admin.client.scopes_set': ActorFields & { client_id: string; scopes: string };
 }
 
 export type AuditEvent = keyof AuditFields;

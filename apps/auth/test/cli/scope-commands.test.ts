@@ -36,6 +36,12 @@ describe('authctl scope policy / scope policies', () => {
     ]);
     expect(await cli(['scope', 'policy', 'movies:write', '--clear'])).toEqual({ code: 0, stdout: 'scope movies:write is open to every user\n', stderr: '' });
     expect((await cli(['scope', 'policies', '--json'])).stdout).toBe('[]\n');
+    // Both changes are in the stored audit trail with the CLI's actor, newest first.
+    const trail = JSON.parse((await cli(['audit', '--event', 'admin.scope.', '--json'])).stdout) as { items: Record<string, unknown>[] };
+    expect(trail.items.map(({ event, actor_kind, actor, fields }) => ({ event, actor_kind, actor, fields }))).toEqual([
+      { event: 'admin.scope.policy_cleared', actor_kind: 'operator', actor: 'cli', fields: { scope: 'movies:write' } },
+      { event: 'admin.scope.policy_set', actor_kind: 'operator', actor: 'cli', fields: { scope: 'movies:write', groups: 'editors,admins' } },
+    ]);
   });
 
   it.each([
@@ -58,6 +64,11 @@ describe('authctl client scopes', () => {
     expect(await cli(['client', 'scopes', 'svc', 'movies:read', 'cars:read'])).toEqual({ code: 0, stdout: 'client svc may request: movies:read cars:read\n', stderr: '' });
     expect(JSON.parse((await cli(['client', 'scopes', 'svc', '--json'])).stdout)).toEqual({ client_id: 'svc', allowed_scopes: ['movies:read', 'cars:read'] });
     expect(await cli(['client', 'scopes', 'svc', '--any'])).toEqual({ code: 0, stdout: 'client svc may request any API scope\n', stderr: '' });
+    const trail = JSON.parse((await cli(['audit', '--event', 'admin.client.scopes_set', '--json'])).stdout) as { items: Record<string, unknown>[] };
+    expect(trail.items.map(({ client_id, actor, fields }) => ({ client_id, actor, fields }))).toEqual([
+      { client_id: 'svc', actor: 'cli', fields: { scopes: '*' } },
+      { client_id: 'svc', actor: 'cli', fields: { scopes: 'movies:read cars:read' } },
+    ]);
   });
 
   it.each([
