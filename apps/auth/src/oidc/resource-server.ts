@@ -19,7 +19,7 @@
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
-import type { ScopeGate } from '../policy/scope-policy.ts';
+import type { KnownAccount, ScopeGate } from '../policy/scope-policy.ts';
 import { ADMIN_SCOPES, adminAudience, isAdminScope } from '../policy/admin-scopes.ts';
 import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
 
@@ -31,11 +31,19 @@ export function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
   return `${config.issuer}${AUTH_ROUTES.userinfo}`;
 }
 
-/** The account a token request is for: null for client_credentials (no user), undefined if unknown. */
-function grantAccount(ctx: KoaContextWithOIDC): string | null | undefined {
+/**
+ * The account a token request is for: null for client_credentials (no user), undefined if unknown.
+ * When the request has already read that account (oidc-provider's Account entity, found by
+ * find-account.ts in this request: refresh, code exchange), its groups, so the policy does not
+ * read it again.
+ */
+function grantAccount(ctx: KoaContextWithOIDC): string | KnownAccount | null | undefined {
   if (ctx.oidc.params?.grant_type === 'client_credentials') return null;
   const grant = ctx.oidc.entities?.Grant as { accountId?: string } | undefined;
-  return grant?.accountId ?? ctx.oidc.session?.accountId;
+  const accountId = grant?.accountId ?? ctx.oidc.session?.accountId;
+  const found = ctx.oidc.entities?.Account as { accountId?: string; groups?: unknown } | undefined;
+  if (accountId && found?.accountId === accountId && Array.isArray(found.groups)) return { groups: found.groups as string[] };
+  return accountId;
 }
 
 export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
