@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
@@ -231,8 +232,10 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     ...(row.secret_rotated_at !== null && row.secret_rotated_at !== undefined ? { secretRotatedAt: Number(row.secret_rotated_at) } : {}),
   });
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
+  // Run by every request that authenticates a client (token endpoint): compiled once.
+  const findQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').selectAll().where('client_id', '=', v.clientId));
   const find = async (clientId: string): Promise<ClientRecord | undefined> => {
-    const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const row = (await findQuery({ clientId })).rows[0];
     return row && toRecord(row);
   };
 
