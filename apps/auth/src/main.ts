@@ -1,3 +1,5 @@
+// First: oidc-provider's list formatters are created while the imports below are evaluated.
+import { restoreListFormat } from './oidc/deferred-list-format.ts';
 import { loadConfig, ConfigError } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openAuthDatabase } from './storage/open-auth-database.ts';
@@ -9,6 +11,7 @@ import { releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
 async function main(): Promise<void> {
+  restoreListFormat();
   let config;
   try {
     config = loadConfig(process.env);

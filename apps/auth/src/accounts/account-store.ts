@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { z } from 'zod';
+import { precompile } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountsTable, AuthSchema } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
@@ -82,6 +83,8 @@ function containsPattern(text: string): string {
 
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): AccountStore {
+  // Run by every token request for a user (find-account.ts) and every admin API request: compiled once.
+  const findByIdQuery = precompile(db, ['id'], (v) => db.selectFrom('accounts').selectAll().where('id', '=', v.id));
   const toAccount = (row: Selectable<AccountsTable>): Account => ({
     id: row.id,
     username: row.username,
@@ -128,7 +131,7 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     },
 
     async findById(id) {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = (await findByIdQuery({ id })).rows[0];
       return row && toAccount(row);
     },
 

@@ -7,6 +7,10 @@
  *   were emitted, by one writer at a time (a batch per insert), so the events of a request keep
  *   their order; a failed write logs `audit.persist_failed` naming the event (no fields) and the
  *   next events are still written;
+ * - the first event of an empty queue starts a batch window of BATCH_WINDOW_MS: the events of every
+ *   request answered meanwhile share one insert (one commit, one fsync on SQLite) instead of one
+ *   each; under token-endpoint load that was one write transaction per request (issue 13). The
+ *   timer never keeps a process alive: shutdown and the CLI call `flush()`, which writes at once;
  * - the time is taken when the event is emitted, from the injected clock;
  * - fields named on the log redaction list (passwords, codes, tokens…) are dropped, like in the
  *   logs; fields are identifiers anyway;
@@ -18,6 +22,8 @@ import { REDACT_PATHS, type Logger } from '@gatehouse/logging';
 import type { AuditEventStore, AuditRecord } from './audit-event-store.ts';
 
 const MAX_BATCH = 200;
+/** How long the first queued event waits for others to share its insert, ms. */
+const BATCH_WINDOW_MS = 10;
 const MAX_QUEUE = 10_000;
 /** A username is whatever was typed; keep a bounded prefix of it. */
 const MAX_USERNAME = 200;
@@ -67,6 +73,7 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
   const { store, clock, logger } = deps;
   let queue: AuditRecord[] = [];
   let writing: Promise<void> | undefined;
+  let window: NodeJS.Timeout | undefined;
 
   const notStored = (event: string) => logger.warn({ event: 'audit.persist_failed', audit_event: event }, 'audit event not stored');
 
@@ -83,6 +90,12 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
     writing = undefined;
   }
 
+  function startWriting(): void {
+    if (window) clearTimeout(window);
+    window = undefined;
+    writing ??= drain();
+  }
+
   return {
     record(event, fields) {
       if (queue.length >= MAX_QUEUE) {
@@ -90,10 +103,11 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
         return;
       }
       queue.push(toRecord(clock(), event, fields));
-      // Started on the next microtask: the events of one synchronous run share a batch.
-      writing ??= Promise.resolve().then(drain);
+      // A running writer takes it with its next batch; otherwise the batch window opens.
+      if (!writing && !window) window = setTimeout(startWriting, BATCH_WINDOW_MS).unref();
     },
     async flush() {
+      if (window) startWriting();
       while (writing) await writing;
     },
   };

@@ -21,6 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
@@ -39,6 +40,8 @@ export interface ClientRecord {
   name: string;
   /** Extra token-response member that carries the ID token too, e.g. `JWT_token`. */
   idTokenField?: string;
+  /** The API scopes the client may be granted (`authctl client scopes`, policy/); absent: any. */
+  allowedScopes?: string[];
   /** Plaintext: the secret the last rotation replaced, present only while its grace period runs. */
   previousClientSecret?: string;
   /** When the previous secret stops working (epoch ms); present with previousClientSecret. */
@@ -226,13 +229,16 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     grantTypes: JSON.parse(row.grant_types) as string[],
     name: row.name,
     ...(row.id_token_field ? { idTokenField: row.id_token_field } : {}),
+    ...(row.allowed_scopes != null ? { allowedScopes: JSON.parse(row.allowed_scopes) as string[] } : {}),
     createdAt: Number(row.created_at),
     ...(row.updated_at !== null && row.updated_at !== undefined ? { updatedAt: Number(row.updated_at) } : {}),
     ...(row.secret_rotated_at !== null && row.secret_rotated_at !== undefined ? { secretRotatedAt: Number(row.secret_rotated_at) } : {}),
   });
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
+  // Run by every request that authenticates a client (token endpoint): compiled once.
+  const findQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').selectAll().where('client_id', '=', v.clientId));
   const find = async (clientId: string): Promise<ClientRecord | undefined> => {
-    const row = await db.selectFrom('clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const row = (await findQuery({ clientId })).rows[0];
     return row && toRecord(row);
   };
 
@@ -355,5 +361,8 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
     client_name: c.name,
     // Custom metadata (provider.ts extraClientMetadata), kept under this name on oidc-provider's Client.
     ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
+    // Custom metadata too: the client's API scope limit as read with it (JSON, `null`: any), so the
+    // access policy of the same request need not read the row again (policy/scope-policy.ts).
+    api_scope_limit: JSON.stringify(c.allowedScopes ?? null),
   };
 }

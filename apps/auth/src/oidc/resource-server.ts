@@ -19,7 +19,7 @@
 import { errors, type KoaContextWithOIDC, type ResourceServer } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
-import type { ScopeGate } from '../policy/scope-policy.ts';
+import type { KnownAccount, KnownClient, ScopeGate } from '../policy/scope-policy.ts';
 import { ADMIN_SCOPES, adminAudience, isAdminScope } from '../policy/admin-scopes.ts';
 import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
 
@@ -31,11 +31,32 @@ export function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
   return `${config.issuer}${AUTH_ROUTES.userinfo}`;
 }
 
-/** The account a token request is for: null for client_credentials (no user), undefined if unknown. */
-function grantAccount(ctx: KoaContextWithOIDC): string | null | undefined {
+/**
+ * The account a token request is for: null for client_credentials (no user), undefined if unknown.
+ * When the request has already read that account (oidc-provider's Account entity, found by
+ * find-account.ts in this request: refresh, code exchange), its groups, so the policy does not
+ * read it again.
+ */
+function grantAccount(ctx: KoaContextWithOIDC): string | KnownAccount | null | undefined {
   if (ctx.oidc.params?.grant_type === 'client_credentials') return null;
   const grant = ctx.oidc.entities?.Grant as { accountId?: string } | undefined;
-  return grant?.accountId ?? ctx.oidc.session?.accountId;
+  const accountId = grant?.accountId ?? ctx.oidc.session?.accountId;
+  const found = ctx.oidc.entities?.Account as { accountId?: string; groups?: unknown } | undefined;
+  if (accountId && found?.accountId === accountId && Array.isArray(found.groups)) return { groups: found.groups as string[] };
+  return accountId;
+}
+
+/**
+ * The client of a token request for the access policy: a registered client carries the scope limit
+ * read with it (`api_scope_limit`, client-store.ts), so the policy does not read its row again; any
+ * other client (the account page's static client) is looked up by id, as before.
+ */
+function policyClient(client: { clientId: string; api_scope_limit?: unknown }): string | KnownClient {
+  if (typeof client.api_scope_limit !== 'string') return client.clientId;
+  const limit = JSON.parse(client.api_scope_limit) as unknown;
+  if (limit === null) return { clientId: client.clientId, allowedScopes: null };
+  if (Array.isArray(limit) && limit.every((s) => typeof s === 'string')) return { clientId: client.clientId, allowedScopes: limit as string[] };
+  return client.clientId;
 }
 
 export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
@@ -64,7 +85,7 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
     },
     async getResourceServerInfo(ctx: KoaContextWithOIDC, resourceIndicator: string, client?: { clientId: string }): Promise<ResourceServer> {
       if (resourceIndicator === config.api.audience) {
-        const allowed = client ? await gate.grantable([...apiScopes], client.clientId, grantAccount(ctx)) : [];
+        const allowed = client ? await gate.grantable([...apiScopes], policyClient(client), grantAccount(ctx)) : [];
         return {
           scope: allowed.join(' '),
           audience: config.api.audience,
@@ -74,7 +95,7 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
         };
       }
       if (resourceIndicator === admin) {
-        const allowed = client ? await gate.grantable([...ADMIN_SCOPES], client.clientId, grantAccount(ctx)) : [];
+        const allowed = client ? await gate.grantable([...ADMIN_SCOPES], policyClient(client), grantAccount(ctx)) : [];
         return {
           scope: allowed.join(' '),
           audience: admin,

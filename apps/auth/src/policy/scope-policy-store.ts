@@ -6,6 +6,7 @@
  * - the store checks nothing: scope-policy-service.ts validates what operators ask for.
  */
 import type { Kysely } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { AuthSchema } from '../storage/schema.ts';
 
 export interface ScopePolicy {
@@ -28,9 +29,12 @@ export interface ScopePolicyStore {
 }
 
 export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => number = Date.now): ScopePolicyStore {
+  // Both run at every token request (scope-policy.ts): compiled once.
+  const listQuery = precompile(db, [], () => db.selectFrom('scope_policies').selectAll().orderBy('scope'));
+  const clientScopesQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').select('allowed_scopes').where('client_id', '=', v.clientId));
   return {
     async list() {
-      const rows = await db.selectFrom('scope_policies').selectAll().orderBy('scope').execute();
+      const { rows } = await listQuery({});
       return rows.map((r) => ({ scope: r.scope, groups: JSON.parse(r.groups) as string[], updatedAt: Number(r.updated_at) }));
     },
     async set(scope, groups) {
@@ -46,7 +50,7 @@ export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => numb
       return Number(result.numDeletedRows) > 0;
     },
     async clientScopes(clientId) {
-      const row = await db.selectFrom('clients').select('allowed_scopes').where('client_id', '=', clientId).executeTakeFirst();
+      const row = (await clientScopesQuery({ clientId })).rows[0];
       if (!row) return undefined;
       return row.allowed_scopes == null ? null : (JSON.parse(row.allowed_scopes) as string[]);
     },

@@ -38,23 +38,35 @@ export function grantableScopes(requested: readonly string[], facts: PolicyFacts
   return requested.filter((s) => clientAllows(s) && userAllows(s));
 }
 
+/** A client the caller has just read in the same request: its API scope limit (null: any), without reading it again. */
+export interface KnownClient {
+  readonly clientId: string;
+  readonly allowedScopes: readonly string[] | null;
+}
+
+/** An account the caller has just read in the same request: its groups, without reading it again. */
+export interface KnownAccount {
+  readonly groups: readonly string[];
+}
+
 export interface ScopeGate {
   /**
-   * The API scopes of `requested` that `clientId` may be granted, for the user `accountId`, or
-   * for no user when `accountId` is null (client_credentials).
+   * The API scopes of `requested` that `client` (its id, or the client the request already read)
+   * may be granted, for the user `account` (its id, or the account the request already read), or
+   * for no user when `account` is null (client_credentials).
    */
-  grantable(requested: readonly string[], clientId: string, accountId: string | null | undefined): Promise<string[]>;
+  grantable(requested: readonly string[], client: string | KnownClient, account: string | KnownAccount | null | undefined): Promise<string[]>;
 }
 
 export function createScopeGate(deps: { policies: ScopePolicyStore; accounts: Pick<AccountStore, 'findById'> }): ScopeGate {
   return {
-    async grantable(requested, clientId, accountId) {
+    async grantable(requested, client, account) {
       if (requested.length === 0) return [];
-      const [clientScopes, policies] = await Promise.all([deps.policies.clientScopes(clientId), deps.policies.list()]);
+      const [clientScopes, policies] = await Promise.all([typeof client === 'string' ? deps.policies.clientScopes(client) : client.allowedScopes, deps.policies.list()]);
       const facts: PolicyFacts = { clientScopes: clientScopes === undefined ? [] : clientScopes, policies: new Map(policies.map((p) => [p.scope, p.groups])) };
-      if (accountId === null) return grantableScopes(requested, facts, { kind: 'client' });
-      const account = accountId ? await deps.accounts.findById(accountId) : undefined;
-      return grantableScopes(requested, facts, { kind: 'user', groups: account?.groups ?? [] });
+      if (account === null) return grantableScopes(requested, facts, { kind: 'client' });
+      const groups = typeof account === 'object' ? account.groups : account ? (await deps.accounts.findById(account))?.groups : undefined;
+      return grantableScopes(requested, facts, { kind: 'user', groups: groups ?? [] });
     },
   };
 }

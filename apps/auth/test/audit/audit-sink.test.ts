@@ -102,4 +102,26 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     const last = await database.db.selectFrom('audit_events').select('account_id').where('occurred_at', '=', T + 300).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
     expect(last.account_id).toBe('acc-9999');
   });
+
+  it('events of separate requests in one batch window share one insert; flush writes them at once', async () => {
+    const { logger: base } = capture();
+    const store = createAuditEventStore(database.db);
+    const batches: number[] = [];
+    const counting = { append: (records: Parameters<typeof store.append>[0]) => (batches.push(records.length), store.append(records)) };
+    const sink = createAuditSink({ store: counting, clock: () => T + 400, logger: base });
+    const logger = withAuditSink(base, sink);
+    // Each event after an await, as separate requests emit them; the window (a timer) cannot end meanwhile.
+    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'refresh_token' });
+    await Promise.resolve();
+    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'refresh_token' });
+    await Promise.resolve();
+    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'client_credentials' });
+    expect(batches).toEqual([]);
+    await sink.flush();
+    expect(batches).toEqual([3]);
+    const rows = await database.db.selectFrom('audit_events').select('client_id').where('occurred_at', '=', T + 400).orderBy('id').execute();
+    expect(rows.map((r) => r.client_id)).toEqual(['a', 'b', 'c']);
+    await sink.flush();
+    expect(batches).toEqual([3]);
+  });
 });

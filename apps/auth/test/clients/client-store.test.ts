@@ -39,7 +39,9 @@ describe('toOidcClientMetadata', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       client_name: 'App One',
+      api_scope_limit: 'null',
     });
+    expect(toOidcClientMetadata({ ...base, allowedScopes: ['movies:read'] })).toMatchObject({ api_scope_limit: '["movies:read"]' });
   });
 
   it('omits the secret of a public client and defaults the grant types', () => {
@@ -52,6 +54,7 @@ describe('toOidcClientMetadata', () => {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       client_name: 'App One',
+      api_scope_limit: 'null',
     });
   });
 

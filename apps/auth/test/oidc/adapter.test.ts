@@ -154,6 +154,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       response_types: ['code'],
       token_endpoint_auth_method: 'client_secret_basic',
       client_name: 'App One',
+      api_scope_limit: 'null',
     });
     expect(await client.find('unknown')).toBeUndefined();
     await client.upsert('intruder', { client_id: 'intruder', redirect_uris: ['https://evil.example/cb'] }, 60);

@@ -90,6 +90,15 @@ describe.each(TEST_ENGINES)('scope policy store and service on %s', (engine) => 
       expect(await gate.grantable(API_SCOPES, 'gate-client', undefined)).toEqual(['movies:read', 'customers:read']);
       expect(await gate.grantable(API_SCOPES, 'gate-client', null)).toEqual(API_SCOPES);
       expect(await gate.grantable(API_SCOPES, 'no-such-client', null)).toEqual([]);
+      // An account the request already read: its groups as given, no second read.
+      expect(await gate.grantable(API_SCOPES, 'gate-client', { groups: ['editors'] })).toEqual(API_SCOPES);
+      expect(await gate.grantable(API_SCOPES, 'gate-client', { groups: ['viewers'] })).toEqual(['movies:read', 'customers:read']);
+      expect(await gate.grantable(API_SCOPES, 'gate-client', { groups: [] })).toEqual(['movies:read', 'customers:read']);
+      // A client the request already read: its limit as given (null: any), no second read.
+      expect(await gate.grantable(API_SCOPES, { clientId: 'gate-client', allowedScopes: null }, null)).toEqual(API_SCOPES);
+      expect(await gate.grantable(API_SCOPES, { clientId: 'gate-client', allowedScopes: ['movies:read'] }, null)).toEqual(['movies:read']);
+      expect(await gate.grantable(API_SCOPES, { clientId: 'gate-client', allowedScopes: [] }, { groups: ['editors'] })).toEqual([]);
+      expect(await gate.grantable(API_SCOPES, { clientId: 'gate-client', allowedScopes: null }, { groups: ['viewers'] })).toEqual(['movies:read', 'customers:read']);
       await store.setClientScopes('gate-client', ['movies:write']);
       expect(await gate.grantable(API_SCOPES, 'gate-client', editor.id)).toEqual(['movies:write']);
       expect(await gate.grantable(API_SCOPES, 'gate-client', viewer.id)).toEqual([]);

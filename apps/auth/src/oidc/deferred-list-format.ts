@@ -1,0 +1,46 @@
+/**
+ * Keeps ICU's locale data out of an idle authorization server (issue 13, memory). Rules:
+ * - oidc-provider creates two `Intl.ListFormat` when it is imported (its error messages, e.g.
+ *   "must be one of a, b or c"); the first use of any `Intl` service maps about 13 MB of ICU data
+ *   from the `node` binary (bench/README.md, memory), although those lists are formatted only
+ *   when a request is refused;
+ * - this module, imported first by main.ts, puts a deferring `Intl.ListFormat` in place while the
+ *   modules are evaluated: an instance keeps its arguments and builds the real formatter on its
+ *   first call, so each call answers exactly what the real one answers (bad arguments throw at
+ *   that first call instead of at construction);
+ * - main() calls {@link restoreListFormat} before doing anything else: from then on every new
+ *   `Intl.ListFormat` is the real one; only the instances made while importing are deferred;
+ * - tests import app.ts without this module and get oidc-provider's formatters as they are.
+ */
+const RealListFormat = Intl.ListFormat;
+
+type Args = ConstructorParameters<typeof Intl.ListFormat>;
+
+class DeferredListFormat {
+  readonly #args: Args;
+  #real: Intl.ListFormat | undefined;
+  constructor(...args: Args) {
+    this.#args = args;
+  }
+  #formatter(): Intl.ListFormat {
+    this.#real ??= new RealListFormat(...this.#args);
+    return this.#real;
+  }
+  format(list: Iterable<string>): string {
+    return this.#formatter().format(list);
+  }
+  formatToParts(list: Iterable<string>): { type: 'element' | 'literal'; value: string }[] {
+    return this.#formatter().formatToParts(list);
+  }
+  resolvedOptions(): Intl.ResolvedListFormatOptions {
+    return this.#formatter().resolvedOptions();
+  }
+  static supportedLocalesOf = RealListFormat.supportedLocalesOf.bind(RealListFormat);
+}
+
+(Intl as { ListFormat: unknown }).ListFormat = DeferredListFormat;
+
+/** Puts the real `Intl.ListFormat` back (the instances created meanwhile stay deferred). */
+export function restoreListFormat(): void {
+  (Intl as { ListFormat: unknown }).ListFormat = RealListFormat;
+}
