@@ -4,10 +4,9 @@
  * signing out the other sessions, with each form's refusals (wrong current credential, password
  * rules, cross-site post, no session). Time moves only by the injected clock.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { captureLogger } from '../support/push.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const CHROME_LINUX = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -16,21 +15,14 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
   let server: TestAuthServer;
   const clock = { now: Date.now() };
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines, audits } = captureLogger();
   let nextIp = 1;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true' }, logger: pino({ level: 'debug' }, sink) });
+    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true' }, logger });
   });
   afterAll(() => server.close());
 
-  const audits = (event: string) => lines.filter((l) => l.event === event);
   const browser = (userAgent = CHROME_LINUX) => new CookieJar({ 'x-forwarded-for': `198.51.100.${nextIp++}`, 'user-agent': userAgent });
   const account = (jar: CookieJar, accept = 'text/html') => request(jar, `${server.issuer}/account`, { headers: { accept } });
   const post = (jar: CookieJar, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>

@@ -4,13 +4,12 @@
  * session, clears the lockouts and asks for a sign-in; a used, expired, replaced, unknown or
  * malformed link is one clear 410 page. Time moves only by the injected clock.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { AccountError } from '../../src/accounts/account-store.ts';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
 import { issuePasswordReset } from '../../src/admin/password-reset.ts';
+import { captureLogger } from '../support/push.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const INVALID = 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one. Ask your administrator for a new link.';
@@ -18,24 +17,17 @@ const INVALID = 'This password-reset link is not valid: it has expired, was alre
 describe.each(TEST_ENGINES)('password-reset links on %s', (engine) => {
   let server: TestAuthServer;
   const clock = { now: Date.now() };
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines, audits } = captureLogger();
   let nextIp = 1;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true' }, logger: pino({ level: 'debug' }, sink) });
+    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true' }, logger });
   });
   afterAll(() => server.close());
 
-  const audits = (event: string) => lines.filter((l) => l.event === event);
   const browser = () => new CookieJar({ 'x-forwarded-for': `198.51.100.${nextIp++}` });
   const issue = (username: string) =>
-    issuePasswordReset({ ...server.app.services, logger: pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk)) as Record<string, unknown>), done()) })), issuer: server.issuer }, CLI_OPERATOR, username);
+    issuePasswordReset({ ...server.app.services, logger, issuer: server.issuer }, CLI_OPERATOR, username);
   const open = (url: string, jar = browser()) => request(jar, url);
   const submit = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     request(browser(), url, { method: 'POST', headers: { ...form(fields).headers, origin: server.issuer, ...headers }, body: form(fields).body });
