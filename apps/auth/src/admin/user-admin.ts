@@ -27,6 +27,7 @@
  * - revokeGrant ends one grant of the user (user-sessions.ts endGrant); an unknown grant id, or
  *   one of another user, is a UserAdminError `unknown_grant`.
  */
+import { keyCursor } from './key-cursor.ts';
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
 import { randomBytes } from 'node:crypto';
@@ -119,17 +120,13 @@ export function actorFields(actor: Actor): ActorFields {
   }
 }
 
-const encodeCursor = (username: string) => Buffer.from(JSON.stringify({ u: username })).toString('base64url');
+// A stored username (account-store.ts rules, lower-cased): nothing else reaches the query.
+const usernameCursor = keyCursor('u', (key) => /^[a-z0-9._@-]{1,64}$/.test(key));
 
 function decodeCursor(cursor: string): string {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { u?: unknown };
-    // A stored username (account-store.ts rules, lower-cased): nothing else reaches the query.
-    if (typeof value.u === 'string' && /^[a-z0-9._@-]{1,64}$/.test(value.u)) return value.u;
-  } catch {
-    // Falls through to the refusal.
-  }
-  throw new AccountError('invalid_input', 'the cursor is not one this server issued');
+  const username = usernameCursor.decode(cursor);
+  if (username === undefined) throw new AccountError('invalid_input', 'the cursor is not one this server issued');
+  return username;
 }
 
 /** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
@@ -152,7 +149,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
     async list({ search, after, limit }) {
       const rows = await accounts.page({ search, after: after === undefined ? undefined : decodeCursor(after), limit: limit + 1 });
       const items = rows.slice(0, limit);
-      return { items, next: rows.length > limit ? encodeCursor(items.at(-1)!.username) : null };
+      return { items, next: rows.length > limit ? usernameCursor.encode(items.at(-1)!.username) : null };
     },
 
     async get(id) {

@@ -17,6 +17,7 @@
  *   cursor this server did not issue is `invalid_input`;
  * - an unknown client id is ClientRegistryError `unknown_client`, never a silent no-op.
  */
+import { keyCursor } from '../admin/key-cursor.ts';
 import { actorFields, type Actor } from '../admin/user-admin.ts';
 import { audit, type Logger } from '../logging/logger.ts';
 import { ClientRegistryError, type ClientChanges, type ClientRecord, type ClientStore, type NewClient } from './client-store.ts';
@@ -56,16 +57,12 @@ function toView(record: ClientRecord): ClientView {
   return view;
 }
 
-const encodeCursor = (clientId: string) => Buffer.from(JSON.stringify({ c: clientId })).toString('base64url');
+const clientCursor = keyCursor('c', (key) => key !== '');
 
 function decodeCursor(cursor: string): string {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown };
-    if (typeof value.c === 'string' && value.c !== '') return value.c;
-  } catch {
-    // Not JSON: refused below like any other foreign cursor.
-  }
-  throw new ClientRegistryError('invalid_input', 'the cursor is not one this server issued', 'after');
+  const clientId = clientCursor.decode(cursor);
+  if (clientId === undefined) throw new ClientRegistryError('invalid_input', 'the cursor is not one this server issued', 'after');
+  return clientId;
 }
 
 function unknownClient(clientId: string): ClientRegistryError {
@@ -82,7 +79,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
       if (page.limit === undefined) return { items: (await clients.list(from)).map(toView), next: null };
       const rows = await clients.list({ ...from, limit: page.limit + 1 });
       const items = rows.slice(0, page.limit).map(toView);
-      return { items, next: rows.length > page.limit ? encodeCursor(items[items.length - 1]!.clientId) : null };
+      return { items, next: rows.length > page.limit ? clientCursor.encode(items[items.length - 1]!.clientId) : null };
     },
 
     async get(clientId) {
