@@ -35,6 +35,36 @@ function statusOfError(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
 
+/** The shared fields of a request line. */
+export interface RequestLine {
+  readonly requestId: string;
+  readonly method: string;
+  /** Without the query string. */
+  readonly path: string;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
+/**
+ * Writes one request line: the shared fields, then the app's `extra` fields that do not replace
+ * one of them; 5xx at error, 4xx at debug, the rest at info. The middleware below and an app's
+ * own request path outside Koa (the API's item reads) write through this one function.
+ */
+export function logRequest(logger: AccessLogger, request: RequestLine, extra?: Readonly<Record<string, unknown>>): void {
+  const line: Record<string, unknown> = {
+    event: 'http_request',
+    request_id: request.requestId,
+    method: request.method,
+    path: request.path,
+    status: request.status,
+    duration_ms: Math.round(request.durationMs),
+  };
+  if (extra) for (const name in extra) if (!(name in line)) line[name] = extra[name];
+  if (request.status >= 500) logger.error(line, 'request');
+  else if (request.status >= 400) logger.debug(line, 'request');
+  else logger.info(line, 'request');
+}
+
 /** Koa middleware writing the request line once the response is done (or failed). */
 export function accessLog<State extends RequestIdState = RequestIdState>(logger: AccessLogger, options: AccessLogOptions<State> = {}) {
   const clock = options.clock ?? (() => performance.now());
@@ -48,18 +78,7 @@ export function accessLog<State extends RequestIdState = RequestIdState>(logger:
       throw error;
     } finally {
       const status = escaped ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status);
-      const line: Record<string, unknown> = {
-        event: 'http_request',
-        request_id: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status,
-        duration_ms: Math.round(clock() - started),
-      };
-      for (const [name, value] of Object.entries(options.fields?.(ctx) ?? {})) if (!(name in line)) line[name] = value;
-      if (status >= 500) logger.error(line, 'request');
-      else if (status >= 400) logger.debug(line, 'request');
-      else logger.info(line, 'request');
+      logRequest(logger, { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status, durationMs: clock() - started }, options.fields?.(ctx));
     }
   };
 }

@@ -6,9 +6,9 @@
  */
 export { requestId, isSafeRequestId } from './request-id.ts';
 export type { RequestIdState } from './request-id.ts';
-export { accessLog } from './access-log.ts';
-export type { AccessLogger, AccessLogOptions } from './access-log.ts';
-export { securityHeaders, isHtmlResponse } from './security-headers.ts';
+export { accessLog, logRequest } from './access-log.ts';
+export type { AccessLogger, AccessLogOptions, RequestLine } from './access-log.ts';
+export { securityHeaders, isHtmlResponse, BASE_SECURITY_HEADERS } from './security-headers.ts';
 export type { SecurityHeadersOptions } from './security-headers.ts';
 export { responseFormat } from './response-format.ts';
 export type { ResponseFormat } from './response-format.ts';

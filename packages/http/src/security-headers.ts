@@ -26,6 +26,13 @@ export interface SecurityHeadersOptions<State = DefaultState> {
   readonly appliesTo?: (ctx: Ctx<State>) => boolean;
 }
 
+/** The headers every answer carries unless `cspOnly` (an app answering outside Koa sends these). */
+export const BASE_SECURITY_HEADERS: ReadonlyArray<readonly [name: string, value: string]> = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['X-Frame-Options', 'DENY'],
+];
+
 /** Whether the response is an HTML document. */
 export function isHtmlResponse(ctx: ParameterizedContext): boolean {
   return Boolean(ctx.response.is('html'));
@@ -41,11 +48,7 @@ export function securityHeaders<State = DefaultState>(options: SecurityHeadersOp
       if (!appliesTo || appliesTo(ctx)) {
         const policy = typeof csp === 'string' ? csp : csp(ctx);
         if (policy !== undefined) ctx.set('Content-Security-Policy', policy);
-        if (!cspOnly) {
-          ctx.set('X-Content-Type-Options', 'nosniff');
-          ctx.set('Referrer-Policy', 'no-referrer');
-          ctx.set('X-Frame-Options', 'DENY');
-        }
+        if (!cspOnly) for (const [name, value] of BASE_SECURITY_HEADERS) ctx.set(name, value);
         if (noStore?.(ctx)) ctx.set('Cache-Control', 'no-store');
       }
     }

@@ -31,28 +31,49 @@ function statusOfError(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
 
-/** Registers the request metrics on `registry` and returns the middleware that records them. */
-export function httpMetrics(options: HttpMetricsOptions): (ctx: Context, next: Next) => Promise<void> {
-  const now = options.now ?? (() => performance.now());
+/** Records one answered request; the same series the middleware writes. */
+export interface HttpMetricsRecorder {
+  /** `method` as the request arrived (normalised here), `route` from the app's namer, `seconds` to answer. */
+  record(method: string, route: string, status: number, seconds: number): void;
+}
+
+/** Registers the request metrics on `registry` (once per registry) and returns their recorder. */
+export function httpMetricsRecorder(registry: Registry): HttpMetricsRecorder {
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests answered, by method, route pattern and status.',
     labelNames: LABELS,
-    registers: [options.registry],
+    registers: [registry],
   });
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method, route pattern and status.',
     labelNames: LABELS,
     buckets: DURATION_BUCKETS,
-    registers: [options.registry],
+    registers: [registry],
   });
+  return {
+    record(method, route, status, seconds) {
+      const labels = { method: METHODS.has(method) ? method : 'other', route, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+  };
+}
+
+/**
+ * Returns the middleware that records the request metrics, on the recorder given (an app that
+ * also answers some requests outside Koa shares it) or on one registered on `registry`.
+ */
+export function httpMetrics(options: HttpMetricsOptions & { readonly recorder?: HttpMetricsRecorder }): (ctx: Context, next: Next) => Promise<void> {
+  const now = options.now ?? (() => performance.now());
+  const recorder = options.recorder ?? httpMetricsRecorder(options.registry);
 
   return async function httpMetricsMiddleware(ctx: Context, next: Next): Promise<void> {
     const started = now();
     // Taken before the request runs: a handler may rewrite the URL and method of the underlying
     // request to run another route internally (the auth server resumes an authorization that way).
-    const method = METHODS.has(ctx.method) ? ctx.method : 'other';
+    const method = ctx.method;
     const route = options.route(ctx.path);
     let status: number | undefined;
     try {
@@ -61,13 +82,7 @@ export function httpMetrics(options: HttpMetricsOptions): (ctx: Context, next: N
       status = statusOfError(error);
       throw error;
     } finally {
-      const labels = {
-        method,
-        route,
-        status: String(status ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status)),
-      };
-      requests.inc(labels);
-      duration.observe(labels, (now() - started) / 1000);
+      recorder.record(method, route, status ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status), (now() - started) / 1000);
     }
   };
 }

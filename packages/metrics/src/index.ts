@@ -1,7 +1,7 @@
 export { createMetricsRegistry } from './registry.ts';
 export type { MetricsRegistryOptions } from './registry.ts';
-export { httpMetrics } from './http-metrics.ts';
-export type { HttpMetricsOptions } from './http-metrics.ts';
+export { httpMetrics, httpMetricsRecorder } from './http-metrics.ts';
+export type { HttpMetricsOptions, HttpMetricsRecorder } from './http-metrics.ts';
 export { routeTable, OTHER_ROUTE } from './route-table.ts';
 export type { RouteNamer } from './route-table.ts';
 export { registerDatabasePoolMetrics } from './database-pool-metrics.ts';
