@@ -5,13 +5,15 @@
  * X-Forwarded-For.
  * Middleware order: request metrics → request id → access log → security headers → problem details →
  * health, problem type documentation, OpenAPI → collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
+ * In front of all of it, outside Koa, the pre-routed path of authorized item reads (items/fast-read.ts):
+ * it answers only what this chain would answer with a 200, the same way, and passes everything else on.
  */
 import Koa from 'koa';
 import type { Logger } from '@gatehouse/logging';
 import type { Kysely } from 'kysely';
 import { pendingMigrations, type Database } from '@gatehouse/db';
 import { apiMigrations } from './storage/migrations.ts';
-import { httpMetrics, registerDatabasePoolMetrics, createMetricsRegistry, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { httpMetrics, httpMetricsRecorder, registerDatabasePoolMetrics, createMetricsRegistry, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import { accessDeniedLog } from './auth/access-denied-log.ts';
 import { createAuthenticator, type Authenticator, type RevocationCheck } from './auth/authenticator.ts';
 import { createRevocationFeed, type RevocationFeed } from './auth/revocation-feed.ts';
@@ -31,6 +33,7 @@ import { apiSecurityHeaders } from './http/security-headers.ts';
 import { apiRouteName } from './metrics/route-name.ts';
 import type { ApiState } from './http/state.ts';
 import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
+import { fastItemRead, type RequestHandler } from './items/fast-read.ts';
 import { openApiRoute } from './openapi/openapi-route.ts';
 import { problemRoutes } from './problems/problem-routes.ts';
 import { createItemStore } from './storage/item-store.ts';
@@ -47,6 +50,11 @@ export interface ApiDeps {
   readonly logger: Logger;
   /** Benchmark baseline only: `off` skips token validation. Never set from the environment. */
   readonly tokenValidation?: TokenValidation;
+  /**
+   * Whether authorized item reads may take the pre-routed path (items/fast-read.ts); default true.
+   * Tests turn it off to compare its answers with the ordinary path's. Never set from the environment.
+   */
+  readonly fastItemReads?: boolean;
   /**
    * Where the request and pool metrics are registered; main.ts passes the registry its metrics
    * listener serves. By default a fresh registry without process metrics.
@@ -132,7 +140,8 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   registerDatabasePoolMetrics(metrics, deps.database);
 
-  app.use(httpMetrics({ registry: metrics, route: apiRouteName }));
+  const requestMetrics = httpMetricsRecorder(metrics);
+  app.use(httpMetrics({ registry: metrics, route: apiRouteName, recorder: requestMetrics }));
   app.use(requestId);
   app.use(apiAccessLog(deps.logger, deps.clock));
   // Outside the error handler: its problem pages carry the headers too.
@@ -162,5 +171,12 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
       publicUrl: config.publicUrl,
     }),
   );
+  const tokenValidation = deps.tokenValidation ?? 'on';
+  if ((deps.fastItemReads ?? true) && tokenValidation === 'on') {
+    // Every server made from this app (listen, callback) puts the item-read path in front of Koa's.
+    const koaCallback = app.callback.bind(app);
+    const fastOptions = { definition: deps.definition, store, authenticator, realm: config.realm, logger: deps.logger, clock: deps.clock, metrics: requestMetrics, routeName: apiRouteName };
+    app.callback = (() => fastItemRead(fastOptions, koaCallback() as RequestHandler)) as typeof app.callback;
+  }
   return Object.assign(app, { authenticator, revocationFeed: feed, metrics });
 }

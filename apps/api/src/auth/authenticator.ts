@@ -20,6 +20,12 @@ import type { VerifiedTokenCache } from './verified-token-cache.ts';
 
 export interface Authenticator {
   authenticate(token: string): Promise<Principal> | Principal;
+  /**
+   * What can be decided at once, without a network call: the principal of a token in the verified
+   * cache that the deny-list does not name and that needs no introspection recheck; otherwise
+   * undefined, and {@link authenticate} decides (with its refusals). Never an error.
+   */
+  authenticateCached(token: string): Principal | undefined;
   ready(): Promise<boolean>;
 }
 
@@ -63,17 +69,26 @@ export function createAuthenticator(options: {
     return pending;
   }
 
-  function admit(token: string, verified: VerifiedToken): Promise<Principal> | Principal {
-    if (!revocation) return verified.principal;
-    const now = options.clock();
-    if (verified.revocation && revocation.list.isRevoked(verified.revocation, now)) {
-      options.cache.delete(token);
-      throw invalidToken(options.realm, 'the access token has been revoked');
-    }
-    if (!revocation.fallback || revocation.feed.isFresh(now)) return verified.principal;
+  /** The revocation side of a verified token: admitted, revoked, or to be confirmed by introspection. */
+  function revocationStatus(token: string, verified: VerifiedToken, now: number): 'admitted' | 'revoked' | 'recheck' {
+    if (!revocation) return 'admitted';
+    if (verified.revocation && revocation.list.isRevoked(verified.revocation, now)) return 'revoked';
+    if (!revocation.fallback || revocation.feed.isFresh(now)) return 'admitted';
     const checked = confirmedAt.get(token);
-    if (checked !== undefined && now - checked < revocation.recheckMs) return verified.principal;
-    return confirm(token, now).then(() => verified.principal);
+    return checked !== undefined && now - checked < revocation.recheckMs ? 'admitted' : 'recheck';
+  }
+
+  function admit(token: string, verified: VerifiedToken): Promise<Principal> | Principal {
+    const now = options.clock();
+    switch (revocationStatus(token, verified, now)) {
+      case 'admitted':
+        return verified.principal;
+      case 'revoked':
+        options.cache.delete(token);
+        throw invalidToken(options.realm, 'the access token has been revoked');
+      case 'recheck':
+        return confirm(token, now).then(() => verified.principal);
+    }
   }
 
   return {
@@ -93,6 +108,11 @@ export function createAuthenticator(options: {
         inFlight.set(token, pending);
       }
       return pending;
+    },
+    authenticateCached(token) {
+      const now = options.clock();
+      const cached = options.cache.get(token, now);
+      return cached && revocationStatus(token, cached, now) === 'admitted' ? cached.principal : undefined;
     },
     ready: () => options.verifier.ready(),
   };

@@ -7,14 +7,16 @@
 import { accessLog, type AccessLogger } from '@gatehouse/http';
 import type { ApiState } from './state.ts';
 
+/** The API's fields of a request line, from what the request established. */
+export function apiLineFields(state: Pick<ApiState, 'version' | 'negotiated' | 'principal'>): Record<string, unknown> {
+  return {
+    version: state.version ? `v${state.version.version}` : undefined,
+    representation: state.negotiated?.representation,
+    client_id: state.principal?.clientId,
+    subject: state.principal?.subject,
+  };
+}
+
 export function apiAccessLog(logger: AccessLogger, clock: () => number) {
-  return accessLog<ApiState>(logger, {
-    clock,
-    fields: (ctx) => ({
-      version: ctx.state.version ? `v${ctx.state.version.version}` : undefined,
-      representation: ctx.state.negotiated?.representation,
-      client_id: ctx.state.principal?.clientId,
-      subject: ctx.state.principal?.subject,
-    }),
-  });
+  return accessLog<ApiState>(logger, { clock, fields: (ctx) => apiLineFields(ctx.state) });
 }

@@ -22,7 +22,7 @@ import type { ApiContext } from '../http/state.ts';
 import { BASE_TYPES, negotiate } from '../representations/negotiate.ts';
 import type { ItemStore } from '../storage/item-store.ts';
 import { deprecationHeaders } from '../versioning/deprecation.ts';
-import { formatVersion, resolveVersion, type VersionClaim } from '../versioning/resolve-version.ts';
+import { formatVersion, resolveVersion, versionClaims, type VersionClaim } from '../versioning/resolve-version.ts';
 import { createItem, listItems, readItem, removeItem, replaceItem, type Operation } from './handlers.ts';
 import { matchPath, type MatchedPath } from './match-path.ts';
 
@@ -60,16 +60,15 @@ export function collectionEndpoint(options: {
     ...definition.versions.flatMap((v) => [`application/vnd.gatehouse.${formatVersion(v.version)}+json`, `application/vnd.gatehouse.${formatVersion(v.version)}+xml`]),
   ];
 
-  function versionClaims(ctx: ApiContext, match: MatchedPath, mediaTypeVersion: string | undefined): VersionClaim[] {
-    const claims: VersionClaim[] = [];
-    if (match.pathVersion !== undefined) claims.push({ scheme: 'path', value: match.pathVersion });
-    const header = ctx.get('API-Version');
-    if (header !== '') claims.push({ scheme: 'header', value: header });
+  function claimsOf(ctx: ApiContext, match: MatchedPath, mediaTypeVersion: string | undefined): VersionClaim[] {
     // Most requests have no query string: skip parsing one.
     const query = ctx.querystring === '' ? undefined : ctx.query.version;
-    if (query !== undefined) for (const value of Array.isArray(query) ? query : [query]) claims.push({ scheme: 'query', value });
-    if (mediaTypeVersion !== undefined) claims.push({ scheme: 'media type', value: mediaTypeVersion });
-    return claims;
+    return versionClaims({
+      path: match.pathVersion,
+      header: ctx.get('API-Version'),
+      query: query === undefined ? undefined : Array.isArray(query) ? query : [query],
+      mediaType: mediaTypeVersion,
+    });
   }
 
   async function authenticate(ctx: ApiContext): Promise<Principal> {
@@ -88,7 +87,7 @@ export function collectionEndpoint(options: {
     if (!negotiated) throw notAcceptable(available);
     ctx.state.negotiated = negotiated;
 
-    const version = resolveVersion(versionClaims(ctx, match, negotiated.mediaTypeVersion), definition.versions);
+    const version = resolveVersion(claimsOf(ctx, match, negotiated.mediaTypeVersion), definition.versions);
     ctx.state.version = version;
     ctx.set('API-Version', formatVersion(version.version));
     if (version.deprecated) {

@@ -13,6 +13,7 @@ import type { ApiContext } from '../http/state.ts';
 import { readJsonBody } from '../http/read-json-body.ts';
 import type { Negotiated } from '../representations/negotiate.ts';
 import { render } from '../representations/render.ts';
+import type { View } from '../representations/view.ts';
 import type { ItemStore } from '../storage/item-store.ts';
 import type { MatchedPath } from './match-path.ts';
 import { nextPageUrl, parsePageRequest } from './paging.ts';
@@ -66,13 +67,16 @@ export const listItems: Operation = async (ctx, input) => {
   render(ctx, input.negotiated, 200, view, columnsOf(input.collection));
 };
 
+/** What a read of one item shows: v1 an array of one item, later versions the item. */
+export function itemReadView(version: VersionSpec, collection: string, item: Item): View {
+  return version.version === 1 ? { kind: 'items', collection, items: [item] } : { kind: 'item', collection, item };
+}
+
 export const readItem: Operation = async (ctx, input) => {
   const id = itemId(input);
   const item = await input.store.get(input.collection.name, id);
   if (!item) throw itemNotFound(input.collection.name, id);
-  const name = input.collection.name;
-  const view = input.version.version === 1 ? ({ kind: 'items', collection: name, items: [item] } as const) : ({ kind: 'item', collection: name, item } as const);
-  render(ctx, input.negotiated, 200, view, columnsOf(input.collection));
+  render(ctx, input.negotiated, 200, itemReadView(input.version, input.collection.name, item), columnsOf(input.collection));
 };
 
 export const createItem: Operation = async (ctx, input) => {

@@ -8,11 +8,16 @@ import type { Negotiated } from './negotiate.ts';
 import { viewToJson, type View } from './view.ts';
 import { viewToXml } from './xml.ts';
 
+/** The Content-Type of a JSON answer: the vendor type when one was negotiated. */
+export function jsonContentType(negotiated: Negotiated): string {
+  return negotiated.contentType === 'application/json' ? 'application/json; charset=utf-8' : negotiated.contentType;
+}
+
 export function render(ctx: ApiContext, negotiated: Negotiated, status: number, view: View, columns: readonly string[]): void {
   ctx.status = status;
   switch (negotiated.representation) {
     case 'json':
-      ctx.set('Content-Type', negotiated.contentType === 'application/json' ? 'application/json; charset=utf-8' : negotiated.contentType);
+      ctx.set('Content-Type', jsonContentType(negotiated));
       ctx.body = JSON.stringify(viewToJson(view));
       return;
     case 'xml':

@@ -17,6 +17,16 @@ export interface VersionClaim {
   readonly value: string;
 }
 
+/** The claims of one request, in the order the schemes are compared: path, header, query, media type. */
+export function versionClaims(sources: { path?: string; header?: string; query?: readonly string[]; mediaType?: string }): VersionClaim[] {
+  const claims: VersionClaim[] = [];
+  if (sources.path !== undefined) claims.push({ scheme: 'path', value: sources.path });
+  if (sources.header !== undefined && sources.header !== '') claims.push({ scheme: 'header', value: sources.header });
+  for (const value of sources.query ?? []) claims.push({ scheme: 'query', value });
+  if (sources.mediaType !== undefined) claims.push({ scheme: 'media type', value: sources.mediaType });
+  return claims;
+}
+
 export const formatVersion = (version: number): string => `v${version}`;
 
 function parseVersion(value: string): number | undefined {

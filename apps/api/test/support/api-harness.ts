@@ -37,6 +37,8 @@ export async function startApi(options: {
   metrics?: Registry;
   /** The app's logger (default: silent). */
   logger?: Logger;
+  /** Whether item reads may take the pre-routed path (default true, as in production). */
+  fastItemReads?: boolean;
 }): Promise<ApiHarness> {
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
@@ -71,6 +73,7 @@ export async function startApi(options: {
     logger: options.logger ?? pino({ level: 'silent' }),
     tokenValidation: options.tokenValidation,
     metrics: options.metrics,
+    ...(options.fastItemReads === undefined ? {} : { fastItemReads: options.fastItemReads }),
   });
   handle = app.callback();
   return Object.assign(harness, {
