@@ -50,22 +50,24 @@ function strip(value: Record<string, unknown>, nodes: readonly PathNode[]): Reco
   const source: Record<string, unknown> = value instanceof Error ? (stdSerializers.err(value) as unknown as Record<string, unknown>) : value;
   let copy: Record<string, unknown> | undefined = source === value ? undefined : source;
   for (const key of Object.keys(source)) {
+    // Whether a path ends at this key (the key itself or `*`); no allocation for a plain field.
     let remove = false;
-    let deeper: PathNode[] | undefined;
-    for (const node of nodes) {
-      for (const child of [node.children.get(key), node.children.get(ANY)]) {
-        if (!child) continue;
-        if (child.remove) remove = true;
-        else (deeper ??= []).push(child);
-      }
-    }
+    for (const node of nodes) if (node.children.get(key)?.remove || node.children.get(ANY)?.remove) remove = true;
     if (remove) {
       copy ??= { ...source };
       delete copy[key];
       continue;
     }
     const field = source[key];
-    if (!deeper || !isObject(field) || Array.isArray(field)) continue;
+    if (!isObject(field) || Array.isArray(field)) continue;
+    const deeper: PathNode[] = [];
+    for (const node of nodes) {
+      const named = node.children.get(key);
+      const any = node.children.get(ANY);
+      if (named) deeper.push(named);
+      if (any) deeper.push(any);
+    }
+    if (deeper.length === 0) continue;
     const stripped = strip(field, deeper);
     if (stripped !== field) (copy ??= { ...source })[key] = stripped;
   }

@@ -29,13 +29,16 @@ function run(body: string): { lines: Promise<Record<string, unknown>[]>; firstLi
 describe('the default destination: stdout, batched', () => {
   it('holds short lines back and writes them together', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-log-')), 'out.log');
-    const destination = batchedStdout(openSync(file, 'w')) as ReturnType<typeof batchedStdout> & { flushSync(): void; end(): void };
+    const destination = batchedStdout(openSync(file, 'w'));
     destination.write('{"n":1}\n');
     destination.write('{"n":2}\n');
     expect(readFileSync(file, 'utf8')).toBe('');
     destination.flushSync();
     expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n');
-    destination.end();
+    // A batch's worth is written at once, the lines in order.
+    const line = `{"n":3,"pad":"${'x'.repeat(100)}"}\n`;
+    for (let i = 0; i < Math.ceil(STDOUT_BATCH_BYTES / line.length); i++) destination.write(line);
+    expect(readFileSync(file, 'utf8')).toBe('{"n":1}\n{"n":2}\n' + line.repeat(Math.ceil(STDOUT_BATCH_BYTES / line.length)));
   });
 
   it('writes what is waiting when the process exits at once', async () => {
