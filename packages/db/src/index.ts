@@ -1,5 +1,5 @@
 export { openDatabase } from './open-database.ts';
-export type { Database, Engine, OpenDatabaseOptions, PoolStats } from './open-database.ts';
+export type { Database, Engine, OpenDatabaseOptions, PoolStats, SqliteReadNow } from './open-database.ts';
 export { parseDatabaseUrl, databaseUrlProblem, redactUrl, DatabaseUrlError } from './database-url.ts';
 export type { DatabaseTarget } from './database-url.ts';
 export { migrateToLatest, MigrationError, pendingMigrations, prepareSchema, SchemaBehindError } from './migrate.ts';
@@ -7,5 +7,5 @@ export type { Migrations, MigrateMode } from './migrate.ts';
 export { openMigratedDatabase } from './open-migrated-database.ts';
 export type { AppMigrations, OpenMigratedDatabaseOptions } from './open-migrated-database.ts';
 export { isDatabaseUnavailable } from './database-unavailable.ts';
-export { precompile } from './precompile.ts';
-export type { PrecompiledQuery } from './precompile.ts';
+export { precompile, precompileReadNow } from './precompile.ts';
+export type { PrecompiledQuery, PrecompiledRead } from './precompile.ts';

@@ -9,6 +9,9 @@ import { openSqlite } from './sqlite-driver.ts';
 /** The engines Gatehouse stores data in. */
 export type Engine = DatabaseTarget['engine'];
 
+/** A synchronous read on the embedded SQLite connection: SQL with `?` parameters, rows as objects. */
+export type SqliteReadNow = (sql: string, parameters: readonly unknown[]) => unknown[];
+
 /** Connections of a PostgreSQL pool at one moment. */
 export interface PoolStats {
   /** Connections open, idle or in use. */
@@ -23,6 +26,13 @@ export interface PoolStats {
 export interface Database<Schema = unknown> {
   readonly db: Kysely<Schema>;
   readonly engine: Engine;
+  /**
+   * SQLite only (undefined on PostgreSQL): runs a read at once on the embedded connection, with
+   * the statement cache Kysely's queries use, and returns its rows without a promise. For a hot
+   * read of an app that opens no transaction on this database (the API's item store): a statement
+   * run here while a Kysely transaction is open would see that transaction's uncommitted writes.
+   */
+  readonly readNow?: SqliteReadNow;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
@@ -58,8 +68,10 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   const target = parseDatabaseUrl(url);
   if (target.engine === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(target.path) }) });
-    return { db, engine: 'sqlite', poolStats: () => undefined, close: () => db.destroy() };
+    const sqlite = openSqlite(target.path);
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const readNow: SqliteReadNow = (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];
+    return { db, engine: 'sqlite', readNow, poolStats: () => undefined, close: () => db.destroy() };
   }
   const pg = pgDriver();
   const pool = new pg.Pool({

@@ -10,12 +10,16 @@
  * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
  * profiles of the API read and of the token endpoint; bench/README.md).
  */
-import type { Compilable, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { SqliteReadNow } from './open-database.ts';
 
 /** Runs the precompiled query with these values. */
 export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>) => Promise<QueryResult<R>>;
 
-export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
+/** Runs the precompiled read at once (SQLite's {@link SqliteReadNow}) and returns its rows. */
+export type PrecompiledRead<K extends string, R> = (values: Readonly<Record<K, unknown>>) => R[];
+
+function compileWithSentinels<K extends string, R>(names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): { compiled: CompiledQuery<R>; order: K[] } {
   const sentinels = Object.fromEntries(names.map((name) => [name, `\u0000${name}\u0000`])) as unknown as Record<K, never>;
   const compiled = build(sentinels).compile();
   const order = compiled.parameters.map((value) => {
@@ -24,5 +28,16 @@ export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: reado
     return name;
   });
   for (const name of names) if (!order.includes(name)) throw new Error(`precompiled query does not use "${name}" as a parameter: ${compiled.sql}`);
+  return { compiled, order };
+}
+
+export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
+  const { compiled, order } = compileWithSentinels(names, build);
   return (values) => db.executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
+}
+
+/** The same, for a read run at once on SQLite (Database.readNow): the same SQL text, so the same prepared statement. */
+export function precompileReadNow<K extends string, R>(readNow: SqliteReadNow, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledRead<K, R> {
+  const { compiled, order } = compileWithSentinels(names, build);
+  return (values) => readNow(compiled.sql, order.map((name) => values[name])) as R[];
 }

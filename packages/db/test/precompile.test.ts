@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, precompile, type Database } from '../src/index.ts';
+import { openDatabase, precompile, precompileReadNow, type Database } from '../src/index.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
 
 interface Schema {
@@ -37,6 +37,22 @@ describe.each(TEST_ENGINES)('precompile on %s', (engine) => {
     expect((await byId({ id: 1 })).rows).toEqual([{ id: 1, name: 'uno', note: 'y' }]);
     expect((await byId({ id: 2 })).rows).toEqual([{ id: 2, name: 'two', note: 'x' }]);
     expect((await byId({ id: 3 })).rows).toEqual([]);
+  });
+
+  it('reads at once on SQLite, the rows the compiled query returns, committed writes included; PostgreSQL has no such read', async () => {
+    if (engine === 'postgres') {
+      expect(database.readNow).toBeUndefined();
+      return;
+    }
+    const byName = (v: Record<'name', never>) => db.selectFrom('things').select(['id', 'note']).where('name', '=', v.name).orderBy('id');
+    const now = precompileReadNow(database.readNow!, ['name'], byName);
+    await db.insertInto('things').values({ id: 10, name: 'ten', note: null }).execute();
+    const rows = now({ name: 'ten' });
+    expect(rows).toEqual([{ id: 10, note: null }]);
+    expect(rows).toEqual((await precompile(db, ['name'], byName)({ name: 'ten' })).rows);
+    await db.updateTable('things').set({ note: 'changed' }).where('id', '=', 10).execute();
+    expect(now({ name: 'ten' })).toEqual([{ id: 10, note: 'changed' }]);
+    expect(now({ name: 'none' })).toEqual([]);
   });
 
   it('refuses at once a query where a named value did not become a parameter', () => {

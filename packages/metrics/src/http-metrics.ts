@@ -52,11 +52,23 @@ export function httpMetricsRecorder(registry: Registry): HttpMetricsRecorder {
     buckets: DURATION_BUCKETS,
     registers: [registry],
   });
+  // One pair of series per label set, looked up by a string key: prom-client would otherwise
+  // hash the label object on every call. The sets are few (methods × route patterns × statuses).
+  const series = new Map<string, { inc(): void; observe(seconds: number): void }>();
   return {
     record(method, route, status, seconds) {
-      const labels = { method: METHODS.has(method) ? method : 'other', route, status: String(status) };
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      const known = METHODS.has(method) ? method : 'other';
+      const key = `${known} ${route} ${status}`;
+      let pair = series.get(key);
+      if (!pair) {
+        const labels = { method: known, route, status: String(status) };
+        const counter = requests.labels(labels);
+        const histogram = duration.labels(labels);
+        pair = { inc: () => counter.inc(), observe: (value) => histogram.observe(value) };
+        series.set(key, pair);
+      }
+      pair.inc();
+      pair.observe(seconds);
     },
   };
 }

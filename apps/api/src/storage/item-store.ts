@@ -6,10 +6,12 @@
  *   stable while items are added or removed;
  * - fields other than `id` are stored as one JSON object, so adding a collection or a field
  *   is a configuration change, not a migration;
- * - each query is compiled once, when the store is created (`precompile` of @gatehouse/db).
+ * - each query is compiled once, when the store is created (`precompile` of @gatehouse/db);
+ * - on SQLite, `getNow` reads one item at once, without a promise (Database.readNow), for the
+ *   pre-routed item read; the store opens no transaction, so it sees only committed rows.
  */
 import { sql, type Kysely, type QueryResult } from 'kysely';
-import { precompile } from '@gatehouse/db';
+import { precompile, precompileReadNow, type SqliteReadNow } from '@gatehouse/db';
 import type { Item, ItemValue } from '../collections/item-validator.ts';
 import type { ApiSchema } from './schema.ts';
 
@@ -17,6 +19,8 @@ export interface ItemStore {
   /** Up to `limit` items with an id greater than `after`, in id order. */
   list(collection: string, page: { after: number; limit: number }): Promise<Item[]>;
   get(collection: string, id: number): Promise<Item | undefined>;
+  /** SQLite only: the same read as {@link get}, answered at once. */
+  readonly getNow?: (collection: string, id: number) => Item | undefined;
   /** Stores a new item; false when the id is taken. */
   create(collection: string, item: Item, now: number): Promise<boolean>;
   /** Replaces an existing item; false when there is none with that id. */
@@ -37,11 +41,13 @@ function dataOf(item: Item): string {
   return JSON.stringify(fields);
 }
 
-export function createItemStore(db: Kysely<ApiSchema>): ItemStore {
+export function createItemStore(db: Kysely<ApiSchema>, readNow?: SqliteReadNow): ItemStore {
   const list = precompile(db, ['collection', 'after', 'limit'], (v) =>
     db.selectFrom('api_items').select(['id', 'data']).where('collection', '=', v.collection).where('id', '>', v.after).orderBy('id').limit(v.limit),
   );
-  const get = precompile(db, ['collection', 'id'], (v) => db.selectFrom('api_items').select(['id', 'data']).where('collection', '=', v.collection).where('id', '=', v.id));
+  const selectItem = (v: Record<'collection' | 'id', never>) => db.selectFrom('api_items').select(['id', 'data']).where('collection', '=', v.collection).where('id', '=', v.id);
+  const get = precompile(db, ['collection', 'id'], selectItem);
+  const getNow = readNow && precompileReadNow(readNow, ['collection', 'id'], selectItem);
   const create = precompile(db, ['collection', 'id', 'data', 'now'], (v) =>
     db
       .insertInto('api_items')
@@ -62,6 +68,12 @@ export function createItemStore(db: Kysely<ApiSchema>): ItemStore {
       const row = (await get({ collection, id })).rows[0];
       return row ? toItem(row) : undefined;
     },
+    ...(getNow && {
+      getNow(collection: string, id: number) {
+        const row = getNow({ collection, id })[0];
+        return row ? toItem(row) : undefined;
+      },
+    }),
     async create(collection, item, now) {
       return affected(await create({ collection, id: item.id, data: dataOf(item), now })) === 1;
     },
