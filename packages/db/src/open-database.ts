@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
 import { openSqlite } from './sqlite-driver.ts';
+import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
 /** The engines Gatehouse stores data in. */
 export type Engine = DatabaseTarget['engine'];
@@ -27,10 +28,10 @@ export interface Database<Schema = unknown> {
   readonly db: Kysely<Schema>;
   readonly engine: Engine;
   /**
-   * SQLite only (undefined on PostgreSQL): runs a read at once on the embedded connection, with
-   * the statement cache Kysely's queries use, and returns its rows without a promise. For a hot
-   * read of an app that opens no transaction on this database (the API's item store): a statement
-   * run here while a Kysely transaction is open would see that transaction's uncommitted writes.
+   * SQLite only (undefined on PostgreSQL): runs a read at once and returns its rows without a
+   * promise, on a second connection whose snapshot is shared by the reads of one event-loop turn
+   * and renewed as soon as this process writes (sqlite-snapshot-reader.ts). It sees committed rows
+   * only, never a transaction in progress. For hot reads (the API's item reads).
    */
   readonly readNow?: SqliteReadNow;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
@@ -70,8 +71,14 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = openSqlite(target.path);
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-    const readNow: SqliteReadNow = (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];
-    return { db, engine: 'sqlite', readNow, poolStats: () => undefined, close: () => db.destroy() };
+    // An in-memory database is private to its one connection: there, reads run on it directly.
+    const snapshots = target.path === ':memory:' ? undefined : sqliteSnapshotReader(target.path, () => sqlite.writes());
+    const readNow: SqliteReadNow = snapshots ? (sql, parameters) => snapshots.read(sql, parameters) : (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];
+    const close = async () => {
+      snapshots?.close();
+      await db.destroy();
+    };
+    return { db, engine: 'sqlite', readNow, poolStats: () => undefined, close };
   }
   const pg = pgDriver();
   const pool = new pg.Pool({

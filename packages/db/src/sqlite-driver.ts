@@ -14,14 +14,31 @@ function bindable(params: Params): SqliteValue[] {
   });
 }
 
-function wrapStatement(statement: StatementSync): SqliteStatement {
+/** Binds Kysely's parameters to a node:sqlite statement. */
+export function bindParameters(params: Params): SqliteValue[] {
+  return bindable(params);
+}
+
+// `onWrite` runs after a statement that may have changed the database (anything but a SELECT).
+function wrapStatement(statement: StatementSync, onWrite: () => void): SqliteStatement {
   const reader = statement.columns().length > 0;
+  const writes = !/^\s*select\b/i.test(statement.sourceSQL);
   return {
     reader,
-    all: (params: Params) => statement.all(...bindable(params)) as unknown[],
+    all: (params: Params) => {
+      try {
+        return statement.all(...bindable(params)) as unknown[];
+      } finally {
+        if (writes) onWrite();
+      }
+    },
     run: (params: Params) => {
-      const result = statement.run(...bindable(params));
-      return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+      try {
+        const result = statement.run(...bindable(params));
+        return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
+      } finally {
+        if (writes) onWrite();
+      }
     },
     iterate: (params: Params) => statement.iterate(...bindable(params)) as IterableIterator<unknown>,
   };
@@ -40,12 +57,22 @@ export const STATEMENT_CACHE_SIZE = 256;
  * Kysely's SQLite driver runs one query at a time on its single connection; a streaming query
  * (`iterate`), which stays open across awaits, gets a statement of its own.
  */
-export function openSqlite(path: string): SqliteDatabase {
+export interface OpenSqlite extends SqliteDatabase {
+  /** How many statements other than SELECT this connection has run (a transaction's COMMIT included). */
+  writes(): number;
+}
+
+export function openSqlite(path: string): OpenSqlite {
   const db = new DatabaseSync(path);
+  let writes = 0;
+  const onWrite = () => {
+    writes++;
+  };
   // WAL lets the operator CLI write while the server reads; busy_timeout waits out short write locks.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   const cache = new Map<string, SqliteStatement>();
   return {
+    writes: () => writes,
     close: () => {
       cache.clear();
       db.close();
@@ -59,8 +86,8 @@ export function openSqlite(path: string): SqliteDatabase {
         return cached;
       }
       const statement = db.prepare(sql);
-      const wrapped = wrapStatement(statement);
-      const shared: SqliteStatement = { ...wrapped, iterate: (params: Params) => wrapStatement(db.prepare(sql)).iterate(params) };
+      const wrapped = wrapStatement(statement, onWrite);
+      const shared: SqliteStatement = { ...wrapped, iterate: (params: Params) => wrapStatement(db.prepare(sql), onWrite).iterate(params) };
       cache.set(sql, shared);
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       return shared;
