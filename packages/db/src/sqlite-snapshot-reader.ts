@@ -22,7 +22,7 @@ export interface SnapshotReader {
 }
 
 export function sqliteSnapshotReader(path: string, ownWrites: () => number): SnapshotReader {
-  let connection: DatabaseSync | undefined;
+  let connection: { db: DatabaseSync; begin: StatementSync; commit: StatementSync } | undefined;
   const statements = new Map<string, StatementSync>();
   let open = false;
   let takenAtWrites = 0;
@@ -30,13 +30,14 @@ export function sqliteSnapshotReader(path: string, ownWrites: () => number): Sna
   function release(): void {
     if (!open) return;
     open = false;
-    connection?.exec('COMMIT');
+    connection?.commit.run();
   }
 
-  function connect(): DatabaseSync {
+  function connect(): NonNullable<typeof connection> {
     const db = new DatabaseSync(path);
     db.exec('PRAGMA busy_timeout = 5000; PRAGMA query_only = ON;');
-    return db;
+    // Prepared once: compiling BEGIN and COMMIT on every turn cost as much as the read.
+    return { db, begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT') };
   }
 
   return {
@@ -45,19 +46,19 @@ export function sqliteSnapshotReader(path: string, ownWrites: () => number): Sna
       const writes = ownWrites();
       if (open && takenAtWrites !== writes) release();
       if (!open) {
-        connection.exec('BEGIN');
+        connection.begin.run();
         open = true;
         takenAtWrites = writes;
         setImmediate(release);
       }
       let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = connection.prepare(sql)));
+      if (!statement) statements.set(sql, (statement = connection.db.prepare(sql)));
       return statement.all(...bindParameters(parameters)) as unknown[];
     },
     close() {
       release();
       statements.clear();
-      connection?.close();
+      connection?.db.close();
       connection = undefined;
     },
   };

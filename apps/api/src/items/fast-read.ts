@@ -95,18 +95,23 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, admitted: Admitted, started: number, startedMs: number): Promise<void> {
-    let item;
+    let body: string | undefined;
     try {
-      // SQLite answers at once; PostgreSQL through the pool.
-      item = options.store.getNow ? options.store.getNow(admitted.collection, admitted.id) : await options.store.get(admitted.collection, admitted.id);
+      if (options.store.getJsonNow) {
+        // SQLite answers at once, with the item's JSON text; v1 shows a read as an array of one.
+        const json = options.store.getJsonNow(admitted.collection, admitted.id);
+        body = json === undefined ? undefined : admitted.version.version === 1 ? `[${json}]` : json;
+      } else {
+        const item = await options.store.get(admitted.collection, admitted.id);
+        body = item && JSON.stringify(viewToJson(itemReadView(admitted.version, admitted.collection, item)));
+      }
     } catch {
-      item = undefined;
+      body = undefined;
     }
     // Not found, or the database failed: the ordinary path answers (404, 503) with its problem page.
-    if (!item) return fallback(req, res);
+    if (body === undefined) return fallback(req, res);
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUUID();
-    const body = JSON.stringify(viewToJson(itemReadView(admitted.version, admitted.collection, item)));
     // The order Koa's path sets them in: request id, negotiation, rendering, then the security headers.
     const headers: string[] = [
       'X-Request-Id',

@@ -19,8 +19,11 @@ export interface ItemStore {
   /** Up to `limit` items with an id greater than `after`, in id order. */
   list(collection: string, page: { after: number; limit: number }): Promise<Item[]>;
   get(collection: string, id: number): Promise<Item | undefined>;
-  /** SQLite only: the same read as {@link get}, answered at once. */
-  readonly getNow?: (collection: string, id: number) => Item | undefined;
+  /**
+   * SQLite only: the same read as {@link get}, answered at once, as the item's JSON text (what
+   * `JSON.stringify(item)` gives: `id` first, then the stored fields in their order).
+   */
+  readonly getJsonNow?: (collection: string, id: number) => string | undefined;
   /** Stores a new item; false when the id is taken. */
   create(collection: string, item: Item, now: number): Promise<boolean>;
   /** Replaces an existing item; false when there is none with that id. */
@@ -34,6 +37,12 @@ export interface ItemStore {
 function toItem(row: { id: number | string | bigint; data: string }): Item {
   const fields = JSON.parse(row.data) as Record<string, ItemValue>;
   return { id: Number(row.id), ...fields };
+}
+
+/** The JSON text of an item from its row, without parsing the stored fields: they are JSON.stringify's output. */
+function itemJson(row: { id: number | string | bigint; data: string }): string {
+  const id = Number(row.id);
+  return row.data === '{}' ? `{"id":${id}}` : `{"id":${id},${row.data.slice(1)}`;
 }
 
 function dataOf(item: Item): string {
@@ -69,9 +78,9 @@ export function createItemStore(db: Kysely<ApiSchema>, readNow?: SqliteReadNow):
       return row ? toItem(row) : undefined;
     },
     ...(getNow && {
-      getNow(collection: string, id: number) {
+      getJsonNow(collection: string, id: number) {
         const row = getNow({ collection, id })[0];
-        return row ? toItem(row) : undefined;
+        return row ? itemJson(row) : undefined;
       },
     }),
     async create(collection, item, now) {

@@ -31,11 +31,15 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
     expect(await store.get('movies', 8)).toBeUndefined();
     // SQLite answers the same read at once (the pre-routed item read uses it); PostgreSQL has none.
     if (engine === 'sqlite') {
-      expect(store.getNow!('movies', 7)).toEqual({ id: 7, title: 'Alien' });
-      expect(store.getNow!('cars', 7)).toEqual({ id: 7, model: 'Ka' });
-      expect(store.getNow!('movies', 8)).toBeUndefined();
+      expect(store.getJsonNow!('movies', 7)).toBe(JSON.stringify({ id: 7, title: 'Alien' }));
+      expect(store.getJsonNow!('cars', 7)).toBe(JSON.stringify({ id: 7, model: 'Ka' }));
+      expect(store.getJsonNow!('movies', 8)).toBeUndefined();
+      // The text is what JSON.stringify gives for the item get answers, for any stored fields.
+      expect(await store.create('odd', { id: 3 }, 1_000)).toBe(true);
+      expect(await store.create('odd', { id: 4, title: 'é "q" \u2028 <&> \\ \ud83c\udfac', n: 1.5e-7, b: true, z: null }, 1_000)).toBe(true);
+      for (const id of [3, 4]) expect(store.getJsonNow!('odd', id)).toBe(JSON.stringify(await store.get('odd', id)));
     } else {
-      expect(store.getNow).toBeUndefined();
+      expect(store.getJsonNow).toBeUndefined();
     }
 
     expect(await store.replace('movies', { id: 7, title: 'Aliens' }, 3_000)).toBe(true);
