@@ -6,14 +6,15 @@
  * - a query whose named values did not all become parameters (one inlined as SQL, or one
  *   unused) is refused when it is precompiled, at start, never on a request;
  * - the SQL text stays the same from call to call, so the SQLite driver's statement cache
- *   (sqlite-driver.ts) serves it prepared.
+ *   (sqlite-driver.ts) serves it prepared;
+ * - it runs on the database it was compiled for, or on `on` (a transaction of that database).
  * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
  * profiles of the API read and of the token endpoint; bench/README.md).
  */
 import type { Compilable, Kysely, QueryResult } from 'kysely';
 
-/** Runs the precompiled query with these values. */
-export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>) => Promise<QueryResult<R>>;
+/** Runs the precompiled query with these values, on its database or on `on` (a transaction of it). */
+export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>, on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>>;
 
 export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
   const sentinels = Object.fromEntries(names.map((name) => [name, `\u0000${name}\u0000`])) as unknown as Record<K, never>;
@@ -24,5 +25,5 @@ export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: reado
     return name;
   });
   for (const name of names) if (!order.includes(name)) throw new Error(`precompiled query does not use "${name}" as a parameter: ${compiled.sql}`);
-  return (values) => db.executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
+  return (values, on) => (on ?? db).executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
 }

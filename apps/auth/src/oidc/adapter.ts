@@ -14,13 +14,26 @@
  *   session that no longer exists (expired, logged out), refused requests included, so storing
  *   it would let one stale cookie add a row per request. Not finding it later means the same;
  * - every query is compiled once, when the adapter is created (`precompile` of @gatehouse/db):
- *   the token endpoint runs several per request, and building them cost as much as running them.
+ *   the token endpoint runs several per request, and building them cost as much as running them;
+ * - inside an oidc-provider request (`readAhead`, read-ahead.ts), finding a RefreshToken reads in
+ *   the same statement its Grant, its Session (by the token's sessionUid) and its account; the
+ *   lookups of those that oidc-provider makes next in that request are answered from that read,
+ *   once each, and every write through the adapter drops what is left of it (issue 13: one
+ *   round trip instead of four);
+ * - inside a request, a RefreshToken's consumption (rotation) is committed together with the
+ *   next RefreshToken stored in that request (the rotated one), in one transaction on SQLite (one
+ *   WAL sync instead of two) and one statement on PostgreSQL; any other adapter call of the
+ *   request, or the end of the request (flushPendingWrites, before the response), commits it
+ *   first. Either both are stored or neither (before, a failure between them lost the client its
+ *   refresh token).
  */
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { precompile } from '@gatehouse/db';
+import { precompile, type Engine } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
+import { ACCOUNT_COLUMNS } from '../accounts/account-store.ts';
 import type { AuthSchema, OidcPayloadsTable } from '../storage/schema.ts';
+import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from './read-ahead.ts';
 
 export interface OidcAdapterDeps {
   db: Kysely<AuthSchema>;
@@ -29,13 +42,59 @@ export interface OidcAdapterDeps {
   onGrantRevoked?: (grantId: string) => Promise<void>;
   /** Reorders an authorization code's scope before it is stored (scope-order.ts). */
   orderCodeScope?: (scope: string) => string;
+  /** Rows read ahead for the request being served (read-ahead.ts); none by default. */
+  readAhead?: ReadAhead;
+  /** The engine, for the SQL that differs (JSON in the read ahead, the rotation's write). */
+  engine?: Engine;
 }
 
 export interface OidcAdapter {
   adapterFactory: (name: string) => Adapter;
   /** Deletes expired rows of every model; returns how many. */
   purgeExpired(): Promise<number>;
+  /**
+   * Commits what `request` left pending (a RefreshToken consumed but no new one stored after it);
+   * run by the server after oidc-provider answered and before the response is sent.
+   */
+  flushPendingWrites(request: object): Promise<void>;
 }
+
+/** A RefreshToken consumed in this request, not committed yet. */
+interface PendingConsume {
+  model: string;
+  id: string;
+  now: number;
+}
+
+const PENDING_CONSUME = 'oidc:consume';
+
+/** The text of a JSON member of `payload` (a column holding a JSON object), per engine. */
+const JSON_TEXT: Record<Engine, (column: string, member: string) => string> = {
+  sqlite: (column, member) => `json_extract(${column}, '$.${member}')`,
+  postgres: (column, member) => `(${column}::json ->> '${member}')`,
+};
+
+/**
+ * A RefreshToken with its Grant, its Session (by the token's sessionUid) and its account, in one
+ * statement: one row, each of the three left-joined (absent: nulls).
+ */
+function refreshTokenWithRelatedSql(engine: Engine): string {
+  const json = JSON_TEXT[engine];
+  const accountColumns = ACCOUNT_COLUMNS.map((c) => `a.${c} as a_${c}`).join(', ');
+  return (
+    'select r.payload, r.consumed_at, r.expires_at, r.grant_id, ' +
+    'g.payload as g_payload, g.consumed_at as g_consumed_at, g.expires_at as g_expires_at, ' +
+    's.payload as s_payload, s.consumed_at as s_consumed_at, s.expires_at as s_expires_at, ' +
+    `${accountColumns} ` +
+    'from oidc_payloads r ' +
+    "left join oidc_payloads g on g.model = 'Grant' and g.id = r.grant_id " +
+    `left join oidc_payloads s on s.model = 'Session' and s.uid = ${json('r.payload', 'sessionUid')} ` +
+    `left join accounts a on a.id = ${json('r.payload', 'accountId')} ` +
+    `where r.model = 'RefreshToken' and r.id = ${engine === 'postgres' ? '$1' : '?'}`
+  );
+}
+
+type RelatedRow = Pick<OidcPayloadsTable, 'payload' | 'consumed_at' | 'expires_at' | 'grant_id'> & Record<string, unknown>;
 
 /** A session that carries nothing: no signed-in account, no pending logout, no client. */
 function isEmptySession(payload: AdapterPayload): boolean {
@@ -45,6 +104,8 @@ function isEmptySession(payload: AdapterPayload): boolean {
 
 export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   const { db, clients, clock } = deps;
+  const readAhead = deps.readAhead ?? NO_READ_AHEAD;
+  const engine = deps.engine ?? 'sqlite';
 
   const clientAdapter: Adapter = {
     async upsert() {},
@@ -86,18 +147,73 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row));
     }),
     consume: precompile(db, ['model', 'id', 'now'], (v) => db.updateTable('oidc_payloads').set({ consumed_at: v.now }).where('model', '=', v.model).where('id', '=', v.id)),
+    // PostgreSQL: a rotation's two writes in one statement (a data-modifying WITH).
+    consumeAndUpsert: precompile(db, ['consumed_model', 'consumed_id', 'now', 'model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'expires_at', 'consumed_at'], (v) => {
+      const row = { payload: v.payload, grant_id: v.grant_id, user_code: v.user_code, uid: v.uid, expires_at: v.expires_at, consumed_at: v.consumed_at };
+      return db
+        .with('consumed', (qc) => qc.updateTable('oidc_payloads').set({ consumed_at: v.now }).where('model', '=', v.consumed_model).where('id', '=', v.consumed_id))
+        .insertInto('oidc_payloads')
+        .values({ model: v.model, id: v.id, ...row })
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row));
+    }),
     destroy: precompile(db, ['model', 'id'], (v) => db.deleteFrom('oidc_payloads').where('model', '=', v.model).where('id', '=', v.id)),
     revokeByGrantId: precompile(db, ['grantId'], (v) => db.deleteFrom('oidc_payloads').where('grant_id', '=', v.grantId)),
   };
   const first = async (query: Promise<{ rows: Row[] }>) => toPayload((await query).rows[0]);
 
+  const relatedSql = refreshTokenWithRelatedSql(engine);
+  /** The RefreshToken row; its Grant, Session and account kept for this request's next lookups. */
+  async function findRefreshTokenWithRelated(id: string): Promise<Row | undefined> {
+    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(relatedSql, [id]))).rows[0];
+    if (!row) return undefined;
+    const payload = JSON.parse(row.payload) as { sessionUid?: unknown; accountId?: unknown };
+    const part = (prefix: string): Row | undefined =>
+      row[`${prefix}payload`] === null || row[`${prefix}payload`] === undefined
+        ? undefined
+        : { payload: row[`${prefix}payload`] as string, consumed_at: row[`${prefix}consumed_at`] as number | null, expires_at: row[`${prefix}expires_at`] as number | null };
+    if (typeof row.grant_id === 'string') readAhead.put(READ_AHEAD_KEYS.oidc('Grant', 'id', row.grant_id), part('g_'));
+    if (typeof payload.sessionUid === 'string') readAhead.put(READ_AHEAD_KEYS.oidc('Session', 'uid', payload.sessionUid), part('s_'));
+    if (typeof payload.accountId === 'string') {
+      const account = row.a_id === null || row.a_id === undefined ? undefined : Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`a_${c}`]]));
+      readAhead.put(READ_AHEAD_KEYS.account(payload.accountId), account);
+    }
+    return { payload: row.payload, consumed_at: row.consumed_at, expires_at: row.expires_at };
+  }
+
+  /** A row read ahead in this request for this lookup: `{ value }` (value undefined: not found), or undefined. */
+  const aheadOf = (model: string, by: 'id' | 'uid', key: string) => readAhead.take(READ_AHEAD_KEYS.oidc(model, by, key)) as { value: Row | undefined } | undefined;
+
+  async function commitConsume(pending: PendingConsume): Promise<void> {
+    await queries.consume({ model: pending.model, id: pending.id, now: pending.now });
+  }
+
+  /** Commits the request's pending consumption, if any, before another adapter call. */
+  async function flushPending(): Promise<void> {
+    const pending = readAhead.pending(PENDING_CONSUME) as PendingConsume | undefined;
+    if (!pending) return;
+    readAhead.setPending(PENDING_CONSUME, undefined);
+    await commitConsume(pending);
+  }
+
+  /** Before a write: rows read ahead may no longer be what the database holds. */
+  const beforeWrite = async () => {
+    readAhead.forget(READ_AHEAD_KEYS.oidcPrefix);
+    await flushPending();
+  };
+
   function modelAdapter(model: string): Adapter {
     return {
       async upsert(id, payload, expiresIn) {
-        if (model === 'Session' && isEmptySession(payload)) return;
+        readAhead.forget(READ_AHEAD_KEYS.oidcPrefix);
+        const pending = readAhead.pending(PENDING_CONSUME) as PendingConsume | undefined;
+        if (pending) readAhead.setPending(PENDING_CONSUME, undefined);
+        if (model === 'Session' && isEmptySession(payload)) {
+          if (pending) await commitConsume(pending);
+          return;
+        }
         const { consumed, ...rest } = payload;
         if (model === 'AuthorizationCode' && typeof rest.scope === 'string' && deps.orderCodeScope) rest.scope = deps.orderCodeScope(rest.scope);
-        await queries.upsert({
+        const values = {
           model,
           id,
           payload: JSON.stringify(rest),
@@ -107,31 +223,56 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
           expires_at: typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null,
           // A re-saved instance that was already consumed stays consumed.
           consumed_at: typeof consumed === 'number' ? consumed * 1000 : null,
-        });
+        };
+        if (!pending || model !== 'RefreshToken') {
+          if (pending) await commitConsume(pending);
+          await queries.upsert(values);
+        } else if (engine === 'postgres') {
+          await queries.consumeAndUpsert({ consumed_model: pending.model, consumed_id: pending.id, now: pending.now, ...values });
+        } else {
+          await db.transaction().execute(async (trx) => {
+            await queries.consume({ model: pending.model, id: pending.id, now: pending.now }, trx);
+            await queries.upsert(values, trx);
+          });
+        }
       },
 
       async find(id) {
+        await flushPending();
+        const ahead = aheadOf(model, 'id', id);
+        if (ahead) return toPayload(ahead.value);
+        if (model === 'RefreshToken' && readAhead.active()) return toPayload(await findRefreshTokenWithRelated(id));
         return first(queries.find({ model, key: id }));
       },
 
       async findByUserCode(userCode) {
+        await flushPending();
         return first(queries.findByUserCode({ model, key: userCode }));
       },
 
       async findByUid(uid) {
+        await flushPending();
+        const ahead = aheadOf(model, 'uid', uid);
+        if (ahead) return toPayload(ahead.value);
         return first(queries.findByUid({ model, key: uid }));
       },
 
       async consume(id) {
-        await queries.consume({ model, id, now: clock() });
+        await beforeWrite();
+        const pending: PendingConsume = { model, id, now: clock() };
+        // A rotation: committed with the new refresh token that follows (upsert), or before the response.
+        if (model === 'RefreshToken' && readAhead.active()) readAhead.setPending(PENDING_CONSUME, pending);
+        else await commitConsume(pending);
       },
 
       async destroy(id) {
+        await beforeWrite();
         if (model === 'Grant') await deps.onGrantRevoked?.(id);
         await queries.destroy({ model, id });
       },
 
       async revokeByGrantId(grantId) {
+        await beforeWrite();
         await queries.revokeByGrantId({ grantId });
       },
     };
@@ -139,6 +280,12 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
 
   return {
     adapterFactory: (name) => (name === 'Client' ? clientAdapter : modelAdapter(name)),
+    async flushPendingWrites(request) {
+      const pending = readAhead.pending(PENDING_CONSUME, request) as PendingConsume | undefined;
+      if (!pending) return;
+      readAhead.setPending(PENDING_CONSUME, undefined, request);
+      await commitConsume(pending);
+    },
     async purgeExpired() {
       const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', clock()).executeTakeFirst();
       return Number(result.numDeletedRows);
