@@ -13,7 +13,7 @@ import { createRegulator, type RegulationRules, type Regulator } from './regulat
 import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
 import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
-import { currentOidcRequest } from './oidc/current-request.ts';
+import { currentOidcRequest, currentRefreshTokenParam } from './oidc/current-request.ts';
 import { createReadAhead } from './oidc/read-ahead.ts';
 import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
 import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
@@ -99,7 +99,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulator: createRegulator({ store: regulationStore, clock, rules: regulationRules(config) }),
     knownDevices: createKnownDevices({ keys: config.cookieKeys, ttl: config.regulation.knownDeviceTtl, clock }),
     totp: createTotp(),
-    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine }),
+    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam }),
     devices: createDeviceStore(db, clock),
     enrollments: createEnrollmentStore(db, clock),
     pushes: createPushStore(db, clock),

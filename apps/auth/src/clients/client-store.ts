@@ -25,6 +25,7 @@ import { precompile } from '@gatehouse/db';
 import type { Engine } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
+import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
 
@@ -214,12 +215,6 @@ export interface ClientStoreReadAhead {
   engine: Engine;
 }
 
-/** The scope policy rows, as one JSON text of [scope, groups, updated_at] arrays, per engine. */
-const POLICY_ROWS_SQL: Record<Engine, string> = {
-  sqlite: 'select json_group_array(json_array(scope, groups, updated_at)) from scope_policies',
-  postgres: "select coalesce(json_agg(json_build_array(scope, groups, updated_at)), '[]'::json)::text from scope_policies",
-};
-
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, ahead?: ClientStoreReadAhead): ClientStore {
   // The token endpoint reads its client on every request. The row is still read each time (a
@@ -261,13 +256,15 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     db
       .selectFrom('clients')
       .selectAll()
-      .select(sql<string>`(${sql.raw(POLICY_ROWS_SQL[ahead?.engine ?? 'sqlite'])})`.as('scope_policy_rows'))
+      .select(sql<string>`(${sql.raw(policyRowsSql(ahead?.engine ?? 'sqlite'))})`.as(POLICY_ROWS_COLUMN))
       .where('client_id', '=', v.clientId),
   );
   const find = async (clientId: string): Promise<ClientRecord | undefined> => {
     if (ahead && readAhead.active()) {
-      const row = (await findWithPoliciesQuery({ clientId })).rows[0];
-      if (row) readAhead.put(READ_AHEAD_KEYS.scopePolicies, JSON.parse(row.scope_policy_rows) as unknown);
+      // Read ahead with more (oidc/adapter.ts: a refresh request's token), or read now with the policies.
+      const given = readAhead.take(READ_AHEAD_KEYS.client(clientId)) as { value: (Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>) | undefined } | undefined;
+      const row = given ? given.value : (await findWithPoliciesQuery({ clientId })).rows[0];
+      if (row) readAhead.put(READ_AHEAD_KEYS.scopePolicies, JSON.parse(row[POLICY_ROWS_COLUMN]) as unknown);
       return row && toRecord(row);
     }
     const row = (await findQuery({ clientId })).rows[0];

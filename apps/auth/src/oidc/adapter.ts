@@ -32,6 +32,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { precompile, type Engine } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
 import { ACCOUNT_COLUMNS } from '../accounts/account-store.ts';
+import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
 import type { AuthSchema, OidcPayloadsTable } from '../storage/schema.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from './read-ahead.ts';
 
@@ -42,6 +43,8 @@ export interface OidcAdapterDeps {
   onGrantRevoked?: (grantId: string) => Promise<void>;
   /** Reorders an authorization code's scope before it is stored (scope-order.ts). */
   orderCodeScope?: (scope: string) => string;
+  /** The refresh token a refresh request presents (token endpoint, grant_type refresh_token), if this is one. */
+  refreshTokenOfRequest?: () => string | undefined;
   /** Rows read ahead for the request being served (read-ahead.ts); none by default. */
   readAhead?: ReadAhead;
   /** The engine, for the SQL that differs (JSON in the read ahead, the rotation's write). */
@@ -74,15 +77,19 @@ const JSON_TEXT: Record<Engine, (column: string, member: string) => string> = {
   postgres: (column, member) => `(${column}::json ->> '${member}')`,
 };
 
+/** The n-th parameter of a raw statement, per engine (numbered on both: a value may come first in the text). */
+const PARAM: Record<Engine, (n: number) => string> = { sqlite: (n) => `?${n}`, postgres: (n) => `$${n}` };
+
 /**
- * A RefreshToken with its Grant, its Session (by the token's sessionUid) and its account, in one
- * statement: one row, each of the three left-joined (absent: nulls).
+ * A RefreshToken (its id: parameter `n`) with its Grant, its Session (by the token's sessionUid)
+ * and its account, in one statement: one row, each of the three left-joined (absent: nulls), the
+ * token's own columns prefixed `r_`.
  */
-function refreshTokenWithRelatedSql(engine: Engine): string {
+function refreshTokenWithRelatedSql(engine: Engine, n: number): string {
   const json = JSON_TEXT[engine];
   const accountColumns = ACCOUNT_COLUMNS.map((c) => `a.${c} as a_${c}`).join(', ');
   return (
-    'select r.payload, r.consumed_at, r.expires_at, r.grant_id, ' +
+    'select r.payload as r_payload, r.consumed_at as r_consumed_at, r.expires_at as r_expires_at, r.grant_id as r_grant_id, ' +
     'g.payload as g_payload, g.consumed_at as g_consumed_at, g.expires_at as g_expires_at, ' +
     's.payload as s_payload, s.consumed_at as s_consumed_at, s.expires_at as s_expires_at, ' +
     `${accountColumns} ` +
@@ -90,11 +97,20 @@ function refreshTokenWithRelatedSql(engine: Engine): string {
     "left join oidc_payloads g on g.model = 'Grant' and g.id = r.grant_id " +
     `left join oidc_payloads s on s.model = 'Session' and s.uid = ${json('r.payload', 'sessionUid')} ` +
     `left join accounts a on a.id = ${json('r.payload', 'accountId')} ` +
-    `where r.model = 'RefreshToken' and r.id = ${engine === 'postgres' ? '$1' : '?'}`
+    `where r.model = 'RefreshToken' and r.id = ${PARAM[engine](n)}`
   );
 }
 
-type RelatedRow = Pick<OidcPayloadsTable, 'payload' | 'consumed_at' | 'expires_at' | 'grant_id'> & Record<string, unknown>;
+/**
+ * A refresh request's client (parameter 1) with the scope policies (clients/client-store.ts) and
+ * the presented refresh token (parameter 2) with its grant, session and account: one statement.
+ * No row when the client does not exist; the token's columns are null when it does not.
+ */
+function clientWithRefreshTokenSql(engine: Engine): string {
+  return `select c.*, (${policyRowsSql(engine)}) as ${POLICY_ROWS_COLUMN}, x.* from clients c left join (${refreshTokenWithRelatedSql(engine, 2)}) x on 1 = 1 where c.client_id = ${PARAM[engine](1)}`;
+}
+
+type RelatedRow = Record<string, unknown>;
 
 /** A session that carries nothing: no signed-in account, no pending logout, no client. */
 function isEmptySession(payload: AdapterPayload): boolean {
@@ -110,6 +126,8 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   const clientAdapter: Adapter = {
     async upsert() {},
     async find(id) {
+      const refreshToken = readAhead.active() ? deps.refreshTokenOfRequest?.() : undefined;
+      if (refreshToken !== undefined) await readClientWithRefreshToken(id, refreshToken);
       const client = await clients.find(id);
       return client && (toOidcClientMetadata(client) as AdapterPayload);
     },
@@ -161,23 +179,42 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   };
   const first = async (query: Promise<{ rows: Row[] }>) => toPayload((await query).rows[0]);
 
-  const relatedSql = refreshTokenWithRelatedSql(engine);
-  /** The RefreshToken row; its Grant, Session and account kept for this request's next lookups. */
-  async function findRefreshTokenWithRelated(id: string): Promise<Row | undefined> {
-    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(relatedSql, [id]))).rows[0];
-    if (!row) return undefined;
-    const payload = JSON.parse(row.payload) as { sessionUid?: unknown; accountId?: unknown };
+  const relatedSql = refreshTokenWithRelatedSql(engine, 1);
+  const clientWithTokenSql = clientWithRefreshTokenSql(engine);
+
+  /** Keeps the Grant, Session and account of a RefreshToken row read with them for this request's next lookups. */
+  function keepRelated(row: RelatedRow): Row | undefined {
     const part = (prefix: string): Row | undefined =>
       row[`${prefix}payload`] === null || row[`${prefix}payload`] === undefined
         ? undefined
         : { payload: row[`${prefix}payload`] as string, consumed_at: row[`${prefix}consumed_at`] as number | null, expires_at: row[`${prefix}expires_at`] as number | null };
-    if (typeof row.grant_id === 'string') readAhead.put(READ_AHEAD_KEYS.oidc('Grant', 'id', row.grant_id), part('g_'));
+    const token = part('r_');
+    if (!token) return undefined;
+    const payload = JSON.parse(token.payload) as { sessionUid?: unknown; accountId?: unknown };
+    if (typeof row.r_grant_id === 'string') readAhead.put(READ_AHEAD_KEYS.oidc('Grant', 'id', row.r_grant_id), part('g_'));
     if (typeof payload.sessionUid === 'string') readAhead.put(READ_AHEAD_KEYS.oidc('Session', 'uid', payload.sessionUid), part('s_'));
     if (typeof payload.accountId === 'string') {
       const account = row.a_id === null || row.a_id === undefined ? undefined : Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`a_${c}`]]));
       readAhead.put(READ_AHEAD_KEYS.account(payload.accountId), account);
     }
-    return { payload: row.payload, consumed_at: row.consumed_at, expires_at: row.expires_at };
+    return token;
+  }
+
+  /** The RefreshToken row; its Grant, Session and account kept for this request's next lookups. */
+  async function findRefreshTokenWithRelated(id: string): Promise<Row | undefined> {
+    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(relatedSql, [id]))).rows[0];
+    return row && keepRelated(row);
+  }
+
+  /**
+   * A refresh request's client: read with the presented refresh token (and its grant, session and
+   * account); the client row is kept for clients.find(), the token for the adapter's next find().
+   */
+  async function readClientWithRefreshToken(clientId: string, refreshToken: string): Promise<void> {
+    await flushPending();
+    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(clientWithTokenSql, [clientId, refreshToken]))).rows[0];
+    readAhead.put(READ_AHEAD_KEYS.client(clientId), row);
+    if (row) readAhead.put(READ_AHEAD_KEYS.oidc('RefreshToken', 'id', refreshToken), keepRelated(row));
   }
 
   /** A row read ahead in this request for this lookup: `{ value }` (value undefined: not found), or undefined. */

@@ -84,6 +84,8 @@ export const NO_READ_AHEAD: ReadAhead = createReadAhead(() => undefined);
 export const READ_AHEAD_KEYS = {
   /** The scope policy rows (policy/scope-policy-store.ts), read with the request's client. */
   scopePolicies: 'scope_policies',
+  /** A client row with its policy rows (clients/client-store.ts), read with a refresh request's token. */
+  client: (id: string) => `clients:${id}`,
   /** An account row (accounts/account-store.ts), read with a refresh token. */
   account: (id: string) => `accounts:${id}`,
   /** Every row of the oidc-provider adapter starts with this (adapter.ts forgets them on a write). */

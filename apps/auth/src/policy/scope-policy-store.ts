@@ -6,7 +6,7 @@
  * - the store checks nothing: scope-policy-service.ts validates what operators ask for.
  */
 import type { Kysely } from 'kysely';
-import { precompile } from '@gatehouse/db';
+import { precompile, type Engine } from '@gatehouse/db';
 import type { AuthSchema } from '../storage/schema.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
 
@@ -27,6 +27,16 @@ export interface ScopePolicyStore {
   clientScopes(clientId: string): Promise<string[] | null | undefined>;
   /** Null allows any scope again. False for an unknown client. */
   setClientScopes(clientId: string, scopes: readonly string[] | null): Promise<boolean>;
+}
+
+/** The column that carries the policy rows when they are read with a client (clients/client-store.ts). */
+export const POLICY_ROWS_COLUMN = 'scope_policy_rows';
+
+/** A scalar subquery: every policy row, as one JSON text of [scope, groups, updated_at] arrays. */
+export function policyRowsSql(engine: Engine): string {
+  return engine === 'postgres'
+    ? "select coalesce(json_agg(json_build_array(scope, groups, updated_at)), '[]'::json)::text from scope_policies"
+    : 'select json_group_array(json_array(scope, groups, updated_at)) from scope_policies';
 }
 
 /** A policy row as the client's read ahead carries it (clients/client-store.ts): [scope, groups JSON, updated_at]. */
