@@ -21,8 +21,10 @@
  *   once each, and every write through the adapter drops what is left of it (issue 13: one
  *   round trip instead of four);
  * - inside a request, a RefreshToken's consumption (rotation) is committed together with the
- *   next RefreshToken stored in that request (the rotated one), in one transaction on SQLite (one
- *   WAL sync instead of two) and one statement on PostgreSQL; any other adapter call of the
+ *   next RefreshToken stored in that request (the rotated one), in one transaction on SQLite,
+ *   shared with the rotations of the other requests of the same event-loop turn (group-commit.ts:
+ *   one WAL sync for all; each response still follows its commit), and in one statement on
+ *   PostgreSQL; any other adapter call of the
  *   request, or the end of the request (flushPendingWrites, before the response), commits it
  *   first. Either both are stored or neither (before, a failure between them lost the client its
  *   refresh token).
@@ -35,6 +37,7 @@ import { ACCOUNT_COLUMNS } from '../accounts/account-store.ts';
 import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
 import type { AuthSchema, OidcPayloadsTable } from '../storage/schema.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from './read-ahead.ts';
+import { createGroupCommit } from './group-commit.ts';
 
 export interface OidcAdapterDeps {
   db: Kysely<AuthSchema>;
@@ -220,6 +223,16 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   /** A row read ahead in this request for this lookup: `{ value }` (value undefined: not found), or undefined. */
   const aheadOf = (model: string, by: 'id' | 'uid', key: string) => readAhead.take(READ_AHEAD_KEYS.oidc(model, by, key)) as { value: Row | undefined } | undefined;
 
+  // SQLite: the rotations of the requests of one event-loop turn share one transaction (group-commit.ts).
+  const rotations = createGroupCommit<{ consumed: PendingConsume; stored: Parameters<typeof queries.upsert>[0] }>((items) =>
+    db.transaction().execute(async (trx) => {
+      for (const { consumed, stored } of items) {
+        await queries.consume({ model: consumed.model, id: consumed.id, now: consumed.now }, trx);
+        await queries.upsert(stored, trx);
+      }
+    }),
+  );
+
   async function commitConsume(pending: PendingConsume): Promise<void> {
     await queries.consume({ model: pending.model, id: pending.id, now: pending.now });
   }
@@ -267,10 +280,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
         } else if (engine === 'postgres') {
           await queries.consumeAndUpsert({ consumed_model: pending.model, consumed_id: pending.id, now: pending.now, ...values });
         } else {
-          await db.transaction().execute(async (trx) => {
-            await queries.consume({ model: pending.model, id: pending.id, now: pending.now }, trx);
-            await queries.upsert(values, trx);
-          });
+          await rotations.commit({ consumed: pending, stored: values });
         }
       },
 

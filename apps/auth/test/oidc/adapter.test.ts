@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
@@ -287,6 +288,21 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       await tokens.consume(third.token.jti);
       expect((await tokens.find(third.token.jti))!.consumed).toBe(T / 1000 + 1);
       end();
+
+      // Two requests rotating in the same turn (one shared transaction on SQLite): both committed.
+      const [a, b] = [await seed(), await seed()];
+      clock.now = T + 1_000;
+      const als = new AsyncLocalStorage<object>();
+      const concurrent = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, readAhead: createReadAhead(() => als.getStore()), engine });
+      const rotate = (t: typeof a.token) =>
+        als.run({}, async () => {
+          const own = concurrent.adapterFactory('RefreshToken');
+          await own.consume(t.jti);
+          await own.upsert(`${t.jti}-next`, { ...t, jti: `${t.jti}-next` }, 600);
+        });
+      await Promise.all([rotate(a.token), rotate(b.token)]);
+      expect([await consumedAt(a.token.jti), await consumedAt(b.token.jti)]).toEqual([T + 1_000, T + 1_000]);
+      expect([(await tokens.find(`${a.token.jti}-next`))?.jti, (await tokens.find(`${b.token.jti}-next`))?.jti]).toEqual([`${a.token.jti}-next`, `${b.token.jti}-next`]);
 
       // Outside a request a consumption is committed at once, as before.
       const fourth = await seed();
