@@ -16,18 +16,18 @@
  * - every query is compiled once, when the adapter is created (`precompile` of @gatehouse/db):
  *   the token endpoint runs several per request, and building them cost as much as running them;
  * - inside an oidc-provider request (`readAhead`, read-ahead.ts), finding a RefreshToken reads in
- *   the same statement its Grant, its Session (by the token's sessionUid) and its account; the
- *   lookups of those that oidc-provider makes next in that request are answered from that read,
- *   once each, and every write through the adapter drops what is left of it (issue 13: one
- *   round trip instead of four);
- * - inside a request, a RefreshToken's consumption (rotation) is committed together with the
- *   next RefreshToken stored in that request (the rotated one), in one transaction on SQLite,
- *   shared with the rotations of the other requests of the same event-loop turn (group-commit.ts:
- *   one WAL sync for all; each response still follows its commit), and in one statement on
- *   PostgreSQL; any other adapter call of the
- *   request, or the end of the request (flushPendingWrites, before the response), commits it
- *   first. Either both are stored or neither (before, a failure between them lost the client its
- *   refresh token).
+ *   the same statement its Grant, its Session (by the token's sessionUid) and its account, and the
+ *   client lookup of a refresh request (`refreshTokenOfRequest`) reads the client, the scope
+ *   policies and the presented token with those three in one statement; the lookups oidc-provider
+ *   and the stores make next in that request are answered from that read, once each, and every
+ *   write through the adapter drops what is left of it (issue 13: one round trip instead of six);
+ * - inside a request, a RefreshToken's consumption (rotation) is committed together with the next
+ *   RefreshToken stored in that request (the rotated one): one statement on PostgreSQL; on SQLite
+ *   one transaction, shared with the rotations of the other requests of the same event-loop turn
+ *   (group-commit.ts: one WAL sync for all, each response still follows its own commit). Any other
+ *   adapter call of the request, or the end of the request (flushPendingWrites, before the
+ *   response), commits a consumption left alone first. Either both are stored or neither (before,
+ *   a failure between them lost the client its refresh token).
  */
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
