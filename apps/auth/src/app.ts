@@ -11,7 +11,8 @@
  * Every audit event the app emits is stored too (audit/audit-sink.ts, attached to the app's logger).
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
- * access log → security headers → error handler → session use (account/session-use.ts) →
+ * access log → security headers → error handler → pending adapter writes (oidc/pending-writes.ts)
+ * → session use (account/session-use.ts) →
  * unrouted answers (404/405 in contract shape) → wire contract → discovery scopes → revocation
  * feed → JWT userinfo → JWT introspection → token response → admin API (/admin/v1, admin/http/)
  * → interaction routes → authenticator routes → passkey routes → account routes (then
@@ -30,6 +31,7 @@ import { regulationRetentionMs } from './regulation/regulator.ts';
 import { ensureSigningKey, loadSigningJwks, maintainSigningKeys, type SigningKeySet } from './keys/signing-keys.ts';
 import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { createProvider } from './oidc/provider.ts';
+import { commitPendingWrites } from './oidc/pending-writes.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { accessLog, requestId } from '@gatehouse/http';
@@ -154,6 +156,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(accessLog(logger));
     provider.use(authSecurityHeaders);
     provider.use(errorHandler(logger));
+    provider.use(commitPendingWrites(services.oidcAdapter));
     provider.use(sessionUse(handlerServices));
     provider.use(unroutedAnswers);
     provider.use(wireContract(provider, { renderLogin }));

@@ -6,15 +6,16 @@
  * - a query whose named values did not all become parameters (one inlined as SQL, or one
  *   unused) is refused when it is precompiled, at start, never on a request;
  * - the SQL text stays the same from call to call, so the SQLite driver's statement cache
- *   (sqlite-driver.ts) serves it prepared.
+ *   (sqlite-driver.ts) serves it prepared;
+ * - it runs on the database it was compiled for, or on `on` (a transaction of that database).
  * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
  * profiles of the API read and of the token endpoint; bench/README.md).
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { SqliteReadNow } from './open-database.ts';
 
-/** Runs the precompiled query with these values. */
-export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>) => Promise<QueryResult<R>>;
+/** Runs the precompiled query with these values, on its database or on `on` (a transaction of it). */
+export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>, on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>>;
 
 /** Runs the precompiled read at once (SQLite's {@link SqliteReadNow}) and returns its rows. */
 export type PrecompiledRead<K extends string, R> = (values: Readonly<Record<K, unknown>>) => R[];
@@ -33,7 +34,7 @@ function compileWithSentinels<K extends string, R>(names: readonly K[], build: (
 
 export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
   const { compiled, order } = compileWithSentinels(names, build);
-  return (values) => db.executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
+  return (values, on) => (on ?? db).executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
 }
 
 /** The same, for a read run at once on SQLite (Database.readNow): the same SQL text, so the same prepared statement. */

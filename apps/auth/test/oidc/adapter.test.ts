@@ -1,9 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import type { AdapterPayload } from 'oidc-provider';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createOidcAdapter } from '../../src/oidc/adapter.ts';
+import { createReadAhead } from '../../src/oidc/read-ahead.ts';
+import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 9));
@@ -162,5 +165,151 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     expect(await client.find('intruder')).toBeUndefined();
     expect((await client.find('app-one'))!.client_id).toBe('app-one');
     expect(await database.db.selectFrom('oidc_payloads').select('id').where('model', '=', 'Client').execute()).toEqual([]);
+  });
+
+  describe('inside a request (read ahead, rotation in one commit)', () => {
+    const seed = async () => {
+      clock.now = T;
+      const box2 = createSecretBox(Buffer.alloc(32, 9));
+      const accounts = createAccountStore(database.db, box2, () => T);
+      const account = await accounts.create({ username: `ra-${engine}-${Math.random().toString(36).slice(2)}`, email: 'ra@example.com', name: 'RA', groups: ['staff'], passwordHash: 'h' });
+      const plain = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now });
+      const id = Math.random().toString(36).slice(2);
+      const grant = { jti: `g-${id}`, kind: 'Grant', accountId: account.id, clientId: 'app-ra', exp: T / 1000 + 600 };
+      const session = { jti: `s-${id}`, kind: 'Session', uid: `u-${id}`, accountId: account.id, loginTs: T / 1000, exp: T / 1000 + 600 };
+      const token = { jti: `r-${id}`, kind: 'RefreshToken', grantId: grant.jti, sessionUid: session.uid, accountId: account.id, clientId: 'app-ra', expiresWithSession: true, exp: T / 1000 + 600 };
+      await plain.adapterFactory('Grant').upsert(grant.jti, grant, 600);
+      await plain.adapterFactory('Session').upsert(session.jti, session, 600);
+      await plain.adapterFactory('RefreshToken').upsert(token.jti, token, 600);
+      return { plain, account, grant, session, token };
+    };
+    const inRequest = () => {
+      let request: object | undefined;
+      const readAhead = createReadAhead(() => request);
+      const clients = createClientStore(database.db, box, () => T, { readAhead, engine });
+      const accounts = createAccountStore(database.db, createSecretBox(Buffer.alloc(32, 9)), () => T, readAhead);
+      const adapter = createOidcAdapter({ db: database.db, clients, clock: () => clock.now, readAhead, engine });
+      return { adapter, accounts, begin: () => (request = {}), end: () => (request = undefined), current: () => request };
+    };
+    const countStatements = () => {
+      const prototype = Object.getPrototypeOf(database.db.getExecutor()) as { executeQuery: (...args: unknown[]) => unknown };
+      const original = prototype.executeQuery;
+      const counter = { count: 0, stop: () => (prototype.executeQuery = original) };
+      prototype.executeQuery = function (this: unknown, ...args: unknown[]) {
+        counter.count += 1;
+        return original.apply(this, args);
+      };
+      return counter;
+    };
+
+    it('a refresh token read with its grant, session and account gives the same models as separate reads, in one statement', async () => {
+      const { plain, account, grant, session, token } = await seed();
+      const { adapter, accounts, begin, end } = inRequest();
+      begin();
+      const counter = countStatements();
+      try {
+        expect(await adapter.adapterFactory('RefreshToken').find(token.jti)).toEqual(await plain.adapterFactory('RefreshToken').find(token.jti));
+        counter.count = 0;
+        expect(await adapter.adapterFactory('Grant').find(grant.jti)).toEqual(grant);
+        expect(await adapter.adapterFactory('Session').findByUid(session.uid)).toEqual(session);
+        expect(await accounts.findById(account.id)).toEqual(account);
+        expect(counter.count).toBe(0);
+        // Each row answers once: a second lookup reads the database.
+        expect(await adapter.adapterFactory('Grant').find(grant.jti)).toEqual(grant);
+        expect(counter.count).toBe(1);
+      } finally {
+        counter.stop();
+        end();
+      }
+    });
+
+    it('rows read ahead never answer another request, and a write drops them', async () => {
+      const { plain, grant, token } = await seed();
+      const { adapter, begin, end } = inRequest();
+      begin();
+      await adapter.adapterFactory('RefreshToken').find(token.jti);
+      // Meanwhile the grant is revoked; the next request must not see the row read before.
+      await plain.adapterFactory('Grant').destroy(grant.jti);
+      begin();
+      expect(await adapter.adapterFactory('Grant').find(grant.jti)).toBeUndefined();
+      end();
+      expect(await adapter.adapterFactory('Grant').find(grant.jti)).toBeUndefined();
+
+      const again = await seed();
+      begin();
+      await adapter.adapterFactory('RefreshToken').find(again.token.jti);
+      await plain.adapterFactory('Grant').destroy(again.grant.jti);
+      // A write through the adapter in the same request drops what was read ahead.
+      await adapter.adapterFactory('AccessToken').destroy('unrelated');
+      expect(await adapter.adapterFactory('Grant').find(again.grant.jti)).toBeUndefined();
+      end();
+    });
+
+    it('an expired grant read ahead is expired when it is served, by the clock of that moment', async () => {
+      const { grant, token } = await seed();
+      const { adapter, begin, end } = inRequest();
+      begin();
+      await adapter.adapterFactory('RefreshToken').find(token.jti);
+      clock.now = T + 600_000;
+      expect(await adapter.adapterFactory('Grant').find(grant.jti)).toBeUndefined();
+      end();
+      clock.now = T;
+    });
+
+    it('a rotation commits the consumption with the new token; alone, it is committed by flushPendingWrites or the next call', async () => {
+      const { token } = await seed();
+      const { adapter, begin, end, current } = inRequest();
+      const tokens = adapter.adapterFactory('RefreshToken');
+      const consumedAt = async (id: string) => (await database.db.selectFrom('oidc_payloads').select('consumed_at').where('model', '=', 'RefreshToken').where('id', '=', id).executeTakeFirst())?.consumed_at;
+      begin();
+      clock.now = T + 1_000;
+      await tokens.consume(token.jti);
+      expect(await consumedAt(token.jti)).toBeNull();
+      const next = { ...token, jti: `${token.jti}-next`, rotations: 1 };
+      await tokens.upsert(next.jti, next, 600);
+      expect(await consumedAt(token.jti)).toBe(T + 1_000);
+      expect(await tokens.find(next.jti)).toEqual(next);
+      end();
+
+      const second = await seed();
+      clock.now = T + 1_000;
+      begin();
+      await tokens.consume(second.token.jti);
+      const request = current()!;
+      end();
+      expect(await consumedAt(second.token.jti)).toBeNull();
+      await adapter.flushPendingWrites(request);
+      expect(await consumedAt(second.token.jti)).toBe(T + 1_000);
+      await adapter.flushPendingWrites(request);
+
+      const third = await seed();
+      clock.now = T + 1_000;
+      begin();
+      await tokens.consume(third.token.jti);
+      expect((await tokens.find(third.token.jti))!.consumed).toBe(T / 1000 + 1);
+      end();
+
+      // Two requests rotating in the same turn (one shared transaction on SQLite): both committed.
+      const [a, b] = [await seed(), await seed()];
+      clock.now = T + 1_000;
+      const als = new AsyncLocalStorage<object>();
+      const concurrent = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, readAhead: createReadAhead(() => als.getStore()), engine });
+      const rotate = (t: typeof a.token) =>
+        als.run({}, async () => {
+          const own = concurrent.adapterFactory('RefreshToken');
+          await own.consume(t.jti);
+          await own.upsert(`${t.jti}-next`, { ...t, jti: `${t.jti}-next` }, 600);
+        });
+      await Promise.all([rotate(a.token), rotate(b.token)]);
+      expect([await consumedAt(a.token.jti), await consumedAt(b.token.jti)]).toEqual([T + 1_000, T + 1_000]);
+      expect([(await tokens.find(`${a.token.jti}-next`))?.jti, (await tokens.find(`${b.token.jti}-next`))?.jti]).toEqual([`${a.token.jti}-next`, `${b.token.jti}-next`]);
+
+      // Outside a request a consumption is committed at once, as before.
+      const fourth = await seed();
+      clock.now = T + 1_000;
+      await tokens.consume(fourth.token.jti);
+      expect(await consumedAt(fourth.token.jti)).toBe(T + 1_000);
+      clock.now = T;
+    });
   });
 });
