@@ -36,7 +36,7 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
       expect(store.getJsonNow!('movies', 8)).toBeUndefined();
       // The text is what JSON.stringify gives for the item get answers, for any stored fields.
       expect(await store.create('odd', { id: 3 }, 1_000)).toBe(true);
-      expect(await store.create('odd', { id: 4, title: 'é "q" \u2028 <&> \\ \ud83c\udfac', n: 1.5e-7, b: true, z: null }, 1_000)).toBe(true);
+      expect(await store.create('odd', { id: 4, title: 'é "q" \u2028 <&> \\ \ud83c\udfac', n: 1.5e-7, b: true }, 1_000)).toBe(true);
       for (const id of [3, 4]) expect(store.getJsonNow!('odd', id)).toBe(JSON.stringify(await store.get('odd', id)));
     } else {
       expect(store.getJsonNow).toBeUndefined();
