@@ -25,6 +25,8 @@ export const STDOUT_FLUSH_MS = 100;
 /** A destination that writes its lines in batches; `flushSync` writes what waits now. */
 export interface BatchedDestination extends DestinationStream {
   flushSync(): void;
+  /** What pino's `logger.flush(cb)` calls: writes what waits, then calls back. */
+  flush(callback?: (error?: Error) => void): void;
 }
 
 // A short pause before writing again to a full non-blocking pipe.
@@ -89,5 +91,14 @@ function createBatched(fd: number): BatchedDestination {
       }
     },
     flushSync,
+    flush(callback) {
+      try {
+        flushSync();
+      } catch (error) {
+        callback?.(error as Error);
+        return;
+      }
+      callback?.();
+    },
   };
 }

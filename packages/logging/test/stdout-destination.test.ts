@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/index.ts';
 import { batchedStdout, STDOUT_BATCH_BYTES } from '../src/stdout-destination.ts';
 
 const logger = fileURLToPath(new URL('../src/index.ts', import.meta.url));
@@ -54,6 +55,18 @@ describe('the default destination: stdout, batched', () => {
     const child = run(`log.error({ event: 'about_to_fail' }, 'failing'); setImmediate(() => { throw new Error('boom'); });`);
     expect(await child.exit).toBe(1);
     expect((await child.lines).map((l) => l.event)).toEqual(['about_to_fail']);
+  });
+
+  it("writes what is waiting when pino's logger.flush calls it, then calls back", () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-log-')), 'out.log');
+    const destination = batchedStdout(openSync(file, 'w'));
+    const logger = createLogger({ name: 'flush', level: 'info', destination });
+    logger.info({ n: 7 }, 'flushed');
+    expect(readFileSync(file, 'utf8')).toBe('');
+    let calledBack = false;
+    logger.flush(() => (calledBack = true));
+    expect(calledBack).toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ name: 'flush', n: 7, msg: 'flushed' });
   });
 
   it('writes a lone line of a process that goes on running, without waiting for more', async () => {
