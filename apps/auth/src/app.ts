@@ -132,6 +132,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     auditTrail: services.auditTrail,
+    flushAudit: () => auditSink.flush(),
     clock,
     clients: createClientAdmin({ clients: services.clients, logger }),
     logger,

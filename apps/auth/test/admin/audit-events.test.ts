@@ -135,6 +135,17 @@ describe.each(TEST_ENGINES)('GET /admin/v1/audit-events on %s', (engine) => {
     ]);
   });
 
+  it('lists what was just done, without waiting for the batch window of the stored trail', async () => {
+    now += 60_000;
+    const writer = await machineToken(server, 'admin:users:write');
+    // Nothing waits in the queue now: the next event opens a new batch window (100 ms).
+    await server.app.flushAudit();
+    expect((await call(server, 'POST', `/users/${aliceId}/enable`, { token: writer })).status).toBe(200);
+    // No flushAudit() here (get() above calls it): the listing itself writes what waits.
+    const answer = await call(server, 'GET', '/audit-events?event=admin.user.enabled', { token: auditor });
+    expect(answer.body.items).toEqual([expect.objectContaining({ event: 'admin.user.enabled', account_id: aliceId, actor: 'admin-machine' })]);
+  });
+
   it('401 without a token or with a bad one', async () => {
     const missing = await get('', null);
     expect(missing.status).toBe(401);

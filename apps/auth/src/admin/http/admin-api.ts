@@ -33,6 +33,8 @@ export interface AdminApiDeps {
   keys: KeyAdmin;
   /** The stored audit trail (audit/audit-trail.ts). */
   auditTrail: AuditTrail;
+  /** Writes this instance's queued audit events (audit/audit-sink.ts) before the trail is read. */
+  flushAudit?: () => Promise<void>;
   /** For `since` / `until` given as a duration back from now. */
   clock: () => number;
   clients: ClientAdmin;
@@ -53,7 +55,7 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   });
   addUserRoutes(router, { users: deps.users, issuePasswordReset: deps.issuePasswordReset });
   addKeyRoutes(router, { keys: deps.keys });
-  addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock });
+  addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock, ...(deps.flushAudit ? { flush: deps.flushAudit } : {}) });
   addClientRoutes(router, { clients: deps.clients });
   return router;
 }

@@ -27,7 +27,8 @@ const AuditEventsQuery = z.strictObject({
   after: z.string().min(1).max(512).optional(),
 });
 
-export function addAuditRoutes(router: AdminRouter, deps: { trail: AuditTrail; clock: () => number }): void {
+/** `flush` writes this instance's queued audit events first: what the caller just did is listed. */
+export function addAuditRoutes(router: AdminRouter, deps: { trail: AuditTrail; clock: () => number; flush?: () => Promise<void> }): void {
   router.add({
     method: 'GET',
     path: '/audit-events',
@@ -43,6 +44,7 @@ export function addAuditRoutes(router: AdminRouter, deps: { trail: AuditTrail; c
         if (query.since !== undefined) request.since = parseTimeBound(query.since, now, 'since');
         if (query.until !== undefined) request.until = parseTimeBound(query.until, now, 'until');
         if (query.after !== undefined) request.after = query.after;
+        await deps.flush?.();
         const page = await deps.trail.query(request);
         return { status: 200, body: { items: page.items.map(auditEventJson), next: page.next } };
       } catch (error) {
