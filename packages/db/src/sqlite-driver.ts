@@ -4,19 +4,14 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 type Params = readonly unknown[];
 type SqliteValue = null | number | bigint | string | Uint8Array;
 
-// node:sqlite binds only null, numbers, bigints, strings and bytes.
-function bindable(params: Params): SqliteValue[] {
+/** Binds Kysely's parameters to a node:sqlite statement: it takes only null, numbers, bigints, strings and bytes. */
+export function bindParameters(params: Params): SqliteValue[] {
   return params.map((value) => {
     if (value === undefined || value === null) return null;
     if (typeof value === 'boolean') return value ? 1 : 0;
     if (value instanceof Date) return value.getTime();
     return value as SqliteValue;
   });
-}
-
-/** Binds Kysely's parameters to a node:sqlite statement. */
-export function bindParameters(params: Params): SqliteValue[] {
-  return bindable(params);
 }
 
 // `onWrite` runs after a statement that may have changed the database (anything but a SELECT).
@@ -27,20 +22,20 @@ function wrapStatement(statement: StatementSync, onWrite: () => void): SqliteSta
     reader,
     all: (params: Params) => {
       try {
-        return statement.all(...bindable(params)) as unknown[];
+        return statement.all(...bindParameters(params)) as unknown[];
       } finally {
         if (writes) onWrite();
       }
     },
     run: (params: Params) => {
       try {
-        const result = statement.run(...bindable(params));
+        const result = statement.run(...bindParameters(params));
         return { changes: result.changes, lastInsertRowid: result.lastInsertRowid };
       } finally {
         if (writes) onWrite();
       }
     },
-    iterate: (params: Params) => statement.iterate(...bindable(params)) as IterableIterator<unknown>,
+    iterate: (params: Params) => statement.iterate(...bindParameters(params)) as IterableIterator<unknown>,
   };
 }
 

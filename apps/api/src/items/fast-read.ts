@@ -24,15 +24,16 @@ import type { HttpMetricsRecorder } from '@gatehouse/metrics';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { bearerToken } from '../auth/bearer.ts';
 import { parseId } from '../collections/item-validator.ts';
-import type { ApiDefinition } from '../collections/collection-config.ts';
+import type { ApiDefinition, VersionSpec } from '../collections/collection-config.ts';
+import type { Principal } from '../auth/principal.ts';
 import { apiLineFields } from '../http/access-log.ts';
 import { jsonContentType } from '../representations/render.ts';
-import { negotiate } from '../representations/negotiate.ts';
+import { negotiate, type Negotiated } from '../representations/negotiate.ts';
 import { viewToJson } from '../representations/view.ts';
 import type { ItemStore } from '../storage/item-store.ts';
 import { formatVersion, resolveVersion, versionClaims } from '../versioning/resolve-version.ts';
 import { itemReadView } from './handlers.ts';
-import { matchPath } from './match-path.ts';
+import { matchPath, type MatchedPath } from './match-path.ts';
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -52,16 +53,25 @@ export interface FastReadOptions {
 /** What the fast path established before the read. */
 interface Admitted {
   readonly path: string;
+  /** matchPath's answer, remembered per path: the key of the remembered metrics route name. */
+  readonly match: MatchedPath;
   readonly collection: string;
   readonly id: number;
-  readonly version: ReturnType<typeof resolveVersion>;
-  readonly negotiated: NonNullable<ReturnType<typeof negotiate>>;
-  readonly principal: NonNullable<ReturnType<Authenticator['authenticateCached']>>;
+  readonly version: VersionSpec;
+  readonly negotiated: Negotiated;
+  readonly principal: Principal;
 }
 
 /** Returns the handler that serves what it can and passes the rest to `fallback` (the Koa app). */
 export function fastItemRead(options: FastReadOptions, fallback: RequestHandler): RequestHandler {
   const { definition } = options;
+  // The metrics route name of a path shape, worked out once (MatchedPath objects are remembered per path).
+  const routeNames = new WeakMap<MatchedPath, string>();
+  const routeNameOf = (admitted: Admitted): string => {
+    let name = routeNames.get(admitted.match);
+    if (name === undefined) routeNames.set(admitted.match, (name = options.routeName(admitted.path)));
+    return name;
+  };
 
   /** Every check of the ordinary path, without throwing: undefined means "let Koa decide". */
   function admit(req: IncomingMessage): Admitted | undefined {
@@ -76,7 +86,7 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     if (negotiated?.representation !== 'json') return undefined;
     const apiVersion = headers['api-version'];
     if (Array.isArray(apiVersion)) return undefined;
-    let version: Admitted['version'];
+    let version: VersionSpec;
     let token: string;
     try {
       version = resolveVersion(versionClaims({ path: match.pathVersion, header: apiVersion, mediaType: negotiated.mediaTypeVersion }), definition.versions);
@@ -91,7 +101,7 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     if (!collection || !principal.scopes.has(collection.readScope)) return undefined;
     const id = parseId(match.idSegment);
     if (id === undefined) return undefined;
-    return { path, collection: collection.name, id, version, negotiated, principal };
+    return { path, match, collection: collection.name, id, version, negotiated, principal };
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, admitted: Admitted, started: number, startedMs: number): Promise<void> {
@@ -129,7 +139,7 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     res.writeHead(200, headers);
     res.end(body);
     logRequest(options.logger, { requestId, method: 'GET', path: admitted.path, status: 200, durationMs: options.clock() - startedMs }, apiLineFields(admitted));
-    options.metrics.record('GET', options.routeName(admitted.path), 200, (performance.now() - started) / 1000);
+    options.metrics.record('GET', routeNameOf(admitted), 200, (performance.now() - started) / 1000);
   }
 
   return function fastItemReadHandler(req, res) {
