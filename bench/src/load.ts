@@ -1,10 +1,11 @@
 /**
  * A small closed-loop HTTP/1.1 load generator: `connections` keep-alive sockets on loopback,
  * each sending its next request as soon as the previous response is complete, until the
- * deadline. Each connection follows a script (a fixed GET, POST then DELETE, a refresh-token
+ * deadline (or until a given number of requests has been sent). Each connection follows a script (a fixed GET, POST then DELETE, a refresh-token
  * chain whose next request depends on the last response). It parses only what it must (status
  * line, Content-Length, and the body when the script asks for it), so that on a small machine
- * the load generator costs less CPU than the server it measures. Loopback only, bounded by time.
+ * the load generator costs less CPU than the server it measures. Loopback only, bounded by time
+ * or by count.
  */
 import { connect, type Socket } from 'node:net';
 
@@ -39,11 +40,24 @@ export function httpRequest(port: number, method: string, path: string, headers:
 /** The same request on every connection, over and over. */
 export const repeat = (request: Buffer) => (): Script => ({ next: () => request });
 
-export async function runLoad(options: { port: number; connections: number; durationMs: number; script: (index: number) => Script }): Promise<LoadResult> {
+export interface LoadOptions {
+  readonly port: number;
+  readonly connections: number;
+  /** Stop sending after this long... */
+  readonly durationMs?: number;
+  /** ...or once this many requests have been sent, over all connections (at least one of the two). */
+  readonly requests?: number;
+  readonly script: (index: number) => Script;
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.durationMs === undefined && options.requests === undefined) throw new Error('runLoad needs durationMs or requests');
   let requests = 0;
+  let sent = 0;
   let non2xx = 0;
   const started = performance.now();
-  const deadline = started + options.durationMs;
+  const deadline = started + (options.durationMs ?? Infinity);
+  const limit = options.requests ?? Infinity;
   const cpuBefore = process.cpuUsage();
 
   const one = (script: Script): Promise<void> =>
@@ -52,11 +66,12 @@ export async function runLoad(options: { port: number; connections: number; dura
       socket.setNoDelay(true);
       let buffer: Buffer = Buffer.alloc(0);
       const send = () => {
-        if (performance.now() >= deadline) {
+        if (sent >= limit || performance.now() >= deadline) {
           socket.end();
           resolve();
           return;
         }
+        sent++;
         socket.write(script.next());
       };
       socket.on('connect', send);
