@@ -3,19 +3,24 @@
  * - argon2id with OWASP's minimum profile (19 MiB, 2 passes, 1 lane); parameters live in the hash;
  * - a malformed stored hash verifies as false, never throws to the login handler;
  * - a login for an unknown user still pays one argon2 verification (burnPasswordCheck),
- *   so response time does not reveal which usernames exist.
+ *   so response time does not reveal which usernames exist;
+ * - at most one hash or verification per CPU core runs at once (hashing-slots.ts); the rest wait.
  */
+import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import { hashingSlots } from './hashing-slots.ts';
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+const slot = hashingSlots(availableParallelism());
+
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, OPTIONS);
+  return slot(() => argon2.hash(password, OPTIONS));
 }
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash, password);
+    return await slot(() => argon2.verify(hash, password));
   } catch {
     return false;
   }
