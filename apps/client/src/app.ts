@@ -16,7 +16,7 @@ import type { ClientConfig } from './config/config.ts';
 import type { ClientSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
 import { createLogger } from './logging/logger.ts';
-import { accessLog, requestId } from '@gatehouse/http';
+import { accessLog, cookieSigner, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
 import { clientSecurityHeaders } from './http/security-headers.ts';
 import type { ClientState } from './http/state.ts';
@@ -86,7 +86,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
 
   const app = new Koa<ClientState>() as ClientApp;
   app.proxy = config.trustProxy;
-  app.keys = [...config.cookieKeys];
+  app.keys = cookieSigner(config.cookieKeys);
   let purgedAt = clock();
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   registerDatabasePoolMetrics(metrics, deps.database);

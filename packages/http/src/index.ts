@@ -2,7 +2,7 @@
  * @gatehouse/http: the HTTP plumbing every Gatehouse app mounts the same way: request ids
  * ({@link requestId}), one access-log line ({@link accessLog}), security headers set in `finally`
  * ({@link securityHeaders}), the one JSON-or-HTML rule ({@link responseFormat}) and the base of
- * every app's error type ({@link HttpError}). Each app keeps its own error rendering on top.
+ * every app's error type ({@link HttpError}), and the signer of signed cookies ({@link cookieSigner}). Each app keeps its own error rendering on top.
  */
 export { requestId, isSafeRequestId } from './request-id.ts';
 export type { RequestIdState } from './request-id.ts';
@@ -13,4 +13,5 @@ export type { SecurityHeadersOptions } from './security-headers.ts';
 export { responseFormat } from './response-format.ts';
 export type { ResponseFormat } from './response-format.ts';
 export { HttpError } from './http-error.ts';
+export { cookieSigner, CookieSigner } from './cookie-signer.ts';
 export type { HttpErrorOptions } from './http-error.ts';

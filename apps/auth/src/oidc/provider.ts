@@ -23,6 +23,7 @@
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
 import { isDatabaseUnavailable } from '@gatehouse/db';
+import { cookieSigner } from '@gatehouse/http';
 import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -83,7 +84,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     cookies: {
       names: COOKIE_NAMES,
-      keys: [...config.cookieKeys],
+      // A keygrip-compatible signer with its HMAC keys prepared once (@gatehouse/http cookie-signer.ts).
+      keys: cookieSigner(config.cookieKeys) as unknown as string[],
       long: { httpOnly: true, sameSite: 'lax', signed: true },
       short: { httpOnly: true, sameSite: 'lax', signed: true },
     },
