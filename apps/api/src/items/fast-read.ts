@@ -104,22 +104,28 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     return { path, match, collection: collection.name, id, version, negotiated, principal };
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, admitted: Admitted, started: number, startedMs: number): Promise<void> {
-    let body: string | undefined;
+  /** The item's JSON at once (SQLite); undefined when it is not there or the read failed. */
+  function readNow(admitted: Admitted, getJsonNow: NonNullable<ItemStore['getJsonNow']>): string | undefined {
     try {
-      if (options.store.getJsonNow) {
-        // SQLite answers at once, with the item's JSON text; v1 shows a read as an array of one.
-        const json = options.store.getJsonNow(admitted.collection, admitted.id);
-        body = json === undefined ? undefined : admitted.version.version === 1 ? `[${json}]` : json;
-      } else {
-        const item = await options.store.get(admitted.collection, admitted.id);
-        body = item && JSON.stringify(viewToJson(itemReadView(admitted.version, admitted.collection, item)));
-      }
+      const json = getJsonNow(admitted.collection, admitted.id);
+      // v1 shows a read as an array of one.
+      return json === undefined ? undefined : admitted.version.version === 1 ? `[${json}]` : json;
     } catch {
-      body = undefined;
+      return undefined;
     }
-    // Not found, or the database failed: the ordinary path answers (404, 503) with its problem page.
-    if (body === undefined) return fallback(req, res);
+  }
+
+  /** The item's JSON through a promise (PostgreSQL); undefined when it is not there or the read failed. */
+  async function readLater(admitted: Admitted): Promise<string | undefined> {
+    try {
+      const item = await options.store.get(admitted.collection, admitted.id);
+      return item && JSON.stringify(viewToJson(itemReadView(admitted.version, admitted.collection, item)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, admitted: Admitted, body: string, started: number, startedMs: number): void {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUUID();
     // The order Koa's path sets them in: request id, negotiation, rendering, then the security headers.
@@ -147,10 +153,19 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     const startedMs = options.clock();
     const admitted = admit(req);
     if (!admitted) return fallback(req, res);
-    serve(req, res, admitted, started, startedMs).catch((error: unknown) => {
-      // Nothing here throws in practice; if it did, Koa answers a request not yet answered.
-      if (!res.headersSent) fallback(req, res);
-      else res.destroy(error as Error);
-    });
+    // Not found, or the database failed: the ordinary path answers (404, 503) with its problem page.
+    const { getJsonNow } = options.store;
+    if (getJsonNow) {
+      // SQLite answers at once: no promise on the way.
+      const body = readNow(admitted, getJsonNow);
+      return body === undefined ? fallback(req, res) : send(req, res, admitted, body, started, startedMs);
+    }
+    readLater(admitted)
+      .then((body) => (body === undefined ? fallback(req, res) : send(req, res, admitted, body, started, startedMs)))
+      .catch((error: unknown) => {
+        // Nothing here throws in practice; if it did, Koa answers a request not yet answered.
+        if (!res.headersSent) fallback(req, res);
+        else res.destroy(error as Error);
+      });
   };
 }
