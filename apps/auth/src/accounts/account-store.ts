@@ -93,6 +93,8 @@ export const ACCOUNT_COLUMNS = ['id', 'username', 'email', 'name', 'groups', 'pa
 export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, readAhead: ReadAhead = NO_READ_AHEAD): AccountStore {
   // Run by every token request for a user (find-account.ts) and every admin API request: compiled once.
   const findByIdQuery = precompile(db, ['id'], (v) => db.selectFrom('accounts').selectAll().where('id', '=', v.id));
+  // Run by every password step (interactions/login.ts).
+  const findByUsernameQuery = precompile(db, ['username'], (v) => db.selectFrom('accounts').selectAll().where('username', '=', v.username));
   const toAccount = (row: Selectable<AccountsTable>): Account => ({
     id: row.id,
     username: row.username,
@@ -134,7 +136,7 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     },
 
     async findByUsername(username) {
-      const row = await db.selectFrom('accounts').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+      const row = (await findByUsernameQuery({ username: username.toLowerCase() })).rows[0];
       return row && toAccount(row);
     },
 

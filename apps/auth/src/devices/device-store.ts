@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { AuthSchema, DevicesTable } from '../storage/schema.ts';
 
 export interface PublicKeyJwk {
@@ -44,6 +45,13 @@ export function normalizeDeviceName(name: string): string | undefined {
 }
 
 export function createDeviceStore(db: Kysely<AuthSchema>, clock: () => number = Date.now): DeviceStore {
+  // Run by every second-factor page (interactions/mfa-step.ts): compiled once.
+  const countByAccountQuery = precompile(db, ['accountId'], (v) =>
+    db
+      .selectFrom('devices')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('account_id', '=', v.accountId),
+  );
   const toDevice = (row: Selectable<DevicesTable>): Device => ({
     id: row.id,
     accountId: row.account_id,
@@ -78,11 +86,7 @@ export function createDeviceStore(db: Kysely<AuthSchema>, clock: () => number = 
     },
 
     async countByAccount(accountId) {
-      const row = await db
-        .selectFrom('devices')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
+      const row = (await countByAccountQuery({ accountId })).rows[0];
       return Number(row?.n ?? 0);
     },
 

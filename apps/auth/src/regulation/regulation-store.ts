@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { precompile } from '@gatehouse/db';
 import type { AuthSchema } from '../storage/schema.ts';
 
 /** Failed login attempts per key (`account:<username>`, `device:<hash>`, `mfa:<username>`, `ip:<address>`), shared by every instance. */
@@ -14,19 +15,17 @@ export interface RegulationStore {
 }
 
 export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
+  // Run for each key of every sign-in step (regulation/regulator.ts): compiled once.
+  const failuresSinceQuery = precompile(db, ['key', 'sinceMs'], (v) =>
+    db.selectFrom('regulation_failures').select('at_ms').where('key', '=', v.key).where('at_ms', '>=', v.sinceMs).orderBy('at_ms'),
+  );
   return {
     async recordFailure(key, atMs) {
       await db.insertInto('regulation_failures').values({ id: randomUUID(), key, at_ms: atMs }).execute();
     },
 
     async failuresSince(key, sinceMs) {
-      const rows = await db
-        .selectFrom('regulation_failures')
-        .select('at_ms')
-        .where('key', '=', key)
-        .where('at_ms', '>=', sinceMs)
-        .orderBy('at_ms')
-        .execute();
+      const { rows } = await failuresSinceQuery({ key, sinceMs });
       return rows.map((r) => Number(r.at_ms));
     },
 
