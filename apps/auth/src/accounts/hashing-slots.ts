@@ -5,11 +5,13 @@
  * - waiting is in this process, in order; nothing is dropped (the login rate limits of
  *   regulation/ bound who may ask);
  * - `slots` must be a positive integer.
- * Why: argon2id is CPU- and memory-hard (19 MiB per operation). libuv's worker pool runs four at
- * once by default; on a 2-core machine four hashes share two cores, evict each other's memory
- * from the caches and each takes longer (the login bench, bench/README.md). One hash per core
- * keeps every core busy with the least work per login, and leaves the other pool threads free for
- * file and DNS work.
+ * Why: argon2id is CPU- and memory-hard (19 MiB per operation) and runs on libuv's worker pool,
+ * four threads by default, which the token endpoint's RSA signatures (WebCrypto) and file work
+ * share. Four hashes at once would take every pool thread for 25 ms or more each during a burst of
+ * sign-ins, and a token request's signature would wait behind them; on 2 cores they also slow each
+ * other down (in a login-only measurement, 25-26 ms of CPU per verification with four at once, 23 ms
+ * with two). One hash per core keeps the cores busy and leaves pool threads for the rest. The
+ * login bench's throughput ratio does not separate the two settings (bench/README.md).
  */
 export type HashingSlots = <T>(task: () => Promise<T>) => Promise<T>;
 
