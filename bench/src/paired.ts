@@ -38,13 +38,17 @@ export async function compare(options: {
   baseline: Measure;
   rounds: number;
   budget?: number;
+  /** Warm-up measurements of each side before the rounds (default 1). */
+  warmups?: number;
   /** Called once per round with both rates (for the log). */
   onRound?: (round: number, subject: number, baseline: number) => void;
 }): Promise<Comparison> {
   const rounds = 2 * Math.ceil(options.rounds / 2);
   // Warm-up: JIT, pools, caches; not counted.
-  await options.subject();
-  await options.baseline();
+  for (let i = 0; i < (options.warmups ?? 1); i++) {
+    await options.subject();
+    await options.baseline();
+  }
   const subjects: number[] = [];
   const baselines: number[] = [];
   const ratios: number[] = [];
