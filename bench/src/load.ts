@@ -1,11 +1,12 @@
 /**
  * A small closed-loop HTTP/1.1 load generator: `connections` keep-alive sockets on loopback,
  * each sending its next request as soon as the previous response is complete, until the
- * deadline (or until a given number of requests has been sent). Each connection follows a script (a fixed GET, POST then DELETE, a refresh-token
- * chain whose next request depends on the last response). It parses only what it must (status
- * line, Content-Length, and the body when the script asks for it), so that on a small machine
- * the load generator costs less CPU than the server it measures. Loopback only, bounded by time
- * or by count.
+ * deadline or until a given number of requests has been sent. Each connection follows a script
+ * (a fixed GET, POST then DELETE, a refresh-token chain whose next request depends on the last
+ * response, prepared password steps). It parses only what it must (status line,
+ * Content-Length, and the body when the script asks for it), so that on a small machine the
+ * load generator costs less CPU than the server it measures. Loopback only, bounded by time or
+ * by count.
  */
 import { connect, type Socket } from 'node:net';
 
