@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
+import argon2 from 'argon2';
+import { describe, expect, it, vi } from 'vitest';
 import { burnPasswordCheck, DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../src/accounts/password.ts';
 
 describe('password hashing', () => {
@@ -33,5 +35,34 @@ describe('password hashing', () => {
   it('burnPasswordCheck resolves without revealing anything', async () => {
     await expect(burnPasswordCheck('whatever')).resolves.toBeUndefined();
     await expect(burnPasswordCheck('')).resolves.toBeUndefined();
+  });
+});
+
+describe('password hashing concurrency', () => {
+  it('runs at most one argon2id operation per CPU core at once, and every caller gets its answer', async () => {
+    const hash = await hashPassword('correct horse');
+    let running = 0;
+    let most = 0;
+    const real = argon2.verify.bind(argon2);
+    // A spy that calls the real argon2 and counts how many of its calls overlap.
+    const spy = vi.spyOn(argon2, 'verify').mockImplementation(async (...args: Parameters<typeof argon2.verify>) => {
+      running++;
+      most = Math.max(most, running);
+      try {
+        return await real(...args);
+      } finally {
+        running--;
+      }
+    });
+    try {
+      const cores = availableParallelism();
+      const passwords = Array.from({ length: cores + 3 }, (_, i) => (i % 2 === 0 ? 'correct horse' : 'wrong horse'));
+      const results = await Promise.all(passwords.map((password) => verifyPassword(hash, password)));
+      expect(results).toEqual(passwords.map((password) => password === 'correct horse'));
+      expect(spy).toHaveBeenCalledTimes(cores + 3);
+      expect(most).toBe(cores);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
