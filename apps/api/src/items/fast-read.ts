@@ -148,13 +148,15 @@ export function fastItemRead(options: FastReadOptions, fallback: RequestHandler)
     options.metrics.record('GET', routeNameOf(admitted), 200, (performance.now() - started) / 1000);
   }
 
+  // SQLite's read at once, when the store has one (looked up once, not per request).
+  const { getJsonNow } = options.store;
+
   return function fastItemReadHandler(req, res) {
     const started = performance.now();
     const startedMs = options.clock();
     const admitted = admit(req);
     if (!admitted) return fallback(req, res);
     // Not found, or the database failed: the ordinary path answers (404, 503) with its problem page.
-    const { getJsonNow } = options.store;
     if (getJsonNow) {
       // SQLite answers at once: no promise on the way.
       const body = readNow(admitted, getJsonNow);
