@@ -13,5 +13,6 @@ export type { SecurityHeadersOptions } from './security-headers.ts';
 export { responseFormat } from './response-format.ts';
 export type { ResponseFormat } from './response-format.ts';
 export { HttpError } from './http-error.ts';
-export { cookieSigner, CookieSigner } from './cookie-signer.ts';
+export { cookieSigner } from './cookie-signer.ts';
+export type { CookieSigner } from './cookie-signer.ts';
 export type { HttpErrorOptions } from './http-error.ts';
