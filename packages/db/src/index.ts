@@ -7,5 +7,5 @@ export type { Migrations, MigrateMode } from './migrate.ts';
 export { openMigratedDatabase } from './open-migrated-database.ts';
 export type { AppMigrations, OpenMigratedDatabaseOptions } from './open-migrated-database.ts';
 export { isDatabaseUnavailable } from './database-unavailable.ts';
-export { precompile, precompileReadNow } from './precompile.ts';
+export { precompile, precompileReadNow, precompileSql } from './precompile.ts';
 export type { PrecompiledQuery, PrecompiledRead } from './precompile.ts';

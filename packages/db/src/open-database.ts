@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
+import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
 import { openSqlite } from './sqlite-driver.ts';
 import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
@@ -81,7 +82,10 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     return { db, engine: 'sqlite', readNow, poolStats: () => undefined, close };
   }
   const pg = pgDriver();
+  // The precompiled queries' SQL texts, run as named prepared statements (pg-named-statements.ts).
+  const statementNames: StatementNames = new Map();
   const pool = new pg.Pool({
+    Client: namingClient(pg, statementNames),
     connectionString: target.connectionString,
     max: options.maxConnections ?? 10,
     // A database that does not answer fails the query (503 upstream) instead of hanging it.
@@ -98,6 +102,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   // crash on a database restart. The query in flight fails on its own and the next one reconnects.
   pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  nameStatementsOf(db, statementNames);
   return {
     db,
     engine: 'postgres',

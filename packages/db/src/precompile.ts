@@ -7,12 +7,15 @@
  *   unused) is refused when it is precompiled, at start, never on a request;
  * - the SQL text stays the same from call to call, so the SQLite driver's statement cache
  *   (sqlite-driver.ts) serves it prepared;
- * - it runs on the database it was compiled for, or on `on` (a transaction of that database).
+ * - it runs on the database it was compiled for, or on `on` (a transaction of that database);
+ * - on PostgreSQL it runs as a named prepared statement, parsed once per connection
+ *   (pg-named-statements.ts); on SQLite the driver's cache already keeps it prepared.
  * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
  * profiles of the API read and of the token endpoint; bench/README.md).
  */
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { SqliteReadNow } from './open-database.ts';
+import { nameStatement } from './pg-named-statements.ts';
 
 /** Runs the precompiled query with these values, on its database or on `on` (a transaction of it). */
 export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>, on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>>;
@@ -34,7 +37,18 @@ function compileWithSentinels<K extends string, R>(names: readonly K[], build: (
 
 export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
   const { compiled, order } = compileWithSentinels(names, build);
+  nameStatement(db, compiled.sql);
   return (values, on) => (on ?? db).executeQuery<R>({ ...compiled, parameters: order.map((name) => values[name]) });
+}
+
+/**
+ * A query written as SQL text (with the engine's own placeholders: `?` on SQLite, `$1` on
+ * PostgreSQL), run with new parameters on each call; a named statement on PostgreSQL, as precompile's.
+ * For the queries Kysely's builder cannot express; `sqlText` is fixed at start, never built per request.
+ */
+export function precompileSql<R>(db: Pick<Kysely<unknown>, 'executeQuery'>, sqlText: string): (parameters: readonly unknown[], on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>> {
+  nameStatement(db, sqlText);
+  return (parameters, on) => (on ?? db).executeQuery<R>(CompiledQuery.raw(sqlText, [...parameters]));
 }
 
 /** The same, for a read run at once on SQLite (Database.readNow): the same SQL text, so the same prepared statement. */

@@ -29,9 +29,9 @@
  *   response), commits a consumption left alone first. Either both are stored or neither (before,
  *   a failure between them lost the client its refresh token).
  */
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { precompile, type Engine } from '@gatehouse/db';
+import { precompile, precompileSql, type Engine } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
 import { ACCOUNT_COLUMNS } from '../accounts/account-store.ts';
 import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
@@ -182,8 +182,8 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   };
   const first = async (query: Promise<{ rows: Row[] }>) => toPayload((await query).rows[0]);
 
-  const relatedSql = refreshTokenWithRelatedSql(engine, 1);
-  const clientWithTokenSql = clientWithRefreshTokenSql(engine);
+  const readRefreshTokenWithRelated = precompileSql<RelatedRow>(db, refreshTokenWithRelatedSql(engine, 1));
+  const readClientWithRefreshTokenRow = precompileSql<RelatedRow>(db, clientWithRefreshTokenSql(engine));
 
   /** Keeps the Grant, Session and account of a RefreshToken row read with them for this request's next lookups. */
   function keepRelated(row: RelatedRow): Row | undefined {
@@ -205,7 +205,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
 
   /** The RefreshToken row; its Grant, Session and account kept for this request's next lookups. */
   async function findRefreshTokenWithRelated(id: string): Promise<Row | undefined> {
-    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(relatedSql, [id]))).rows[0];
+    const row = (await readRefreshTokenWithRelated([id])).rows[0];
     return row && keepRelated(row);
   }
 
@@ -215,7 +215,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
    */
   async function readClientWithRefreshToken(clientId: string, refreshToken: string): Promise<void> {
     await flushPending();
-    const row = (await db.executeQuery<RelatedRow>(CompiledQuery.raw(clientWithTokenSql, [clientId, refreshToken]))).rows[0];
+    const row = (await readClientWithRefreshTokenRow([clientId, refreshToken])).rows[0];
     readAhead.put(READ_AHEAD_KEYS.client(clientId), row);
     if (row) readAhead.put(READ_AHEAD_KEYS.oidc('RefreshToken', 'id', refreshToken), keepRelated(row));
   }
