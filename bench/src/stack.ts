@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { freePort, stopChild, waitUntilReady as waitUntil } from '@gatehouse/e2e/processes';
@@ -25,11 +25,36 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** A process's command name and CPU time (user + system) so far, µs, from /proc (clock ticks of 10 ms). */
+function processCpu(pid: number | string): { command: string; micros: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return { command: stat.slice(stat.indexOf('(') + 1, close), micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
+}
+
 /** CPU time (user + system) a process has used so far, µs (Linux /proc; clock ticks of 10 ms). */
 export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  return processCpu(pid).micros;
+}
+
+/**
+ * CPU time all PostgreSQL server processes on this machine have used so far, µs: the backends of
+ * every connection plus the WAL writer, checkpointer and the rest. They share the cores with the
+ * servers measured, so a side that stores in PostgreSQL pays for them too.
+ */
+export function postgresCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const { command, micros } = processCpu(entry);
+      if (command === 'postgres') total += micros;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 export interface User {

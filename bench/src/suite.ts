@@ -34,7 +34,7 @@ import pg from 'pg';
 import { httpRequest, repeat, runLoad, type Script } from './load.ts';
 import { compare, type Comparison } from './paired.ts';
 import { basic, passwordStepRequest, prepareLogin, signIn } from './sign-in.ts';
-import { buildApps, cpuMicros, metricsUrl, Processes, rssMb, type EngineStack, type Server } from './stack.ts';
+import { buildApps, cpuMicros, metricsUrl, postgresCpuMicros, Processes, rssMb, type Engine, type EngineStack, type Server } from './stack.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -55,16 +55,27 @@ const fmt = (n: number) => Math.round(n).toString().padStart(7);
 class CpuMeter {
   micros = 0;
   ops = 0;
+  /** PostgreSQL's CPU in the same rounds, when this side stores in PostgreSQL. */
+  postgresMicros: number | undefined;
+  constructor(engine?: Engine) {
+    if (engine === 'postgres') this.postgresMicros = 0;
+  }
   perOp(): number {
     return this.micros / Math.max(1, this.ops);
+  }
+  reset(): void {
+    this.micros = this.ops = 0;
+    if (this.postgresMicros !== undefined) this.postgresMicros = 0;
   }
 }
 
 /** Fails the run on a non-2xx answer: a benchmark of errors measures nothing. */
 async function measure(server: { port: number; pid: number; cpu: CpuMeter }, connections: number, script: (i: number) => Script, perOperation = 1): Promise<number> {
   const before = cpuMicros(server.pid);
+  const postgresBefore = server.cpu.postgresMicros === undefined ? 0 : postgresCpuMicros();
   const result = await runLoad({ port: server.port, connections, durationMs, script });
   server.cpu.micros += cpuMicros(server.pid) - before;
+  if (server.cpu.postgresMicros !== undefined) server.cpu.postgresMicros += postgresCpuMicros() - postgresBefore;
   server.cpu.ops += result.requests / perOperation;
   if (result.non2xx > 0) throw new Error(`${result.non2xx} of ${result.requests} responses on port ${server.port} were not 2xx`);
   return result.perSecond / perOperation;
@@ -73,7 +84,11 @@ async function measure(server: { port: number; pid: number; cpu: CpuMeter }, con
 /** Server CPU per operation of both sides, for the summary. */
 const cpuNotes = new Map<string, string>();
 const cpuNote = (name: string, subject: CpuMeter, baseline: CpuMeter | undefined) =>
-  cpuNotes.set(name, `server CPU/op ${subject.perOp().toFixed(0)} µs${baseline ? ` vs ${baseline.perOp().toFixed(0)} µs` : ''}`);
+  cpuNotes.set(
+    name,
+    `server CPU/op ${subject.perOp().toFixed(0)} µs${baseline ? ` vs ${baseline.perOp().toFixed(0)} µs` : ''}` +
+      (subject.postgresMicros === undefined ? '' : `; PostgreSQL CPU/op ${(subject.postgresMicros / Math.max(1, subject.ops)).toFixed(0)} µs`),
+  );
 
 function roundLogger(name: string, unit: string) {
   return (round: number, subject: number, baseline: number) =>
@@ -107,7 +122,7 @@ async function apiRead(processes: Processes, stack: EngineStack): Promise<Compar
   const check = await fetch(`http://127.0.0.1:${bare.message.port}/api/movies/1`);
   if ((await check.text()) !== body) throw new Error('the bare Koa baseline does not answer the same body');
   const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json' };
-  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter() };
+  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter(stack.engine) };
   const koa = { port: bare.message.port, pid: bare.child.pid!, cpu: new CpuMeter() };
   const result = await compare({
     name: 'API GET /api/movies/1 vs bare Koa',
@@ -142,7 +157,7 @@ async function apiWrite(stack: EngineStack): Promise<Comparison> {
     };
   };
   const raw = await rawWriter(stack);
-  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter() };
+  const api = { port: stack.api.port, pid: stack.api.child.pid!, cpu: new CpuMeter(stack.engine) };
   try {
     const result = await compare({
       name: `API POST+DELETE vs raw ${stack.engine === 'sqlite' ? 'node:sqlite' : 'pg'} (${stack.engine})`,
@@ -245,8 +260,8 @@ function clientCredentialsScript(target: TokenTarget) {
 async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget): Promise<Comparison[]> {
   const results: Comparison[] = [];
   const chains = ONLY.has('token') || ONLY.has('refresh') ? await Promise.all(stack.users.slice(0, TOKEN_CONNECTIONS).map((user) => signIn(stack, user))) : [];
-  const subject: TokenTarget = { port: stack.auth.port, pid: stack.auth.child.pid!, cpu: new CpuMeter(), app: stack.app, machine: stack.machine, chains };
-  baseline.cpu.micros = baseline.cpu.ops = 0;
+  const subject: TokenTarget = { port: stack.auth.port, pid: stack.auth.child.pid!, cpu: new CpuMeter(stack.engine), app: stack.app, machine: stack.machine, chains };
+  baseline.cpu.reset();
   if (ONLY.has('token') || ONLY.has('refresh')) {
     const refresh = await compare({
       name: `token: refresh grant (${stack.engine}) vs memory adapter`,
@@ -259,7 +274,8 @@ async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget): Promise
     cpuNote(refresh.name, subject.cpu, baseline.cpu);
     results.push(refresh);
   }
-  subject.cpu.micros = subject.cpu.ops = baseline.cpu.micros = baseline.cpu.ops = 0;
+  subject.cpu.reset();
+  baseline.cpu.reset();
   if (!(ONLY.has('token') || ONLY.has('cc'))) return results;
   const cc = await compare({
     name: `token: client_credentials (${stack.engine}) vs memory adapter`,
