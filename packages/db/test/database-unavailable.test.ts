@@ -36,6 +36,9 @@ describe('a PostgreSQL outage', () => {
     expect(isDatabaseUnavailable(new Error('duplicate key value violates unique constraint'))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '23505' }))).toBe(false);
     expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '57P01' }))).toBe(true);
+    // 0A000 is "feature not supported": only the stale prepared statement is momentary.
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '0A000' }))).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code: '0A000', routine: 'RevalidateCachedQuery' }))).toBe(true);
     expect(isDatabaseUnavailable(new Error('outer', { cause: Object.assign(new Error('inner'), { code: 'ECONNREFUSED' }) }))).toBe(true);
   });
 });
