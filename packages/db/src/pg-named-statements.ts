@@ -4,8 +4,8 @@
  * Kysely sends every query as `client.query(sql, values)`: an unnamed statement, which PostgreSQL
  * parses and plans again on each call. Measured on the token endpoint's client read (issue 13,
  * fifth pass): 87–127 µs of the PostgreSQL backend's CPU per query unnamed, 33–40 µs named, and
- * PostgreSQL shares the cores with the servers. So the SQL texts of `precompile` (a fixed, small
- * set, made at start) get a name here, and the pool's clients run them as named statements: each
+ * PostgreSQL shares the cores with the servers. So the SQL texts of `precompile` and
+ * `precompileSql` (precompile.ts: a fixed, small set, made at start) get a name here, and the pool's clients run them as named statements: each
  * connection parses one once and then only binds and executes it.
  *
  * Rules:
@@ -16,7 +16,8 @@
  *   PostgreSQL refuses it with 0A000 "cached plan must not change result type" on each connection
  *   that prepared it. That connection then retires the name and prepares the text under a new one;
  *   the statement is run again at once when it failed outside a transaction (it changed nothing), and
- *   otherwise the error reaches the caller, whose transaction is aborted anyway;
+ *   otherwise the error reaches the caller, whose transaction is aborted anyway (isDatabaseUnavailable
+ *   counts it as momentary: a 503 with Retry-After, and the retry succeeds);
  * - a connection pooler in front of PostgreSQL must keep prepared statements per server connection:
  *   PgBouncer in session mode, or in transaction mode from 1.21 on with `max_prepared_statements`.
  */
