@@ -133,7 +133,7 @@ function buildAuthenticator(config: ApiConfig, deps: ApiDeps): { authenticator: 
 
 export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const app = new Koa<ApiState>({ proxy: config.trustProxy });
-  const store = createItemStore(deps.database.db as Kysely<ApiSchema>, deps.database.readNow);
+  const store = createItemStore(deps.database.db as Kysely<ApiSchema>, deps.database);
   const { authenticator, feed } = buildAuthenticator(config, deps);
   // Koa would print errors on stderr; ours are logged by the error handler.
   app.silent = true;

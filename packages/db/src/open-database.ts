@@ -35,6 +35,12 @@ export interface Database<Schema = unknown> {
    * only, never a transaction in progress. For hot reads (the API's item reads).
    */
   readonly readNow?: SqliteReadNow;
+  /**
+   * SQLite only: a number naming the committed state `readNow` sees now. It moves whenever anything
+   * has been committed since, by this process or another one on the same file; while it stays, a
+   * repeated `readNow` returns the same rows, so a result may be reused (the API's item reads).
+   */
+  readonly readNowVersion?: () => number;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
@@ -75,11 +81,13 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     // An in-memory database is private to its one connection: there, reads run on it directly.
     const snapshots = target.path === ':memory:' ? undefined : sqliteSnapshotReader(target.path, () => sqlite.writes());
     const readNow: SqliteReadNow = snapshots ? (sql, parameters) => snapshots.read(sql, parameters) : (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];
+    // In memory, the one connection is this process's: its own write count names its state.
+    const readNowVersion = snapshots ? () => snapshots.version() : () => sqlite.writes();
     const close = async () => {
       snapshots?.close();
       await db.destroy();
     };
-    return { db, engine: 'sqlite', readNow, poolStats: () => undefined, close };
+    return { db, engine: 'sqlite', readNow, readNowVersion, poolStats: () => undefined, close };
   }
   const pg = pgDriver();
   // The precompiled queries' SQL texts, run as named prepared statements (pg-named-statements.ts).

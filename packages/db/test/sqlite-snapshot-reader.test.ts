@@ -63,6 +63,36 @@ describe('readNow on SQLite', () => {
     }
   });
 
+  it('names the committed state: readNowVersion moves on every commit, this process’s or another’s, and only then', async () => {
+    const version = database.readNowVersion!;
+    const first = version();
+    expect(name(1)).toBe('one');
+    await nextTurn();
+    expect(version()).toBe(first);
+    await db.updateTable('things').set({ name: 'uno' }).where('id', '=', 1).execute();
+    const second = version();
+    expect(second).not.toBe(first);
+    expect(version()).toBe(second);
+    // A transaction in progress is not a new state; its commit is.
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('things').set({ name: 'pending' }).where('id', '=', 1).execute();
+      expect(version()).toBe(second);
+    });
+    const third = version();
+    expect(third).not.toBe(second);
+    const other = new DatabaseSync(target.url.slice('sqlite:'.length));
+    try {
+      other.exec("update things set name = 'elsewhere' where id = 1");
+      // Within the turn the snapshot holds, and with it the version; the next turn sees the commit.
+      expect(version()).toBe(third);
+      await nextTurn();
+      expect(version()).not.toBe(third);
+      expect(name(1)).toBe('elsewhere');
+    } finally {
+      other.close();
+    }
+  });
+
   it('holds no read transaction past its turn: another connection can checkpoint the whole log', async () => {
     expect(name(1)).toBe('one');
     await nextTurn();
@@ -84,6 +114,9 @@ describe('readNow on an in-memory SQLite database', () => {
       await sql`create table things (id integer primary key, name text not null)`.execute(database.db);
       await (database.db as Kysely<Schema>).insertInto('things').values({ id: 7, name: 'seven' }).execute();
       expect(database.readNow!('select name from things where id = ?', [7])).toEqual([{ name: 'seven' }]);
+      const before = database.readNowVersion!();
+      await (database.db as Kysely<Schema>).updateTable('things').set({ name: 'sept' }).where('id', '=', 7).execute();
+      expect(database.readNowVersion!()).not.toBe(before);
     } finally {
       await database.close();
     }

@@ -7,12 +7,14 @@
  * - fields other than `id` are stored as one JSON object, so adding a collection or a field
  *   is a configuration change, not a migration;
  * - each query is compiled once, when the store is created (`precompile` of @gatehouse/db);
- * - on SQLite, `getNow` reads one item at once, without a promise (Database.readNow), for the
- *   pre-routed item read; the store opens no transaction, so it sees only committed rows.
+ * - on SQLite, `getJsonNow` reads one item at once, without a promise (Database.readNow), for the
+ *   pre-routed item read; the store opens no transaction, so it sees only committed rows. Its
+ *   answers are kept while the database is unchanged (item-json-cache.ts).
  */
 import { sql, type Kysely, type QueryResult } from 'kysely';
-import { precompile, precompileReadNow, type SqliteReadNow } from '@gatehouse/db';
+import { precompile, precompileReadNow, type Database } from '@gatehouse/db';
 import type { Item, ItemValue } from '../collections/item-validator.ts';
+import { itemJsonCache, type ItemJsonCacheLimits } from './item-json-cache.ts';
 import type { ApiSchema } from './schema.ts';
 
 export interface ItemStore {
@@ -50,13 +52,18 @@ function dataOf(item: Item): string {
   return JSON.stringify(fields);
 }
 
-export function createItemStore(db: Kysely<ApiSchema>, readNow?: SqliteReadNow): ItemStore {
+/** SQLite's reads at once and the version of what they see (undefined on PostgreSQL). */
+export type ImmediateReads = Pick<Database, 'readNow' | 'readNowVersion'>;
+
+export function createItemStore(db: Kysely<ApiSchema>, immediate?: ImmediateReads, cacheLimits?: ItemJsonCacheLimits): ItemStore {
+  const { readNow, readNowVersion } = immediate ?? {};
   const list = precompile(db, ['collection', 'after', 'limit'], (v) =>
     db.selectFrom('api_items').select(['id', 'data']).where('collection', '=', v.collection).where('id', '>', v.after).orderBy('id').limit(v.limit),
   );
   const selectItem = (v: Record<'collection' | 'id', never>) => db.selectFrom('api_items').select(['id', 'data']).where('collection', '=', v.collection).where('id', '=', v.id);
   const get = precompile(db, ['collection', 'id'], selectItem);
   const getNow = readNow && precompileReadNow(readNow, ['collection', 'id'], selectItem);
+  const cache = getNow && readNowVersion && itemJsonCache(readNowVersion, cacheLimits);
   const create = precompile(db, ['collection', 'id', 'data', 'now'], (v) =>
     db
       .insertInto('api_items')
@@ -77,12 +84,15 @@ export function createItemStore(db: Kysely<ApiSchema>, readNow?: SqliteReadNow):
       const row = (await get({ collection, id })).rows[0];
       return row ? toItem(row) : undefined;
     },
-    ...(getNow && {
-      getJsonNow(collection: string, id: number) {
-        const row = getNow({ collection, id })[0];
-        return row ? itemJson(row) : undefined;
-      },
-    }),
+    ...(getNow &&
+      cache && {
+        getJsonNow(collection: string, id: number) {
+          return cache.get(collection, id, () => {
+            const row = getNow({ collection, id })[0];
+            return row ? itemJson(row) : undefined;
+          });
+        },
+      }),
     async create(collection, item, now) {
       return affected(await create({ collection, id: item.id, data: dataOf(item), now })) === 1;
     },

@@ -1,3 +1,4 @@
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, type Database } from '@gatehouse/db';
@@ -15,7 +16,7 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
     target = await createTestDatabase(engine);
     database = openDatabase<ApiSchema>(target.url);
     expect(await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations)).toEqual(['001_items']);
-    store = createItemStore(database.db, database.readNow);
+    store = createItemStore(database.db, database);
   });
   afterAll(async () => {
     await database.close();
@@ -71,5 +72,34 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
 
   it('answers a ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('answers an item at once as stored now (SQLite): after its own writes, and another process’s from the next turn', async () => {
+    if (engine === 'postgres') {
+      expect(store.getJsonNow).toBeUndefined();
+      return;
+    }
+    await store.create('shows', { id: 1, title: 'first' }, 1);
+    expect(store.getJsonNow!('shows', 1)).toBe('{"id":1,"title":"first"}');
+    expect(store.getJsonNow!('shows', 1)).toBe('{"id":1,"title":"first"}');
+    await store.replace('shows', { id: 1, title: 'second' }, 2);
+    expect(store.getJsonNow!('shows', 1)).toBe('{"id":1,"title":"second"}');
+    await store.remove('shows', 1);
+    expect(store.getJsonNow!('shows', 1)).toBeUndefined();
+    await store.create('shows', { id: 1, title: 'third' }, 3);
+    expect(store.getJsonNow!('shows', 1)).toBe('{"id":1,"title":"third"}');
+
+    // Another process on the same file (the operator's tools, a second instance).
+    const other = new DatabaseSync(target.url.slice('sqlite:'.length));
+    try {
+      other.exec(`update api_items set data = '{"title":"elsewhere"}' where collection = 'shows' and id = 1`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(store.getJsonNow!('shows', 1)).toBe('{"id":1,"title":"elsewhere"}');
+      other.exec(`delete from api_items where collection = 'shows' and id = 1`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(store.getJsonNow!('shows', 1)).toBeUndefined();
+    } finally {
+      other.close();
+    }
   });
 });
