@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { gracefulShutdown } from '../src/index.ts';
 
@@ -58,5 +58,42 @@ describe('gracefulShutdown', () => {
     expect(await stuck).toBe('cut');
     expect(codes).toEqual([0]);
     expect(logs).toEqual(['shutdown.started', 'shutdown.forced', 'shutdown.done']);
+  });
+
+  it('closes a kept-alive connection that is idle at once, and answers one whose request is on its way', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    const port = await listen(server);
+    const accepted: Socket[] = [];
+    server.on('connection', (socket: Socket) => accepted.push(socket));
+    const logs: string[] = [];
+    const logger = { info: (f: Record<string, unknown>) => logs.push(String(f.event)), warn: (f: Record<string, unknown>) => logs.push(String(f.event)) };
+    const codes: number[] = [];
+    const handle = gracefulShutdown({ servers: [server], logger, timeoutMs: 5_000, exit: (code) => codes.push(code) });
+
+    const open = async () => {
+      const socket = connect(port, '127.0.0.1');
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      const count = accepted.length;
+      await until(() => accepted.length > count);
+      return { socket, closed, text: () => Buffer.concat(received).toString('latin1') };
+    };
+    const request = 'GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+    // One connection served a response and waits for its next request; another is open, no request yet.
+    const idle = await open();
+    idle.socket.write(request);
+    await until(() => idle.text().endsWith('ok'));
+    const fresh = await open();
+
+    const done = handle.shutdown('SIGTERM');
+    await idle.closed;
+    expect(idle.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: keep-alive\r\n/);
+    fresh.socket.write(request);
+    await fresh.closed;
+    expect(fresh.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: close\r\n[\s\S]*\r\n\r\nok$/);
+    await done;
+    expect(codes).toEqual([0]);
+    expect(logs).toEqual(['shutdown.started', 'shutdown.done']);
   });
 });
