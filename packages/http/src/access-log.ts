@@ -35,6 +35,10 @@ function statusOfError(error: unknown): number {
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
 
+type DirectLine = (level: 'debug' | 'info' | 'error', fields: Readonly<Record<string, unknown>>, message: string) => void;
+/** @gatehouse/logging's `DIRECT_LINE`: a logger made by its createLogger has its direct writer there (direct-line.ts). */
+const DIRECT_LINE = Symbol.for('gatehouse.logging.directLine');
+
 /** The shared fields of a request line. */
 export interface RequestLine {
   readonly requestId: string;
@@ -60,9 +64,11 @@ export function logRequest(logger: AccessLogger, request: RequestLine, extra?: R
     duration_ms: Math.round(request.durationMs),
   };
   if (extra) for (const name in extra) if (!(name in line)) line[name] = extra[name];
-  if (request.status >= 500) logger.error(line, 'request');
-  else if (request.status >= 400) logger.debug(line, 'request');
-  else logger.info(line, 'request');
+  const level = request.status >= 500 ? 'error' : request.status >= 400 ? 'debug' : 'info';
+  // A logger made by createLogger takes the line straight to its destination, the same JSON.
+  const direct = Object.hasOwn(logger, DIRECT_LINE) ? (logger as unknown as Record<symbol, DirectLine | undefined>)[DIRECT_LINE] : undefined;
+  if (direct) direct(level, line, 'request');
+  else logger[level](line, 'request');
 }
 
 /** Koa middleware writing the request line once the response is done (or failed). */

@@ -6,6 +6,7 @@
  * (remove-secrets.ts).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { allowDirectLines } from './direct-line.ts';
 import { REDACT_PATHS } from './redaction.ts';
 import { secretRemover } from './remove-secrets.ts';
 import { batchedStdout } from './stdout-destination.ts';
@@ -30,7 +31,10 @@ export function createLogger(options: LoggerOptions): Logger {
   // pino gives a child's bindings to no formatter: they go through the list here (children inherit this).
   const makeChild = logger.child;
   logger.child = function child(this: Logger, bindings: Record<string, unknown>, childOptions?: object) {
-    return makeChild.call(this, removeSecrets(bindings), childOptions);
+    const made = makeChild.call(this, removeSecrets(bindings), childOptions);
+    allowDirectLines(made);
+    return made;
   } as Logger['child'];
+  allowDirectLines(logger);
   return logger;
 }

@@ -6,6 +6,8 @@
 export { createLogger } from './create-logger.ts';
 export type { LoggerOptions } from './create-logger.ts';
 export { REDACT_PATHS } from './redaction.ts';
+export { directLine } from './direct-line.ts';
+export type { DirectLevel, DirectLine } from './direct-line.ts';
 export { audit } from './audit.ts';
 export type { AuditFields } from './audit.ts';
 export type { DestinationStream, Logger } from 'pino';

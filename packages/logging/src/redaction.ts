@@ -12,7 +12,7 @@
  */
 
 /** Field names removed at the top level of a line and one level down. */
-const SECRET_FIELDS = [
+export const SECRET_FIELD_NAMES = [
   'password',
   'passwordHash',
   'secret',
@@ -40,8 +40,8 @@ const SECRET_FIELDS = [
 
 /** The pino redaction paths: every secret field at the top level and one level down, plus request and response headers. */
 export const REDACT_PATHS: readonly string[] = Object.freeze([
-  ...SECRET_FIELDS,
-  ...SECRET_FIELDS.map((field) => `*.${field}`),
+  ...SECRET_FIELD_NAMES,
+  ...SECRET_FIELD_NAMES.map((field) => `*.${field}`),
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
