@@ -8,7 +8,12 @@
  *   used since it was last considered is spared once, an unused one goes. A hit only sets a
  *   flag, so the hot path does not reorder the map;
  * - entries signed by a key that left the JWKS are dropped ({@link VerifiedTokenCache.dropKeysExcept});
- * - scope is not decided here: the caller checks the scope of every request against the principal.
+ * - scope is not decided here: the caller checks the scope of every request against the principal;
+ * - entries are found by the token's last {@link KEY_CHARS} characters (a JWT's signature) and
+ *   used only when the whole token is the same: a token arrives as a new string with every
+ *   request, and hashing all of it (about 800 characters) for the lookup cost more than the rest of
+ *   the check (bench/README.md, API read). Two tokens with the same ending share a slot: the one
+ *   checked last holds it, the other is checked afresh.
  */
 import type { VerifiedToken } from './principal.ts';
 
@@ -23,39 +28,47 @@ export interface VerifiedTokenCache {
 }
 
 interface Slot {
+  readonly token: string;
   readonly verified: VerifiedToken;
   referenced: boolean;
 }
+
+/** How much of the end of a token finds its entry. */
+const KEY_CHARS = 64;
+const keyOf = (token: string): string => (token.length > KEY_CHARS ? token.slice(-KEY_CHARS) : token);
 
 export function createVerifiedTokenCache(maxEntries: number): VerifiedTokenCache {
   // A Map iterates in insertion order: its first key is where the clock hand points.
   const entries = new Map<string, Slot>();
   return {
     get(token, now) {
-      const slot = entries.get(token);
-      if (slot === undefined) return undefined;
+      const key = keyOf(token);
+      const slot = entries.get(key);
+      if (slot === undefined || slot.token !== token) return undefined;
       if (now >= slot.verified.validUntil || now < slot.verified.validFrom) {
-        entries.delete(token);
+        entries.delete(key);
         return undefined;
       }
       slot.referenced = true;
       return slot.verified;
     },
     set(token, verified) {
-      entries.delete(token);
+      const key = keyOf(token);
+      entries.delete(key);
       // Make room first, so the newcomer is not the one the hand reaches.
       while (entries.size >= maxEntries) {
         const [oldest, slot] = entries.entries().next().value!;
         entries.delete(oldest);
-        if (slot.referenced) entries.set(oldest, { verified: slot.verified, referenced: false });
+        if (slot.referenced) entries.set(oldest, { token: slot.token, verified: slot.verified, referenced: false });
       }
-      entries.set(token, { verified, referenced: false });
+      entries.set(key, { token, verified, referenced: false });
     },
     delete(token) {
-      entries.delete(token);
+      const key = keyOf(token);
+      if (entries.get(key)?.token === token) entries.delete(key);
     },
     dropKeysExcept(kids) {
-      for (const [token, slot] of entries) if (slot.verified.kid !== undefined && !kids.has(slot.verified.kid)) entries.delete(token);
+      for (const [key, slot] of entries) if (slot.verified.kid !== undefined && !kids.has(slot.verified.kid)) entries.delete(key);
     },
     get size() {
       return entries.size;

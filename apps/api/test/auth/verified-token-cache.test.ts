@@ -23,6 +23,27 @@ describe('verified-token cache', () => {
     expect(cache.get('missing', 0)).toBeUndefined();
   });
 
+  it('answers only for the very token stored, also among long tokens with the same ending', () => {
+    const cache = createVerifiedTokenCache(10);
+    const ending = '.' + 's'.repeat(100);
+    const first = 'header.first-payload' + ending;
+    const second = 'header.other-payload' + ending;
+    cache.set(first, entry(10, 'k1'));
+    expect(cache.get(first, 0)?.kid).toBe('k1');
+    // A token that differs anywhere is not this entry's, and deleting it leaves the entry alone.
+    expect(cache.get(second, 0)).toBeUndefined();
+    expect(cache.get(first.slice(1), 0)).toBeUndefined();
+    cache.delete(second);
+    expect(cache.get(first, 0)?.kid).toBe('k1');
+    // The last one checked holds the slot; the other is checked afresh.
+    cache.set(second, entry(10, 'k2'));
+    expect(cache.get(second, 0)?.kid).toBe('k2');
+    expect(cache.get(first, 0)).toBeUndefined();
+    cache.delete(second);
+    expect(cache.get(second, 0)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
   it('holds at most its bound, sparing recently used entries once', () => {
     const cache = createVerifiedTokenCache(2);
     cache.set('a', entry(10));
