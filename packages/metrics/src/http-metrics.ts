@@ -10,7 +10,8 @@
  * rewrites them to run another route internally. Place it outermost so every answer is counted.
  */
 import type { Context, Next } from 'koa';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { registerRequestFamilies, type RequestSeries } from './request-series.ts';
 import type { RouteNamer } from './route-table.ts';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -39,36 +40,25 @@ export interface HttpMetricsRecorder {
 
 /** Registers the request metrics on `registry` (once per registry) and returns their recorder. */
 export function httpMetricsRecorder(registry: Registry): HttpMetricsRecorder {
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
+  const families = registerRequestFamilies({
+    registry,
+    counter: { name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.' },
+    histogram: { name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by method, route pattern and status.', buckets: DURATION_BUCKETS },
     labelNames: LABELS,
-    registers: [registry],
   });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route pattern and status.',
-    labelNames: LABELS,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  // One pair of series per label set, looked up by a string key: prom-client would otherwise
-  // hash the label object on every call. The sets are few (methods × route patterns × statuses).
-  const series = new Map<string, { inc(): void; observe(seconds: number): void }>();
+  // One series per label set, found by method, then route, then status: no key is built and no
+  // label object is hashed per request. The sets are few (methods × route patterns × statuses).
+  const byMethod = new Map<string, Map<string, Map<number, RequestSeries>>>();
   return {
     record(method, route, status, seconds) {
       const known = METHODS.has(method) ? method : 'other';
-      const key = `${known} ${route} ${status}`;
-      let pair = series.get(key);
-      if (!pair) {
-        const labels = { method: known, route, status: String(status) };
-        const counter = requests.labels(labels);
-        const histogram = duration.labels(labels);
-        pair = { inc: () => counter.inc(), observe: (value) => histogram.observe(value) };
-        series.set(key, pair);
-      }
-      pair.inc();
-      pair.observe(seconds);
+      let byRoute = byMethod.get(known);
+      if (!byRoute) byMethod.set(known, (byRoute = new Map()));
+      let byStatus = byRoute.get(route);
+      if (!byStatus) byRoute.set(route, (byStatus = new Map()));
+      let series = byStatus.get(status);
+      if (!series) byStatus.set(status, (series = families.series({ method: known, route, status: String(status) })));
+      series.observe(seconds);
     },
   };
 }
