@@ -80,15 +80,22 @@ export function registerRequestFamilies(options: RequestFamiliesOptions): Reques
     return series;
   }
 
-  const counter = {
-    name: options.counter.name,
-    help: options.counter.help,
-    type: 'counter',
-    aggregator: 'sum',
-    async get() {
-      return { name: counter.name, help: counter.help, type: 'counter', aggregator: 'sum', values: shown().map((s): ValuePair => ({ value: s.count, labels: { ...s.labels } })) };
-    },
-    reset,
+  /** A metric as the registry reads it: `values` for JSON, `textValues` for the text output. */
+  const family = (spec: { readonly name: string; readonly help: string }, type: string, values: () => ValuePair[], textValues = values) => {
+    const metric = {
+      name: spec.name,
+      help: spec.help,
+      type,
+      aggregator: 'sum',
+      async get() {
+        return { name: metric.name, help: metric.help, type, aggregator: 'sum', values: values() };
+      },
+      async getForPromString() {
+        return { name: metric.name, help: metric.help, type, aggregator: 'sum', values: textValues() };
+      },
+      reset,
+    };
+    return metric;
   };
 
   const histogramValues = (splay: boolean): ValuePair[] => {
@@ -108,20 +115,9 @@ export function registerRequestFamilies(options: RequestFamiliesOptions): Reques
     }
     return values;
   };
-  const histogram = {
-    name: options.histogram.name,
-    help: options.histogram.help,
-    type: 'histogram',
-    aggregator: 'sum',
-    // The registry's text output reads this one (labels and the series' labels apart, as prom-client's).
-    async getForPromString() {
-      return { name: histogram.name, help: histogram.help, type: 'histogram', aggregator: 'sum', values: histogramValues(false) };
-    },
-    async get() {
-      return { name: histogram.name, help: histogram.help, type: 'histogram', aggregator: 'sum', values: histogramValues(true) };
-    },
-    reset,
-  };
+  const counter = family(options.counter, 'counter', () => shown().map((s): ValuePair => ({ value: s.count, labels: { ...s.labels } })));
+  // The text output reads the labels and the series' labels apart, as prom-client's histogram gives them.
+  const histogram = family(options.histogram, 'histogram', () => histogramValues(true), () => histogramValues(false));
 
   function reset(): void {
     for (const series of stored.values()) {
