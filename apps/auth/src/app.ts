@@ -14,9 +14,10 @@
  * access log → security headers → error handler → pending adapter writes (oidc/pending-writes.ts)
  * → session use (account/session-use.ts) →
  * unrouted answers (404/405 in contract shape) → wire contract → discovery scopes → revocation
- * feed → JWT userinfo → JWT introspection → token response → admin API (/admin/v1, admin/http/)
- * → interaction routes → authenticator routes → passkey routes → account routes (then
- * oidc-provider's endpoints).
+ * feed → JWT userinfo → JWT introspection → token response → the app's own routes, entered only by
+ * the paths they serve (http/route-group.ts): admin API (/admin/v1, admin/http/) → static files →
+ * interaction routes → authenticator routes → passkey routes → account routes; then
+ * oidc-provider's endpoints.
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -53,6 +54,8 @@ import { tokenResponse } from './oidc/token-response.ts';
 import { userinfoAudience } from './oidc/resource-server.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
+import { ADMIN_BASE } from './admin/http/admin-router.ts';
+import { firstSegment, routeGroup } from './http/route-group.ts';
 import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
@@ -166,21 +169,17 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
-    provider.use(adminApi);
-    provider.use(staticAssets.routes());
-    provider.use(staticAssets.allowedMethods());
-    const routes = interactionRoutes(handlerServices);
-    provider.use(routes.routes());
-    provider.use(routes.allowedMethods());
-    const authenticator = authenticatorRoutes(handlerServices);
-    provider.use(authenticator.routes());
-    provider.use(authenticator.allowedMethods());
-    const passkeys = passkeyRoutes(handlerServices);
-    provider.use(passkeys.routes());
-    provider.use(passkeys.allowedMethods());
-    const account = accountRoutes(handlerServices);
-    provider.use(account.routes());
-    provider.use(account.allowedMethods());
+    // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.
+    provider.use(
+      routeGroup([
+        { middleware: adminApi, segments: [firstSegment(ADMIN_BASE)] },
+        staticAssets,
+        interactionRoutes(handlerServices),
+        authenticatorRoutes(handlerServices),
+        passkeyRoutes(handlerServices),
+        accountRoutes(handlerServices),
+      ]),
+    );
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
   };
 

@@ -1,0 +1,78 @@
+/**
+ * The app's own routes (admin API, static files, interaction, authenticator, passkey and account
+ * routers) as one middleware that is entered only by a request whose path could be theirs.
+ * Rules:
+ * - each part names the first path segments it serves: a router's are read from its routes when
+ *   the group is built; a plain middleware (the admin API) names its own;
+ * - a request whose first segment (compared without case, as @koa/router does by default) is
+ *   none of them goes straight on to oidc-provider's endpoints, untouched: no router of the group
+ *   could have matched it, so none would have answered, set `Allow` or changed anything;
+ * - a router with a route whose first segment is a parameter, a pattern or empty could match any
+ *   path: the group then runs for every request (the same behaviour, without the shortcut);
+ * - inside the group the parts run in the given order, each router's routes then its allowed
+ *   methods, exactly as if each had been mounted on the app one after the other.
+ * Why: the token endpoint and the other OAuth endpoints went through eleven of these middleware
+ * on every request, each testing the path against its routes: about a tenth of the main thread's
+ * instructions per client_credentials request (bench/README.md, eighth pass).
+ */
+import type Router from '@koa/router';
+import type { Context, Middleware, Next } from 'koa';
+
+/** A part of the group that is not a router: its middleware and the first segments it serves. */
+export interface SegmentRoutes {
+  readonly middleware: Middleware;
+  /** First path segments, without slashes (`admin` for /admin/v1/...). */
+  readonly segments: readonly string[];
+}
+
+export type RouteGroupPart = Router | SegmentRoutes;
+
+const isRouter = (part: RouteGroupPart): part is Router => 'stack' in part && 'routes' in part;
+
+/** The first segment of a path, lower-cased: `/Admin/v1/users` → `admin`. */
+export function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
+}
+
+/** The first segments a router's routes can match, or undefined when one could match any path. */
+function routerSegments(router: Router): string[] | undefined {
+  const prefix = (router as Router & { opts?: { prefix?: string } }).opts?.prefix ?? '';
+  const segments: string[] = [];
+  for (const layer of router.stack) {
+    const path = `${prefix}${typeof layer.path === 'string' ? layer.path : ''}`;
+    const segment = path.startsWith('/') ? firstSegment(path) : '';
+    if (segment === '' || /[^a-z0-9._~-]/.test(segment)) return undefined;
+    segments.push(segment);
+  }
+  return segments;
+}
+
+export function routeGroup(parts: readonly RouteGroupPart[]): Middleware {
+  const chain: Middleware[] = [];
+  const segments = new Set<string>();
+  let anyPath = false;
+  for (const part of parts) {
+    if (isRouter(part)) {
+      chain.push(part.routes() as unknown as Middleware, part.allowedMethods() as unknown as Middleware);
+      const served = routerSegments(part);
+      if (served === undefined) anyPath = true;
+      else for (const segment of served) segments.add(segment);
+    } else {
+      chain.push(part.middleware);
+      for (const segment of part.segments) segments.add(segment.toLowerCase());
+    }
+  }
+  const run = (ctx: Context, next: Next): Promise<unknown> => {
+    const step = (index: number): Promise<unknown> => {
+      const middleware = chain[index];
+      if (middleware === undefined) return next();
+      return Promise.resolve(middleware(ctx as never, () => step(index + 1)));
+    };
+    return step(0);
+  };
+  return async function appRoutes(ctx: Context, next: Next): Promise<void> {
+    if (anyPath || segments.has(firstSegment(ctx.path))) await run(ctx, next);
+    else await next();
+  };
+}
