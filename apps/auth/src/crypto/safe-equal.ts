@@ -1,11 +1,14 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
+
+/** The SHA-256 digest safeEqual compares: a secret's fixed-length stand-in. */
+export function secretDigest(value: string): Buffer {
+  return hash('sha256', value, 'buffer');
+}
 
 /**
  * Compares two secrets in constant time. Both sides are hashed first so that neither
  * the comparison nor an early length check reveals how long the expected value is.
  */
 export function safeEqual(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a, 'utf8').digest();
-  const db = createHash('sha256').update(b, 'utf8').digest();
-  return timingSafeEqual(da, db);
+  return timingSafeEqual(secretDigest(a), secretDigest(b));
 }
