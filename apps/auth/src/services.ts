@@ -82,7 +82,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const box = createSecretBox(config.encryptionKey);
   // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
   const readAhead = createReadAhead(currentOidcRequest);
-  const clients = createClientStore(db, box, clock, { readAhead, engine: database.engine });
+  // On SQLite a client row is reused while the committed data is unchanged (clients/client-store.ts).
+  const clients = createClientStore(db, box, clock, { readAhead, engine: database.engine, version: database.readNowVersion });
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.

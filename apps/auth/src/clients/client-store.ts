@@ -213,13 +213,22 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
 export interface ClientStoreReadAhead {
   readAhead: ReadAhead;
   engine: Engine;
+  /**
+   * SQLite: the version of the committed data (`Database.readNowVersion`). While it stays, the
+   * client row (with its policy rows) read at that version is reused instead of read again.
+   */
+  version?: () => number;
 }
+
+/** Most client rows kept for reuse while the data is unchanged; past it they are all dropped. */
+export const CLIENT_ROWS_KEPT = 1024;
 
 /** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
 export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, ahead?: ClientStoreReadAhead): ClientStore {
-  // The token endpoint reads its client on every request. The row is still read each time (a
-  // removed client or a new secret takes effect at once); only the decryption of a sealed value
-  // seen before is skipped: the same sealed text always opens to the same secret.
+  // The token endpoint reads its client on every request. The row is read again as soon as the
+  // database has changed (a removed client or a new secret takes effect at once; on SQLite an
+  // unchanged row is reused, below); the decryption of a sealed value seen before is skipped: the
+  // same sealed text always opens to the same secret.
   const opened = new Map<string, string>();
   const open = (sealed: string): string => {
     let secret = opened.get(sealed);
@@ -259,11 +268,29 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       .select(sql<string>`(${sql.raw(policyRowsSql(ahead?.engine ?? 'sqlite'))})`.as(POLICY_ROWS_COLUMN))
       .where('client_id', '=', v.clientId),
   );
+  type RowWithPolicies = Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>;
+  // Client rows with their policy rows, each kept with the version of the data it was read at
+  // (SQLite only): the token endpoint reads the same client on every request. Any commit, by this
+  // process or another one (authctl), moves the version, and the next lookup reads again.
+  // A missing client is not kept.
+  const kept = new Map<string, { version: number; row: RowWithPolicies }>();
+  const readWithPolicies = async (clientId: string): Promise<RowWithPolicies | undefined> => {
+    const version = ahead?.version?.();
+    if (version === undefined) return (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
+    const hit = kept.get(clientId);
+    if (hit?.version === version) return hit.row;
+    const row = (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
+    if (row) {
+      if (kept.size >= CLIENT_ROWS_KEPT) kept.clear();
+      kept.set(clientId, { version, row });
+    } else kept.delete(clientId);
+    return row;
+  };
   const find = async (clientId: string): Promise<ClientRecord | undefined> => {
     if (ahead && readAhead.active()) {
       // Read ahead with more (oidc/adapter.ts: a refresh request's token), or read now with the policies.
-      const given = readAhead.take(READ_AHEAD_KEYS.client(clientId)) as { value: (Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>) | undefined } | undefined;
-      const row = given ? given.value : (await findWithPoliciesQuery({ clientId })).rows[0];
+      const given = readAhead.take(READ_AHEAD_KEYS.client(clientId)) as { value: RowWithPolicies | undefined } | undefined;
+      const row = given ? given.value : await readWithPolicies(clientId);
       if (row) readAhead.put(READ_AHEAD_KEYS.scopePolicies, JSON.parse(row[POLICY_ROWS_COLUMN]) as unknown);
       return row && toRecord(row);
     }

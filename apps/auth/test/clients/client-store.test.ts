@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@gatehouse/db';
+import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
 import { ClientRegistryError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { createReadAhead } from '../../src/oidc/read-ahead.ts';
+import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
+import type { AuthSchema } from '../../src/storage/schema.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 5));
@@ -331,5 +335,79 @@ describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (e
     expect((await store().list({ limit: 2 })).map((c) => c.clientId)).toEqual(['spa', 'svc']);
     expect((await store().list({ after: 'spa', limit: 2 })).map((c) => c.clientId)).toEqual(['svc', 'web']);
     expect((await store().list({ after: 'web', limit: 2 })).map((c) => c.clientId)).toEqual([]);
+  });
+});
+
+describe.each(TEST_ENGINES)('client store: rows reused while the data is unchanged, on %s', (engine) => {
+  let target: TestDatabase;
+  let database: Database<AuthSchema>;
+  let other: Database<AuthSchema>;
+  beforeAll(async () => {
+    target = await createTestDatabase(engine);
+    database = await openAuthDatabase(target.url);
+    // A second connection to the same database: another process, as authctl is.
+    other = await openAuthDatabase(target.url);
+  });
+  afterAll(async () => {
+    await other.close();
+    await database.close();
+    await target.drop();
+  });
+
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  /** A store as the server builds it (services.ts), inside one request, and its statement count. */
+  function tokenEndpointStore() {
+    const readAhead = createReadAhead(() => ({}));
+    const clients = createClientStore(database.db, box, () => NOW, { readAhead, engine, version: database.readNowVersion });
+    const prototype = Object.getPrototypeOf(database.db.getExecutor()) as { executeQuery: (...args: unknown[]) => unknown };
+    const original = prototype.executeQuery;
+    const statements = { count: 0, stop: () => (prototype.executeQuery = original) };
+    prototype.executeQuery = function (this: unknown, ...args: unknown[]) {
+      statements.count += 1;
+      return original.apply(this, args);
+    };
+    return { clients, readAhead, statements };
+  }
+
+  it('reads a client once while nothing is committed, and again after any commit', async () => {
+    const otherStore = createClientStore(other.db, box, () => NOW);
+    const { clientSecret } = await otherStore.create({ clientId: 'kept-client', redirectUris: [], grantTypes: ['client_credentials'] });
+    await nextTurn();
+    const { clients, statements } = tokenEndpointStore();
+    try {
+      expect((await clients.find('kept-client'))?.clientSecret).toBe(clientSecret);
+      await nextTurn();
+      expect((await clients.find('kept-client'))?.clientSecret).toBe(clientSecret);
+      // PostgreSQL has no version of its data here: every lookup reads.
+      expect(statements.count).toBe(engine === 'sqlite' ? 1 : 2);
+
+      // A rotation by another connection is seen by the next lookup.
+      const rotated = await otherStore.rotateSecret('kept-client', 0);
+      await nextTurn();
+      expect((await clients.find('kept-client'))?.clientSecret).toBe(rotated.clientSecret);
+
+      // So is a change this store makes itself, and a removal.
+      const own = await clients.rotateSecret('kept-client', 0);
+      await nextTurn();
+      expect((await clients.find('kept-client'))?.clientSecret).toBe(own.clientSecret);
+      expect(await otherStore.remove('kept-client')).toBe(true);
+      await nextTurn();
+      expect(await clients.find('kept-client')).toBeUndefined();
+    } finally {
+      statements.stop();
+    }
+  });
+
+  it('does not keep a client that is not there', async () => {
+    const { clients, statements } = tokenEndpointStore();
+    try {
+      expect(await clients.find('late-client')).toBeUndefined();
+      await createClientStore(other.db, box, () => NOW).create({ clientId: 'late-client', redirectUris: [], grantTypes: ['client_credentials'] });
+      await nextTurn();
+      expect((await clients.find('late-client'))?.clientId).toBe('late-client');
+      expect(statements.count).toBeGreaterThanOrEqual(2);
+    } finally {
+      statements.stop();
+    }
   });
 });
