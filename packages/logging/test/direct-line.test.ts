@@ -5,8 +5,8 @@
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
-import { createLogger, directLine } from '../src/index.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { audit, createLogger, directLine } from '../src/index.ts';
 
 function collecting(level = 'info') {
   const raw: string[] = [];
@@ -80,5 +80,25 @@ describe('direct lines', () => {
     // A child made by pino itself, not through createLogger, inherits no writer: its bindings would be lost.
     expect(directLine(Object.create(logger) as object)).toBeUndefined();
     expect(directLine({ info() {}, debug() {}, error() {} })).toBeUndefined();
+  });
+
+  it('carry audit lines, of a child logger too, with the bytes pino writes', () => {
+    const { logger, raw } = collecting();
+    const child = logger.child({});
+    const fields = { client_id: 'api', grant_type: 'client_credentials', account_id: undefined, retry_after: 3, known_device: false };
+    audit(child, 'token.issued', fields);
+    child.info({ audit: true, event: 'token.issued', ...fields }, 'token.issued');
+    audit(child, 'login.failure', { username: 'ann', password: 'hunter2' });
+    expect(raw).toHaveLength(3);
+    expect(withoutTime(raw[0]!)).toBe(withoutTime(raw[1]!));
+    expect(JSON.parse(raw[0]!)).toMatchObject({ level: 30, audit: true, event: 'token.issued', client_id: 'api', retry_after: 3, known_device: false, msg: 'token.issued' });
+    expect(raw[2]).not.toContain('hunter2');
+    // Written directly, not through pino's general path; a logger pino made itself still logs through it.
+    const viaPino = vi.spyOn(child, 'info');
+    audit(child, 'token.issued', fields);
+    expect(viaPino).not.toHaveBeenCalled();
+    const plain = pino({ base: null, timestamp: false }, new Writable({ write: (chunk, _e, done) => (raw.push(String(chunk)), done()) }));
+    audit(plain, 'token.issued', fields);
+    expect(raw.at(-1)).toBe('{"level":30,"audit":true,"event":"token.issued","client_id":"api","grant_type":"client_credentials","retry_after":3,"known_device":false,"msg":"token.issued"}\n');
   });
 });
