@@ -17,12 +17,34 @@
  * balancers and probes reach instances by address (the configured hostname wins, as in
  * Keycloak's hostname v2 with a full URL).
  */
+import type Koa from 'koa';
 import type { Context, Next } from 'koa';
 
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
-export function pinPublicOrigin(issuer: string) {
+/**
+ * `app` is the Koa application the middleware is mounted on (oidc-provider's `provider.app`):
+ * `href` and `URL` are replaced once on its request prototype, which every context it creates
+ * inherits (those oidc-provider creates later from the same request included). Defining them on
+ * each request's own object gave every request object new hidden classes (issue 13: V8's map
+ * transitions showed in the token endpoint's profile).
+ */
+export function pinPublicOrigin(issuer: string, app: Pick<Koa, 'request'>) {
   const { origin, host } = new URL(issuer);
+  // Koa builds href (and URL) from the request's protocol and host; the issuer's origin replaces both.
+  // (ctx.origin is the Origin request header in Koa 3, and stays so.)
+  Object.defineProperty(app.request, 'href', {
+    get(this: Koa.Request) {
+      return `${origin}${this.originalUrl}`;
+    },
+    configurable: true,
+  });
+  Object.defineProperty(app.request, 'URL', {
+    get(this: Koa.Request) {
+      return new URL(`${origin}${this.originalUrl}`);
+    },
+    configurable: true,
+  });
   return async function pinnedOrigin(ctx: Context, next: Next): Promise<void> {
     if (ABSOLUTE_FORM.test(ctx.originalUrl)) {
       const target = URL.parse(ctx.originalUrl);
@@ -31,12 +53,9 @@ export function pinPublicOrigin(issuer: string) {
       ctx.originalUrl = originForm;
       ctx.request.originalUrl = originForm;
     }
-    ctx.req.headers.host = host;
-    delete ctx.req.headers['x-forwarded-host'];
-    // Koa builds href (and URL) from the request's protocol and host; the issuer's origin replaces both.
-    // (ctx.origin is the Origin request header in Koa 3, and stays so.)
-    Object.defineProperty(ctx.request, 'href', { get: () => `${origin}${ctx.originalUrl}`, configurable: true });
-    Object.defineProperty(ctx.request, 'URL', { get: () => new URL(`${origin}${ctx.originalUrl}`), configurable: true });
+    const headers = ctx.req.headers;
+    headers.host = host;
+    if (headers['x-forwarded-host'] !== undefined) delete headers['x-forwarded-host'];
     await next();
   };
 }
