@@ -101,14 +101,17 @@ export class Processes {
   readonly children: ChildProcess[] = [];
   readonly databases: TestDatabase[] = [];
   readonly dir: string;
-  constructor(dir: string) {
+  /** The command that runs each script: this Node by default; instructions.ts passes a wrapper that starts some under callgrind. */
+  readonly node: string;
+  constructor(dir: string, node: string = process.execPath) {
     this.dir = dir;
+    this.node = node;
   }
 
   private spawnLogged(name: string, script: string, env: Record<string, string>): ChildProcess {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
-    const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), join(REPO_ROOT, script)], {
+    const child = spawn(this.node, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), join(REPO_ROOT, script)], {
       cwd: this.dir,
       // BENCH_NODE_OPTIONS tries runtime flags on the Gatehouse processes (e.g. --max-semi-space-size=2).
       env: process.env.BENCH_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : env,
@@ -120,7 +123,7 @@ export class Processes {
   }
 
   private run(script: string, args: string[], env: Record<string, string>, input = ''): string {
-    const result = spawnSync(process.execPath, [join(REPO_ROOT, script), ...args], { cwd: this.dir, env, input, encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync(this.node, [join(REPO_ROOT, script), ...args], { cwd: this.dir, env, input, encoding: 'utf8', timeout: 120_000 });
     if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed: ${result.stderr}`);
     return result.stdout;
   }
@@ -219,7 +222,7 @@ export class Processes {
   async fork<T>(name: string, script: string, args: string[]): Promise<{ child: ChildProcess; message: T }> {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
-    const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), new URL(script, import.meta.url).pathname, ...args], {
+    const child = spawn(this.node, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), new URL(script, import.meta.url).pathname, ...args], {
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', fd, fd, 'ipc'],
     });
