@@ -6,6 +6,7 @@ import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createReadAhead } from '../../src/oidc/read-ahead.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
+import { recordStatements } from '../support/statements.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 5));
@@ -359,12 +360,12 @@ describe.each(TEST_ENGINES)('client store: rows reused while the data is unchang
   function tokenEndpointStore() {
     const readAhead = createReadAhead(() => ({}));
     const clients = createClientStore(database.db, box, () => NOW, { readAhead, engine, version: database.readNowVersion });
-    const prototype = Object.getPrototypeOf(database.db.getExecutor()) as { executeQuery: (...args: unknown[]) => unknown };
-    const original = prototype.executeQuery;
-    const statements = { count: 0, stop: () => (prototype.executeQuery = original) };
-    prototype.executeQuery = function (this: unknown, ...args: unknown[]) {
-      statements.count += 1;
-      return original.apply(this, args);
+    const recorder = recordStatements(database.db as never);
+    const statements = {
+      get count() {
+        return recorder.statements.length;
+      },
+      stop: recorder.stop,
     };
     return { clients, readAhead, statements };
   }

@@ -5,23 +5,12 @@
  * account, a policy change or a removed client acts at the very next request.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { QueryResult } from 'kysely';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { recordStatements as recordDatabaseStatements } from '../support/statements.ts';
 import { authorizeUrl, basic, codeFrom, CookieJar, exchange, refresh, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
-type Executor = { executeQuery(query: { sql: string }): Promise<QueryResult<unknown>> };
-
 /** Records the SQL text of every statement the server's database runs (its transactions included). */
-function recordStatements(server: TestAuthServer): { statements: string[]; stop(): void } {
-  const prototype = Object.getPrototypeOf(server.database.db.getExecutor()) as Executor;
-  const original = prototype.executeQuery;
-  const statements: string[] = [];
-  prototype.executeQuery = function (this: Executor, query) {
-    statements.push(query.sql);
-    return original.call(this, query as never);
-  };
-  return { statements, stop: () => (prototype.executeQuery = original) };
-}
+const recordStatements = (server: TestAuthServer) => recordDatabaseStatements(server.database.db as never);
 
 /** One word per statement: what it does to which table (audit rows are batched apart: left out). */
 function summary(statements: readonly string[]): string[] {

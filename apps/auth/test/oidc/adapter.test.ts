@@ -8,6 +8,7 @@ import { createOidcAdapter } from '../../src/oidc/adapter.ts';
 import { createReadAhead } from '../../src/oidc/read-ahead.ts';
 import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
+import { recordStatements } from '../support/statements.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 9));
 const T = 1_790_000_000_000;
@@ -192,14 +193,16 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       return { adapter, accounts, begin: () => (request = {}), end: () => (request = undefined), current: () => request };
     };
     const countStatements = () => {
-      const prototype = Object.getPrototypeOf(database.db.getExecutor()) as { executeQuery: (...args: unknown[]) => unknown };
-      const original = prototype.executeQuery;
-      const counter = { count: 0, stop: () => (prototype.executeQuery = original) };
-      prototype.executeQuery = function (this: unknown, ...args: unknown[]) {
-        counter.count += 1;
-        return original.apply(this, args);
+      const recorder = recordStatements(database.db as never);
+      return {
+        get count() {
+          return recorder.statements.length;
+        },
+        set count(value: number) {
+          recorder.statements.length = value;
+        },
+        stop: recorder.stop,
       };
-      return counter;
     };
 
     it('a refresh token read with its grant, session and account gives the same models as separate reads, in one statement', async () => {
