@@ -17,7 +17,8 @@
  * it does not replace them. Two runs of the same code differed by up to about 4% (main thread).
  *
  * Settings (environment): INSTR_ONLY (cc,read), INSTR_WARMUP (requests before counting, 3000),
- * INSTR_REQUESTS (counted, 2000), INSTR_CONNECTIONS (16), BENCH_NO_BUILD=1 (use the dist/ there is).
+ * INSTR_REQUESTS (counted, 2000), INSTR_CONNECTIONS (16), BENCH_NO_BUILD=1 (use the dist/ there is),
+ * BENCH_KEEP=1 (keep the folder with the counts, logs and databases).
  * Needs valgrind (Debian's package `valgrind`). About 3 minutes for both parts on 2 cores.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -128,5 +129,6 @@ try {
   }
 } finally {
   await processes.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP) console.log(`kept: ${dir} (callgrind.<pid>.1-<thread>: callgrind_annotate reads them)`);
+  else rmSync(dir, { recursive: true, force: true });
 }
