@@ -276,10 +276,10 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   const kept = new Map<string, { version: number; row: RowWithPolicies }>();
   const readWithPolicies = async (clientId: string): Promise<RowWithPolicies | undefined> => {
     const version = ahead?.version?.();
-    if (version === undefined) return (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
-    const hit = kept.get(clientId);
-    if (hit?.version === version) return hit.row;
+    const hit = version === undefined ? undefined : kept.get(clientId);
+    if (hit && hit.version === version) return hit.row;
     const row = (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
+    if (version === undefined) return row;
     if (row) {
       if (kept.size >= CLIENT_ROWS_KEPT) kept.clear();
       kept.set(clientId, { version, row });
