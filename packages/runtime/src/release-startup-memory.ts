@@ -9,10 +9,14 @@
  *   the young generation grows back as V8 sees fit, so throughput is unchanged;
  * - V8's `gc` is reached by turning `--expose-gc` on for one fresh context and off again; the
  *   process's own global never gets a `gc`. When this Node refuses, nothing happens and it
- *   answers false: the process works the same, holding more memory.
+ *   answers false: the process works the same, holding more memory;
+ * - the collection does not keep hidden classes no live object uses: keepTickObjectShape runs
+ *   first (and its queued tick lives through this collection), or Node's `nextTick` would turn
+ *   slow for the life of the process (keep-tick-shape.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { keepTickObjectShape } from './keep-tick-shape.ts';
 
 type GarbageCollect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
@@ -23,6 +27,7 @@ export function releaseStartupMemory(): boolean {
     const gc = runInNewContext('typeof gc === "function" ? gc : undefined') as GarbageCollect | undefined;
     setFlagsFromString('--no-expose-gc');
     if (!gc) return false;
+    keepTickObjectShape();
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     return true;
   } catch {
