@@ -239,24 +239,30 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     }
     return secret;
   };
-  const toRecord = (row: Selectable<ClientsTable>): ClientRecord => ({
-    clientId: row.client_id,
-    ...(row.client_secret_sealed === null ? {} : { clientSecret: open(row.client_secret_sealed) }),
-    ...(row.previous_secret_sealed && row.previous_secret_expires_at !== null && row.previous_secret_expires_at !== undefined && Number(row.previous_secret_expires_at) > clock()
-      ? { previousClientSecret: open(row.previous_secret_sealed), previousSecretExpiresAt: Number(row.previous_secret_expires_at) }
-      : {}),
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-    postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
-    public: row.public === 1,
-    tokenEndpointAuthMethod: row.token_endpoint_auth_method as ClientRecord['tokenEndpointAuthMethod'],
-    grantTypes: JSON.parse(row.grant_types) as string[],
-    name: row.name,
-    ...(row.id_token_field ? { idTokenField: row.id_token_field } : {}),
-    ...(row.allowed_scopes != null ? { allowedScopes: JSON.parse(row.allowed_scopes) as string[] } : {}),
-    createdAt: Number(row.created_at),
-    ...(row.updated_at !== null && row.updated_at !== undefined ? { updatedAt: Number(row.updated_at) } : {}),
-    ...(row.secret_rotated_at !== null && row.secret_rotated_at !== undefined ? { secretRotatedAt: Number(row.secret_rotated_at) } : {}),
-  });
+  // Optional members are assigned, not spread in: after a spread V8 defines every later member
+  // of the literal through its runtime, and this runs on every token request (bench/README.md).
+  const toRecord = (row: Selectable<ClientsTable>): ClientRecord => {
+    const record: ClientRecord = {
+      clientId: row.client_id,
+      redirectUris: JSON.parse(row.redirect_uris) as string[],
+      postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+      public: row.public === 1,
+      tokenEndpointAuthMethod: row.token_endpoint_auth_method as ClientRecord['tokenEndpointAuthMethod'],
+      grantTypes: JSON.parse(row.grant_types) as string[],
+      name: row.name,
+      createdAt: Number(row.created_at),
+    };
+    if (row.client_secret_sealed !== null) record.clientSecret = open(row.client_secret_sealed);
+    if (row.previous_secret_sealed && row.previous_secret_expires_at !== null && row.previous_secret_expires_at !== undefined && Number(row.previous_secret_expires_at) > clock()) {
+      record.previousClientSecret = open(row.previous_secret_sealed);
+      record.previousSecretExpiresAt = Number(row.previous_secret_expires_at);
+    }
+    if (row.id_token_field) record.idTokenField = row.id_token_field;
+    if (row.allowed_scopes != null) record.allowedScopes = JSON.parse(row.allowed_scopes) as string[];
+    if (row.updated_at !== null && row.updated_at !== undefined) record.updatedAt = Number(row.updated_at);
+    if (row.secret_rotated_at !== null && row.secret_rotated_at !== undefined) record.secretRotatedAt = Number(row.secret_rotated_at);
+    return record;
+  };
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
   // Run by every request that authenticates a client (token endpoint): compiled once.
   const findQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').selectAll().where('client_id', '=', v.clientId));
@@ -401,24 +407,27 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
 /** The client as oidc-provider's Client model expects it. */
 export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   const grantTypes = c.grantTypes.length ? c.grantTypes : [...DEFAULT_GRANT_TYPES];
-  return {
+  // Optional members assigned, not spread in (see toRecord): this too runs on every token request.
+  const metadata: Record<string, unknown> = {
     client_id: c.clientId,
-    ...(!c.public && c.clientSecret !== undefined ? { client_secret: c.clientSecret } : {}),
-    // Custom metadata (provider.ts): accepted by client authentication while its grace period runs
-    // (oidc/client-secret-check.ts checks the expiry, epoch ms, again when it compares).
-    ...(!c.public && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined
-      ? { previous_client_secret: c.previousClientSecret, previous_client_secret_expires_at_ms: c.previousSecretExpiresAt }
-      : {}),
     redirect_uris: [...c.redirectUris],
     post_logout_redirect_uris: [...c.postLogoutRedirectUris],
     grant_types: [...grantTypes],
     response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     client_name: c.name,
-    // Custom metadata (provider.ts extraClientMetadata), kept under this name on oidc-provider's Client.
-    ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
     // Custom metadata too: the client's API scope limit as read with it (JSON, `null`: any), so the
     // access policy of the same request need not read the row again (policy/scope-policy.ts).
     api_scope_limit: JSON.stringify(c.allowedScopes ?? null),
   };
+  if (!c.public && c.clientSecret !== undefined) metadata.client_secret = c.clientSecret;
+  // Custom metadata (provider.ts): accepted by client authentication while its grace period runs
+  // (oidc/client-secret-check.ts checks the expiry, epoch ms, again when it compares).
+  if (!c.public && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined) {
+    metadata.previous_client_secret = c.previousClientSecret;
+    metadata.previous_client_secret_expires_at_ms = c.previousSecretExpiresAt;
+  }
+  // Custom metadata (provider.ts extraClientMetadata), kept under this name on oidc-provider's Client.
+  if (c.idTokenField) metadata.id_token_field = c.idTokenField;
+  return metadata;
 }
