@@ -90,7 +90,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   const accounts = createAccountStore(db, box, clock, readAhead);
   const policyStore = createScopePolicyStore(db, clock, readAhead);
-  const auditEvents = createAuditEventStore(db);
+  const auditEvents = createAuditEventStore(db, database.engine);
   return {
     box,
     accounts,

@@ -21,7 +21,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
   it('stores what audit() logs, in emission order, with the emission time, through child loggers too', async () => {
     const { lines, logger: base } = capture();
     let now = T;
-    const store = createAuditEventStore(database.db);
+    const store = createAuditEventStore(database.db, engine);
     const sink = createAuditSink({ store, clock: () => now, logger: base });
     const logger = withAuditSink(base, sink);
     const child = logger.child({ request_id: 'r1' });
@@ -56,7 +56,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
 
   it('drops a field named like a credential, as the log redaction does', async () => {
     const { logger: base } = capture();
-    const sink = createAuditSink({ store: createAuditEventStore(database.db), clock: () => T + 100, logger: base });
+    const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 100, logger: base });
     // A call site that slipped a secret in (the event's type would refuse it; the sink is the net).
     sink.record('login.password.failure', { username: 'bob', ip: '10.0.0.9', password: 'hunter2-hunter2', code: '123456', reason: 'kept' });
     await sink.flush();
@@ -68,7 +68,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
 
   it('a failed write is one warning per event, naming only the event; the caller goes on and later events are stored', async () => {
     const { lines, logger: base } = capture();
-    const sink = createAuditSink({ store: createAuditEventStore(database.db), clock: () => T + 200, logger: base });
+    const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 200, logger: base });
     const logger = withAuditSink(base, sink);
     await sql`alter table audit_events rename to audit_events_away`.execute(database.db);
     try {
@@ -91,7 +91,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
 
   it('holds at most 10000 waiting events: one more is reported as not stored, the others are all written', async () => {
     const { lines, logger: base } = capture();
-    const sink = createAuditSink({ store: createAuditEventStore(database.db), clock: () => T + 300, logger: base });
+    const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 300, logger: base });
     const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
     // Synchronous: nothing is written before the loop ends, so the queue really holds them all.
     for (let i = 0; i <= 10_000; i++) audit(logger, 'push.expired', { account_id: `acc-${i}`, push_id: `p${i}` });
@@ -105,7 +105,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
 
   it('events of separate requests in one batch window share one insert; flush writes them at once', async () => {
     const { logger: base } = capture();
-    const store = createAuditEventStore(database.db);
+    const store = createAuditEventStore(database.db, engine);
     const batches: number[] = [];
     const counting = { append: (records: Parameters<typeof store.append>[0]) => (batches.push(records.length), store.append(records)) };
     const sink = createAuditSink({ store: counting, clock: () => T + 400, logger: base });

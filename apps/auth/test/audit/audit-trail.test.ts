@@ -32,13 +32,13 @@ describe.each(TEST_ENGINES)('audit trail on %s', (engine) => {
   const box = createSecretBox(Buffer.alloc(32, 1));
   let aliceId = '';
 
-  const trail = () => createAuditTrail({ events: createAuditEventStore(database.db), accounts: createAccountStore(database.db, box) });
+  const trail = () => createAuditTrail({ events: createAuditEventStore(database.db, engine), accounts: createAccountStore(database.db, box) });
   const names = async (query: AuditQuery) => (await trail().query(query)).items.map((e) => `${e.event}@${(e.occurredAt - T) / MIN}`);
 
   it('stores events with their columns and fields, newest first, ties in insertion order', async () => {
     const alice = await createAccountStore(database.db, box).create({ username: 'alice', email: 'a@example.com', name: 'Alice', groups: [], passwordHash: 'x' });
     aliceId = alice.id;
-    const store = createAuditEventStore(database.db);
+    const store = createAuditEventStore(database.db, engine);
     await store.append([
       record(0, 'login.password.failure', { username: 'alice', ip: '10.0.0.1' }),
       record(1, 'login.password.success', { accountId: aliceId, ip: '10.0.0.1' }),
@@ -139,7 +139,7 @@ describe.each(TEST_ENGINES)('audit trail on %s', (engine) => {
   });
 
   it('purges events older than a time and says how many', async () => {
-    const store = createAuditEventStore(database.db);
+    const store = createAuditEventStore(database.db, engine);
     expect(await store.purgeBefore(T + 2 * MIN)).toBe(3);
     expect(await names({})).toEqual(['token.issued@6', 'login.account_disabled@5', 'admin.user.disabled@4', 'login.password.failure@3', 'token.issued@2']);
     expect(await store.purgeBefore(T + 2 * MIN)).toBe(0);
@@ -174,3 +174,24 @@ async function plan(db: Kysely<AuthSchema>, engine: string, query: ReturnType<ty
     return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
   });
 }
+
+describe.each(TEST_ENGINES)('audit event store batches on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+
+  it('stores awkward text exactly, and a full batch in array order', async () => {
+    const store = createAuditEventStore(database.db, engine);
+    const awkward = `quote " backslash \\ newline \n tab \t unicode é 🔑 nul-free, sql ' ; --`;
+    const batch: AuditRecord[] = [
+      record(0, 'login.password.failure', { username: awkward, ip: '::1', actor: '', fields: { reason: awkward, attempts: 3, locked: false, ratio: 0.5 } }),
+      ...Array.from({ length: 199 }, (_, i) => record(1, `token.issued`, { clientId: `client-${i}`, fields: { n: i } })),
+    ];
+    await store.append(batch);
+    const rows = await database.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
+    expect(rows).toHaveLength(200);
+    expect(rows[0]).toMatchObject({ occurred_at: expect.anything(), event: 'login.password.failure', username: awkward, ip: '::1', actor: '', account_id: null, client_id: null, actor_kind: null });
+    expect(Number(rows[0]!.occurred_at)).toBe(T);
+    expect(JSON.parse(rows[0]!.fields)).toEqual({ reason: awkward, attempts: 3, locked: false, ratio: 0.5 });
+    expect(rows.slice(1).map((r) => r.client_id)).toEqual(Array.from({ length: 199 }, (_, i) => `client-${i}`));
+    expect(rows.slice(1).map((r) => JSON.parse(r.fields).n)).toEqual(Array.from({ length: 199 }, (_, i) => i));
+  });
+});

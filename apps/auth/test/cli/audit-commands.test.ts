@@ -38,7 +38,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     const database = await openAuthDatabase(loadConfig(env).databaseUrl);
     try {
       aliceId = (await database.db.selectFrom('accounts').select('id').where('username', '=', 'alice').executeTakeFirstOrThrow()).id;
-      await createAuditEventStore(database.db).append([
+      await createAuditEventStore(database.db, engine).append([
         record(48, 'login.password.failure', { username: 'alice', ip: '10.0.0.1' }),
         record(30, 'login.password.success', { accountId: aliceId, ip: '10.0.0.1' }),
         record(30, 'login.mfa.success', { accountId: aliceId, ip: '10.0.0.1', fields: { method: 'totp' } }),
