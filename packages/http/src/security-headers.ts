@@ -33,9 +33,16 @@ export const BASE_SECURITY_HEADERS: ReadonlyArray<readonly [name: string, value:
   ['X-Frame-Options', 'DENY'],
 ];
 
-/** Whether the response is an HTML document. */
+/**
+ * Whether the response is an HTML document: its media type (Content-Type without parameters, any
+ * case) is text/html, as `ctx.response.is('html')` answers. Read off the header directly: it runs
+ * for every response, and type-is parses the whole header each time.
+ */
 export function isHtmlResponse(ctx: ParameterizedContext): boolean {
-  return Boolean(ctx.response.is('html'));
+  const type = ctx.response.get('Content-Type');
+  if (typeof type !== 'string' || type.length < 9) return false;
+  const end = type.indexOf(';');
+  return (end === -1 ? type : type.slice(0, end)).trim().toLowerCase() === 'text/html';
 }
 
 /** Koa middleware setting the security headers on the way out, whatever happened inside. */

@@ -124,3 +124,22 @@ describe('securityHeaders', () => {
     expect(r.headers.get('content-security-policy')).toBeNull();
   });
 });
+
+describe('isHtmlResponse', () => {
+  const withType = (type: string | undefined) => ({ response: { get: () => type } }) as unknown as Parameters<typeof isHtmlResponse>[0];
+
+  it.each([
+    ['text/html', true],
+    ['text/html; charset=utf-8', true],
+    ['TEXT/HTML;charset=UTF-8', true],
+    [' text/html ; charset=utf-8', true],
+    ['application/json; charset=utf-8', false],
+    ['text/htmlx', false],
+    ['application/xhtml+xml', false],
+    ['text/plain', false],
+    ['', false],
+    [undefined, false],
+  ])('Content-Type %j is HTML: %s', (type, expected) => {
+    expect(isHtmlResponse(withType(type))).toBe(expected);
+  });
+});

@@ -26,11 +26,17 @@ function autoSubmitPage(ctx: AuthContext): { scriptHash: string; formOrigin: str
   return { scriptHash, formOrigin: formOrigin && formOrigin !== 'null' ? formOrigin : undefined };
 }
 
+const policy = (formAction: string, scriptSrc: string): string =>
+  `default-src 'none'; script-src ${scriptSrc}; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+/** The policy of nearly every answer (no redirect origin to allow, no auto-submitting page). */
+const SAME_ORIGIN_POLICY = policy("'self'", "'self'");
+
 export function authContentSecurityPolicy(ctx: AuthContext): string {
   const autoSubmit = autoSubmitPage(ctx);
+  if (!autoSubmit && !ctx.state.formActionOrigins?.length) return SAME_ORIGIN_POLICY;
   const formAction = ["'self'", ...(ctx.state.formActionOrigins ?? []), ...(autoSubmit?.formOrigin ? [autoSubmit.formOrigin] : [])].join(' ');
   const scriptSrc = ["'self'", ...(autoSubmit ? [autoSubmit.scriptHash] : [])].join(' ');
-  return `default-src 'none'; script-src ${scriptSrc}; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+  return policy(formAction, scriptSrc);
 }
 
 export const authSecurityHeaders = securityHeaders<AuthState>({ csp: authContentSecurityPolicy, noStore: isHtmlResponse });
