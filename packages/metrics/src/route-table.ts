@@ -16,7 +16,7 @@ export type RouteNamer = (path: string) => string;
 /** Builds a {@link RouteNamer} from route patterns such as `/items/:id/delete`. */
 export function routeTable(patterns: readonly string[]): RouteNamer {
   const compiled = patterns.map((pattern) => ({ pattern, segments: pattern.split('/') }));
-  return (path) => {
+  const byPattern = (path: string): string => {
     const segments = path.split('/');
     for (const route of compiled) {
       if (route.segments.length !== segments.length) continue;
@@ -28,4 +28,11 @@ export function routeTable(patterns: readonly string[]): RouteNamer {
     }
     return OTHER_ROUTE;
   };
+  // Every request is named, most of them for a fixed path (the token endpoint): a path equal to a
+  // pattern without parameters is found in one lookup, unless an earlier pattern names it first.
+  const fixed = new Map<string, string>();
+  for (const { pattern, segments } of compiled) {
+    if (!segments.some((segment) => segment.startsWith(':')) && byPattern(pattern) === pattern) fixed.set(pattern, pattern);
+  }
+  return (path) => fixed.get(path) ?? byPattern(path);
 }

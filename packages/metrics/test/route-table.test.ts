@@ -19,4 +19,12 @@ describe('routeTable', () => {
     expect(route('/healthz/')).toBe('other');
     expect(route('/mfa/push/a/b/c')).toBe('other');
   });
+
+  it('lets an earlier pattern with a parameter name a later fixed path first', () => {
+    const shadowed = routeTable(['/items/:id', '/items/new', '/items/all/:page', '/items/all']);
+    expect(shadowed('/items/new')).toBe('/items/:id');
+    expect(shadowed('/items/all')).toBe('/items/:id');
+    expect(shadowed('/items/all/2')).toBe('/items/all/:page');
+    expect(routeTable(['/items/new', '/items/:id'])('/items/new')).toBe('/items/new');
+  });
 });
