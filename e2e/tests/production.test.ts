@@ -5,8 +5,11 @@
  * the apps trust it through NODE_EXTRA_CA_CERTS, the browser through ignoreHTTPSErrors.
  */
 import { randomBytes, createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { threadPoolSizeFor } from '@gatehouse/runtime';
 import { decodeProtectedHeader } from 'jose';
 import type { Browser } from 'playwright-core';
 import { buildApps, startProductionStack, type InstanceName, type ProductionStack } from '../support/production-stack.ts';
@@ -271,6 +274,13 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     expect(outcomes.filter((s) => s !== 200)).toEqual([]);
     expect(outcomes).toHaveLength(200);
   });
+
+  it("the auth instances sign on libuv's pool sized to the machine: one thread per core, at least 2 (packages/runtime thread-pool.ts)", async () => {
+    // Four tokens in a row through the round robin: both instances have signed (their pools started).
+    for (let i = 0; i < 4; i += 1) await clientCredentialsToken();
+    const expected = threadPoolSizeFor(availableParallelism());
+    for (const name of ['auth-1', 'auth-2'] as const) expect({ name, threads: poolThreads(stack.instances[name].child.pid!) }).toEqual({ name, threads: expected });
+  });
 });
 
 const clientSecret = (): string => stack.appClientSecret;
@@ -296,4 +306,9 @@ async function clientCredentialsToken(): Promise<string> {
   const body = (await response.json()) as { access_token: string };
   if (response.status !== 200) throw new Error(`client_credentials answered ${response.status}: ${JSON.stringify(body)}`);
   return body.access_token;
+}
+
+/** Threads of libuv's pool in a process (Linux /proc: they are named libuv-worker). */
+function poolThreads(pid: number): number {
+  return readdirSync(`/proc/${pid}/task`).filter((tid) => readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').startsWith('libuv-worker')).length;
 }
