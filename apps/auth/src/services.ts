@@ -100,7 +100,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulator: createRegulator({ store: regulationStore, clock, rules: regulationRules(config) }),
     knownDevices: createKnownDevices({ keys: config.cookieKeys, ttl: config.regulation.knownDeviceTtl, clock }),
     totp: createTotp(),
-    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam }),
+    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam, ...(database.deferredSync ? { deferredSync: database.deferredSync } : {}) }),
     devices: createDeviceStore(db, clock),
     enrollments: createEnrollmentStore(db, clock),
     pushes: createPushStore(db, clock),

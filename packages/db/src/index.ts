@@ -1,5 +1,6 @@
 export { openDatabase } from './open-database.ts';
-export type { Database, Engine, OpenDatabaseOptions, PoolStats, SqliteReadNow } from './open-database.ts';
+export type { Database, DeferredSync, Engine, OpenDatabaseOptions, PoolStats, SqliteReadNow } from './open-database.ts';
+export type { LogSync } from './sqlite-log-sync.ts';
 export { parseDatabaseUrl, databaseUrlProblem, redactUrl, DatabaseUrlError } from './database-url.ts';
 export type { DatabaseTarget } from './database-url.ts';
 export { migrateToLatest, MigrationError, pendingMigrations, prepareSchema, SchemaBehindError } from './migrate.ts';

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
 import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
+import { coalescedSync, walDatasync, type LogSync } from './sqlite-log-sync.ts';
 import { openSqlite } from './sqlite-driver.ts';
 import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
@@ -41,9 +42,28 @@ export interface Database<Schema = unknown> {
    * repeated `readNow` returns the same rows, so a result may be reused (the API's item reads).
    */
   readonly readNowVersion?: () => number;
+  /**
+   * SQLite on a file only: commits whose wait for the disk leaves the event loop
+   * (sqlite-log-sync.ts). A normal SQLite commit calls fsync inside the statement, and the whole
+   * process waits for the disk. Here `transaction` commits without it (`PRAGMA synchronous =
+   * NORMAL` for that commit only; every other commit stays FULL) and `sync` then waits for the log
+   * in libuv's pool. Answer a caller only once `sync` has resolved: what was answered is then as
+   * durable as after a normal commit. Until then the rows are visible to other reads, and a crash
+   * of the machine (not of the process) could lose them, with nobody having been told they were
+   * stored. For hot writes (the token endpoint's refresh-token rotations).
+   */
+  readonly deferredSync?: DeferredSync<Schema>;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
+}
+
+/** See {@link Database.deferredSync}. */
+export interface DeferredSync<Schema> {
+  /** Runs `work` in one transaction committed without waiting for the disk. */
+  transaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
+  /** Resolves once every commit made before the call is on disk. */
+  sync: LogSync;
 }
 
 /** Options for {@link openDatabase}. */
@@ -83,11 +103,27 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     const readNow: SqliteReadNow = snapshots ? (sql, parameters) => snapshots.read(sql, parameters) : (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];
     // In memory, the one connection is this process's: its own write count names its state.
     const readNowVersion = snapshots ? () => snapshots.version() : () => sqlite.writes();
+    // An in-memory database has no log on disk: it has nothing to defer.
+    const log = target.path === ':memory:' ? undefined : walDatasync(target.path);
+    const deferredSync: DeferredSync<Schema> | undefined = log && {
+      // One connection for the three statements: no other commit runs while it is NORMAL.
+      transaction: (work) =>
+        db.connection().execute(async (connection) => {
+          await sql`PRAGMA synchronous = NORMAL`.execute(connection);
+          try {
+            return await connection.transaction().execute(work);
+          } finally {
+            await sql`PRAGMA synchronous = FULL`.execute(connection);
+          }
+        }),
+      sync: coalescedSync(log.flush),
+    };
     const close = async () => {
       snapshots?.close();
       await db.destroy();
+      await log?.close();
     };
-    return { db, engine: 'sqlite', readNow, readNowVersion, poolStats: () => undefined, close };
+    return { db, engine: 'sqlite', readNow, readNowVersion, ...(deferredSync ? { deferredSync } : {}), poolStats: () => undefined, close };
   }
   const pg = pgDriver();
   // The precompiled queries' SQL texts, run as named prepared statements (pg-named-statements.ts).

@@ -29,9 +29,9 @@
  *   response), commits a consumption left alone first. Either both are stored or neither (before,
  *   a failure between them lost the client its refresh token).
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { precompile, precompileSql, type Engine } from '@gatehouse/db';
+import { precompile, precompileSql, type DeferredSync, type Engine } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
 import { ACCOUNT_COLUMNS } from '../accounts/account-store.ts';
 import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
@@ -52,6 +52,11 @@ export interface OidcAdapterDeps {
   readAhead?: ReadAhead;
   /** The engine, for the SQL that differs (JSON in the read ahead, the rotation's write). */
   engine?: Engine;
+  /**
+   * SQLite on a file: the rotations' group transaction commits without waiting for the disk on the
+   * event loop, and its callers are answered once the log is synced (Database.deferredSync).
+   */
+  deferredSync?: DeferredSync<AuthSchema>;
 }
 
 export interface OidcAdapter {
@@ -223,15 +228,19 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   /** A row read ahead in this request for this lookup: `{ value }` (value undefined: not found), or undefined. */
   const aheadOf = (model: string, by: 'id' | 'uid', key: string) => readAhead.take(READ_AHEAD_KEYS.oidc(model, by, key)) as { value: Row | undefined } | undefined;
 
-  // SQLite: the rotations of the requests of one event-loop turn share one transaction (group-commit.ts).
-  const rotations = createGroupCommit<{ consumed: PendingConsume; stored: Parameters<typeof queries.upsert>[0] }>((items) =>
-    db.transaction().execute(async (trx) => {
-      for (const { consumed, stored } of items) {
-        await queries.consume({ model: consumed.model, id: consumed.id, now: consumed.now }, trx);
-        await queries.upsert(stored, trx);
-      }
-    }),
-  );
+  // SQLite: the rotations of the requests of one event-loop turn share one transaction
+  // (group-commit.ts); on a file its wait for the disk runs off the event loop (deferredSync).
+  type Rotation = { consumed: PendingConsume; stored: Parameters<typeof queries.upsert>[0] };
+  const rotate = async (trx: Transaction<AuthSchema>, items: readonly Rotation[]) => {
+    for (const { consumed, stored } of items) {
+      await queries.consume({ model: consumed.model, id: consumed.id, now: consumed.now }, trx);
+      await queries.upsert(stored, trx);
+    }
+  };
+  const deferred = deps.deferredSync;
+  const rotations = deferred
+    ? createGroupCommit<Rotation>((items) => deferred.transaction((trx) => rotate(trx, items)), deferred.sync)
+    : createGroupCommit<Rotation>((items) => db.transaction().execute((trx) => rotate(trx, items)));
 
   async function commitConsume(pending: PendingConsume): Promise<void> {
     await queries.consume({ model: pending.model, id: pending.id, now: pending.now });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createClientStore } from '../../src/clients/client-store.ts';
@@ -312,6 +313,47 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       clock.now = T + 1_000;
       await tokens.consume(fourth.token.jti);
       expect(await consumedAt(fourth.token.jti)).toBe(T + 1_000);
+      clock.now = T;
+    });
+
+    it('on a SQLite file, a rotation commits without waiting for the disk and is answered only once the log is synced (PostgreSQL: no such mode)', async () => {
+      if (engine === 'postgres') {
+        expect(database.deferredSync).toBeUndefined();
+        return;
+      }
+      const { token } = await seed();
+      const deferred = database.deferredSync!;
+      expect(deferred).toBeDefined();
+      let openSync: () => void = () => {};
+      let syncs = 0;
+      const gated = {
+        transaction: deferred.transaction,
+        sync: async () => {
+          syncs += 1;
+          await new Promise<void>((resolve) => (openSync = resolve));
+          await deferred.sync();
+        },
+      };
+      let request: object | undefined;
+      const readAhead = createReadAhead(() => request);
+      const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T, { readAhead, engine }), clock: () => clock.now, readAhead, engine, deferredSync: gated });
+      const tokens = adapter.adapterFactory('RefreshToken');
+      clock.now = T + 1_000;
+      request = {};
+      await tokens.consume(token.jti);
+      let answered = false;
+      const upserted = tokens.upsert(`${token.jti}-next`, { ...token, jti: `${token.jti}-next` }, 600).then(() => (answered = true));
+      request = undefined;
+      for (let i = 0; i < 5 && syncs === 0; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      // Committed (other reads see it) but not answered: the disk has not confirmed it yet.
+      expect(syncs).toBe(1);
+      const stored = await database.db.selectFrom('oidc_payloads').select(['id', 'consumed_at']).where('model', '=', 'RefreshToken').where('id', 'in', [token.jti, `${token.jti}-next`]).orderBy('id').execute();
+      expect(stored).toEqual([{ id: token.jti, consumed_at: T + 1_000 }, { id: `${token.jti}-next`, consumed_at: null }]);
+      expect(answered).toBe(false);
+      openSync();
+      await upserted;
+      expect(answered).toBe(true);
+      expect((await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.db)).rows[0]!.synchronous).toBe(2);
       clock.now = T;
     });
   });

@@ -36,4 +36,52 @@ describe('group commit of rotations', () => {
     expect(runs).toEqual([['a', 'bad', 'c'], ['a'], ['bad'], ['c']]);
     await expect(group.commit('bad')).rejects.toThrow('failed: bad');
   });
+
+  it('with afterCommit (the log synced off the event loop), callers are answered only once it resolves, and the next group commits meanwhile', async () => {
+    const events: string[] = [];
+    let finishSync: (() => void)[] = [];
+    const group = createGroupCommit<string>(
+      async (items) => {
+        events.push(`commit ${items.join(',')}`);
+      },
+      () =>
+        new Promise<void>((resolve) => {
+          events.push('sync');
+          finishSync.push(resolve);
+        }),
+    );
+    const first = Promise.all(['a', 'b'].map((item) => group.commit(item).then(() => events.push(`answer ${item}`))));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['commit a,b', 'sync']);
+    // While the disk works, the next turn's group commits.
+    const second = group.commit('c').then(() => events.push('answer c'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['commit a,b', 'sync', 'commit c', 'sync']);
+    const [syncFirst, syncSecond] = finishSync;
+    finishSync = [];
+    syncFirst!();
+    await first;
+    expect(events).toEqual(['commit a,b', 'sync', 'commit c', 'sync', 'answer a', 'answer b']);
+    syncSecond!();
+    await second;
+    expect(events.at(-1)).toBe('answer c');
+  });
+
+  it('when afterCommit fails, every committed caller fails with it and nothing is retried', async () => {
+    const runs: string[][] = [];
+    const group = createGroupCommit<string>(
+      async (items) => {
+        runs.push([...items]);
+        if (items.includes('bad')) throw new Error('constraint failed');
+      },
+      async () => {
+        throw new Error('EIO: i/o error, fdatasync');
+      },
+    );
+    const results = await Promise.allSettled(['a', 'bad'].map((item) => group.commit(item)));
+    expect(results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'ok'))).toEqual(['EIO: i/o error, fdatasync', 'constraint failed']);
+    expect(runs).toEqual([['a', 'bad'], ['a'], ['bad']]);
+  });
 });

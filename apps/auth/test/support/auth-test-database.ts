@@ -9,7 +9,7 @@ import type { AuthSchema } from '../../src/storage/schema.ts';
  * Registers hooks that give a describe block a migrated auth database on one engine.
  * Read `.db` inside tests (it is set in beforeAll).
  */
-export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchema>; readonly url: string } {
+export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchema>; readonly url: string; readonly deferredSync: Database<AuthSchema>['deferredSync'] } {
   let target: TestDatabase | undefined;
   let database: Database<AuthSchema> | undefined;
   beforeAll(async () => {
@@ -28,6 +28,11 @@ export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchem
     get url() {
       if (!target) throw new Error('auth test database not created yet');
       return target.url;
+    },
+    /** SQLite on a file: commits that wait for the disk off the event loop (Database.deferredSync). */
+    get deferredSync() {
+      if (!database) throw new Error('auth test database not open yet');
+      return database.deferredSync;
     },
   };
 }
