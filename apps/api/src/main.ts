@@ -1,16 +1,14 @@
 import { createLogger } from '@gatehouse/logging';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
-import { keepTickObjectShape, releaseStartupMemoryLater, shutdownOnSignals, sizeThreadPool } from '@gatehouse/runtime';
+import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
 import { ConfigError, loadConfig, type ApiConfig } from './config/config.ts';
 import { openApiDatabase } from './storage/open-api-database.ts';
 
-// Before anything uses libuv's thread pool: one thread per core (thread-pool.ts).
-sizeThreadPool();
-// Before any memory-reducing collection: Node's nextTick stays on V8's fast path (keep-tick-shape.ts).
-keepTickObjectShape();
+// First: the thread pool's size and the nextTick shapes (packages/runtime prepare-server-process.ts).
+prepareServerProcess();
 
 let config: ApiConfig;
 let definition: ApiDefinition;

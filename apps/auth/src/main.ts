@@ -7,15 +7,13 @@ import { createAuthServices } from './services.ts';
 import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
-import { keepTickObjectShape, releaseStartupMemoryLater, shutdownOnSignals, sizeThreadPool } from '@gatehouse/runtime';
+import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
 async function main(): Promise<void> {
   restoreListFormat();
-  // Before anything uses libuv's thread pool: one thread per core (thread-pool.ts).
-  sizeThreadPool();
-  // Before any memory-reducing collection: Node's nextTick stays on V8's fast path (keep-tick-shape.ts).
-  keepTickObjectShape();
+  // First: the thread pool's size and the nextTick shapes (packages/runtime prepare-server-process.ts).
+  prepareServerProcess();
   let config;
   try {
     config = loadConfig(process.env);

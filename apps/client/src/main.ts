@@ -1,5 +1,5 @@
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
-import { keepTickObjectShape, releaseStartupMemoryLater, shutdownOnSignals, sizeThreadPool } from '@gatehouse/runtime';
+import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -7,10 +7,8 @@ import { openClientDatabase } from './storage/open-client-database.ts';
 import { createApp } from './app.ts';
 
 async function main(): Promise<void> {
-  // Before anything uses libuv's thread pool: one thread per core (thread-pool.ts).
-  sizeThreadPool();
-  // Before any memory-reducing collection: Node's nextTick stays on V8's fast path (keep-tick-shape.ts).
-  keepTickObjectShape();
+  // First: the thread pool's size and the nextTick shapes (packages/runtime prepare-server-process.ts).
+  prepareServerProcess();
   let config;
   try {
     config = loadConfig(process.env);

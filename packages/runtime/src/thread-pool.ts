@@ -15,8 +15,8 @@
  */
 import { availableParallelism } from 'node:os';
 
-export const MIN_POOL_THREADS = 2;
-export const MAX_POOL_THREADS = 64;
+const MIN_POOL_THREADS = 2;
+const MAX_POOL_THREADS = 64;
 
 /** The pool size for a machine with `cores` cores available. */
 export function threadPoolSizeFor(cores: number): number {

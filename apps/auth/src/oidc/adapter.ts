@@ -238,9 +238,8 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     }
   };
   const deferred = deps.deferredSync;
-  const rotations = deferred
-    ? createGroupCommit<Rotation>((items) => deferred.transaction((trx) => rotate(trx, items)), deferred.sync)
-    : createGroupCommit<Rotation>((items) => db.transaction().execute((trx) => rotate(trx, items)));
+  const inTransaction = deferred ? deferred.transaction : <T>(work: (trx: Transaction<AuthSchema>) => Promise<T>) => db.transaction().execute(work);
+  const rotations = createGroupCommit<Rotation>((items) => inTransaction((trx) => rotate(trx, items)), deferred?.sync);
 
   async function commitConsume(pending: PendingConsume): Promise<void> {
     await queries.consume({ model: pending.model, id: pending.id, now: pending.now });
