@@ -1,6 +1,7 @@
 export { openDatabase } from './open-database.ts';
 export type { Database, DeferredSync, Engine, OpenDatabaseOptions, PoolStats, SqliteReadNow } from './open-database.ts';
 export type { LogSync } from './sqlite-log-sync.ts';
+export type { ChangeListener, ChangeListenerOptions } from './pg-change-listener.ts';
 export { parseDatabaseUrl, databaseUrlProblem, redactUrl, DatabaseUrlError } from './database-url.ts';
 export type { DatabaseTarget } from './database-url.ts';
 export { migrateToLatest, MigrationError, pendingMigrations, prepareSchema, SchemaBehindError } from './migrate.ts';

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
+import { listenForChanges, type ChangeListener, type ChangeListenerOptions } from './pg-change-listener.ts';
 import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
 import { coalescedSync, walDatasync, type LogSync } from './sqlite-log-sync.ts';
 import { openSqlite } from './sqlite-driver.ts';
@@ -53,6 +54,12 @@ export interface Database<Schema = unknown> {
    * stored. For hot writes (the token endpoint's refresh-token rotations).
    */
   readonly deferredSync?: DeferredSync<Schema>;
+  /**
+   * PostgreSQL only: listens on a notification channel with a connection of its own
+   * (pg-change-listener.ts), for a cache that other processes' commits must invalidate (a trigger
+   * sends the notifications). Closed with the database.
+   */
+  readonly listen?: (channel: string, options?: ChangeListenerOptions) => ChangeListener;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
@@ -147,10 +154,19 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   nameStatementsOf(db, statementNames);
+  const listeners = new Set<ChangeListener>();
   return {
     db,
     engine: 'postgres',
+    listen: (channel, listenOptions) => {
+      const listener = listenForChanges(pg, target.connectionString, channel, { ...(options.connectTimeoutMs === undefined ? {} : { connectTimeoutMs: options.connectTimeoutMs }), ...listenOptions });
+      listeners.add(listener);
+      return listener;
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all([...listeners].map((listener) => listener.close()));
+      await db.destroy();
+    },
   };
 }

@@ -65,6 +65,11 @@ export interface PostgresOutage {
   down(): Promise<void>;
   /** Accepts connections again on the same port. */
   up(): Promise<void>;
+  /**
+   * Stops relaying on the connections open now without closing them, as a network that drops
+   * packets silently: their queries never answer. New connections are relayed as before.
+   */
+  freeze(): void;
   close(): Promise<void>;
 }
 
@@ -72,10 +77,14 @@ export async function createPostgresOutage(url: string): Promise<PostgresOutage>
   const { createServer, connect } = await import('node:net');
   const target = new URL(url);
   const sockets = new Set<import('node:net').Socket>();
+  const pairs = new Set<[import('node:net').Socket, import('node:net').Socket]>();
   const server = createServer((client) => {
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
+    const pair: [import('node:net').Socket, import('node:net').Socket] = [client, upstream];
+    pairs.add(pair);
     const drop = () => {
+      pairs.delete(pair);
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
@@ -102,6 +111,13 @@ export async function createPostgresOutage(url: string): Promise<PostgresOutage>
     url: relayed.toString(),
     down: stop,
     up: () => (server.listening ? Promise.resolve() : listen(port)),
+    freeze: () => {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream).pause();
+        upstream.unpipe(client).pause();
+      }
+      pairs.clear();
+    },
     close: stop,
   };
 }
