@@ -4,6 +4,7 @@ import { loadConfig, ConfigError } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
 import { openAuthDatabase } from './storage/open-auth-database.ts';
 import { createAuthServices } from './services.ts';
+import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
 import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
@@ -39,7 +40,12 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const services = createAuthServices(config, database);
+  // PostgreSQL: client rows are reused until a change is heard (clients/client-change-tracker.ts).
+  const clientChangeListener = database.listen?.(CLIENT_CHANGES_CHANNEL, {
+    onLost: (error) => logger.warn({ err: error, event: 'clients.change_listener_lost' }, 'stopped hearing client changes; reading every client until listening again'),
+    onListening: () => logger.info({ event: 'clients.change_listener_back' }, 'hearing client changes again'),
+  });
+  const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
   const metrics = createMetricsRegistry();
   const app = await createApp(config, { database, logger, services, metrics });
   // A listener of its own: /metrics is never reachable through the issuer's port.

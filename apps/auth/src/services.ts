@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { pendingMigrations, type Database } from '@gatehouse/db';
+import { pendingMigrations, type ChangeListener, type Database } from '@gatehouse/db';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import { authMigrations } from './storage/migrations.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
 import { createClientStore, type ClientStore } from './clients/client-store.ts';
+import { createClientChangeTracker } from './clients/client-change-tracker.ts';
 import { createKeyStore, type KeyStore } from './keys/key-store.ts';
 import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
 import { createKnownDevices, type KnownDevices } from './regulation/known-device.ts';
@@ -77,19 +78,30 @@ export interface AuthServices {
   pendingMigrations(): Promise<string[]>;
 }
 
-export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now): AuthServices {
+/** What only a server (not the CLI) gives the services. */
+export interface AuthServerOptions {
+  /**
+   * PostgreSQL: the listener of CLIENT_CHANGES_CHANNEL (clients/client-change-tracker.ts). With it, the
+   * token endpoint reuses a client row until a change is heard; without it, it reads the row on
+   * every request. SQLite needs none.
+   */
+  clientChangeListener?: ChangeListener;
+}
+
+export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now, server: AuthServerOptions = {}): AuthServices {
   const db = database.db;
   const box = createSecretBox(config.encryptionKey);
   // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
   const readAhead = createReadAhead(currentOidcRequest);
-  // On SQLite a client row is reused while the committed data is unchanged (clients/client-store.ts).
-  const clients = createClientStore(db, box, clock, { readAhead, engine: database.engine, version: database.readNowVersion });
+  // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).
+  const clientChanges = createClientChangeTracker(database.readNowVersion ?? server.clientChangeListener?.version);
+  const clients = createClientStore(db, box, clock, { readAhead, engine: database.engine, changes: clientChanges });
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   const accounts = createAccountStore(db, box, clock, readAhead);
-  const policyStore = createScopePolicyStore(db, clock, readAhead);
+  const policyStore = createScopePolicyStore(db, clock, readAhead, clientChanges);
   const auditEvents = createAuditEventStore(db, database.engine);
   return {
     box,

@@ -24,6 +24,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { precompile } from '@gatehouse/db';
 import type { Engine } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import { reportingChange, type ClientChangeTracker } from './client-change-tracker.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
 import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
@@ -214,10 +215,11 @@ export interface ClientStoreReadAhead {
   readAhead: ReadAhead;
   engine: Engine;
   /**
-   * SQLite: the version of the committed data (`Database.readNowVersion`). While it stays, the
-   * client row (with its policy rows) read at that version is reused instead of read again.
+   * When a kept client row may be reused (client-change-tracker.ts): while `version()` stays, the row
+   * (with its policy rows) read at that version is reused instead of read again; this store
+   * reports its own writes with `changed()`. Without it, every lookup reads.
    */
-  version?: () => number;
+  changes?: ClientChangeTracker;
 }
 
 /** Most client rows kept for reuse while the data is unchanged; past it they are all dropped. */
@@ -276,12 +278,13 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   );
   type RowWithPolicies = Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>;
   // Client rows with their policy rows, each kept with the version of the data it was read at
-  // (SQLite only): the token endpoint reads the same client on every request. Any commit, by this
-  // process or another one (authctl), moves the version, and the next lookup reads again.
-  // A missing client is not kept.
+  // (client-change-tracker.ts): the token endpoint reads the same client on every request. A change by
+  // this process or another one (authctl, another server) moves the version, and the next lookup
+  // reads again. The version is taken before the read: a change committed during the read moves
+  // it after, so the row is not reused. A missing client is not kept.
   const kept = new Map<string, { version: number; row: RowWithPolicies }>();
   const readWithPolicies = async (clientId: string): Promise<RowWithPolicies | undefined> => {
-    const version = ahead?.version?.();
+    const version = ahead?.changes?.version();
     const hit = version === undefined ? undefined : kept.get(clientId);
     if (hit && hit.version === version) return hit.row;
     const row = (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
@@ -304,26 +307,31 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     return row && toRecord(row);
   };
 
+  // A kept row is not reused after a write of this store (client-change-tracker.ts).
+  const writing = <T>(write: () => Promise<T>) => reportingChange(ahead?.changes, write);
+
   return {
     async create(input) {
       const client = validate(input);
       const secret = client.public ? undefined : (input.clientSecret ?? randomBytes(32).toString('base64url'));
-      const result = await db
-        .insertInto('clients')
-        .values({
-          client_id: client.clientId,
-          client_secret_sealed: secret === undefined ? null : box.seal(secret),
-          redirect_uris: JSON.stringify(client.redirectUris),
-          post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris),
-          public: client.public ? 1 : 0,
-          token_endpoint_auth_method: client.tokenEndpointAuthMethod,
-          grant_types: JSON.stringify(client.grantTypes),
-          name: client.name,
-          id_token_field: client.idTokenField ?? null,
-          created_at: clock(),
-        })
-        .onConflict((oc) => oc.column('client_id').doNothing())
-        .executeTakeFirst();
+      const result = await writing(() =>
+        db
+          .insertInto('clients')
+          .values({
+            client_id: client.clientId,
+            client_secret_sealed: secret === undefined ? null : box.seal(secret),
+            redirect_uris: JSON.stringify(client.redirectUris),
+            post_logout_redirect_uris: JSON.stringify(client.postLogoutRedirectUris),
+            public: client.public ? 1 : 0,
+            token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+            grant_types: JSON.stringify(client.grantTypes),
+            name: client.name,
+            id_token_field: client.idTokenField ?? null,
+            created_at: clock(),
+          })
+          .onConflict((oc) => oc.column('client_id').doNothing())
+          .executeTakeFirst(),
+      );
       if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) {
         throw new ClientRegistryError('duplicate_client', `client "${client.clientId}" already exists`);
       }
@@ -356,17 +364,19 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
         name: changes.name ?? current.name,
         ...(current.idTokenField !== undefined ? { idTokenField: current.idTokenField } : {}),
       });
-      const result = await db
-        .updateTable('clients')
-        .set({
-          redirect_uris: JSON.stringify(next.redirectUris),
-          post_logout_redirect_uris: JSON.stringify(next.postLogoutRedirectUris),
-          grant_types: JSON.stringify(next.grantTypes),
-          name: next.name,
-          updated_at: clock(),
-        })
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
+      const result = await writing(() =>
+        db
+          .updateTable('clients')
+          .set({
+            redirect_uris: JSON.stringify(next.redirectUris),
+            post_logout_redirect_uris: JSON.stringify(next.postLogoutRedirectUris),
+            grant_types: JSON.stringify(next.grantTypes),
+            name: next.name,
+            updated_at: clock(),
+          })
+          .where('client_id', '=', clientId)
+          .executeTakeFirst(),
+      );
       const updated = Number(result.numUpdatedRows) === 1 ? await find(clientId) : undefined;
       if (!updated) throw unknown(clientId);
       return updated;
@@ -381,24 +391,26 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       const expiresAt = graceMs > 0 ? now + graceMs : null;
       // One statement: the secret in force when it runs becomes the previous one, so concurrent
       // rotations each keep the secret they replaced, never a stale read.
-      const result = await db
-        .updateTable('clients')
-        .set((eb) => ({
-          client_secret_sealed: box.seal(secret),
-          previous_secret_sealed: expiresAt === null ? null : eb.ref('client_secret_sealed'),
-          previous_secret_expires_at: expiresAt,
-          secret_rotated_at: now,
-          updated_at: now,
-        }))
-        .where('client_id', '=', clientId)
-        .where('public', '=', 0)
-        .executeTakeFirst();
+      const result = await writing(() =>
+        db
+          .updateTable('clients')
+          .set((eb) => ({
+            client_secret_sealed: box.seal(secret),
+            previous_secret_sealed: expiresAt === null ? null : eb.ref('client_secret_sealed'),
+            previous_secret_expires_at: expiresAt,
+            secret_rotated_at: now,
+            updated_at: now,
+          }))
+          .where('client_id', '=', clientId)
+          .where('public', '=', 0)
+          .executeTakeFirst(),
+      );
       if (Number(result.numUpdatedRows) !== 1) throw unknown(clientId);
       return { clientId, clientSecret: secret, ...(expiresAt === null ? {} : { previousSecretExpiresAt: expiresAt }) };
     },
 
     async remove(clientId) {
-      const result = await db.deleteFrom('clients').where('client_id', '=', clientId).executeTakeFirst();
+      const result = await writing(() => db.deleteFrom('clients').where('client_id', '=', clientId).executeTakeFirst());
       return Number(result.numDeletedRows) > 0;
     },
   };

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import { precompile, type Engine } from '@gatehouse/db';
 import type { AuthSchema } from '../storage/schema.ts';
 import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
+import { reportingChange, type ClientChangeTracker } from '../clients/client-change-tracker.ts';
 
 export interface ScopePolicy {
   scope: string;
@@ -53,11 +54,14 @@ function fromReadAhead(value: unknown): ScopePolicy[] | undefined {
 /**
  * `readAhead`: inside an oidc-provider request, list() is answered once by the rows read with
  * the request's client (clients/client-store.ts), in the same request; otherwise it reads.
+ * `changes`: told of every write, since the client rows kept with their policy rows must not be
+ * reused after one (clients/client-change-tracker.ts).
  */
-export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => number = Date.now, readAhead: ReadAhead = NO_READ_AHEAD): ScopePolicyStore {
+export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => number = Date.now, readAhead: ReadAhead = NO_READ_AHEAD, changes?: Pick<ClientChangeTracker, 'changed'>): ScopePolicyStore {
   // Both run at every token request (scope-policy.ts): compiled once.
   const listQuery = precompile(db, [], () => db.selectFrom('scope_policies').selectAll().orderBy('scope'));
   const clientScopesQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').select('allowed_scopes').where('client_id', '=', v.clientId));
+  const writing = <T>(write: () => Promise<T>) => reportingChange(changes, write);
   return {
     async list() {
       const ahead = readAhead.take(READ_AHEAD_KEYS.scopePolicies);
@@ -68,14 +72,16 @@ export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => numb
     },
     async set(scope, groups) {
       const row = { scope, groups: JSON.stringify([...groups]), updated_at: clock() };
-      await db
-        .insertInto('scope_policies')
-        .values(row)
-        .onConflict((oc) => oc.column('scope').doUpdateSet({ groups: row.groups, updated_at: row.updated_at }))
-        .execute();
+      await writing(() =>
+        db
+          .insertInto('scope_policies')
+          .values(row)
+          .onConflict((oc) => oc.column('scope').doUpdateSet({ groups: row.groups, updated_at: row.updated_at }))
+          .execute(),
+      );
     },
     async clear(scope) {
-      const result = await db.deleteFrom('scope_policies').where('scope', '=', scope).executeTakeFirst();
+      const result = await writing(() => db.deleteFrom('scope_policies').where('scope', '=', scope).executeTakeFirst());
       return Number(result.numDeletedRows) > 0;
     },
     async clientScopes(clientId) {
@@ -84,11 +90,13 @@ export function createScopePolicyStore(db: Kysely<AuthSchema>, clock: () => numb
       return row.allowed_scopes == null ? null : (JSON.parse(row.allowed_scopes) as string[]);
     },
     async setClientScopes(clientId, scopes) {
-      const result = await db
-        .updateTable('clients')
-        .set({ allowed_scopes: scopes === null ? null : JSON.stringify([...scopes]) })
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
+      const result = await writing(() =>
+        db
+          .updateTable('clients')
+          .set({ allowed_scopes: scopes === null ? null : JSON.stringify([...scopes]) })
+          .where('client_id', '=', clientId)
+          .executeTakeFirst(),
+      );
       return Number(result.numUpdatedRows) > 0;
     },
   };

@@ -3,7 +3,7 @@
  * Rules: never edit a released migration, add the next number; use only Kysely builders
  * that produce SQL valid on both SQLite and PostgreSQL.
  */
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import type { Migrations } from '@gatehouse/db';
 
 export const authMigrations: Migrations = {
@@ -283,6 +283,25 @@ export const authMigrations: Migrations = {
         .addColumn('used_at', 'bigint')
         .execute();
       await db.schema.createIndex('password_resets_account').on('password_resets').column('account_id').execute();
+    },
+  },
+  '016_client_change_notifications': {
+    async up(db: Kysely<unknown>) {
+      // PostgreSQL only: every committed change to the clients or the scope policies notifies the
+      // channel `gatehouse_clients`, so each server drops the client rows it keeps for the token
+      // endpoint (clients/client-change-tracker.ts). Statement triggers: one notification per statement,
+      // and PostgreSQL folds the identical ones of a transaction into one, sent at commit.
+      // SQLite needs nothing: there a server sees any commit to the file through data_version.
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await sql`create function gatehouse_clients_changed() returns trigger language plpgsql as $$
+        begin
+          perform pg_notify('gatehouse_clients', '');
+          return null;
+        end
+      $$`.execute(db);
+      for (const table of ['clients', 'scope_policies']) {
+        await sql`create trigger ${sql.id(`${table}_changed`)} after insert or update or delete or truncate on ${sql.table(table)} for each statement execute function gatehouse_clients_changed()`.execute(db);
+      }
     },
   },
 };
