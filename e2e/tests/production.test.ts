@@ -236,6 +236,34 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     }
   });
 
+  it('client changes by authctl take effect at both auth instances at once, though each keeps the client rows it read (LISTEN/NOTIFY)', async () => {
+    const added = JSON.parse(stack.authctl(['client', 'add', 'cache-probe', '--grant', 'client_credentials', '--name', 'Cache probe', '--json']).stdout) as { client_secret: string };
+    // Round robin: four requests in a row reach both instances, and each reads and keeps the row.
+    const requestIds: string[] = [];
+    const fourTimes = async (secret: string) => {
+      const answers: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const response = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`cache-probe:${secret}`).toString('base64')}` },
+          body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+        });
+        const body = (await response.json()) as { error?: string };
+        answers.push(`${response.status} ${body.error ?? 'token'}`);
+        requestIds.push(response.headers.get('x-request-id') ?? '');
+      }
+      return answers;
+    };
+    expect(await fourTimes(added.client_secret)).toEqual(['200 token', '200 token', '200 token', '200 token']);
+    const servers = new Set((await Promise.all(requestIds.map((id) => stack.servedBy(id)))).flat());
+    expect(servers).toEqual(new Set(['auth-1', 'auth-2']));
+    const rotated = JSON.parse(stack.authctl(['client', 'rotate-secret', 'cache-probe', '--grace', '0', '--json']).stdout) as { client_secret: string };
+    expect(await fourTimes(added.client_secret)).toEqual(['401 invalid_client', '401 invalid_client', '401 invalid_client', '401 invalid_client']);
+    expect(await fourTimes(rotated.client_secret)).toEqual(['200 token', '200 token', '200 token', '200 token']);
+    stack.authctl(['client', 'remove', 'cache-probe']);
+    expect(await fourTimes(rotated.client_secret)).toEqual(['401 invalid_client', '401 invalid_client', '401 invalid_client', '401 invalid_client']);
+  });
+
   it('PostgreSQL connections terminated and refused mid-run: clean 503s, then full recovery, no process exits', async () => {
     const admin = new pg.Client({ connectionString: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
     await admin.connect();
