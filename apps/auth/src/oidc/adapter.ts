@@ -24,7 +24,8 @@
  * - inside a request, a RefreshToken's consumption (rotation) is committed together with the next
  *   RefreshToken stored in that request (the rotated one): one statement on PostgreSQL; on SQLite
  *   one transaction, shared with the rotations of the other requests of the same event-loop turn
- *   (group-commit.ts: one WAL sync for all, each response still follows its own commit). Any other
+ *   (group-commit.ts: one WAL sync for all, each response still follows its own commit and its
+ *   sync, which on a SQLite file runs while the request signs its tokens). Any other
  *   adapter call of the request, or the end of the request (flushPendingWrites, before the
  *   response), commits a consumption left alone first. Either both are stored or neither (before,
  *   a failure between them lost the client its refresh token).
@@ -64,8 +65,9 @@ export interface OidcAdapter {
   /** Deletes expired rows of every model; returns how many. */
   purgeExpired(): Promise<number>;
   /**
-   * Commits what `request` left pending (a RefreshToken consumed but no new one stored after it);
-   * run by the server after oidc-provider answered and before the response is sent.
+   * Commits what `request` left pending (a RefreshToken consumed but no new one stored after it),
+   * and waits until its rotation is on disk (SQLite file); run by the server after oidc-provider
+   * answered and before the response is sent. Throws when either failed: the request then fails.
    */
   flushPendingWrites(request: object): Promise<void>;
 }
@@ -78,6 +80,8 @@ interface PendingConsume {
 }
 
 const PENDING_CONSUME = 'oidc:consume';
+/** A rotation committed in this request whose log is not synced yet: the response waits for it. */
+const PENDING_DURABLE = 'oidc:durable';
 
 /** The text of a JSON member of `payload` (a column holding a JSON object), per engine. */
 const JSON_TEXT: Record<Engine, (column: string, member: string) => string> = {
@@ -288,7 +292,11 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
         } else if (engine === 'postgres') {
           await queries.consumeAndUpsert({ consumed_model: pending.model, consumed_id: pending.id, now: pending.now, ...values });
         } else {
-          await rotations.commit({ consumed: pending, stored: values });
+          // On a SQLite file the wait for the disk runs while the request goes on (its signatures);
+          // the response waits for it (flushPendingWrites).
+          const { committed, durable } = rotations.commit({ consumed: pending, stored: values });
+          await committed;
+          readAhead.setPending(PENDING_DURABLE, durable);
         }
       },
 
@@ -337,9 +345,15 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     adapterFactory: (name) => (name === 'Client' ? clientAdapter : modelAdapter(name)),
     async flushPendingWrites(request) {
       const pending = readAhead.pending(PENDING_CONSUME, request) as PendingConsume | undefined;
-      if (!pending) return;
-      readAhead.setPending(PENDING_CONSUME, undefined, request);
-      await commitConsume(pending);
+      if (pending) {
+        readAhead.setPending(PENDING_CONSUME, undefined, request);
+        await commitConsume(pending);
+      }
+      const durable = readAhead.pending(PENDING_DURABLE, request) as Promise<void> | undefined;
+      if (durable) {
+        readAhead.setPending(PENDING_DURABLE, undefined, request);
+        await durable;
+      }
     },
     async purgeExpired() {
       const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', clock()).executeTakeFirst();

@@ -316,7 +316,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       clock.now = T;
     });
 
-    it('on a SQLite file, a rotation commits without waiting for the disk and is answered only once the log is synced (PostgreSQL: no such mode)', async () => {
+    it('on a SQLite file, a rotation commits without waiting for the disk, and the request is answered only once the log is synced (PostgreSQL: no such mode)', async () => {
       if (engine === 'postgres') {
         expect(database.deferredSync).toBeUndefined();
         return;
@@ -339,22 +339,44 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T, { readAhead, engine }), clock: () => clock.now, readAhead, engine, deferredSync: gated });
       const tokens = adapter.adapterFactory('RefreshToken');
       clock.now = T + 1_000;
-      request = {};
+      const served = {};
+      request = served;
       await tokens.consume(token.jti);
-      let answered = false;
-      const upserted = tokens.upsert(`${token.jti}-next`, { ...token, jti: `${token.jti}-next` }, 600).then(() => (answered = true));
+      // The upsert returns once committed: the request goes on (it signs its tokens) during the sync.
+      await tokens.upsert(`${token.jti}-next`, { ...token, jti: `${token.jti}-next` }, 600);
       request = undefined;
-      for (let i = 0; i < 5 && syncs === 0; i += 1) await new Promise((resolve) => setImmediate(resolve));
-      // Committed (other reads see it) but not answered: the disk has not confirmed it yet.
       expect(syncs).toBe(1);
       const stored = await database.db.selectFrom('oidc_payloads').select(['id', 'consumed_at']).where('model', '=', 'RefreshToken').where('id', 'in', [token.jti, `${token.jti}-next`]).orderBy('id').execute();
       expect(stored).toEqual([{ id: token.jti, consumed_at: T + 1_000 }, { id: `${token.jti}-next`, consumed_at: null }]);
+      // Before the response (pending-writes.ts): waits until the disk has confirmed it.
+      let answered = false;
+      const flushed = adapter.flushPendingWrites(served).then(() => (answered = true));
+      for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
       expect(answered).toBe(false);
       openSync();
-      await upserted;
+      await flushed;
       expect(answered).toBe(true);
+      // Waited for once: a second flush of the same request has nothing left.
+      await adapter.flushPendingWrites(served);
       expect((await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.db)).rows[0]!.synchronous).toBe(2);
       clock.now = T;
+    });
+
+    it('on a SQLite file, a failed sync fails the request at its end, though the rotation was committed', async () => {
+      if (engine === 'postgres') return;
+      const { token } = await seed();
+      const deferred = database.deferredSync!;
+      const failing = { transaction: deferred.transaction, sync: () => Promise.reject(new Error('EIO: i/o error, fdatasync')) };
+      let request: object | undefined;
+      const readAhead = createReadAhead(() => request);
+      const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T, { readAhead, engine }), clock: () => clock.now, readAhead, engine, deferredSync: failing });
+      const tokens = adapter.adapterFactory('RefreshToken');
+      const served = {};
+      request = served;
+      await tokens.consume(token.jti);
+      await tokens.upsert(`${token.jti}-next`, { ...token, jti: `${token.jti}-next` }, 600);
+      request = undefined;
+      await expect(adapter.flushPendingWrites(served)).rejects.toThrow('EIO: i/o error, fdatasync');
     });
   });
 });
