@@ -304,4 +304,16 @@ export const authMigrations: Migrations = {
       }
     },
   },
+  '017_oidc_payloads_sparse_indexes': {
+    async up(db: Kysely<unknown>) {
+      // Only sessions and interactions carry a uid, and no model Gatehouse enables carries a user
+      // code: indexes of the rows that have one. Before, every stored token and grant added a NULL
+      // entry to both, and every refresh-token rotation rewrote their last NULL page (issue 13).
+      // `uid = ?` (and a join on it) still finds its row through the index: it implies NOT NULL.
+      for (const column of ['uid', 'user_code'] as const) {
+        await db.schema.dropIndex(`oidc_payloads_${column}`).execute();
+        await db.schema.createIndex(`oidc_payloads_${column}`).on('oidc_payloads').column(column).where(sql.ref(column), 'is not', null).execute();
+      }
+    },
+  },
 };
