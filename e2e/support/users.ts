@@ -49,11 +49,18 @@ export async function createUser(stack: Stack, label: string): Promise<E2eUser> 
   return user;
 }
 
-/** A code for the user's authenticator that this account has not used yet. */
+/**
+ * A code for the user's authenticator that this account has not used yet, and that the server
+ * accepts now. The server refuses a step it has seen (replay) and accepts one step ahead at most
+ * (apps/auth/src/mfa/totp.ts), so after two codes within one 30 s step the third has to wait for
+ * the clock, as a person would wait for the app's next code: up to one step, and only then.
+ */
 export async function nextCode(user: E2eUser): Promise<string> {
   if (!user.totpSecret) throw new Error(`no TOTP secret known for ${user.username}`);
   let step = Math.floor(Date.now() / 30_000);
   if (user.lastStep !== undefined && step <= user.lastStep) step = user.lastStep + 1;
+  const acceptedFrom = (step - 1) * 30_000;
+  if (Date.now() < acceptedFrom) await new Promise((resolve) => setTimeout(resolve, acceptedFrom - Date.now() + 50));
   user.lastStep = step;
   return generate({ secret: user.totpSecret, epoch: step * 30, algorithm: 'sha1', digits: 6, period: 30 });
 }
