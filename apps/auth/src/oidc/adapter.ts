@@ -249,12 +249,17 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     await queries.consume({ model: pending.model, id: pending.id, now: pending.now });
   }
 
+  /** The pending work under `key` of the request being served (or of `request`), cleared. */
+  function takePending<V>(key: string, request?: object): V | undefined {
+    const value = readAhead.pending(key, request) as V | undefined;
+    if (value !== undefined) readAhead.setPending(key, undefined, request);
+    return value;
+  }
+
   /** Commits the request's pending consumption, if any, before another adapter call. */
   async function flushPending(): Promise<void> {
-    const pending = readAhead.pending(PENDING_CONSUME) as PendingConsume | undefined;
-    if (!pending) return;
-    readAhead.setPending(PENDING_CONSUME, undefined);
-    await commitConsume(pending);
+    const pending = takePending<PendingConsume>(PENDING_CONSUME);
+    if (pending) await commitConsume(pending);
   }
 
   /** Before a write: rows read ahead may no longer be what the database holds. */
@@ -267,8 +272,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     return {
       async upsert(id, payload, expiresIn) {
         readAhead.forget(READ_AHEAD_KEYS.oidcPrefix);
-        const pending = readAhead.pending(PENDING_CONSUME) as PendingConsume | undefined;
-        if (pending) readAhead.setPending(PENDING_CONSUME, undefined);
+        const pending = takePending<PendingConsume>(PENDING_CONSUME);
         if (model === 'Session' && isEmptySession(payload)) {
           if (pending) await commitConsume(pending);
           return;
@@ -344,16 +348,10 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   return {
     adapterFactory: (name) => (name === 'Client' ? clientAdapter : modelAdapter(name)),
     async flushPendingWrites(request) {
-      const pending = readAhead.pending(PENDING_CONSUME, request) as PendingConsume | undefined;
-      if (pending) {
-        readAhead.setPending(PENDING_CONSUME, undefined, request);
-        await commitConsume(pending);
-      }
-      const durable = readAhead.pending(PENDING_DURABLE, request) as Promise<void> | undefined;
-      if (durable) {
-        readAhead.setPending(PENDING_DURABLE, undefined, request);
-        await durable;
-      }
+      const pending = takePending<PendingConsume>(PENDING_CONSUME, request);
+      if (pending) await commitConsume(pending);
+      // A rotation committed in this request: answered only once on disk.
+      await takePending<Promise<void>>(PENDING_DURABLE, request);
     },
     async purgeExpired() {
       const result = await db.deleteFrom('oidc_payloads').where('expires_at', '<=', clock()).executeTakeFirst();
