@@ -4,7 +4,7 @@
  * process that exits first, or is not ready within the timeout, fails with its name.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -34,17 +34,44 @@ export function buildForProduction(): void {
   }
 }
 
-/** A port that was free on 127.0.0.1 a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The first port the kernel hands out to outgoing connections and to listeners on port 0. */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 11_000 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const handedOut = new Set<number>();
+
+/** Listens on `port` of 127.0.0.1 and closes again: true when it was free. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port that was free on 127.0.0.1 a moment ago, for a process started next. Taken below the
+ * kernel's ephemeral range: a port from that range (what listening on port 0 gives) can be taken
+ * meanwhile as the local port of any outgoing connection (to PostgreSQL, nginx's upstreams), and the
+ * process then fails to listen with EADDRINUSE (seen in a CI run). Random, and never the same twice
+ * in one process, so parallel test files rarely meet either.
+ */
+export async function freePort(): Promise<number> {
+  const low = 10_000;
+  const high = ephemeralLow() - 1;
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 between ${low} and ${high} after 100 tries`);
 }
 
 /** Polls `url` until it answers 2xx; throws if `child` exits first or the timeout passes. */
