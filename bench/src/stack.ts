@@ -239,6 +239,11 @@ export class Processes {
     await Promise.all(
       this.children.map((child) => stopChild(child, () => (child.connected ? child.disconnect() : child.kill('SIGTERM')))),
     );
-    await Promise.all(this.databases.map((d) => d.drop().catch(() => undefined)));
+    // BENCH_KEEP keeps the PostgreSQL databases too (drop them with DROP DATABASE when done).
+    if (process.env.BENCH_KEEP) {
+      for (const d of this.databases) if (d.engine === 'postgres') console.log(`PostgreSQL database kept: ${d.url}`);
+    } else {
+      await Promise.all(this.databases.map((d) => d.drop().catch(() => undefined)));
+    }
   }
 }
