@@ -8,6 +8,8 @@
  *      / pg insert + delete from this process.                              reported
  *   3. Token endpoint: refresh grant (rotating) and client_credentials, on SQLite and
  *      PostgreSQL, against oidc-provider with its memory adapter.          budget ≥ 0.80×
+ *      And the refresh floor on PostgreSQL: that baseline with its refresh tokens stored in
+ *      PostgreSQL with the least work a durable rotation needs, against the same baseline.  reported
  *   4. Login: the password step against argon2id verifications with the same parameters and
  *      concurrency, measured here.                                         budget ≥ 0.85×
  *   5. Memory: RSS of each app (production build), idle and after the load. budget ≤ 120 MB idle
@@ -257,7 +259,23 @@ function clientCredentialsScript(target: TokenTarget) {
   return repeat(request);
 }
 
-async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget): Promise<Comparison[]> {
+/**
+ * The memory baseline with its refresh tokens stored in `databaseUrl` (PostgreSQL) with the least
+ * work a durable rotation needs: the floor of the refresh grant on that engine.
+ */
+async function floorProvider(processes: Processes, audience: string, databaseUrl: string): Promise<TokenTarget> {
+  const floor = await processes.fork<{ port: number; secrets: { app: string; api: string }; refreshTokens: string[] }>('floor-provider', './baselines/memory-provider.ts', [String(TOKEN_CONNECTIONS), audience, databaseUrl]);
+  return {
+    port: floor.message.port,
+    pid: floor.child.pid!,
+    cpu: new CpuMeter('postgres'),
+    app: { clientId: 'app', clientSecret: floor.message.secrets.app },
+    machine: { clientId: 'api', clientSecret: floor.message.secrets.api },
+    chains: floor.message.refreshTokens,
+  };
+}
+
+async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget, floor?: TokenTarget): Promise<Comparison[]> {
   const results: Comparison[] = [];
   const chains = ONLY.has('token') || ONLY.has('refresh') ? await Promise.all(stack.users.slice(0, TOKEN_CONNECTIONS).map((user) => signIn(stack, user))) : [];
   const subject: TokenTarget = { port: stack.auth.port, pid: stack.auth.child.pid!, cpu: new CpuMeter(stack.engine), app: stack.app, machine: stack.machine, chains };
@@ -273,6 +291,19 @@ async function tokenEndpoint(stack: EngineStack, baseline: TokenTarget): Promise
     });
     cpuNote(refresh.name, subject.cpu, baseline.cpu);
     results.push(refresh);
+  }
+  if (floor && (ONLY.has('token') || ONLY.has('refresh'))) {
+    // What any server storing its refresh tokens in this PostgreSQL could reach (postgres-refresh-tokens.ts).
+    baseline.cpu.reset();
+    const bound = await compare({
+      name: `token: refresh floor (${stack.engine}) vs memory adapter`,
+      subject: () => measure(floor, TOKEN_CONNECTIONS, refreshScript(floor)),
+      baseline: () => measure(baseline, TOKEN_CONNECTIONS, refreshScript(baseline)),
+      rounds: ROUNDS,
+      onRound: roundLogger(`refresh floor (${stack.engine})`, 'req/s'),
+    });
+    cpuNote(bound.name, floor.cpu, baseline.cpu);
+    results.push(bound);
   }
   subject.cpu.reset();
   baseline.cpu.reset();
@@ -385,7 +416,9 @@ try {
       machine: { clientId: 'api', clientSecret: provider.message.secrets.api },
       chains: provider.message.refreshTokens,
     };
-    for (const stack of [sqlite, postgres]) comparisons.push(...(await tokenEndpoint(stack, baseline)));
+    comparisons.push(...(await tokenEndpoint(sqlite, baseline)));
+    const floor = ONLY.has('token') || ONLY.has('refresh') ? await floorProvider(processes, sqlite.audience, postgres.databaseUrl.auth) : undefined;
+    comparisons.push(...(await tokenEndpoint(postgres, baseline, floor)));
   }
   if (ONLY.has('login')) comparisons.push(await login(sqlite));
   // The client gets its own short load: its landing page.

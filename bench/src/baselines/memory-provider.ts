@@ -6,15 +6,21 @@
  * `openid` was granted. Refresh tokens are minted in-process (Grant + RefreshToken), the way an
  * authorization-code exchange would have left them. Reports over IPC: port, client secrets,
  * refresh tokens; stops when the parent disconnects.
+ *
+ * With a PostgreSQL URL as its third argument it is the floor of a token endpoint on PostgreSQL
+ * instead: the refresh tokens are stored there with the least work a durable rotation needs
+ * (postgres-refresh-tokens.ts), everything else stays in memory.
  */
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Provider, type Configuration } from 'oidc-provider';
+import { postgresRefreshTokens } from './postgres-refresh-tokens.ts';
 
 const chains = Number(process.argv[2] ?? 16);
 const audience = process.argv[3] ?? 'http://127.0.0.1:9/api';
+const floor = process.argv[4] ? await postgresRefreshTokens(process.argv[4]) : undefined;
 const API_SCOPES = 'movies:read movies:write';
 const secrets = { app: randomBytes(24).toString('base64url'), api: randomBytes(24).toString('base64url') };
 
@@ -27,6 +33,7 @@ const port = (server.address() as AddressInfo).port;
 const issuer = `http://127.0.0.1:${port}`;
 
 const configuration: Configuration = {
+  ...(floor ? { adapter: floor.adapter } : {}),
   jwks: { keys: [jwk] } as Configuration['jwks'],
   clients: [
     { client_id: 'app', client_secret: secrets.app, redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic' },
@@ -73,5 +80,5 @@ for (let i = 0; i < chains; i++) {
 process.send?.({ port, secrets, refreshTokens });
 process.on('disconnect', () => {
   server.closeAllConnections();
-  server.close(() => process.exit(0));
+  server.close(() => void (floor?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
 });
