@@ -1,5 +1,5 @@
 /** Every audit() of a logger with a sink is stored, in order, also through child loggers; a failed write is a warning, never an error to the caller. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAuditEventStore } from '../../src/audit/audit-event-store.ts';
@@ -123,5 +123,80 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     expect(rows.map((r) => r.client_id)).toEqual(['a', 'b', 'c']);
     await sink.flush();
     expect(batches).toEqual([3]);
+  });
+});
+
+describe('audit sink batch windows (a store that answers when told)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A store whose every append waits until `release()`; `batches` lists each append's client ids. */
+  function gatedStore() {
+    const batches: (string | null)[][] = [];
+    const waiting: (() => void)[] = [];
+    return {
+      batches,
+      store: {
+        append: (records: { clientId: string | null }[]) => {
+          batches.push(records.map((r) => r.clientId));
+          return new Promise<void>((resolve) => waiting.push(resolve));
+        },
+      },
+      release: async () => {
+        for (const resolve of waiting.splice(0)) resolve();
+        await vi.advanceTimersByTimeAsync(0);
+      },
+    };
+  }
+
+  it('what arrives during a write waits for a window of its own; a full batch, or a flush, is written at once', async () => {
+    vi.useFakeTimers();
+    const { logger: base } = capture();
+    const gate = gatedStore();
+    const sink = createAuditSink({ store: gate.store as never, clock: () => T, logger: base });
+    const logger = withAuditSink(base, sink);
+
+    audit(logger, 'token.issued', { client_id: 'a' });
+    await vi.advanceTimersByTimeAsync(99);
+    expect(gate.batches).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(gate.batches).toEqual([['a']]);
+    // During that write:
+    audit(logger, 'token.issued', { client_id: 'b' });
+    audit(logger, 'token.issued', { client_id: 'c' });
+    await gate.release();
+    expect(gate.batches).toEqual([['a']]);
+    await vi.advanceTimersByTimeAsync(99);
+    expect(gate.batches).toEqual([['a']]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(gate.batches).toEqual([['a'], ['b', 'c']]);
+
+    // A full batch (200) waiting when a write ends is written at once, the rest after a window.
+    for (let i = 0; i < 201; i++) audit(logger, 'token.issued', { client_id: `x${i}` });
+    await gate.release();
+    expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200]);
+    await gate.release();
+    expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1]);
+
+    // A flush during a write writes what arrives meanwhile without waiting for a window.
+    audit(logger, 'token.issued', { client_id: 'd' });
+    const flushed = sink.flush();
+    await gate.release();
+    expect(gate.batches.at(-1)).toEqual(['d']);
+    await gate.release();
+    await flushed;
+    expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1, 1]);
+    audit(logger, 'token.issued', { client_id: 'e' });
+    const again = sink.flush();
+    expect(gate.batches.at(-1)).toEqual(['e']);
+    audit(logger, 'token.issued', { client_id: 'f' });
+    await gate.release();
+    expect(gate.batches.at(-1)).toEqual(['f']);
+    await gate.release();
+    await again;
+    expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1, 1, 1, 1]);
   });
 });
