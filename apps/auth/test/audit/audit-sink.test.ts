@@ -157,14 +157,14 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     const sink = createAuditSink({ store: gate.store as never, clock: () => T, logger: base });
     const logger = withAuditSink(base, sink);
 
-    audit(logger, 'token.issued', { client_id: 'a' });
+    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'refresh_token' });
     await vi.advanceTimersByTimeAsync(99);
     expect(gate.batches).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(gate.batches).toEqual([['a']]);
     // During that write:
-    audit(logger, 'token.issued', { client_id: 'b' });
-    audit(logger, 'token.issued', { client_id: 'c' });
+    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'refresh_token' });
+    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches).toEqual([['a']]);
     await vi.advanceTimersByTimeAsync(99);
@@ -173,7 +173,7 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     expect(gate.batches).toEqual([['a'], ['b', 'c']]);
 
     // A full batch (200) waiting when a write ends is written at once, the rest after a window.
-    for (let i = 0; i < 201; i++) audit(logger, 'token.issued', { client_id: `x${i}` });
+    for (let i = 0; i < 201; i++) audit(logger, 'token.issued', { client_id: `x${i}`, grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200]);
     await gate.release();
@@ -182,17 +182,17 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1]);
 
     // A flush during a write writes what arrives meanwhile without waiting for a window.
-    audit(logger, 'token.issued', { client_id: 'd' });
+    audit(logger, 'token.issued', { client_id: 'd', grant_type: 'refresh_token' });
     const flushed = sink.flush();
     await gate.release();
     expect(gate.batches.at(-1)).toEqual(['d']);
     await gate.release();
     await flushed;
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1, 1]);
-    audit(logger, 'token.issued', { client_id: 'e' });
+    audit(logger, 'token.issued', { client_id: 'e', grant_type: 'refresh_token' });
     const again = sink.flush();
     expect(gate.batches.at(-1)).toEqual(['e']);
-    audit(logger, 'token.issued', { client_id: 'f' });
+    audit(logger, 'token.issued', { client_id: 'f', grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches.at(-1)).toEqual(['f']);
     await gate.release();
