@@ -83,8 +83,6 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
   let queue: AuditRecord[] = [];
   let writing: Promise<void> | undefined;
   let window: NodeJS.Timeout | undefined;
-  /** Flushes waiting: while any does, the writer writes everything without waiting for a window. */
-  let flushes = 0;
 
   const notStored = (event: string) => logger.warn({ event: 'audit.persist_failed', audit_event: event }, 'audit event not stored');
 
@@ -101,10 +99,10 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
       } catch {
         for (const record of batch) notStored(record.event);
       }
-    } while (queue.length >= MAX_BATCH || (flushes > 0 && queue.length > 0));
+    } while (queue.length >= MAX_BATCH);
     writing = undefined;
-    // What arrived during the write waits for a window of its own (a flush writes it itself).
-    if (queue.length > 0 && flushes === 0) openWindow();
+    // What arrived during the write waits for a window of its own (a flush waiting writes it at once).
+    if (queue.length > 0) openWindow();
   }
 
   function startWriting(): void {
@@ -124,14 +122,9 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
       if (!writing) openWindow();
     },
     async flush() {
-      flushes++;
-      try {
-        while (writing || queue.length > 0) {
-          startWriting();
-          await writing;
-        }
-      } finally {
-        flushes--;
+      while (writing || queue.length > 0) {
+        startWriting();
+        await writing;
       }
     },
   };
