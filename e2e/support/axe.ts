@@ -1,0 +1,29 @@
+/**
+ * Accessibility check of the page a browser test is on: axe-core runs inside the page and
+ * every violation of impact "serious" or "critical" fails the test, named with its nodes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe-core on the page; answers the serious and critical violations (empty when none). */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  // The pages' CSP allows no inline script, so axe is injected as an evaluated string, which
+  // playwright runs through the DevTools protocol, outside the page's CSP.
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
