@@ -47,5 +47,7 @@ export const IntrospectionResponse = z.object({
   groups: z.array(z.string()).optional(),
   jti: z.string().optional(),
   username: z.string().optional(),
+  /** The key a DPoP-bound token is bound to (RFC 9449 §6.2); `token_type` is then `DPoP`. */
+  cnf: z.object({ jkt: z.string().min(1).optional() }).optional(),
 });
 export type IntrospectionResponse = z.infer<typeof IntrospectionResponse>;

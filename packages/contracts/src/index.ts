@@ -16,3 +16,4 @@ export { DEV_DEFAULTS } from './dev-defaults.ts';
 export { DEV_TOPOLOGY, DEV_CLIENT_IDS } from './dev-topology.ts';
 export type { DevClientId } from './dev-topology.ts';
 export { RevocationEvent, RevocationFeedPage } from './revocation-event.ts';
+export { DPOP_SIGNING_ALGORITHMS } from './dpop.ts';
