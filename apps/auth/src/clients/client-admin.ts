@@ -50,6 +50,12 @@ const CHANGE_FIELDS = {
   postLogoutRedirectUris: 'post_logout_redirect_uris',
   grantTypes: 'grant_types',
   name: 'name',
+  firstParty: 'first_party',
+  responseTypes: 'response_types',
+  authMethod: 'token_endpoint_auth_method',
+  jwks: 'jwks',
+  jwksUri: 'jwks_uri',
+  dpopBoundAccessTokens: 'dpop_bound_access_tokens',
 } as const satisfies Record<keyof ClientChanges, string>;
 
 function toView(record: ClientRecord): ClientView {
@@ -99,7 +105,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
     async update(actor, clientId, changes) {
       const fields = (Object.keys(CHANGE_FIELDS) as (keyof ClientChanges)[]).filter((key) => changes[key] !== undefined);
       if (fields.length === 0) {
-        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types or a name');
+        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party or DPoP');
       }
       const record = await clients.update(clientId, changes);
       audit(logger, 'admin.client.updated', { ...actorFields(actor), client_id: clientId, fields: fields.map((key) => CHANGE_FIELDS[key]).join(',') });

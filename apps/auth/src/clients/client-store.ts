@@ -17,7 +17,21 @@
  * - public clients have no secret, authenticate with `none` and cannot use client_credentials;
  * - `idTokenField` (off by default) names an extra token-response member that repeats the ID
  *   token (the seed's `JWT_token` variant); it must be an identifier that no RFC 6749 / OIDC
- *   token-response member uses.
+ *   token-response member uses;
+ * - a confidential client authenticates with exactly one method (RFC 7591
+ *   token_endpoint_auth_method): client_secret_basic (the default), client_secret_post,
+ *   client_secret_jwt (all three with the sealed secret) or private_key_jwt, which has no secret and
+ *   needs exactly one of `jwks` (a JWK Set of public RSA, EC or OKP keys: a private or symmetric
+ *   member is refused) and `jwksUri` (https, or http on a loopback host like redirect URIs); keys
+ *   belong to private_key_jwt only. Changing an update to another method drops the keys; setting
+ *   `jwks` drops `jwksUri` and the reverse. A client without a secret cannot switch to a secret
+ *   method until rotateSecret() gives it one;
+ * - response types are `code` and `id_token` only (no implicit access tokens); `code` needs the
+ *   authorization_code grant and the reverse; `id_token` comes with the `implicit` grant (RFC 7591
+ *   §2.1), added when not named; both need a redirect URI. Without a choice: `code` when the
+ *   client has authorization_code, else none (stored as null);
+ * - `firstParty` (skips consent unless prompt=consent) and `dpopBoundAccessTokens` (RFC 9449) are
+ *   off by default; the record carries each only when on.
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -30,7 +44,13 @@ import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
 
-export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post';
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt';
+export type ClientResponseType = 'code' | 'id_token';
+
+/** A JSON Web Key Set of public keys (RFC 7517 §5), as registered for private_key_jwt. */
+export interface ClientJwks {
+  keys: Record<string, unknown>[];
+}
 
 export interface ClientRecord {
   clientId: string;
@@ -55,6 +75,16 @@ export interface ClientRecord {
   updatedAt?: number;
   /** Last secret rotation (epoch ms), absent before the first. */
   secretRotatedAt?: number;
+  /** Present (true) only for a first-party client: it skips consent unless prompt=consent is sent. */
+  firstParty?: boolean;
+  /** Present only when chosen and not the default (responseTypesOf() gives the effective list). */
+  responseTypes?: ClientResponseType[];
+  /** private_key_jwt: the client's public keys, inline... */
+  jwks?: ClientJwks;
+  /** ...or by URL (exactly one of the two). */
+  jwksUri?: string;
+  /** Present (true) only when the client's access tokens must be DPoP-bound (RFC 9449). */
+  dpopBoundAccessTokens?: boolean;
 }
 
 export interface NewClient {
@@ -68,6 +98,11 @@ export interface NewClient {
   /** Explicit secret, for development seeding; generated when absent. */
   clientSecret?: string;
   idTokenField?: string;
+  firstParty?: boolean;
+  responseTypes?: string[];
+  jwks?: ClientJwks;
+  jwksUri?: string;
+  dpopBoundAccessTokens?: boolean;
 }
 
 /** The fields update() changes; an absent field keeps its value. */
@@ -76,6 +111,12 @@ export interface ClientChanges {
   postLogoutRedirectUris?: string[];
   grantTypes?: string[];
   name?: string;
+  firstParty?: boolean;
+  responseTypes?: string[];
+  authMethod?: ClientAuthMethod;
+  jwks?: ClientJwks;
+  jwksUri?: string;
+  dpopBoundAccessTokens?: boolean;
 }
 
 export interface RotatedSecret {
@@ -114,6 +155,11 @@ export type ClientField =
   | 'client_secret'
   | 'name'
   | 'id_token_field'
+  | 'first_party'
+  | 'response_types'
+  | 'jwks'
+  | 'jwks_uri'
+  | 'dpop_bound_access_tokens'
   | 'grace_seconds'
   | 'after';
 
@@ -127,9 +173,18 @@ export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
 }
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
-const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials']);
-const AUTH_METHODS = new Set<string>(['client_secret_basic', 'client_secret_post']);
+const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit']);
+export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
+const AUTH_METHODS = new Set<string>(CLIENT_AUTH_METHODS);
+/** The methods that authenticate with the client's secret. */
+export const SECRET_AUTH_METHODS: ReadonlySet<string> = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt']);
+export const CLIENT_RESPONSE_TYPES: readonly ClientResponseType[] = ['code', 'id_token'];
+const RESPONSE_TYPES = new Set<string>(CLIENT_RESPONSE_TYPES);
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
+const JWK_KEY_TYPES = new Set(['RSA', 'EC', 'OKP']);
+const JWK_PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
+const MAX_JWKS_CHARS = 65_536;
+const MAX_JWKS_KEYS = 32;
 const TOKEN_RESPONSE_MEMBERS = new Set([
   'access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'id_token', 'state',
   'error', 'error_description', 'error_uri', 'issued_token_type', 'authorization_details',
@@ -157,22 +212,55 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!/^[a-zA-Z0-9._-]{1,128}$/.test(input.clientId)) {
     throw new ClientRegistryError('invalid_input', 'client_id must be 1-128 characters of letters, digits, ".", "_" or "-"', 'client_id');
   }
-  const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : DEFAULT_GRANT_TYPES)];
+  const responseTypes = input.responseTypes === undefined ? undefined : [...new Set(input.responseTypes)];
+  if (responseTypes !== undefined) {
+    const unknownType = responseTypes.find((t) => !RESPONSE_TYPES.has(t));
+    if (unknownType !== undefined) {
+      throw new ClientRegistryError('invalid_input', `response type "${unknownType}" is not supported (use code or id_token)`, 'response_types');
+    }
+  }
+  // Without a choice of grants, they follow the response types (RFC 7591 §2.1).
+  let defaultGrants: readonly string[] = DEFAULT_GRANT_TYPES;
+  if (responseTypes !== undefined && !responseTypes.includes('code')) defaultGrants = responseTypes.includes('id_token') ? ['implicit'] : [];
+  const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : defaultGrants)];
   const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
   if (unsupported) {
     throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`, 'grant_types');
   }
+  const effectiveResponseTypes = responseTypes ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
+  if (effectiveResponseTypes.includes('id_token') && !grantTypes.includes('implicit')) grantTypes.push('implicit');
+  if (grantTypes.length === 0) throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type', 'grant_types');
+  if (effectiveResponseTypes.includes('code') !== grantTypes.includes('authorization_code')) {
+    throw new ClientRegistryError('invalid_input', 'the response type code and the authorization_code grant go together: give both or neither', 'response_types');
+  }
+  if (grantTypes.includes('implicit') && !effectiveResponseTypes.includes('id_token')) {
+    throw new ClientRegistryError('invalid_input', 'the implicit grant needs the response type id_token (implicit access tokens are not supported)', 'grant_types');
+  }
   const isPublic = input.public ?? false;
   if (input.authMethod !== undefined && !AUTH_METHODS.has(input.authMethod)) {
-    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use client_secret_basic or client_secret_post)`, 'token_endpoint_auth_method');
+    throw new ClientRegistryError('invalid_input', `auth method "${input.authMethod}" is not supported (use ${CLIENT_AUTH_METHODS.join(', ')})`, 'token_endpoint_auth_method');
   }
   if (isPublic) {
     if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply', 'token_endpoint_auth_method');
     if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret', 'client_secret');
     if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant', 'grant_types');
   }
+  const authMethod = isPublic ? 'none' : (input.authMethod ?? 'client_secret_basic');
+  if (input.clientSecret !== undefined && authMethod === 'private_key_jwt') {
+    throw new ClientRegistryError('invalid_input', 'a private_key_jwt client authenticates with its keys: it has no secret', 'client_secret');
+  }
   if (input.clientSecret !== undefined && input.clientSecret.length < 8) {
     throw new ClientRegistryError('invalid_input', 'client secret must be at least 8 characters', 'client_secret');
+  }
+  if (authMethod === 'private_key_jwt') {
+    if ((input.jwks === undefined) === (input.jwksUri === undefined)) {
+      throw new ClientRegistryError('invalid_input', 'a private_key_jwt client needs exactly one of jwks and jwks_uri', input.jwks === undefined ? 'jwks' : 'jwks_uri');
+    }
+    if (input.jwks !== undefined) checkJwks(input.jwks);
+    if (input.jwksUri !== undefined) checkJwksUri(input.jwksUri);
+  } else {
+    if (input.jwks !== undefined) throw new ClientRegistryError('invalid_input', 'jwks applies only to the private_key_jwt auth method', 'jwks');
+    if (input.jwksUri !== undefined) throw new ClientRegistryError('invalid_input', 'jwks_uri applies only to the private_key_jwt auth method', 'jwks_uri');
   }
   const redirectUris = [...new Set(input.redirectUris)];
   const postLogoutRedirectUris = [...new Set(input.postLogoutRedirectUris ?? [])];
@@ -180,6 +268,17 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   for (const uri of postLogoutRedirectUris) checkRedirectUri(uri, 'post_logout_redirect_uris');
   if (grantTypes.includes('authorization_code') && redirectUris.length === 0) {
     throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant', 'redirect_uris');
+  }
+  if (grantTypes.includes('implicit') && redirectUris.length === 0) {
+    throw new ClientRegistryError('invalid_redirect_uri', 'at least one redirect URI is required for the response type id_token', 'redirect_uris');
+  }
+  if (grantTypes.includes('implicit')) {
+    // oidc-provider takes a client with http loopback URIs as native (RFC 8252), and a native
+    // client may not use https on a loopback host: toOidcClientMetadata() cannot map a mix.
+    const all = [...redirectUris, ...postLogoutRedirectUris].map((u) => new URL(u));
+    if (all.some((u) => u.protocol === 'http:') && all.some((u) => u.protocol === 'https:' && LOOPBACK_HOSTS.has(u.hostname))) {
+      throw new ClientRegistryError('invalid_redirect_uri', 'a client using the response type id_token cannot mix http and https URIs on a loopback host', 'redirect_uris');
+    }
   }
   if (input.idTokenField !== undefined) {
     if (!/^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(input.idTokenField)) {
@@ -193,16 +292,71 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
     throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
+  const isDefaultResponseTypes = responseTypes === undefined || sameSet(responseTypes, grantTypes.includes('authorization_code') ? ['code'] : []);
   return {
     clientId: input.clientId,
     redirectUris,
     postLogoutRedirectUris,
     public: isPublic,
-    tokenEndpointAuthMethod: isPublic ? 'none' : (input.authMethod ?? 'client_secret_basic'),
+    tokenEndpointAuthMethod: authMethod,
     grantTypes,
     name,
     ...(input.idTokenField !== undefined ? { idTokenField: input.idTokenField } : {}),
+    ...(input.firstParty ? { firstParty: true } : {}),
+    ...(isDefaultResponseTypes ? {} : { responseTypes: responseTypes as ClientResponseType[] }),
+    ...(authMethod === 'private_key_jwt' && input.jwks !== undefined ? { jwks: input.jwks } : {}),
+    ...(authMethod === 'private_key_jwt' && input.jwksUri !== undefined ? { jwksUri: input.jwksUri } : {}),
+    ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
   };
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/** The client's response types: the chosen ones, else `code` with authorization_code, else none. */
+export function responseTypesOf(c: Pick<ClientRecord, 'responseTypes' | 'grantTypes'>): ClientResponseType[] {
+  if (c.responseTypes) return [...c.responseTypes];
+  return c.grantTypes.length === 0 || c.grantTypes.includes('authorization_code') ? ['code'] : [];
+}
+
+/** Checks a JWK Set for private_key_jwt: public RSA, EC or OKP keys only; throws `invalid_input` (`jwks`). */
+function checkJwks(jwks: unknown): void {
+  const invalid = (why: string) => new ClientRegistryError('invalid_input', `jwks ${why}`, 'jwks');
+  if (typeof jwks !== 'object' || jwks === null || Array.isArray(jwks)) throw invalid('must be a JSON Web Key Set: an object with a "keys" array');
+  const keys = (jwks as { keys?: unknown }).keys;
+  if (!Array.isArray(keys) || keys.length === 0) throw invalid('must be a JSON Web Key Set: an object with a non-empty "keys" array');
+  if (keys.length > MAX_JWKS_KEYS) throw invalid(`must hold at most ${MAX_JWKS_KEYS} keys`);
+  if (JSON.stringify(jwks).length > MAX_JWKS_CHARS) throw invalid(`must be at most ${MAX_JWKS_CHARS} characters of JSON`);
+  keys.forEach((key: unknown, i) => {
+    if (typeof key !== 'object' || key === null || Array.isArray(key)) throw invalid(`key ${i} is not a JSON object`);
+    const jwk = key as Record<string, unknown>;
+    const secret = JWK_PRIVATE_MEMBERS.find((member) => member in jwk);
+    if (secret !== undefined) throw invalid(`key ${i} has the private member "${secret}": register the public keys only`);
+    if (typeof jwk.kty !== 'string' || !JWK_KEY_TYPES.has(jwk.kty)) throw invalid(`key ${i} must have kty RSA, EC or OKP`);
+    const needed = jwk.kty === 'RSA' ? ['n', 'e'] : jwk.kty === 'EC' ? ['crv', 'x', 'y'] : ['crv', 'x'];
+    const missing = needed.find((member) => typeof jwk[member] !== 'string' || jwk[member] === '');
+    if (missing !== undefined) throw invalid(`key ${i} (${jwk.kty}) lacks "${missing}"`);
+    for (const member of ['kid', 'alg', 'use']) {
+      if (jwk[member] !== undefined && (typeof jwk[member] !== 'string' || jwk[member] === '')) throw invalid(`key ${i} has a "${member}" that is not a non-empty string`);
+    }
+  });
+}
+
+/** jwks_uri: https, or http on a loopback host (development), without fragment or credentials. */
+function checkJwksUri(uri: string): void {
+  const invalid = (why: string) => new ClientRegistryError('invalid_input', `jwks_uri "${uri}" ${why}`, 'jwks_uri');
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw invalid('is not an absolute URL');
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw invalid('must use https; http is allowed only for localhost and 127.0.0.1');
+  }
+  if (uri.includes('#')) throw invalid('must not contain a fragment');
+  if (url.username || url.password) throw invalid('must not contain credentials');
 }
 
 /**
@@ -263,6 +417,11 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     if (row.allowed_scopes != null) record.allowedScopes = JSON.parse(row.allowed_scopes) as string[];
     if (row.updated_at !== null && row.updated_at !== undefined) record.updatedAt = Number(row.updated_at);
     if (row.secret_rotated_at !== null && row.secret_rotated_at !== undefined) record.secretRotatedAt = Number(row.secret_rotated_at);
+    if (row.first_party === 1) record.firstParty = true;
+    if (row.response_types != null) record.responseTypes = JSON.parse(row.response_types) as ClientResponseType[];
+    if (row.jwks != null) record.jwks = JSON.parse(row.jwks) as ClientJwks;
+    if (row.jwks_uri != null) record.jwksUri = row.jwks_uri;
+    if (row.dpop_bound_access_tokens === 1) record.dpopBoundAccessTokens = true;
     return record;
   };
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
@@ -313,7 +472,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   return {
     async create(input) {
       const client = validate(input);
-      const secret = client.public ? undefined : (input.clientSecret ?? randomBytes(32).toString('base64url'));
+      const secret = SECRET_AUTH_METHODS.has(client.tokenEndpointAuthMethod) ? (input.clientSecret ?? randomBytes(32).toString('base64url')) : undefined;
       const result = await writing(() =>
         db
           .insertInto('clients')
@@ -327,6 +486,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
             grant_types: JSON.stringify(client.grantTypes),
             name: client.name,
             id_token_field: client.idTokenField ?? null,
+            ...storedMetadata(client),
             created_at: clock(),
           })
           .onConflict((oc) => oc.column('client_id').doNothing())
@@ -354,15 +514,41 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
       if (changes.grantTypes !== undefined && changes.grantTypes.length === 0) {
         throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type', 'grant_types');
       }
+      if (changes.responseTypes !== undefined && changes.responseTypes.length === 0) {
+        throw new ClientRegistryError('invalid_input', 'give at least one response type (code or id_token)', 'response_types');
+      }
+      if (changes.authMethod !== undefined && current.public) {
+        throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply', 'token_endpoint_auth_method');
+      }
+      const authMethod = changes.authMethod ?? (current.tokenEndpointAuthMethod === 'none' ? undefined : current.tokenEndpointAuthMethod);
+      if (authMethod !== undefined && SECRET_AUTH_METHODS.has(authMethod) && current.clientSecret === undefined && !current.public) {
+        throw new ClientRegistryError('invalid_input', `client "${clientId}" has no secret: rotate its secret first, then choose ${authMethod}`, 'token_endpoint_auth_method');
+      }
+      // Keys: new ones replace the old (jwks or jwks_uri, one of them); another method drops them.
+      let keys: Pick<NewClient, 'jwks' | 'jwksUri'> = {};
+      if (changes.jwks !== undefined || changes.jwksUri !== undefined) keys = { ...(changes.jwks !== undefined ? { jwks: changes.jwks } : {}), ...(changes.jwksUri !== undefined ? { jwksUri: changes.jwksUri } : {}) };
+      else if (authMethod === 'private_key_jwt') keys = { ...(current.jwks ? { jwks: current.jwks } : {}), ...(current.jwksUri ? { jwksUri: current.jwksUri } : {}) };
+      // New response types without new grants: the grants follow them (implicit and authorization_code).
+      let grantTypes = changes.grantTypes ?? current.grantTypes;
+      if (changes.responseTypes !== undefined && changes.grantTypes === undefined) {
+        grantTypes = current.grantTypes.filter((g) => g !== 'implicit' && g !== 'authorization_code');
+        if (changes.responseTypes.includes('code')) grantTypes.unshift('authorization_code');
+        if (changes.responseTypes.includes('id_token')) grantTypes.push('implicit');
+        if (!changes.responseTypes.includes('code')) grantTypes = grantTypes.filter((g) => g !== 'refresh_token');
+      }
       const next = validate({
         clientId,
         redirectUris: changes.redirectUris ?? current.redirectUris,
         postLogoutRedirectUris: changes.postLogoutRedirectUris ?? current.postLogoutRedirectUris,
         public: current.public,
-        ...(current.tokenEndpointAuthMethod === 'none' ? {} : { authMethod: current.tokenEndpointAuthMethod }),
-        grantTypes: changes.grantTypes ?? current.grantTypes,
+        ...(authMethod !== undefined ? { authMethod } : {}),
+        grantTypes,
         name: changes.name ?? current.name,
         ...(current.idTokenField !== undefined ? { idTokenField: current.idTokenField } : {}),
+        firstParty: changes.firstParty ?? current.firstParty ?? false,
+        responseTypes: changes.responseTypes ?? (changes.grantTypes !== undefined ? undefined : current.responseTypes),
+        ...keys,
+        dpopBoundAccessTokens: changes.dpopBoundAccessTokens ?? current.dpopBoundAccessTokens ?? false,
       });
       const result = await writing(() =>
         db
@@ -372,6 +558,8 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
             post_logout_redirect_uris: JSON.stringify(next.postLogoutRedirectUris),
             grant_types: JSON.stringify(next.grantTypes),
             name: next.name,
+            token_endpoint_auth_method: next.tokenEndpointAuthMethod,
+            ...storedMetadata(next),
             updated_at: clock(),
           })
           .where('client_id', '=', clientId)
@@ -416,6 +604,17 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   };
 }
 
+/** The columns of the metadata added by migration 018 (null / 0 when off). */
+function storedMetadata(c: Omit<ClientRecord, 'createdAt'>) {
+  return {
+    first_party: c.firstParty ? 1 : 0,
+    response_types: c.responseTypes ? JSON.stringify(c.responseTypes) : null,
+    jwks: c.jwks ? JSON.stringify(c.jwks) : null,
+    jwks_uri: c.jwksUri ?? null,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens ? 1 : 0,
+  };
+}
+
 /** The client as oidc-provider's Client model expects it. */
 export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   const grantTypes = c.grantTypes.length ? c.grantTypes : [...DEFAULT_GRANT_TYPES];
@@ -425,21 +624,32 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
     redirect_uris: [...c.redirectUris],
     post_logout_redirect_uris: [...c.postLogoutRedirectUris],
     grant_types: [...grantTypes],
-    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
+    response_types: c.responseTypes ? [...c.responseTypes] : grantTypes.includes('authorization_code') ? ['code'] : [],
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     client_name: c.name,
     // Custom metadata too: the client's API scope limit as read with it (JSON, `null`: any), so the
     // access policy of the same request need not read the row again (policy/scope-policy.ts).
     api_scope_limit: JSON.stringify(c.allowedScopes ?? null),
   };
-  if (!c.public && c.clientSecret !== undefined) metadata.client_secret = c.clientSecret;
+  // A secret only for the methods that use it: a private_key_jwt client authenticates with its keys alone.
+  const usesSecret = SECRET_AUTH_METHODS.has(c.tokenEndpointAuthMethod);
+  if (usesSecret && c.clientSecret !== undefined) metadata.client_secret = c.clientSecret;
   // Custom metadata (provider.ts): accepted by client authentication while its grace period runs
   // (oidc/client-secret-check.ts checks the expiry, epoch ms, again when it compares).
-  if (!c.public && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined) {
+  if (usesSecret && c.previousClientSecret !== undefined && c.previousSecretExpiresAt !== undefined) {
     metadata.previous_client_secret = c.previousClientSecret;
     metadata.previous_client_secret_expires_at_ms = c.previousSecretExpiresAt;
   }
   // Custom metadata (provider.ts extraClientMetadata), kept under this name on oidc-provider's Client.
   if (c.idTokenField) metadata.id_token_field = c.idTokenField;
+  if (c.jwks) metadata.jwks = structuredClone(c.jwks);
+  if (c.jwksUri) metadata.jwks_uri = c.jwksUri;
+  // Custom metadata (provider.ts extraClientMetadata): the consent step skips a first-party client.
+  if (c.firstParty) metadata.first_party = true;
+  // RFC 9449 §5.2 client metadata, read by oidc-provider's DPoP feature.
+  if (c.dpopBoundAccessTokens) metadata.dpop_bound_access_tokens = true;
+  // oidc-provider refuses http redirect URIs for a web client of the implicit grant (id_token); it
+  // takes them on a loopback host from a native one (RFC 8252), as client-store.ts accepts them.
+  if (grantTypes.includes('implicit') && [...c.redirectUris, ...c.postLogoutRedirectUris].some((u) => u.startsWith('http:'))) metadata.application_type = 'native';
   return metadata;
 }

@@ -1,7 +1,7 @@
 /**
  * Development only (AUTH_DEV_SEED, on by default outside production): registers the dev
- * clients app-one, app-two and the API's introspection client `api`, and a demo user, each
- * once. Their well-known secrets come from DEV_DEFAULTS and are never used in production.
+ * clients app-one, app-two (first-party: no consent page) and the API's introspection client
+ * `api`, and a demo user, each once. Their well-known secrets come from DEV_DEFAULTS and are never used in production.
  * With the demo user (so only on a fresh development database; an existing one keeps its
  * policy), it demonstrates the access policy: `movies:write` only for the group `editors`,
  * which the demo user is in (the landing page adds and deletes movies).
@@ -22,7 +22,12 @@ export interface SeedResult {
 export async function seedDevelopment(config: AuthConfig, services: AuthServices): Promise<SeedResult> {
   const created: string[] = [];
   for (const client of config.devClients) {
-    if (await services.clients.find(client.clientId)) continue;
+    const existing = await services.clients.find(client.clientId);
+    if (existing) {
+      // A dev app registered before first-party clients existed (migration 018) becomes one.
+      if (!existing.firstParty) await services.clients.update(client.clientId, { firstParty: true });
+      continue;
+    }
     await services.clients.create({
       clientId: client.clientId,
       name: client.clientId,
@@ -30,6 +35,8 @@ export async function seedDevelopment(config: AuthConfig, services: AuthServices
       postLogoutRedirectUris: [client.postLogoutRedirectUri],
       clientSecret: DEV_DEFAULTS.clientSecrets[client.clientId],
       grantTypes: ['authorization_code', 'refresh_token'],
+      // The dev apps are the operator's own: they skip the consent page (prompt=consent still shows it).
+      firstParty: true,
     });
     created.push(`client ${client.clientId}`);
   }

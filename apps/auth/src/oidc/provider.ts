@@ -92,7 +92,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     // The seed's JWT_token variant, per client (client-store.ts, token-response.ts).
     // previous_client_secret: the rotated-out secret during its grace period (client-secret-check.ts).
     // api_scope_limit: the client's API scope limit read with it, for the access policy (resource-server.ts).
-    extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit'] },
+    // first_party: the operator's own client, which skips the consent page (client-store.ts).
+    extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit', 'first_party'] },
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',

@@ -316,4 +316,17 @@ export const authMigrations: Migrations = {
       }
     },
   },
+  '018_client_interop': {
+    async up(db: Kysely<unknown>) {
+      // Client metadata for standard clients (clients/client-store.ts): first-party clients skip
+      // the consent page; response_types (JSON array; null: derived from the grant types, `code`
+      // with authorization_code); the client's public keys for private_key_jwt, inline (a JSON JWK
+      // Set) or by URL; and whether its access tokens must be DPoP-bound (RFC 9449).
+      await db.schema.alterTable('clients').addColumn('first_party', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('clients').addColumn('response_types', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('jwks', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('jwks_uri', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('dpop_bound_access_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

@@ -65,6 +65,16 @@ export interface ClientsTable {
   previous_secret_expires_at?: number | null;
   secret_rotated_at?: number | null;
   updated_at?: number | null;
+  /** 1: a first-party client, which skips the consent page unless prompt=consent is sent. */
+  first_party?: number;
+  /** JSON array of response types (`code`, `id_token`); null: `code` with authorization_code, else none. */
+  response_types?: string | null;
+  /** JSON Web Key Set (public keys only) for private_key_jwt, or null. */
+  jwks?: string | null;
+  /** URL of the client's JWK Set for private_key_jwt, or null. */
+  jwks_uri?: string | null;
+  /** 1: access tokens must be DPoP-bound (RFC 9449 `dpop_bound_access_tokens`). */
+  dpop_bound_access_tokens?: number;
 }
 
 export interface OidcPayloadsTable {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChangeListener, Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
-import { ClientRegistryError, createClientStore, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
+import { ClientRegistryError, createClientStore, responseTypesOf, toOidcClientMetadata, type ClientRecord, type ClientStore } from '../../src/clients/client-store.ts';
 import { CLIENT_CHANGES_CHANNEL, createClientChangeTracker } from '../../src/clients/client-change-tracker.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createScopePolicyStore, POLICY_ROWS_COLUMN } from '../../src/policy/scope-policy-store.ts';
@@ -63,6 +63,35 @@ describe('toOidcClientMetadata', () => {
       client_name: 'App One',
       api_scope_limit: 'null',
     });
+  });
+
+  it('maps first-party, DPoP, private_key_jwt keys and the id_token response type', () => {
+    const jwks = { keys: [{ kty: 'EC', crv: 'P-256', x: 'x-coordinate', y: 'y-coordinate', kid: 'k1' }] };
+    const { clientSecret: _unused, ...keyed } = base;
+    expect(toOidcClientMetadata({ ...keyed, tokenEndpointAuthMethod: 'private_key_jwt', jwks, firstParty: true, dpopBoundAccessTokens: true })).toEqual({
+      client_id: 'app-one',
+      redirect_uris: ['https://app.example/callback'],
+      post_logout_redirect_uris: ['https://app.example/signed-out'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'private_key_jwt',
+      client_name: 'App One',
+      api_scope_limit: 'null',
+      jwks,
+      first_party: true,
+      dpop_bound_access_tokens: true,
+    });
+    // A private_key_jwt client never hands oidc-provider a secret, even one kept from an earlier method.
+    expect(toOidcClientMetadata({ ...base, tokenEndpointAuthMethod: 'private_key_jwt', jwksUri: 'https://app.example/jwks' })).not.toHaveProperty('client_secret');
+    expect(toOidcClientMetadata({ ...base, tokenEndpointAuthMethod: 'client_secret_jwt' })).toMatchObject({ client_secret: 's3cret-s3cret-s3cret', token_endpoint_auth_method: 'client_secret_jwt' });
+    expect(toOidcClientMetadata({ ...base, responseTypes: ['id_token'], grantTypes: ['implicit'] })).toMatchObject({ response_types: ['id_token'], grant_types: ['implicit'] });
+    expect(toOidcClientMetadata({ ...base, responseTypes: ['id_token'], grantTypes: ['implicit'] })).not.toHaveProperty('application_type');
+    // http loopback URIs of an implicit client: native, the only kind oidc-provider accepts them from.
+    expect(toOidcClientMetadata({ ...base, redirectUris: ['http://127.0.0.1:3000/callback'], responseTypes: ['code', 'id_token'], grantTypes: ['authorization_code', 'implicit'] })).toMatchObject({
+      application_type: 'native',
+      response_types: ['code', 'id_token'],
+    });
+    expect(toOidcClientMetadata({ ...base, redirectUris: ['http://127.0.0.1:3000/callback'] })).not.toHaveProperty('application_type');
   });
 
   it('has no response types without the authorization_code grant', () => {
@@ -225,6 +254,147 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
     expect((await clients.find('rotating'))?.clientSecret).toBe('second-secret-second-secret');
     await clients.remove('rotating');
     expect(await clients.find('rotating')).toBeUndefined();
+  });
+});
+
+describe.each(TEST_ENGINES)('client store: interop metadata (migration 018) on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+  const store = (): ClientStore => createClientStore(database.db, box, () => NOW);
+  const publicJwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'k1', use: 'sig', alg: 'ES256' };
+  const jwks = { keys: [publicJwk] };
+  const row = (clientId: string) =>
+    database.db
+      .selectFrom('clients')
+      .select(['client_secret_sealed', 'token_endpoint_auth_method', 'first_party', 'response_types', 'jwks', 'jwks_uri', 'dpop_bound_access_tokens', 'grant_types'])
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
+
+  it('defaults: not first-party, code, no keys, no DPoP (columns 0 / null)', async () => {
+    await store().create({ clientId: 'plain', redirectUris: ['https://plain.example/cb'] });
+    const found = (await store().find('plain'))!;
+    for (const key of ['firstParty', 'responseTypes', 'jwks', 'jwksUri', 'dpopBoundAccessTokens']) expect(found).not.toHaveProperty(key);
+    expect(responseTypesOf(found)).toEqual(['code']);
+    expect(await row('plain')).toMatchObject({ first_party: 0, response_types: null, jwks: null, jwks_uri: null, dpop_bound_access_tokens: 0 });
+    expect(responseTypesOf({ grantTypes: ['client_credentials'] })).toEqual([]);
+  });
+
+  it('creates a first-party client that requires DPoP', async () => {
+    await store().create({ clientId: 'own', redirectUris: ['https://own.example/cb'], firstParty: true, dpopBoundAccessTokens: true });
+    expect(await store().find('own')).toMatchObject({ firstParty: true, dpopBoundAccessTokens: true });
+    expect(await row('own')).toMatchObject({ first_party: 1, dpop_bound_access_tokens: 1 });
+    expect(toOidcClientMetadata((await store().find('own'))!)).toMatchObject({ first_party: true, dpop_bound_access_tokens: true });
+  });
+
+  it('creates a private_key_jwt client with inline public keys and no secret', async () => {
+    expect(await store().create({ clientId: 'pkjwt', redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'private_key_jwt', jwks })).toEqual({ clientId: 'pkjwt' });
+    expect(await store().find('pkjwt')).toEqual({
+      clientId: 'pkjwt',
+      redirectUris: [],
+      postLogoutRedirectUris: [],
+      public: false,
+      tokenEndpointAuthMethod: 'private_key_jwt',
+      grantTypes: ['client_credentials'],
+      name: 'pkjwt',
+      createdAt: NOW,
+      jwks,
+    });
+    expect(await row('pkjwt')).toMatchObject({ client_secret_sealed: null, token_endpoint_auth_method: 'private_key_jwt', jwks: JSON.stringify(jwks) });
+  });
+
+  it('creates a private_key_jwt client with a jwks_uri, and a client_secret_jwt client with a secret', async () => {
+    await store().create({ clientId: 'by-uri', redirectUris: ['https://by-uri.example/cb'], authMethod: 'private_key_jwt', jwksUri: 'https://by-uri.example/jwks.json' });
+    expect(await store().find('by-uri')).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwksUri: 'https://by-uri.example/jwks.json' });
+    expect(await store().find('by-uri')).not.toHaveProperty('clientSecret');
+    await store().create({ clientId: 'loop-uri', redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'private_key_jwt', jwksUri: 'http://127.0.0.1:9999/jwks' });
+    const hs = await store().create({ clientId: 'hs', redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'client_secret_jwt' });
+    expect(hs.clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await store().find('hs')).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_jwt', clientSecret: hs.clientSecret });
+  });
+
+  it('refuses keys that are missing, doubled, private, malformed, or for another method', async () => {
+    const m2m = { redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'private_key_jwt' as const };
+    const cases: Array<[Parameters<ClientStore['create']>[0], string, string]> = [
+      [{ clientId: 'k', ...m2m }, 'jwks', 'a private_key_jwt client needs exactly one of jwks and jwks_uri'],
+      [{ clientId: 'k', ...m2m, jwks, jwksUri: 'https://k.example/jwks' }, 'jwks_uri', 'a private_key_jwt client needs exactly one of jwks and jwks_uri'],
+      [{ clientId: 'k', ...m2m, jwks: { keys: [{ ...publicJwk, d: 'private-scalar' }] } }, 'jwks', 'jwks key 0 has the private member "d": register the public keys only'],
+      [{ clientId: 'k', ...m2m, jwks: { keys: [{ kty: 'RSA', n: 'n', e: 'AQAB', qi: 'q' }] } }, 'jwks', 'jwks key 0 has the private member "qi": register the public keys only'],
+      [{ clientId: 'k', ...m2m, jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }, 'jwks', 'jwks key 0 has the private member "k": register the public keys only'],
+      [{ clientId: 'k', ...m2m, jwks: { keys: [{ kty: 'OKP', crv: 'Ed25519' }] } }, 'jwks', 'jwks key 0 (OKP) lacks "x"'],
+      [{ clientId: 'k', ...m2m, jwks: { keys: [] } }, 'jwks', 'jwks must be a JSON Web Key Set: an object with a non-empty "keys" array'],
+      [{ clientId: 'k', ...m2m, jwks: [] as never }, 'jwks', 'jwks must be a JSON Web Key Set: an object with a "keys" array'],
+      [{ clientId: 'k', ...m2m, jwksUri: 'http://keys.example/jwks' }, 'jwks_uri', 'jwks_uri "http://keys.example/jwks" must use https; http is allowed only for localhost and 127.0.0.1'],
+      [{ clientId: 'k', ...m2m, jwksUri: 'keys' }, 'jwks_uri', 'jwks_uri "keys" is not an absolute URL'],
+      [{ clientId: 'k', ...m2m, jwks, clientSecret: 'a-secret-of-length' }, 'client_secret', 'a private_key_jwt client authenticates with its keys: it has no secret'],
+      [{ clientId: 'k', redirectUris: [], grantTypes: ['client_credentials'], jwks }, 'jwks', 'jwks applies only to the private_key_jwt auth method'],
+      [{ clientId: 'k', redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'client_secret_post', jwksUri: 'https://k.example/jwks' }, 'jwks_uri', 'jwks_uri applies only to the private_key_jwt auth method'],
+      [{ clientId: 'k', redirectUris: [], grantTypes: ['client_credentials'], authMethod: 'tls_client_auth' as never }, 'token_endpoint_auth_method', 'auth method "tls_client_auth" is not supported (use client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt)'],
+    ];
+    for (const [input, field, message] of cases) {
+      const error = await store().create(input).then(() => undefined, (e: unknown) => e as ClientRegistryError);
+      expect({ code: error?.code, field: error?.field, message: error?.message }).toEqual({ code: 'invalid_input', field, message });
+    }
+    expect(await store().find('k')).toBeUndefined();
+  });
+
+  it('registers the id_token response type with the implicit grant, and checks response types against grants', async () => {
+    await store().create({ clientId: 'eoc', redirectUris: ['http://localhost:3000/callback'], responseTypes: ['id_token'] });
+    expect(await store().find('eoc')).toMatchObject({ responseTypes: ['id_token'], grantTypes: ['implicit'] });
+    expect(await row('eoc')).toMatchObject({ response_types: '["id_token"]', grant_types: '["implicit"]' });
+    expect(toOidcClientMetadata((await store().find('eoc'))!)).toMatchObject({ response_types: ['id_token'], grant_types: ['implicit'], application_type: 'native' });
+    await store().create({ clientId: 'both', redirectUris: ['https://both.example/cb'], responseTypes: ['code', 'id_token'] });
+    expect(await store().find('both')).toMatchObject({ responseTypes: ['code', 'id_token'], grantTypes: ['authorization_code', 'refresh_token', 'implicit'] });
+    // The default, given explicitly, is stored as the default.
+    await store().create({ clientId: 'code-only', redirectUris: ['https://code.example/cb'], responseTypes: ['code'] });
+    expect(await store().find('code-only')).not.toHaveProperty('responseTypes');
+    const cases: Array<[Parameters<ClientStore['create']>[0], string, string, string]> = [
+      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], responseTypes: ['token'] }, 'invalid_input', 'response_types', 'response type "token" is not supported (use code or id_token)'],
+      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], responseTypes: ['code id_token'] }, 'invalid_input', 'response_types', 'response type "code id_token" is not supported (use code or id_token)'],
+      [{ clientId: 'r', redirectUris: [], grantTypes: ['client_credentials'], responseTypes: ['code'] }, 'invalid_input', 'response_types', 'the response type code and the authorization_code grant go together: give both or neither'],
+      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], grantTypes: ['authorization_code'], responseTypes: ['id_token'] }, 'invalid_input', 'response_types', 'the response type code and the authorization_code grant go together: give both or neither'],
+      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], grantTypes: ['authorization_code', 'implicit'] }, 'invalid_input', 'grant_types', 'the implicit grant needs the response type id_token (implicit access tokens are not supported)'],
+      [{ clientId: 'r', redirectUris: [], responseTypes: ['id_token'] }, 'invalid_redirect_uri', 'redirect_uris', 'at least one redirect URI is required for the response type id_token'],
+      [{ clientId: 'r', redirectUris: ['http://localhost/cb', 'https://127.0.0.1/cb'], responseTypes: ['id_token'] }, 'invalid_redirect_uri', 'redirect_uris', 'a client using the response type id_token cannot mix http and https URIs on a loopback host'],
+    ];
+    for (const [input, code, field, message] of cases) {
+      const error = await store().create(input).then(() => undefined, (e: unknown) => e as ClientRegistryError);
+      expect({ code: error?.code, field: error?.field, message: error?.message }).toEqual({ code, field, message });
+    }
+  });
+
+  it('updates the new fields: first-party, DPoP, response types with their grants, method and keys', async () => {
+    expect(await store().update('plain', { firstParty: true, dpopBoundAccessTokens: true })).toMatchObject({ firstParty: true, dpopBoundAccessTokens: true });
+    expect(await store().update('plain', { firstParty: false })).not.toHaveProperty('firstParty');
+    expect(await store().update('plain', { responseTypes: ['code', 'id_token'] })).toMatchObject({ responseTypes: ['code', 'id_token'], grantTypes: ['authorization_code', 'refresh_token', 'implicit'] });
+    const idOnly = await store().update('plain', { responseTypes: ['id_token'] });
+    expect(idOnly).toMatchObject({ responseTypes: ['id_token'], grantTypes: ['implicit'] });
+    const back = await store().update('plain', { responseTypes: ['code'] });
+    expect(back).toMatchObject({ grantTypes: ['authorization_code'] });
+    expect(back).not.toHaveProperty('responseTypes');
+    expect(await row('plain')).toMatchObject({ response_types: null, first_party: 0, dpop_bound_access_tokens: 1 });
+    await expectClientError(store().update('plain', { responseTypes: [] }), 'invalid_input', 'give at least one response type (code or id_token)');
+
+    // To private_key_jwt: keys needed; the secret is kept, unused, for a switch back.
+    const secret = (await store().find('plain'))!.clientSecret;
+    await expectClientError(store().update('plain', { authMethod: 'private_key_jwt' }), 'invalid_input', 'a private_key_jwt client needs exactly one of jwks and jwks_uri');
+    expect(await store().update('plain', { authMethod: 'private_key_jwt', jwks })).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwks, clientSecret: secret });
+    // New keys replace the old, by value or by URL.
+    const byUri = await store().update('plain', { jwksUri: 'https://plain.example/jwks' });
+    expect(byUri).toMatchObject({ jwksUri: 'https://plain.example/jwks' });
+    expect(byUri).not.toHaveProperty('jwks');
+    // Another method drops the keys.
+    const basic = await store().update('plain', { authMethod: 'client_secret_basic' });
+    expect(basic).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_basic', clientSecret: secret });
+    expect(basic).not.toHaveProperty('jwksUri');
+    expect(await row('plain')).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', jwks: null, jwks_uri: null });
+    await expectClientError(store().update('plain', { jwks }), 'invalid_input', 'jwks applies only to the private_key_jwt auth method');
+
+    // A client created without a secret gets one by rotation before it can use a secret method.
+    await expectClientError(store().update('pkjwt', { authMethod: 'client_secret_post' }), 'invalid_input', 'client "pkjwt" has no secret: rotate its secret first, then choose client_secret_post');
+    const rotated = await store().rotateSecret('pkjwt', 0);
+    expect(toOidcClientMetadata((await store().find('pkjwt'))!)).not.toHaveProperty('client_secret');
+    expect(await store().update('pkjwt', { authMethod: 'client_secret_post' })).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_post', clientSecret: rotated.clientSecret });
+    await store().create({ clientId: 'pub', redirectUris: ['https://pub.example/cb'], public: true });
+    await expectClientError(store().update('pub', { authMethod: 'client_secret_post' }), 'invalid_input', 'a public client has no secret, so an auth method does not apply');
   });
 });
 

@@ -16,6 +16,7 @@ export async function startServer(options: Parameters<typeof startTestAuthServer
     postLogoutRedirectUris: ['http://127.0.0.1:7/signed-out'],
     clientSecret: APP_TWO.clientSecret,
     grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
   });
   return server;
 }

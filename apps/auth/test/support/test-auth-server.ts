@@ -103,6 +103,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     redirectUris: [testClient.redirectUri],
     clientSecret: testClient.clientSecret,
     grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
   });
   const introspectionClient = { clientId: 'api', clientSecret: randomBytes(24).toString('base64url') };
   await services.clients.create({

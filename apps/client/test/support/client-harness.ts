@@ -86,6 +86,7 @@ export async function startClient(options: {
     postLogoutRedirectUris: [`${url}/signed-out`],
     clientSecret,
     grantTypes: ['authorization_code', 'refresh_token'],
+    firstParty: true,
   });
   const config = loadConfig({
     NODE_ENV: 'test',
