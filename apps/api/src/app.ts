@@ -23,6 +23,8 @@ import { createIntrospectionVerifier } from './auth/introspection-verifier.ts';
 import { createJwksCache } from './auth/jwks-cache.ts';
 import { createJwtVerifier } from './auth/jwt-verifier.ts';
 import { createVerifiedTokenCache } from './auth/verified-token-cache.ts';
+import { createDpopBinding } from './auth/dpop-binding.ts';
+import { createDpopProofStore, type DpopProofStore } from './storage/dpop-proof-store.ts';
 import type { ApiDefinition } from './collections/collection-config.ts';
 import type { ApiConfig } from './config/config.ts';
 import { errorHandler } from './errors/error-handler.ts';
@@ -69,6 +71,8 @@ export interface ApiApp extends Koa<ApiState> {
   readonly revocationFeed: RevocationFeed | undefined;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
+  /** The DPoP proofs seen, so main.ts can purge the expired ones on a timer. */
+  readonly dpopProofs: DpopProofStore;
 }
 
 function buildAuthenticator(config: ApiConfig, deps: ApiDeps): { authenticator: Authenticator; feed: RevocationFeed | undefined } {
@@ -135,6 +139,8 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const app = new Koa<ApiState>({ proxy: config.trustProxy });
   const store = createItemStore(deps.database.db as Kysely<ApiSchema>, deps.database);
   const { authenticator, feed } = buildAuthenticator(config, deps);
+  const dpopProofs = createDpopProofStore(deps.database.db as Kysely<ApiSchema>);
+  const dpop = createDpopBinding({ store: dpopProofs, clock: deps.clock, windowSeconds: config.dpopProofWindow, publicUrl: config.publicUrl, realm: config.realm });
   // Koa would print errors on stderr; ours are logged by the error handler.
   app.silent = true;
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
@@ -164,6 +170,7 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
       definition: deps.definition,
       store,
       authenticator,
+      dpop,
       tokenValidation: deps.tokenValidation ?? 'on',
       realm: config.realm,
       bodyLimit: config.bodyLimit,
@@ -178,5 +185,5 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
     const fastOptions = { definition: deps.definition, store, authenticator, realm: config.realm, logger: deps.logger, clock: deps.clock, metrics: requestMetrics, routeName: apiRouteName };
     app.callback = (() => fastItemRead(fastOptions, koaCallback() as RequestHandler)) as typeof app.callback;
   }
-  return Object.assign(app, { authenticator, revocationFeed: feed, metrics });
+  return Object.assign(app, { authenticator, revocationFeed: feed, metrics, dpopProofs });
 }

@@ -56,11 +56,18 @@ void app.authenticator.ready().then((ok) => {
 // Revocations reach this instance within seconds (auth/revocation-feed.ts).
 app.revocationFeed?.start();
 
+// DPoP proofs are remembered only until their iat window ends (storage/dpop-proof-store.ts).
+const dpopPurge = setInterval(() => {
+  app.dpopProofs.purgeExpired(Date.now()).catch((error: unknown) => logger.warn({ err: error, event: 'dpop_proofs.purge_failed' }, 'could not purge expired DPoP proofs'));
+}, config.dpopProofWindow * 1000);
+dpopPurge.unref();
+
 shutdownOnSignals({
   servers: [server],
   logger,
   cleanup: async () => {
     app.revocationFeed?.stop();
+    clearInterval(dpopPurge);
     await metricsServer.close();
     await database.close();
   },

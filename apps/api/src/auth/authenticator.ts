@@ -9,7 +9,9 @@
  *   when the deny-list names the token (jti, grant or subject); the cached entry is dropped;
  * - while the feed is stale (down longer than its setting), a JWT's revocation status is
  *   unknown: it is asked of introspection (`fallback`), and an active answer is trusted for
- *   `recheckMs`. An authorization server that cannot answer then means 503, never a silent pass.
+ *   `recheckMs`. An authorization server that cannot answer then means 503, never a silent pass;
+ * - a DPoP-bound token is never admitted by {@link Authenticator.authenticateCached}: its proof
+ *   must be checked with every request (dpop-binding.ts), which the pre-routed read does not do.
  */
 import { assertToken68 } from './bearer.ts';
 import { invalidToken } from './challenges.ts';
@@ -21,8 +23,9 @@ import type { VerifiedTokenCache } from './verified-token-cache.ts';
 export interface Authenticator {
   authenticate(token: string): Promise<Principal> | Principal;
   /**
-   * What can be decided at once, without a network call: the principal of a token in the verified
-   * cache that the deny-list does not name and that needs no introspection recheck; otherwise
+   * What can be decided at once, without a network call: the principal of a bearer token (not
+   * DPoP-bound) in the verified cache that the deny-list does not name and that needs no
+   * introspection recheck; otherwise
    * undefined, and {@link authenticate} decides (with its refusals). Never an error.
    */
   authenticateCached(token: string): Principal | undefined;
@@ -112,7 +115,7 @@ export function createAuthenticator(options: {
     authenticateCached(token) {
       const now = options.clock();
       const cached = options.cache.get(token, now);
-      return cached && revocationStatus(token, cached, now) === 'admitted' ? cached.principal : undefined;
+      return cached && cached.principal.jkt === undefined && revocationStatus(token, cached, now) === 'admitted' ? cached.principal : undefined;
     },
     ready: () => options.verifier.ready(),
   };

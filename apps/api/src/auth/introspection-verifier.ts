@@ -4,8 +4,11 @@
  * - the call is a POST of `token` and `token_type_hint=access_token`, authenticated with this
  *   API's own client credentials (client_secret_basic, form-encoded per RFC 6749 §2.3.1);
  * - `active: false` refuses the token; so do an `aud` that does not contain this API's audience
- *   (or none at all), an `iss` other than the issuer, a `token_type` other than Bearer, and an
+ *   (or none at all), an `iss` other than the issuer, a `token_type` other than Bearer or DPoP, and an
  *   `exp` already past (with the leeway);
+ * - `token_type: DPoP` needs `cnf.jkt` (RFC 9449 §6.2): the token is DPoP-bound and the principal
+ *   carries the thumbprint for the proof check (dpop-binding.ts); a `cnf.jkt` makes a token bound
+ *   whatever its `token_type`;
  * - a success may be reused until exp, but at most `maxAgeMs`, which bounds how long a revoked
  *   token keeps working;
  * - an endpoint that cannot be reached or answers garbage is 503, not 401: the token may be good.
@@ -62,9 +65,12 @@ export function createIntrospectionVerifier(options: {
       const audiences = claims.aud === undefined ? [] : Array.isArray(claims.aud) ? claims.aud : [claims.aud];
       if (!audiences.includes(options.audience)) throw invalidToken(options.realm, 'the access token was not issued for this API');
       if (claims.iss !== undefined && claims.iss !== options.issuer) throw invalidToken(options.realm, 'the access token was not issued by the trusted issuer');
-      if (claims.token_type !== undefined && claims.token_type.toLowerCase() !== 'bearer') {
+      const tokenType = claims.token_type?.toLowerCase();
+      if (tokenType !== undefined && tokenType !== 'bearer' && tokenType !== 'dpop') {
         throw invalidToken(options.realm, 'the token is not an access token');
       }
+      const jkt = claims.cnf?.jkt;
+      if (tokenType === 'dpop' && jkt === undefined) throw invalidToken(options.realm, 'the access token lacks a valid cnf claim');
       const now = options.clock();
       const expiresAt = claims.exp === undefined ? Infinity : claims.exp * 1000 + leewayMs;
       if (now >= expiresAt) throw invalidToken(options.realm, 'the access token expired');
@@ -74,6 +80,7 @@ export function createIntrospectionVerifier(options: {
           clientId: claims.client_id,
           scopes: new Set(parseScope(claims.scope)),
           groups: claims.groups ?? [],
+          ...(jkt === undefined ? {} : { jkt }),
         },
         validUntil: Math.min(expiresAt, now + options.maxAgeMs),
         validFrom: 0,

@@ -6,6 +6,8 @@
  * - `iss` equals the configured issuer, `aud` contains this API's audience;
  * - `exp` is required, `nbf` honoured, both with the configured leeway against the injected clock;
  * - `sub`, `client_id`, `iat` and `jti` are required (RFC 9068 §2.2);
+ * - a `cnf` claim, when present, must hold a `jkt` string: the token is then DPoP-bound, and the
+ *   principal carries it for the proof check (dpop-binding.ts);
  * - every refusal is 401 invalid_token with a fixed description; a JWKS that cannot be loaded
  *   at all is 503, since the token may well be good.
  */
@@ -46,6 +48,13 @@ function stringArray(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The `cnf.jkt` of a token: undefined without `cnf`, null when `cnf` is there without a usable `jkt`. */
+function confirmationKey(cnf: unknown): string | undefined | null {
+  if (cnf === undefined) return undefined;
+  const jkt = typeof cnf === 'object' && cnf !== null ? (cnf as { jkt?: unknown }).jkt : undefined;
+  return typeof jkt === 'string' && jkt !== '' ? jkt : null;
+}
+
 export function createJwtVerifier(options: {
   issuer: string;
   audience: string;
@@ -77,12 +86,15 @@ export function createJwtVerifier(options: {
       }
       if (payload.scope !== undefined && typeof payload.scope !== 'string') throw invalidToken(options.realm, 'the access token lacks a valid scope claim');
       if (typeof payload.client_id !== 'string') throw invalidToken(options.realm, 'the access token lacks a valid client_id claim');
+      const jkt = confirmationKey(payload.cnf);
+      if (jkt === null) throw invalidToken(options.realm, 'the access token lacks a valid cnf claim');
       return {
         principal: {
           subject: payload.sub,
           clientId: payload.client_id,
           scopes: new Set(parseScope(payload.scope as string | undefined)),
           groups: stringArray(payload.groups),
+          ...(jkt === undefined ? {} : { jkt }),
         },
         validUntil: payload.exp! * 1000 + leewayMs,
         validFrom: typeof payload.nbf === 'number' ? payload.nbf * 1000 - leewayMs : 0,

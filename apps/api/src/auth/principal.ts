@@ -6,6 +6,11 @@ export interface Principal {
   readonly clientId: string | undefined;
   readonly scopes: ReadonlySet<string>;
   readonly groups: readonly string[];
+  /**
+   * The SHA-256 thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449 §6);
+   * absent for a bearer token. A bound token is accepted only with a proof by that key (dpop-binding.ts).
+   */
+  readonly jkt?: string;
 }
 
 /** A successful token check: the principal and the window (epoch ms) in which a fresh check would also accept the token. */

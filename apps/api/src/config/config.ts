@@ -11,6 +11,8 @@
  * - API_PUBLIC_URL is the origin clients reach the API at; every absolute URL the API writes
  *   (`Location`, `Link`, paging, OpenAPI `servers`, problem `type`) starts with it, never with the
  *   request's Host or X-Forwarded-Host; it must be set when NODE_ENV=production;
+ * - API_DPOP_PROOF_WINDOW (seconds, 1 to 300) is how far a DPoP proof's iat may be from now;
+ *   a proof's jti is remembered that long (auth/dpop-binding.ts);
  * - a bad value fails start-up with a message naming the variable; every problem is reported at
  *   once (one line each), including an unsupported API_DATABASE_URL.
  */
@@ -51,6 +53,8 @@ export interface ApiConfig {
   readonly realm: string;
   /** Leeway for `exp` and `nbf`, seconds. */
   readonly clockTolerance: number;
+  /** How far a DPoP proof's `iat` may be from now, before or after, seconds. */
+  readonly dpopProofWindow: number;
   /** Least time between two JWKS refetches triggered by an unknown `kid`, seconds. */
   readonly jwksCooldown: number;
   /** Age after which the JWKS is refetched on the next use, seconds. */
@@ -97,6 +101,7 @@ const Env = z.object({
   API_BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
   API_REALM: z.string().regex(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/, 'printable ASCII without quotes or backslashes').default('gatehouse-api'),
   API_CLOCK_TOLERANCE: seconds.max(300).default(30),
+  API_DPOP_PROOF_WINDOW: seconds.min(1).max(300).default(60),
   API_JWKS_COOLDOWN: seconds.default(30),
   API_JWKS_MAX_AGE: seconds.default(600),
   API_TOKEN_CACHE_SIZE: z.coerce.number().int().positive().default(10_000),
@@ -148,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
     bodyLimit: e.API_BODY_LIMIT,
     realm: e.API_REALM,
     clockTolerance: e.API_CLOCK_TOLERANCE,
+    dpopProofWindow: e.API_DPOP_PROOF_WINDOW,
     jwksCooldown: e.API_JWKS_COOLDOWN,
     jwksMaxAge: e.API_JWKS_MAX_AGE,
     tokenCacheSize: e.API_TOKEN_CACHE_SIZE,

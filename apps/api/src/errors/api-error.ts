@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'missing_token',
   'invalid_request',
   'invalid_token',
+  'invalid_dpop_proof',
   'insufficient_scope',
   'authorization_server_unavailable',
   'server_error',

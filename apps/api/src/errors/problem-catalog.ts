@@ -120,7 +120,7 @@ export const PROBLEM_CATALOG: Readonly<Record<ErrorCode, ProblemDescription>> = 
     status: 401,
     title: 'Unauthorized',
     meaning: 'The request carries no access token.',
-    action: 'Get an access token from the authorization server and send it as Authorization: Bearer <token>.',
+    action: 'Get an access token from the authorization server and send it as Authorization: Bearer <token>, or, when it is bound to a key, as Authorization: DPoP <token> with a DPoP proof.',
   },
   invalid_request: {
     status: 400,
@@ -131,8 +131,16 @@ export const PROBLEM_CATALOG: Readonly<Record<ErrorCode, ProblemDescription>> = 
   invalid_token: {
     status: 401,
     title: 'Unauthorized',
-    meaning: 'The access token is malformed, expired, revoked, signed by an unknown key, or issued for another API or by another issuer.',
+    meaning:
+      'The access token is malformed, expired, revoked, signed by an unknown key, issued for another API or by another issuer, or sent with the wrong scheme: a token bound to a DPoP key only as DPoP, any other only as Bearer.',
     action: 'Get a new access token (refresh it or sign in again) for this API and send the request again.',
+  },
+  invalid_dpop_proof: {
+    status: 401,
+    title: 'Unauthorized',
+    meaning:
+      'The access token is bound to a key (DPoP, RFC 9449) and the DPoP proof sent with it is missing, malformed, signed with an algorithm not in the algs of the WWW-Authenticate challenge, for another method or URL, too old or too far in the future, for another token or key, or was used before.',
+    action: 'Send a fresh DPoP proof with every request: signed by the key the token is bound to, with htm and htu of this request, iat now, ath of the token and a new jti.',
   },
   insufficient_scope: {
     status: 403,

@@ -3,7 +3,10 @@
  *  1. the path must have one of the shapes of match-path.ts (else 404, unversioned and unauthenticated);
  *  2. `Accept` must name a representation we produce (406);
  *  3. the version schemes must agree on a configured version (400);
- *  4. the bearer token must be valid (401), before anything about the collections is revealed;
+ *  4. the access token must be valid (401), before anything about the collections is revealed,
+ *     and come with the scheme its binding asks: a DPoP-bound token as DPoP with a valid proof,
+ *     any other as Bearer (auth/dpop-binding.ts); a request in the DPoP scheme is answered with
+ *     DPoP challenges from here on;
  *  5. the collection must exist (404) and the method suit the path (405 with Allow);
  *  6. the token must hold the collection's read or write scope (403);
  *  7. the operation reads the body (415, 413, 400) and answers.
@@ -13,8 +16,9 @@
 import type { Next } from 'koa';
 import { API_ROUTES } from '@gatehouse/contracts';
 import type { Authenticator } from '../auth/authenticator.ts';
-import { bearerToken } from '../auth/bearer.ts';
-import { insufficientScope } from '../auth/challenges.ts';
+import { accessCredential, type TokenScheme } from '../auth/bearer.ts';
+import { inDpopScheme, insufficientScope } from '../auth/challenges.ts';
+import type { DpopBinding } from '../auth/dpop-binding.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ApiDefinition } from '../collections/collection-config.ts';
 import { collectionNotFound, methodNotAllowed, notAcceptable } from '../errors/api-error.ts';
@@ -47,6 +51,7 @@ export function collectionEndpoint(options: {
   definition: ApiDefinition;
   store: ItemStore;
   authenticator: Authenticator;
+  dpop: DpopBinding;
   tokenValidation: TokenValidation;
   realm: string;
   bodyLimit: number;
@@ -71,10 +76,16 @@ export function collectionEndpoint(options: {
     });
   }
 
-  async function authenticate(ctx: ApiContext): Promise<Principal> {
-    if (options.tokenValidation === 'off') return UNCHECKED;
-    const token = bearerToken(ctx.get('Authorization') || undefined, ctx.querystring !== '' && ctx.query.access_token !== undefined, options.realm);
-    return await options.authenticator.authenticate(token);
+  async function authenticate(ctx: ApiContext): Promise<{ principal: Principal; scheme: TokenScheme }> {
+    if (options.tokenValidation === 'off') return { principal: UNCHECKED, scheme: 'Bearer' };
+    const credential = accessCredential(ctx.get('Authorization') || undefined, ctx.querystring !== '' && ctx.query.access_token !== undefined, options.realm);
+    try {
+      const principal = await options.authenticator.authenticate(credential.token);
+      await options.dpop.check(credential, principal, { method: ctx.method, path: ctx.path, proof: ctx.req.headers.dpop });
+      return { principal, scheme: credential.scheme };
+    } catch (error) {
+      throw credential.scheme === 'DPoP' ? inDpopScheme(error, options.realm) : error;
+    }
   }
 
   return async function collectionEndpointMiddleware(ctx: ApiContext, next: Next): Promise<void> {
@@ -97,7 +108,7 @@ export function collectionEndpoint(options: {
       for (const link of headers.links) ctx.append('Link', link);
     }
 
-    const principal = await authenticate(ctx);
+    const { principal, scheme } = await authenticate(ctx);
     ctx.state.principal = principal;
 
     const collection = definition.collections.get(match.resource);
@@ -107,7 +118,10 @@ export function collectionEndpoint(options: {
     if (!method) throw methodNotAllowed(ctx.method, Object.keys(methods));
 
     const scope = method.write ? collection.writeScope : collection.readScope;
-    if (options.tokenValidation === 'on' && !principal.scopes.has(scope)) throw insufficientScope(options.realm, scope);
+    if (options.tokenValidation === 'on' && !principal.scopes.has(scope)) {
+      const refusal = insufficientScope(options.realm, scope);
+      throw scheme === 'DPoP' ? inDpopScheme(refusal, options.realm) : refusal;
+    }
 
     await method.operation(ctx, {
       collection,

@@ -16,4 +16,16 @@ export const apiMigrations: Migrations = {
         .execute();
     },
   },
+  '002_dpop_proofs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('api_dpop_proofs')
+        .addColumn('jkt', 'text', (c) => c.notNull())
+        .addColumn('jti', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_dpop_proofs_pk', ['jkt', 'jti'])
+        .execute();
+      await db.schema.createIndex('api_dpop_proofs_expires_at').on('api_dpop_proofs').column('expires_at').execute();
+    },
+  },
 };

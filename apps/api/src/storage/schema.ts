@@ -8,4 +8,10 @@ export interface ApiSchema {
     created_at: number;
     updated_at: number;
   };
+  /** DPoP proofs seen, by key thumbprint and jti, until their iat window ends (dpop-proof-store.ts). */
+  api_dpop_proofs: {
+    jkt: string;
+    jti: string;
+    expires_at: number;
+  };
 }

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       bodyLimit: 1048576,
       realm: 'gatehouse-api',
       clockTolerance: 30,
+      dpopProofWindow: 60,
       jwksCooldown: 30,
       jwksMaxAge: 600,
       tokenCacheSize: 10000,
@@ -67,6 +68,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ API_REVOCATION_FEED: 'false' }).revocationFeed).toBeNull();
     expect(() => loadConfig({ API_REVOCATION_MAX_STALENESS: '0' })).toThrow(/^invalid setting API_REVOCATION_MAX_STALENESS: /);
     expect(() => loadConfig({ API_REVOCATION_FEED: 'maybe' })).toThrow(/^invalid setting API_REVOCATION_FEED: /);
+  });
+
+  it('reads the DPoP proof window, 1 to 300 seconds', () => {
+    expect(loadConfig({ API_DPOP_PROOF_WINDOW: '300' }).dpopProofWindow).toBe(300);
+    expect(loadConfig({ API_DPOP_PROOF_WINDOW: '1' }).dpopProofWindow).toBe(1);
+    for (const bad of ['0', '301', 'soon']) {
+      expect(() => loadConfig({ API_DPOP_PROOF_WINDOW: bad }), bad).toThrow(/^invalid setting API_DPOP_PROOF_WINDOW: /);
+    }
   });
 
   it('refuses the development secret in production', () => {

@@ -184,9 +184,9 @@ describe('401 Unauthorized', () => {
     const h = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('TOKEN', token)]));
     const r = await api.request('/api/movies/1', { headers: h });
     expect(r.status).toBe(401);
-    expect(r.headers.get('www-authenticate')).toBe(REALM);
+    expect(r.headers.get('www-authenticate')).toBe(`${REALM}, DPoP realm="gatehouse-api", algs="ES256 PS256 RS256 Ed25519 EdDSA"`);
     expect(await problem(r)).toEqual(
-      p(401, 'Unauthorized', 'missing_token', '/api/movies/1', 'this resource needs an access token in the Authorization header (Bearer)'),
+      p(401, 'Unauthorized', 'missing_token', '/api/movies/1', 'this resource needs an access token in the Authorization header (Bearer, or DPoP with a DPoP proof)'),
     );
   });
 

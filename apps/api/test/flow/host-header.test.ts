@@ -89,7 +89,7 @@ function endpoints(token: string): Endpoint[] {
       path: '/api/movies',
       check: (r) => {
         expect(r.status).toBe(401);
-        expect(r.headers['www-authenticate']).toBe('Bearer realm="gatehouse-api"');
+        expect(r.headers['www-authenticate']).toBe('Bearer realm="gatehouse-api", DPoP realm="gatehouse-api", algs="ES256 PS256 RS256 Ed25519 EdDSA"');
         expect(json(r)).toMatchObject({ type: `${PUBLIC}/problems/missing_token`, instance: '/api/movies' });
       },
     },

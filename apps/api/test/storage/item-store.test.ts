@@ -15,7 +15,7 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
   beforeAll(async () => {
     target = await createTestDatabase(engine);
     database = openDatabase<ApiSchema>(target.url);
-    expect(await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations)).toEqual(['001_items']);
+    expect(await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations)).toEqual(['001_items', '002_dpop_proofs']);
     store = createItemStore(database.db, database);
   });
   afterAll(async () => {
