@@ -51,7 +51,6 @@ import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
 import { tokenResponse } from './oidc/token-response.ts';
-import { userinfoAudience } from './oidc/resource-server.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { ADMIN_BASE } from './admin/http/admin-router.ts';
@@ -166,7 +165,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
-    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, audience: userinfoAudience(config), realm: config.issuer }));
+    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
     // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.

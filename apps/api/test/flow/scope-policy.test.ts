@@ -29,7 +29,7 @@ describe('a token limited by the access policy', () => {
   it('a user outside `editors` gets no movies:write, and the API refuses the write 403 insufficient_scope', async () => {
     const tokens = await as.login({ scope: SCOPE, username: 'viewer', groups: ['viewers'] });
     expect(tokens.scope).toBe('openid movies:read');
-    expect(decodeJwt(tokens.access_token).scope).toBe('movies:read');
+    expect(decodeJwt(tokens.access_token).scope).toBe('openid movies:read');
     const write = await api.request('/api/movies', { method: 'POST', token: tokens.access_token, headers: JSON_HEADERS, body: '{"id":7,"title":"Heat"}' });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toBe(
@@ -45,7 +45,7 @@ describe('a token limited by the access policy', () => {
   it('an editor gets movies:write and the write is 201', async () => {
     const tokens = await as.login({ scope: SCOPE, username: 'editor', groups: ['editors'] });
     expect(tokens.scope).toBe('openid movies:read movies:write');
-    expect(decodeJwt(tokens.access_token).scope).toBe('movies:read movies:write');
+    expect(decodeJwt(tokens.access_token).scope).toBe('openid movies:read movies:write');
     const write = await api.request('/api/movies', { method: 'POST', token: tokens.access_token, headers: JSON_HEADERS, body: '{"id":8,"title":"Ran"}' });
     expect(write.status).toBe(201);
   });

@@ -1,10 +1,17 @@
 /**
  * Access tokens are RFC 9068 JWTs for every request (RFC 8707 resource indicators):
  * - a request that names an API scope gets an access token for the API audience, even
- *   without a `resource` parameter; only the configured API scopes are granted to it;
+ *   without a `resource` parameter; only the configured API scopes are granted to it, and a
+ *   user's token also carries the OpenID scopes granted with it (`openid profile email groups`,
+ *   as Okta's and Auth0's do), so userinfo accepts it too (jwt-userinfo.ts); the API accepts a
+ *   token only for its own audience, whatever its scopes;
  * - a request with only OpenID scopes gets an at+jwt whose audience is this server's userinfo
  *   endpoint (`<issuer>/oauth2/v1/userinfo`), carrying those OpenID scopes: it is good for
  *   userinfo and nothing else, so the API (audience check) refuses it;
+ * - client_credentials always gets a token for the API (or, for admin scopes, the admin API):
+ *   without `scope` it is granted every API scope the client may have (RFC 6749 3.3's
+ *   pre-defined default), or `invalid_scope` when that is none; a `scope` naming no API or admin
+ *   scope is `invalid_scope` (a machine token has no user, so no OpenID scope);
  * - with AUTH_API_TOKEN_FORMAT=opaque the API token is an opaque reference token that the API
  *   checks through introspection; userinfo tokens then stay opaque too (no audience);
  * - a request that names admin scopes (policy/admin-scopes.ts) and no API scope gets a token for
@@ -27,7 +34,7 @@ import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
 export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;
 
 /** The audience of access tokens issued for userinfo only. */
-export function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
+function userinfoAudience(config: Pick<AuthConfig, 'issuer'>): string {
   return `${config.issuer}${AUTH_ROUTES.userinfo}`;
 }
 
@@ -59,6 +66,9 @@ function policyClient(client: { clientId: string; api_scope_limit?: unknown }): 
   return client.clientId;
 }
 
+/** The OpenID scopes an API token carries along (none for client_credentials: no user). */
+const userScopes = (account: unknown): readonly string[] => (account === null ? [] : USERINFO_SCOPES);
+
 export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
   const apiScopes = new Set(config.api.scopes);
   const jwt = config.api.tokenFormat === 'jwt';
@@ -76,8 +86,17 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
       if (client?.clientId === ACCOUNT_CLIENT_ID) return undefined;
       if (requestsApiScope(ctx.oidc.params?.scope)) return config.api.audience;
       if (requestsAdminScope(ctx.oidc.params?.scope)) return admin;
-      // client_credentials without an API scope keeps the library's default (no token for a user).
-      if (!jwt || ctx.oidc.params?.grant_type === 'client_credentials') return undefined;
+      if (ctx.oidc.params?.grant_type === 'client_credentials') {
+        const scope = ctx.oidc.params.scope;
+        if (typeof scope === 'string' && scope.trim()) throw new errors.InvalidScope('client_credentials grants API scopes only', scope);
+        const allowed = client?.clientId ? await gate.grantable([...apiScopes], policyClient(client as { clientId: string }), null) : [];
+        // No scope to name in the error (oidc-provider leaves an undefined one out of the answer).
+        if (!allowed.length) throw new errors.InvalidScope('no API scope may be granted to this client (authctl client scopes)', undefined as unknown as string);
+        // The default scope (RFC 6749 3.3): the client_credentials grant reads it from the request.
+        ctx.oidc.params.scope = allowed.join(' ');
+        return config.api.audience;
+      }
+      if (!jwt) return undefined;
       return userinfo;
     },
     async useGrantedResource() {
@@ -85,9 +104,10 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
     },
     async getResourceServerInfo(ctx: KoaContextWithOIDC, resourceIndicator: string, client?: { clientId: string }): Promise<ResourceServer> {
       if (resourceIndicator === config.api.audience) {
-        const allowed = client ? await gate.grantable([...apiScopes], policyClient(client), grantAccount(ctx)) : [];
+        const account = grantAccount(ctx);
+        const allowed = client ? await gate.grantable([...apiScopes], policyClient(client), account) : [];
         return {
-          scope: allowed.join(' '),
+          scope: [...userScopes(account), ...allowed].join(' '),
           audience: config.api.audience,
           accessTokenTTL: config.accessTokenTtl,
           accessTokenFormat: jwt ? 'jwt' : 'opaque',
@@ -95,9 +115,10 @@ export function resourceIndicators(config: AuthConfig, gate: ScopeGate) {
         };
       }
       if (resourceIndicator === admin) {
-        const allowed = client ? await gate.grantable([...ADMIN_SCOPES], policyClient(client), grantAccount(ctx)) : [];
+        const account = grantAccount(ctx);
+        const allowed = client ? await gate.grantable([...ADMIN_SCOPES], policyClient(client), account) : [];
         return {
-          scope: allowed.join(' '),
+          scope: [...userScopes(account), ...allowed].join(' '),
           audience: admin,
           accessTokenTTL: config.accessTokenTtl,
           accessTokenFormat: 'jwt',

@@ -10,8 +10,11 @@
  * - a scope that is not allowed is silently left out of the grant, never an error: the token
  *   response `scope` and the JWT `scope` claim show what was granted (token-response.ts);
  * - admin scopes (admin-scopes.ts) are closed by default: the client must list each explicitly
- *   (a client without a limit gets none), and a user must be in group `admins`.
+ *   (a client without a limit gets none), and a user must be in group `admins`;
+ * - OpenID scopes (openid, profile, email, groups, offline_access) are not the policy's: they
+ *   pass unchanged (an API token carries those granted with it, oidc/resource-server.ts).
  */
+import { OIDC_SCOPES } from '@gatehouse/contracts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { ADMIN_GROUP, isAdminScope } from './admin-scopes.ts';
 import type { ScopePolicyStore } from './scope-policy-store.ts';
@@ -35,8 +38,10 @@ export function grantableScopes(requested: readonly string[], facts: PolicyFacts
     const groups = facts.policies.get(s);
     return groups === undefined || groups.some((g) => subject.groups.includes(g));
   };
-  return requested.filter((s) => clientAllows(s) && userAllows(s));
+  return requested.filter((s) => OPENID_SCOPES.has(s) || (clientAllows(s) && userAllows(s)));
 }
+
+const OPENID_SCOPES: ReadonlySet<string> = new Set(OIDC_SCOPES);
 
 /** A client the caller has just read in the same request: its API scope limit (null: any), without reading it again. */
 export interface KnownClient {

@@ -92,18 +92,34 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     expect(emailOnly.body).toEqual({ sub: account.id, email: `${user.username}@example.com`, email_verified: true });
   });
 
-  it('userinfo refuses API tokens, revoked tokens and forged tokens with a Bearer invalid_token challenge', async () => {
-    const api = await tokensFor('openid movies:read');
-    expect(decodeJwt(api.access_token).aud).toBe(server.audience);
-    const wrongAudience = await userinfo(api.access_token);
-    expect(wrongAudience.status).toBe(401);
-    expect(wrongAudience.body).toEqual({ error: 'invalid_token', error_description: 'token is not for the userinfo endpoint' });
-    expect(wrongAudience.headers.get('www-authenticate')).toBe(
-      `Bearer realm="${server.issuer}", error="invalid_token", error_description="token is not for the userinfo endpoint"`,
-    );
+  it('userinfo accepts an API token that carries openid, releasing the claims of its OpenID scopes', async () => {
+    const api = await tokensFor('openid email movies:read');
+    const account = (await server.app.services.accounts.findByUsername(user.username))!;
+    expect(decodeJwt(api.access_token)).toMatchObject({ aud: server.audience, scope: 'openid email movies:read' });
+    const res = await userinfo(api.access_token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ sub: account.id, email: `${user.username}@example.com`, email_verified: true });
 
+    // A refresh narrowed to API scopes gives a token without openid: not for userinfo.
+    const narrowed = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(server.testClient.clientId, server.testClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: String(api.refresh_token), scope: 'movies:read' }),
+    });
+    const apiOnly = String(((await narrowed.json()) as Record<string, unknown>).access_token);
+    expect(decodeJwt(apiOnly)).toMatchObject({ aud: server.audience, scope: 'movies:read' });
+    const refused = await userinfo(apiOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ error: 'insufficient_scope', error_description: 'the openid scope is required' });
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer realm="${server.issuer}", error="insufficient_scope", error_description="the openid scope is required"`);
+  });
+
+  it('userinfo refuses revoked tokens and forged tokens with a Bearer invalid_token challenge', async () => {
     const forged = await server.sign({ sub: 'x', client_id: 'test-app', jti: 'forged', iss: 'https://elsewhere.example', aud: `${server.issuer}/oauth2/v1/userinfo`, exp: 9_999_999_999, iat: 1, scope: 'openid' });
-    expect((await userinfo(forged)).status).toBe(401);
+    const refused = await userinfo(forged);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'invalid_token', error_description: 'invalid token provided' });
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer realm="${server.issuer}", error="invalid_token", error_description="invalid token provided"`);
 
     const revoked = await tokensFor('openid profile');
     await server.revoke(revoked.access_token);
@@ -120,7 +136,7 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       active: true,
-      scope: 'movies:read',
+      scope: 'openid profile movies:read',
       client_id: 'test-app',
       sub: account.id,
       aud: server.audience,
@@ -231,7 +247,7 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
 
     const clientId = 'short-lived-app';
     const client = { clientId, clientSecret: 'short-lived-app-secret-0123456789', redirectUri: 'http://127.0.0.1:7/short' };
-    await server.app.services.clients.create({ clientId, redirectUris: [client.redirectUri], clientSecret: client.clientSecret });
+    await server.app.services.clients.create({ clientId, redirectUris: [client.redirectUri], clientSecret: client.clientSecret, firstParty: true });
     const theirs = await tokensFor('openid movies:read', client);
     expect((await introspect(server, theirs.access_token)).body.active).toBe(true);
     await server.app.services.clients.remove(clientId);
@@ -281,7 +297,7 @@ describe.each(TEST_ENGINES)('JWT access tokens: scope, userinfo, introspection a
     const plain = await tokensFor('openid profile');
     expect(Object.keys(plain).sort()).toEqual(['access_token', 'expires_in', 'id_token', 'refresh_token', 'scope', 'token_type']);
     const client = { clientId: 'seed-variant-app', clientSecret: 'seed-variant-app-secret-0123456789', redirectUri: 'http://127.0.0.1:7/seed' };
-    await server.app.services.clients.create({ clientId: client.clientId, redirectUris: [client.redirectUri], clientSecret: client.clientSecret, idTokenField: 'JWT_token' });
+    await server.app.services.clients.create({ clientId: client.clientId, redirectUris: [client.redirectUri], clientSecret: client.clientSecret, idTokenField: 'JWT_token', firstParty: true });
     const aliased = await tokensFor('openid profile', client);
     expect(Object.keys(aliased).sort()).toEqual(['JWT_token', 'access_token', 'expires_in', 'id_token', 'refresh_token', 'scope', 'token_type']);
     expect(aliased.JWT_token).toBe(aliased.id_token);

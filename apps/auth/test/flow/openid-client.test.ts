@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { IdTokenClaims } from '@gatehouse/contracts';
-import { CookieJar, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
+import { CookieJar, decodeJwt, form, request, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 // An independent, certified relying-party library completes code + PKCE against the running
 // server; only the user's part (/login, /mfa/verify) is driven by hand over HTTP.
@@ -16,6 +16,8 @@ describe('openid-client as the relying party', () => {
       name: 'Public SPA',
       redirectUris: [publicClient.redirectUri],
       public: true,
+      // An operator's own app: no consent page (flow/consent.test.ts covers it).
+      firstParty: true,
       grantTypes: ['authorization_code', 'refresh_token'],
     });
   });
@@ -56,6 +58,18 @@ describe('openid-client as the relying party', () => {
     expect(tokens.expires_in).toBe(3600);
     const claims = IdTokenClaims.parse(tokens.claims());
     expect(claims).toMatchObject({ iss: server.issuer, aud: server.testClient.clientId, nonce, groups: ['rp'], amr: ['pwd', 'otp'], email: `${user.username}@example.com` });
+
+    // One sign-in gives both: the access token is the API's, and userinfo takes it for its openid scope.
+    expect(decodeJwt(tokens.access_token)).toMatchObject({ aud: server.audience, scope: 'openid profile email movies:read' });
+    const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+    expect(userinfo).toEqual({
+      sub: claims.sub,
+      name: `Test ${user.username}`,
+      preferred_username: user.username,
+      groups: ['rp'],
+      email: `${user.username}@example.com`,
+      email_verified: true,
+    });
 
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.access_token).not.toBe(tokens.access_token);

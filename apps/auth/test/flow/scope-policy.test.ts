@@ -39,13 +39,13 @@ describe.each(TEST_ENGINES)('the access policy (scope policies, client scopes) o
   it('a user outside the group gets a token without the restricted scope: response scope and JWT claim exact', async () => {
     const { body } = await tokensFor(['viewers']);
     expect(body.scope).toBe('openid profile movies:read');
-    expect(decodeJwt(String(body.access_token)).scope).toBe('movies:read');
+    expect(decodeJwt(String(body.access_token)).scope).toBe('openid profile movies:read');
   });
 
   it('a user in the group gets it', async () => {
     const { body } = await tokensFor(['viewers', 'editors']);
     expect(body.scope).toBe('openid profile movies:read movies:write');
-    expect(decodeJwt(String(body.access_token)).scope).toBe('movies:read movies:write');
+    expect(decodeJwt(String(body.access_token)).scope).toBe('openid profile movies:read movies:write');
   });
 
   it('asking again (the SSO session, a new code) does not get the scope either', async () => {
@@ -55,7 +55,7 @@ describe.each(TEST_ENGINES)('the access policy (scope policies, client scopes) o
     const second = await exchange(server, codeFrom(again.location));
     expect(second.status).toBe(200);
     expect(second.body.scope).toBe('openid profile movies:read');
-    expect(decodeJwt(String(second.body.access_token)).scope).toBe('movies:read');
+    expect(decodeJwt(String(second.body.access_token)).scope).toBe('openid profile movies:read');
   });
 
   it('a refresh keeps to the granted set, and one asking for the scope is refused', async () => {
@@ -63,7 +63,7 @@ describe.each(TEST_ENGINES)('the access policy (scope policies, client scopes) o
     const refreshed = await refresh(server, String(body.refresh_token));
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.scope).toBe('openid profile movies:read');
-    expect(decodeJwt(String(refreshed.body.access_token)).scope).toBe('movies:read');
+    expect(decodeJwt(String(refreshed.body.access_token)).scope).toBe('openid profile movies:read');
     const asking = await fetch(`${server.issuer}/oauth2/v1/token`, {
       method: 'POST',
       headers: { authorization: basic(server.testClient.clientId, server.testClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
@@ -81,7 +81,7 @@ describe.each(TEST_ENGINES)('the access policy (scope policies, client scopes) o
       const refreshed = await refresh(server, String(body.refresh_token));
       expect(refreshed.status).toBe(200);
       expect(refreshed.body.scope).toBe('openid profile movies:read');
-      expect(decodeJwt(String(refreshed.body.access_token)).scope).toBe('movies:read');
+      expect(decodeJwt(String(refreshed.body.access_token)).scope).toBe('openid profile movies:read');
     } finally {
       await server.app.services.scopePolicies.restrict('movies:write', ['editors']);
     }
@@ -91,7 +91,7 @@ describe.each(TEST_ENGINES)('the access policy (scope policies, client scopes) o
     await server.app.services.scopePolicies.setClientScopes(APP_TWO.clientId, ['movies:read']);
     const { body } = await tokensFor(['editors'], 'openid movies:read movies:write customers:read', APP_TWO);
     expect(body.scope).toBe('openid movies:read');
-    expect(decodeJwt(String(body.access_token)).scope).toBe('movies:read');
+    expect(decodeJwt(String(body.access_token)).scope).toBe('openid movies:read');
     await server.app.services.scopePolicies.setClientScopes(APP_TWO.clientId, null);
     const open = await tokensFor(['editors'], 'openid movies:read movies:write customers:read', APP_TWO);
     expect(open.body.scope).toBe('openid movies:read movies:write customers:read');

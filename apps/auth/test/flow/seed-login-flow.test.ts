@@ -126,7 +126,7 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     expect(decodeProtectedHeader(body.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
     const at = await jwtVerify(body.access_token, jwks, { issuer: server.issuer, audience: server.audience, typ: 'at+jwt' });
     const access = AccessTokenClaims.parse(at.payload);
-    expect(access).toMatchObject({ sub: account!.id, aud: server.audience, scope: 'movies:read', client_id: 'test-app', groups: ['admins', 'users'] });
+    expect(access).toMatchObject({ sub: account!.id, aud: server.audience, scope: 'openid profile email movies:read', client_id: 'test-app', groups: ['admins', 'users'] });
     expect(access.exp - access.iat).toBe(3600);
   });
 
