@@ -13,7 +13,7 @@
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
  * access log → security headers → error handler → pending adapter writes (oidc/pending-writes.ts)
  * → session use (account/session-use.ts) →
- * unrouted answers (404/405 in contract shape) → wire contract → discovery scopes → revocation
+ * unrouted answers (404/405 in contract shape) → Okta's JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → revocation
  * feed → JWT userinfo → JWT introspection → token response → the app's own routes, entered only by
  * the paths they serve (http/route-group.ts): admin API (/admin/v1, admin/http/) → static files →
  * interaction routes → authenticator routes → passkey routes → account routes; then
@@ -51,6 +51,7 @@ import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
 import { tokenResponse } from './oidc/token-response.ts';
+import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { ADMIN_BASE } from './admin/http/admin-router.ts';
@@ -162,6 +163,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(commitPendingWrites(services.oidcAdapter));
     provider.use(sessionUse(handlerServices));
     provider.use(unroutedAnswers);
+    provider.use(oktaKeysAlias);
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));

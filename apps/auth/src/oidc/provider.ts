@@ -16,7 +16,8 @@
  *   built at authorization (grants.ts) and the resource server's scopes at every token request
  *   (resource-server.ts) leave out what the client or the user may not have;
  * - ID tokens carry the profile, email and groups claims and `amr`;
- * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts);
+ * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts),
+ *   and Okta's `cid` and `scp` as copies of `client_id` and `scope` (okta-claims.ts);
  * - errors of the browser endpoints (authorize, logout) are the HTML error page for browsers;
  *   errors of the API endpoints are always RFC 6749 JSON, whatever the Accept header.
  */
@@ -35,6 +36,7 @@ import { grantLoader } from './grants.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
 import { rotateRefreshToken } from './refresh-rotation.ts';
+import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
@@ -126,6 +128,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         // grant (code reuse, refresh-token replay, logout) without a lookup per token.
         jwt: async (_ctx, token, jwt) => {
           if ('grantId' in token && token.grantId) jwt.payload.grant_id = token.grantId;
+          Object.assign(jwt.payload, oktaClaims(token));
         },
       },
     },
