@@ -50,6 +50,7 @@ import { sessionUse } from './account/session-use.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
+import { userinfoDpop } from './oidc/userinfo-dpop.ts';
 import { tokenResponse } from './oidc/token-response.ts';
 import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
@@ -167,7 +168,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(wireContract(provider, { renderLogin }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
-    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, realm: config.issuer }));
+    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger }));
     provider.use(tokenResponse());
     // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.

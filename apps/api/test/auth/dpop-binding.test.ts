@@ -14,7 +14,7 @@ import { ApiError } from '../../src/errors/api-error.ts';
 import { apiMigrations } from '../../src/storage/migrations.ts';
 import { createDpopProofStore, type DpopProofStore } from '../../src/storage/dpop-proof-store.ts';
 import type { ApiSchema } from '../../src/storage/schema.ts';
-import { dpopKey, type DpopKey } from '../support/dpop.ts';
+import { dpopKey, type DpopKey } from '@gatehouse/auth/testing';
 
 const PUBLIC_URL = 'https://api.example.com';
 const URL_ = `${PUBLIC_URL}/api/movies/1`;

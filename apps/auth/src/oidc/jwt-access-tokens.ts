@@ -6,6 +6,8 @@
  * - a known token is active until `exp` unless its `jti`, its grant (`grant_id` claim) or its
  *   subject was revoked (revocation-store.ts), its client was removed, or its user was removed
  *   or disabled;
+ * - introspection answers `token_type: DPoP` with `cnf.jkt` for a token bound to a DPoP key
+ *   (RFC 9449 §6.2), `Bearer` for any other;
  * - revoking records the `jti` until the token's own `exp`, in the database, so every instance agrees.
  */
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTPayload } from 'jose';
@@ -23,6 +25,8 @@ export interface AccessTokenClaimsSeen extends JWTPayload {
   scope?: string;
   grant_id?: string;
   groups?: string[];
+  /** The DPoP key the token is bound to (RFC 9449 §6.1). */
+  cnf?: { jkt?: string };
 }
 
 export interface JwtAccessTokens {
@@ -62,6 +66,12 @@ export function looksLikeJwt(token: unknown): token is string {
   } catch {
     return false;
   }
+}
+
+/** The token type and confirmation of a token: DPoP with its key's thumbprint when bound, else Bearer. */
+function dpopBinding(claims: AccessTokenClaimsSeen): { token_type: 'DPoP'; cnf: { jkt: string } } | { token_type: 'Bearer' } {
+  const jkt = claims.cnf?.jkt;
+  return typeof jkt === 'string' && jkt !== '' ? { token_type: 'DPoP', cnf: { jkt } } : { token_type: 'Bearer' };
 }
 
 export function createJwtAccessTokens(deps: JwtAccessTokensDeps): JwtAccessTokens {
@@ -126,7 +136,7 @@ export function createJwtAccessTokens(deps: JwtAccessTokensDeps): JwtAccessToken
         exp: claims.exp,
         iat: claims.iat,
         jti: claims.jti,
-        token_type: 'Bearer',
+        ...dpopBinding(claims),
         ...(account ? { username: account.username, groups: account.groups } : {}),
       };
     },

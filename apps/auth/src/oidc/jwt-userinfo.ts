@@ -10,27 +10,38 @@
  *   `WWW-Authenticate: Bearer error="invalid_token"`; a valid one without `openid` (a machine
  *   token, or a refresh narrowed to API scopes) is 403 insufficient_scope;
  * - the claims released are those of the token's own scopes (find-account.ts CLAIMS), `sub` always;
- * - the answer is JSON and never cached.
+ * - the answer is JSON and never cached;
+ * - the token may come as `Bearer` or `DPoP`: a token bound to a DPoP key only as DPoP with a
+ *   valid proof, any other only as Bearer (userinfo-dpop.ts); a refusal of a DPoP request, or of a
+ *   bound token, is a DPoP challenge with `algs` (RFC 9449 §7.1).
  * Opaque tokens and tokens sent in a form body go on to oidc-provider unchanged.
  */
 import type { Context, Next } from 'koa';
-import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contracts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { CLAIMS, accountClaims } from './find-account.ts';
 import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
+import type { userinfoDpop } from './userinfo-dpop.ts';
 
 export interface JwtUserinfoDeps {
   tokens: JwtAccessTokens;
   accounts: Pick<AccountStore, 'findById'>;
   /** The issuer's realm for WWW-Authenticate. */
   realm: string;
+  /** Whether the token came the way its DPoP binding asks (userinfo-dpop.ts). */
+  dpop: ReturnType<typeof userinfoDpop>;
 }
 
 const SCOPE_CLAIMS = CLAIMS as Record<string, readonly string[] | null>;
 
-function refuse(ctx: Context, realm: string, status: 401 | 403, error: string, description: string): void {
+type Scheme = 'Bearer' | 'DPoP';
+const DPOP_ALGS = DPOP_SIGNING_ALGORITHMS.join(' ');
+const schemeOf = (authorization: string): Scheme => (/^dpop /i.test(authorization) ? 'DPoP' : 'Bearer');
+
+function refuse(ctx: Context, realm: string, status: 401 | 403, error: string, description: string, scheme: Scheme = schemeOf(ctx.get('authorization'))): void {
   ctx.status = status;
-  ctx.set('WWW-Authenticate', `Bearer realm="${realm}", error="${error}", error_description="${description}"`);
+  const algs = scheme === 'DPoP' ? `, algs="${DPOP_ALGS}"` : '';
+  ctx.set('WWW-Authenticate', `${scheme} realm="${realm}", error="${error}", error_description="${description}"${algs}`);
   ctx.set('Cache-Control', 'no-store');
   ctx.body = { error, error_description: description };
 }
@@ -38,11 +49,13 @@ function refuse(ctx: Context, realm: string, status: 401 | 403, error: string, d
 export function jwtUserinfo(deps: JwtUserinfoDeps) {
   return async function userinfoForJwt(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== AUTH_ROUTES.userinfo || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
-    const match = /^Bearer ([^\s]+)$/i.exec(ctx.get('authorization'));
-    if (!match || !looksLikeJwt(match[1])) return next();
+    const match = /^(Bearer|DPoP) ([^\s]+)$/i.exec(ctx.get('authorization'));
+    if (!match || !looksLikeJwt(match[2])) return next();
 
-    const claims = await deps.tokens.decode(match[1]);
+    const claims = await deps.tokens.decode(match[2]);
     if (!claims || !(await deps.tokens.isActive(claims))) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
+    const binding = await deps.dpop({ scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2], method: ctx.method, proof: ctx.req.headers.dpop }, claims.cnf?.jkt);
+    if (binding) return refuse(ctx, deps.realm, 401, binding.error, binding.description, 'DPoP');
     const scopes = new Set((claims.scope ?? '').split(' ').filter(Boolean));
     if (!scopes.has('openid')) return refuse(ctx, deps.realm, 403, 'insufficient_scope', 'the openid scope is required');
     const account = await deps.accounts.findById(claims.sub);

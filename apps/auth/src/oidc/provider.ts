@@ -22,7 +22,7 @@
  *   errors of the API endpoints are always RFC 6749 JSON, whatever the Accept header.
  */
 import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { AUTH_ROUTES, OIDC_SCOPES } from '@gatehouse/contracts';
+import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS, OIDC_SCOPES } from '@gatehouse/contracts';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { cookieSigner } from '@gatehouse/http';
 import type { AuthConfig } from '../config/config.ts';
@@ -174,6 +174,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       const description = typeof out.error_description === 'string' ? out.error_description : 'The request could not be completed.';
       ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });
     },
+    // Discovery lists these as dpop_signing_alg_values_supported; the API and userinfo accept the same (each one tested: dpop.test.ts).
+    enabledJWA: { dPoPSigningAlgValues: [...DPOP_SIGNING_ALGORITHMS] },
     clockTolerance: 5,
   };
 

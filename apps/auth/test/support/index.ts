@@ -3,3 +3,5 @@ export type { TestAuthServer, TestAuthServerOptions, TestUser } from './test-aut
 export { CookieJar, request, form, jsonBody } from './cookie-jar.ts';
 export type { HttpResponse } from './cookie-jar.ts';
 export { pkcePair } from './pkce.ts';
+export { dpopKey } from './dpop.ts';
+export type { DpopKey } from './dpop.ts';

@@ -58,7 +58,8 @@ export interface TestAuthServer {
   testClient: { clientId: string; clientSecret: string; redirectUri: string };
   introspectionClient: { clientId: string; clientSecret: string };
   createUser(opts?: { username?: string; groups?: string[]; email?: string; name?: string }): Promise<TestUser>;
-  login(opts: { scope: string; username?: string; groups?: string[] }): Promise<TokenResponse>;
+  /** With `dpop`, the token request carries the DPoP proof it makes for the token endpoint's URL (a DPoP-bound token, RFC 9449). */
+  login(opts: { scope: string; username?: string; groups?: string[]; dpop?: (tokenEndpoint: string) => Promise<string> }): Promise<TokenResponse>;
   rotateKeys(): Promise<void>;
   revoke(token: string): Promise<void>;
   /** RP-initiated logout of the SSO session that login() created for this ID token. */
@@ -136,7 +137,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
 
   const lastStep = new Map<string, number>();
   const sessions = new Map<string, CookieJar>();
-  const login: TestAuthServer['login'] = async ({ scope, username, groups }) => {
+  const login: TestAuthServer['login'] = async ({ scope, username, groups, dpop }) => {
     const user = (username && users.get(username)) || (await createUser({ username, groups }));
     const jar = new CookieJar();
     const { verifier, challenge } = pkcePair();
@@ -166,9 +167,10 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     if (verify.status !== 302 || !verify.location) throw new Error(`mfa/verify answered ${verify.status}: ${verify.text}`);
     const authorizationCode = new URL(verify.location).searchParams.get('code');
     if (!authorizationCode) throw new Error(`no code in ${verify.location}`);
-    const token = await fetch(`${issuer}/oauth2/v1/token`, {
+    const tokenEndpoint = `${issuer}/oauth2/v1/token`;
+    const token = await fetch(tokenEndpoint, {
       method: 'POST',
-      headers: { authorization: basic(testClient), 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { authorization: basic(testClient), 'content-type': 'application/x-www-form-urlencoded', ...(dpop ? { dpop: await dpop(tokenEndpoint) } : {}) },
       body: new URLSearchParams({ grant_type: 'authorization_code', code: authorizationCode, redirect_uri: testClient.redirectUri, code_verifier: verifier }),
     });
     const body = (await token.json()) as TokenResponse;

@@ -1,3 +1,4 @@
+/** DPoP keys and proofs (RFC 9449 §4.2) for the tests of the authorization server and of the API. */
 import { createHash, randomUUID } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
