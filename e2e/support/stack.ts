@@ -23,6 +23,8 @@ export interface StackOptions {
   clientEnv?: Record<string, string>;
   /** Extra environment of the API. */
   apiEnv?: Record<string, string>;
+  /** false: no client apps (app-one, app-two), for suites that bring relying parties of their own. */
+  clientApps?: boolean;
 }
 
 export interface Stack {
@@ -118,13 +120,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       CLIENT_DATA_DIR: join(dataDir, clientId),
       ...options.clientEnv,
     });
-    const appOne = run('app-one', 'apps/client/src/main.ts', clientEnv('app-one', appOnePort, appOneUrl));
-    const appTwo = run('app-two', 'apps/client/src/main.ts', clientEnv('app-two', appTwoPort, appTwoUrl));
-    await Promise.all([
-      waitUntilReady('api', `http://127.0.0.1:${apiPort}/readyz`, api),
-      waitUntilReady('app-one', `http://127.0.0.1:${appOnePort}/healthz`, appOne),
-      waitUntilReady('app-two', `http://127.0.0.1:${appTwoPort}/healthz`, appTwo),
-    ]);
+    const ready = [waitUntilReady('api', `http://127.0.0.1:${apiPort}/readyz`, api)];
+    if (options.clientApps !== false) {
+      const appOne = run('app-one', 'apps/client/src/main.ts', clientEnv('app-one', appOnePort, appOneUrl));
+      const appTwo = run('app-two', 'apps/client/src/main.ts', clientEnv('app-two', appTwoPort, appTwoUrl));
+      ready.push(
+        waitUntilReady('app-one', `http://127.0.0.1:${appOnePort}/healthz`, appOne),
+        waitUntilReady('app-two', `http://127.0.0.1:${appTwoPort}/healthz`, appTwo),
+      );
+    }
+    await Promise.all(ready);
   } catch (error) {
     await stop();
     throw error;

@@ -23,7 +23,7 @@ export interface E2eUser {
 
 export const demoUser = (): E2eUser => ({ ...DEV_DEFAULTS.demoUser, groups: [...DEV_DEFAULTS.demoUser.groups] });
 
-export async function createUser(stack: Stack, label: string): Promise<E2eUser> {
+export async function createUser(stack: Pick<Stack, 'dataDir' | 'authEnv'>, label: string): Promise<E2eUser> {
   const username = `${label}-${randomBytes(3).toString('hex')}`;
   const user: E2eUser = {
     username,
