@@ -154,7 +154,7 @@ export class Processes {
     const cli = (args: string[], input?: string) => this.run('apps/auth/dist/cli/main.js', args, authEnv, input);
     cli(['db', 'migrate']);
     const redirectUri = 'http://127.0.0.1:9/callback';
-    const app = JSON.parse(cli(['client', 'add', 'bench-app', '--redirect-uri', redirectUri, '--name', 'Bench App', '--json'])) as { client_secret: string };
+    const app = JSON.parse(cli(['client', 'add', 'bench-app', '--redirect-uri', redirectUri, '--name', 'Bench App', '--first-party', '--json'])) as { client_secret: string };
     const machine = JSON.parse(cli(['client', 'add', 'api', '--grant', 'client_credentials', '--name', 'API', '--json'])) as { client_secret: string };
     const users: User[] = [];
     for (let i = 0; i < userCount; i++) {

@@ -133,7 +133,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
     if (clientMigrate.status !== 0) throw new Error(`client migrate failed: ${clientMigrate.stderr}`);
 
     // First registration, as deploy/README.md describes it.
-    const app = JSON.parse(mustCli(['client', 'add', 'app-one', '--redirect-uri', `${appUrl}/callback`, '--post-logout-redirect-uri', `${appUrl}/signed-out`, '--name', 'App One', '--json'])) as { client_secret: string };
+    const app = JSON.parse(mustCli(['client', 'add', 'app-one', '--redirect-uri', `${appUrl}/callback`, '--post-logout-redirect-uri', `${appUrl}/signed-out`, '--name', 'App One', '--first-party', '--json'])) as { client_secret: string };
     const api = JSON.parse(mustCli(['client', 'add', 'api', '--grant', 'client_credentials', '--name', 'API', '--json'])) as { client_secret: string };
 
     const template = readFileSync(join(REPO_ROOT, 'deploy/nginx/gatehouse.conf.template'), 'utf8');

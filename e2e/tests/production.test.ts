@@ -154,15 +154,16 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
       const code = callback.searchParams.get('code')!;
       const token = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: `${stack.appUrl}/callback`, code_verifier: login.verifier, client_id: 'app-one', client_secret: clientSecret() }),
+        // app-one is registered for client_secret_basic, the only method it may use.
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('app-one', clientSecret()) },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: `${stack.appUrl}/callback`, code_verifier: login.verifier }),
       });
       const tokens = (await token.json()) as Record<string, string>;
       expect(token.status).toBe(200);
       const refreshed = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: 'app-one', client_secret: clientSecret() }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('app-one', clientSecret()) },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }),
       });
       expect(refreshed.status).toBe(200);
     }
@@ -325,11 +326,17 @@ async function untilBothServe(): Promise<void> {
   expect([...seen].sort()).toEqual(['auth-1', 'auth-2']);
 }
 
+/** RFC 6749 §2.3.1 client_secret_basic credentials (both parts form-encoded). */
+function basicAuth(clientId: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+}
+
 async function clientCredentialsToken(): Promise<string> {
   const response = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read', client_id: 'api', client_secret: stack.apiClientSecret }),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('api', stack.apiClientSecret) },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
   });
   const body = (await response.json()) as { access_token: string };
   if (response.status !== 200) throw new Error(`client_credentials answered ${response.status}: ${JSON.stringify(body)}`);

@@ -5,15 +5,23 @@
  *   `client list` / `client show`;
  * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`;
  * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default);
+ * - `--auth-method` is the one method the client may authenticate with (client-store.ts);
+ *   private_key_jwt needs `--jwks <file>` (a JSON JWK Set of public keys, read from the file) or
+ *   `--jwks-uri <url>`, and gets no secret; `--jwks`/`--jwks-uri` without private_key_jwt, or a
+ *   file that cannot be read or is not JSON, is a usage error (exit 2);
+ * - `--response-type` (repeated: code, id_token) replaces the default `code`; `--first-party` skips the
+ *   consent page; `--require-dpop` makes access tokens DPoP-bound; `client update` turns the last
+ *   two off with `--no-first-party` / `--no-require-dpop`;
  * - `client update` replaces each list it is given (`--redirect-uri`, `--post-logout-redirect-uri`,
  *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
  * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
  *   24h when absent, at most 30 days; the old secret works until the printed time, then never;
  * - `client scopes` (the API scopes a client may request) is in scope-commands.ts.
  */
+import { readFileSync } from 'node:fs';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { DEFAULT_GRACE_SECONDS, type ClientView } from '../clients/client-admin.ts';
-import type { ClientAuthMethod, ClientChanges } from '../clients/client-store.ts';
+import { CLIENT_AUTH_METHODS, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
@@ -21,12 +29,15 @@ import { clientScopes } from './scope-commands.ts';
 
 export const CLIENT_USAGE = [
   '  client add <client_id> --redirect-uri <uri> [--redirect-uri <uri> ...] [--post-logout-redirect-uri <uri> ...]',
-  '             [--public] [--auth-method client_secret_basic|client_secret_post] [--grant <type> ...] [--name <n>]',
-  '             [--id-token-field JWT_token] [--json]',
+  '             [--public] [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt]',
+  '             [--jwks <file> | --jwks-uri <url>] [--grant <type> ...] [--response-type code|id_token ...] [--name <n>]',
+  '             [--first-party] [--require-dpop] [--id-token-field JWT_token] [--json]',
   '  client list [--json]',
   '  client show <client_id> [--json]',
   '  client update <client_id> [--redirect-uri <uri> ... | --clear-redirect-uris]',
-  '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>] [--json]',
+  '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>]',
+  '             [--auth-method <method>] [--jwks <file> | --jwks-uri <url>] [--response-type code|id_token ...]',
+  '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--json]',
   '  client rotate-secret <client_id> [--grace 24h|0|<seconds>|<n>s|<n>m|<n>h|<n>d] [--json]',
   '             prints the new secret once; the old one keeps working for the grace period (default 24h, at most 30d)',
   '  client remove <client_id>',
@@ -63,14 +74,58 @@ function clientJson(c: ClientView): Record<string, unknown> {
     public: c.public,
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     grant_types: c.grantTypes,
+    response_types: responseTypesOf(c),
     redirect_uris: c.redirectUris,
     post_logout_redirect_uris: c.postLogoutRedirectUris,
+    first_party: c.firstParty === true,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
+    ...(c.jwks ? { jwks: c.jwks } : {}),
+    ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
     ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
     created_at: iso(c.createdAt),
     ...(c.updatedAt !== undefined ? { updated_at: iso(c.updatedAt) } : {}),
     ...(c.secretRotatedAt !== undefined ? { secret_rotated_at: iso(c.secretRotatedAt) } : {}),
     ...(c.previousSecretExpiresAt !== undefined ? { previous_secret_expires_at: iso(c.previousSecretExpiresAt) } : {}),
   };
+}
+
+const AUTH_METHOD_NAMES = new Set<string>(CLIENT_AUTH_METHODS);
+
+function authMethodOption(value: string | undefined, command: string): ClientAuthMethod | undefined {
+  if (value !== undefined && !AUTH_METHOD_NAMES.has(value)) throw new UsageError(`${command}: --auth-method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
+  return value as ClientAuthMethod | undefined;
+}
+
+/** `--response-type`, repeated: code or id_token (the store checks them against the grants). */
+function responseTypesOption(values: string[] | undefined, command: string): string[] | undefined {
+  const unknown = values?.find((v) => v !== 'code' && v !== 'id_token');
+  if (unknown !== undefined) throw new UsageError(`${command}: --response-type must be code or id_token (repeat it for both), not "${unknown}"`);
+  return values;
+}
+
+/** `--jwks <file>` / `--jwks-uri <url>`: the client's public keys for private_key_jwt. */
+function keysOptions(values: { jwks?: string; 'jwks-uri'?: string }, authMethod: ClientAuthMethod | undefined, command: string, update: boolean): { jwks?: ClientJwks; jwksUri?: string } {
+  const file = values.jwks;
+  const uri = values['jwks-uri'];
+  if (file !== undefined && uri !== undefined) throw new UsageError(`${command}: --jwks and --jwks-uri exclude each other`);
+  if (file === undefined && uri === undefined) {
+    if (authMethod === 'private_key_jwt') throw new UsageError(`${command}: --auth-method private_key_jwt needs --jwks <file> or --jwks-uri <url>`);
+    return {};
+  }
+  // On update the client may already use private_key_jwt: the store checks the method.
+  if (!update && authMethod !== 'private_key_jwt') throw new UsageError(`${command}: --jwks and --jwks-uri need --auth-method private_key_jwt`);
+  if (uri !== undefined) return { jwksUri: uri };
+  let text: string;
+  try {
+    text = readFileSync(file!, 'utf8');
+  } catch {
+    throw new UsageError(`${command}: --jwks: cannot read the file "${file}"`);
+  }
+  try {
+    return { jwks: JSON.parse(text) as ClientJwks };
+  } catch {
+    throw new UsageError(`${command}: --jwks: the file "${file}" is not JSON (expected a JWK Set: {"keys": [...]})`);
+  }
 }
 
 async function addClient(args: readonly string[], ctx: CliContext): Promise<void> {
@@ -83,19 +138,23 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
       'post-logout-redirect-uri': { type: 'string', multiple: true },
       public: { type: 'boolean' },
       'auth-method': { type: 'string' },
+      jwks: { type: 'string' },
+      'jwks-uri': { type: 'string' },
       grant: { type: 'string', multiple: true },
+      'response-type': { type: 'string', multiple: true },
       name: { type: 'string' },
+      'first-party': { type: 'boolean' },
+      'require-dpop': { type: 'boolean' },
       'id-token-field': { type: 'string' },
       json: { type: 'boolean' },
     },
   });
-  const authMethod = values['auth-method'];
-  if (authMethod !== undefined && authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') {
-    throw new UsageError(`${command}: --auth-method must be client_secret_basic or client_secret_post`);
-  }
+  const authMethod = authMethodOption(values['auth-method'], command);
+  const responseTypes = responseTypesOption(values['response-type'], command);
+  const keys = keysOptions(values, authMethod, command, false);
   const grantTypes = values.grant ?? [];
   const redirectUris = values['redirect-uri'] ?? [];
-  if (redirectUris.length === 0 && (grantTypes.length === 0 || grantTypes.includes('authorization_code'))) {
+  if (redirectUris.length === 0 && (grantTypes.length === 0 || grantTypes.includes('authorization_code') || responseTypes !== undefined)) {
     throw new UsageError(`${command}: missing required option --redirect-uri (or use --grant client_credentials)`);
   }
   const admin = await ctx.clientAdmin();
@@ -104,9 +163,13 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     redirectUris,
     postLogoutRedirectUris: values['post-logout-redirect-uri'] ?? [],
     ...(values.public ? { public: true } : {}),
-    ...(authMethod ? { authMethod: authMethod as ClientAuthMethod } : {}),
+    ...(authMethod ? { authMethod } : {}),
+    ...keys,
     ...(grantTypes.length ? { grantTypes } : {}),
+    ...(responseTypes ? { responseTypes } : {}),
     ...(values.name ? { name: values.name } : {}),
+    ...(values['first-party'] ? { firstParty: true } : {}),
+    ...(values['require-dpop'] ? { dpopBoundAccessTokens: true } : {}),
     ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
   });
   const clientId = created.client.clientId;
@@ -115,7 +178,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     return;
   }
   if (created.clientSecret === undefined) {
-    ctx.print(`created public client ${clientId}`);
+    ctx.print(created.client.public ? `created public client ${clientId}` : `created confidential client ${clientId} (private_key_jwt: it authenticates with its keys, no secret)`);
     return;
   }
   ctx.print(`created confidential client ${clientId}`);
@@ -158,10 +221,15 @@ function printClient(ctx: CliContext, c: ClientView): void {
     ['type', c.public ? 'public' : 'confidential'],
     ['auth_method', c.tokenEndpointAuthMethod],
     ['grant_types', c.grantTypes.join(' ')],
+    ['response_types', responseTypesOf(c).join(' ')],
     ['redirect_uris', c.redirectUris.join(' ')],
     ['post_logout_redirect_uris', c.postLogoutRedirectUris.join(' ')],
+    ['first_party', c.firstParty ? 'yes' : 'no'],
+    ['dpop_bound_access_tokens', c.dpopBoundAccessTokens ? 'yes' : 'no'],
     ['created_at', iso(c.createdAt)],
   ];
+  if (c.jwks) rows.push(['jwks', c.jwks.keys.map((k) => String(k.kid ?? k.kty)).join(' ')]);
+  if (c.jwksUri) rows.push(['jwks_uri', c.jwksUri]);
   if (c.idTokenField) rows.push(['id_token_field', c.idTokenField]);
   if (c.updatedAt !== undefined) rows.push(['updated_at', iso(c.updatedAt)]);
   if (c.secretRotatedAt !== undefined) rows.push(['secret_rotated_at', iso(c.secretRotatedAt)]);
@@ -181,9 +249,26 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
       'clear-post-logout-redirect-uris': { type: 'boolean' },
       grant: { type: 'string', multiple: true },
       name: { type: 'string' },
+      'auth-method': { type: 'string' },
+      jwks: { type: 'string' },
+      'jwks-uri': { type: 'string' },
+      'response-type': { type: 'string', multiple: true },
+      'first-party': { type: 'boolean' },
+      'no-first-party': { type: 'boolean' },
+      'require-dpop': { type: 'boolean' },
+      'no-require-dpop': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
+  const flag = (on: 'first-party' | 'require-dpop', off: 'no-first-party' | 'no-require-dpop'): boolean | undefined => {
+    if (values[on] && values[off]) throw new UsageError(`${command}: --${on} and --${off} exclude each other`);
+    return values[on] ? true : values[off] ? false : undefined;
+  };
+  const authMethod = authMethodOption(values['auth-method'], command);
+  const responseTypes = responseTypesOption(values['response-type'], command);
+  const keys = keysOptions(values, authMethod, command, true);
+  const firstParty = flag('first-party', 'no-first-party');
+  const dpop = flag('require-dpop', 'no-require-dpop');
   const uris = (option: 'redirect-uri' | 'post-logout-redirect-uri', clear: 'clear-redirect-uris' | 'clear-post-logout-redirect-uris'): string[] | undefined => {
     if (values[clear] && values[option]) throw new UsageError(`${command}: --${option} and --${clear} exclude each other`);
     return values[clear] ? [] : values[option];
@@ -195,9 +280,14 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
     ...(postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris } : {}),
     ...(values.grant !== undefined ? { grantTypes: values.grant } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
+    ...(authMethod !== undefined ? { authMethod } : {}),
+    ...keys,
+    ...(responseTypes !== undefined ? { responseTypes } : {}),
+    ...(firstParty !== undefined ? { firstParty } : {}),
+    ...(dpop !== undefined ? { dpopBoundAccessTokens: dpop } : {}),
   };
   if (Object.keys(changes).length === 0) {
-    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name or a --clear-... option)`);
+    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop or a --clear-... option)`);
   }
   const client = await (await ctx.clientAdmin()).update(CLI_OPERATOR, positionals[0]!, changes);
   if (values.json) {

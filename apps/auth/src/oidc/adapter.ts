@@ -6,6 +6,8 @@
  * - `consumed` lives in its own column and is returned as epoch seconds, as oidc-provider expects;
  * - revokeByGrantId removes rows of every model that carry the grant;
  * - the Client model is served read-only from the ClientStore (registration happens through authctl);
+ * - `insertOnce` (replay-detection.ts) stores a row only when none of that model and id is stored
+ *   unexpired, in one statement: of two servers storing the same id at once, one is told no;
  * - destroying a Grant (code reuse, refresh-token replay, logout, revocation) calls onGrantRevoked
  *   before it returns, so the JWT access tokens of that grant stop being active everywhere;
  * - an authorization code's scope is stored in the order the client asked for (orderCodeScope);
@@ -30,7 +32,7 @@
  *   response), commits a consumption left alone first. Either both are stored or neither (before,
  *   a failure between them lost the client its refresh token).
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { precompile, precompileSql, type DeferredSync, type Engine } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
@@ -58,6 +60,12 @@ export interface OidcAdapterDeps {
    * event loop, and its callers are answered once the log is synced (Database.deferredSync).
    */
   deferredSync?: DeferredSync<AuthSchema>;
+}
+
+/** An adapter of one model that can also store a row only if none is stored (replay-detection.ts). */
+export interface InsertOnceAdapter extends Adapter {
+  /** Stores the row unless one of this id is stored and unexpired; true when it stored it. */
+  insertOnce(id: string, payload: AdapterPayload, expiresIn: number): Promise<boolean>;
 }
 
 export interface OidcAdapter {
@@ -186,6 +194,13 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
         .values({ model: v.model, id: v.id, ...row })
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row));
     }),
+    insertOnce: precompile(db, ['model', 'id', 'payload', 'expires_at', 'now'], (v) =>
+      db
+        .insertInto('oidc_payloads')
+        .values({ model: v.model, id: v.id, payload: v.payload, expires_at: v.expires_at })
+        // An expired row of the same id (not purged yet) is taken over; an unexpired one stays.
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet({ payload: v.payload, expires_at: v.expires_at, consumed_at: sql<null>`null` }).where('oidc_payloads.expires_at', '<=', v.now)),
+    ),
     destroy: precompile(db, ['model', 'id'], (v) => db.deleteFrom('oidc_payloads').where('model', '=', v.model).where('id', '=', v.id)),
     revokeByGrantId: precompile(db, ['grantId'], (v) => db.deleteFrom('oidc_payloads').where('grant_id', '=', v.grantId)),
   };
@@ -268,8 +283,15 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
     await flushPending();
   };
 
-  function modelAdapter(model: string): Adapter {
+  function modelAdapter(model: string): InsertOnceAdapter {
     return {
+      async insertOnce(id, payload, expiresIn) {
+        await beforeWrite();
+        const now = clock();
+        const result = await queries.insertOnce({ model, id, payload: JSON.stringify(payload), expires_at: now + expiresIn * 1000, now });
+        return Number(result.numAffectedRows ?? 0) === 1;
+      },
+
       async upsert(id, payload, expiresIn) {
         readAhead.forget(READ_AHEAD_KEYS.oidcPrefix);
         const pending = takePending<PendingConsume>(PENDING_CONSUME);

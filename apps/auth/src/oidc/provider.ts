@@ -3,8 +3,12 @@
  * Rules it sets:
  * - routes under /oauth2/v1 (authorize, token, keys, userinfo, introspect, revoke, logout);
  * - PKCE S256 is required for public clients and honoured for confidential ones;
- * - confidential clients authenticate with client_secret_basic or client_secret_post, with their
- *   current secret or, during a rotation's grace period, the previous one (client-secret-check.ts);
+ * - confidential clients authenticate with the one method they are registered for:
+ *   client_secret_basic or client_secret_post, with their current secret or, during a rotation's
+ *   grace period, the previous one (client-secret-check.ts); client_secret_jwt (HS256, current
+ *   secret); private_key_jwt (RS256, PS256, ES256, Ed25519, EdDSA) with the keys registered inline or at
+ *   their jwks_uri (client-keys-fetch.ts); a client assertion is accepted once, across servers
+ *   (replay-detection.ts);
  * - authorization codes live 60 s and are single use (reuse revokes the grant: oidc-provider);
  * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
  *   presenting a used one revokes the grant (oidc-provider); a refresh refused for its resource
@@ -34,6 +38,8 @@ import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { grantLoader } from './grants.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
+import { clientKeysFetch } from './client-keys-fetch.ts';
+import { detectReplaysOnce } from './replay-detection.ts';
 import { createInteractionPolicy } from './interaction-policy.ts';
 import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
@@ -52,6 +58,11 @@ export const COOKIE_NAMES = {
 /** oidc-provider routes a browser navigates to: their errors are the HTML error page. */
 const BROWSER_ROUTES = new Set(['authorization', 'resume', 'end_session', 'end_session_confirm', 'end_session_success']);
 
+/** Every way a client authenticates (the method registered for it is the only one it may use). */
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] as const;
+/** HS256 for client_secret_jwt, the others for private_key_jwt. */
+const CLIENT_AUTH_SIGNING_ALGS = ['HS256', 'RS256', 'PS256', 'ES256', 'Ed25519', 'EdDSA'] as const;
+
 export interface ProviderDeps {
   adapterFactory: Configuration['adapter'];
   accounts: AccountStore;
@@ -62,6 +73,8 @@ export interface ProviderDeps {
   metrics: AuthMetrics;
   /** Epoch ms: when a rotated-out client secret stops working (client-secret-check.ts). */
   clock: () => number;
+  /** Fetches the jwks_uri of private_key_jwt clients (client-keys-fetch.ts); the global fetch by default. */
+  fetch?: typeof fetch;
 }
 
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
@@ -96,7 +109,18 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     // api_scope_limit: the client's API scope limit read with it, for the access policy (resource-server.ts).
     // first_party: the operator's own client, which skips the consent page (client-store.ts).
     extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit', 'first_party'] },
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientAuthMethods: [...CLIENT_AUTH_METHODS],
+    // Introspection and revocation authenticate clients as the token endpoint does; discovery says
+    // so (RFC 8414 §2: a missing revocation list would mean client_secret_basic only).
+    discovery: {
+      introspection_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+      introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_AUTH_SIGNING_ALGS],
+      revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+      revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_AUTH_SIGNING_ALGS],
+    },
+    fetch: clientKeysFetch(deps.fetch ?? globalThis.fetch),
+    // A client's JWK Set, as client-store.ts limits an inline one.
+    fetchResponseBodyLimits: { jwks_uri: 65_536 },
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',
     },
@@ -175,13 +199,19 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });
     },
     // Discovery lists these as dpop_signing_alg_values_supported; the API and userinfo accept the same (each one tested: dpop.test.ts).
-    enabledJWA: { dPoPSigningAlgValues: [...DPOP_SIGNING_ALGORITHMS] },
+    enabledJWA: {
+      dPoPSigningAlgValues: [...DPOP_SIGNING_ALGORITHMS],
+      // Discovery lists these as token_endpoint_auth_signing_alg_values_supported: HS256 for
+      // client_secret_jwt, the others for private_key_jwt (each one tested: client-authentication.test.ts).
+      clientAuthSigningAlgValues: [...CLIENT_AUTH_SIGNING_ALGS],
+    },
     clockTolerance: 5,
   };
 
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = config.trustProxy;
   acceptPreviousClientSecret(provider, deps.clock);
+  detectReplaysOnce(provider, deps.clock);
 
   provider.on('server_error', (ctx, error) => {
     // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.

@@ -2,7 +2,7 @@
  * `authctl client rotate-secret / update / show` on the client service: exact output, exit codes,
  * the stored result and the audit lines, on SQLite and PostgreSQL. Time is pinned by the CLI clock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -139,8 +139,11 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
         'type: confidential',
         'auth_method: client_secret_basic',
         'grant_types: authorization_code',
+        'response_types: code',
         'redirect_uris: https://web.example/cb2 http://localhost:4000/cb',
         'post_logout_redirect_uris: https://web.example/bye',
+        'first_party: no',
+        'dpop_bound_access_tokens: no',
         'created_at: 2026-11-21T12:00:00.000Z',
         'updated_at: 2026-11-21T12:01:00.000Z',
         '',
@@ -154,8 +157,11 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       public: false,
       token_endpoint_auth_method: 'client_secret_basic',
       grant_types: ['authorization_code'],
+      response_types: ['code'],
       redirect_uris: ['https://web.example/cb2', 'http://localhost:4000/cb'],
       post_logout_redirect_uris: [],
+      first_party: false,
+      dpop_bound_access_tokens: false,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:01:00.000Z',
     });
@@ -170,7 +176,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect(await cli(['client', 'update', 'web'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name or a --clear-... option) (run "authctl help" for usage)\n',
+      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop or a --clear-... option) (run "authctl help" for usage)\n',
     });
     expect(await cli(['client', 'update', 'web', '--redirect-uri', 'https://a.example/cb', '--clear-redirect-uris'])).toEqual({
       code: 2,
@@ -206,6 +212,92 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect([...auditOf('admin.client.created'), ...auditOf('admin.client.removed')]).toEqual([
       { audit: true, event: 'admin.client.created', actor_kind: 'operator', actor: 'cli', client_id: 'temp', public: false },
       { audit: true, event: 'admin.client.removed', actor_kind: 'operator', actor: 'cli', client_id: 'temp' },
+    ]);
+  });
+
+  it('add takes the interop metadata: first-party, DPoP, response types, private_key_jwt keys by file or URL', async () => {
+    const jwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'k1' };
+    const keysFile = join(dir, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify({ keys: [jwk] }));
+    expect(await cli(['client', 'add', 'pk', '--grant', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks', keysFile, '--require-dpop'])).toEqual({
+      code: 0,
+      stdout: 'created confidential client pk (private_key_jwt: it authenticates with its keys, no secret)\n',
+      stderr: '',
+    });
+    expect(JSON.parse((await cli(['client', 'show', 'pk', '--json'])).stdout)).toMatchObject({
+      token_endpoint_auth_method: 'private_key_jwt',
+      grant_types: ['client_credentials'],
+      response_types: [],
+      first_party: false,
+      dpop_bound_access_tokens: true,
+      jwks: { keys: [jwk] },
+    });
+    const added = await cli(['client', 'add', 'eoc', '--redirect-uri', 'http://localhost:3000/callback', '--response-type', 'id_token', '--first-party', '--json']);
+    expect(JSON.parse(added.stdout)).toEqual({ client_id: 'eoc', client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const shown = await cli(['client', 'show', 'eoc']);
+    expect(shown.stdout).toContain('\ngrant_types: implicit\nresponse_types: id_token\n');
+    expect(shown.stdout).toContain('\nfirst_party: yes\ndpop_bound_access_tokens: no\n');
+    expect((await cli(['client', 'add', 'by-uri', '--grant', 'client_credentials', '--auth-method', 'private_key_jwt', '--jwks-uri', 'https://keys.example/jwks.json'])).code).toBe(0);
+    expect((await cli(['client', 'show', 'by-uri'])).stdout).toContain('\njwks_uri: https://keys.example/jwks.json\n');
+    expect((await cli(['client', 'show', 'pk'])).stdout).toContain('\njwks: k1\n');
+    expect((await cli(['client', 'add', 'hs', '--grant', 'client_credentials', '--auth-method', 'client_secret_jwt'])).stdout).toMatch(/^created confidential client hs\nclient_secret: [A-Za-z0-9_-]{43}\n/);
+    await withClients(async (clients) => {
+      expect(await clients.find('pk')).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwks: { keys: [jwk] }, dpopBoundAccessTokens: true });
+      expect(await clients.find('pk')).not.toHaveProperty('clientSecret');
+      expect(await clients.find('eoc')).toMatchObject({ firstParty: true, responseTypes: ['id_token'], grantTypes: ['implicit'] });
+    });
+  });
+
+  it('add refuses bad interop options with one line: usage errors exit 2, refused values exit 1', async () => {
+    const keysFile = join(dir, 'private.json');
+    writeFileSync(keysFile, JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'secret' }] }));
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, 'keys: nope');
+    const usage = (message: string) => ({ code: 2, stdout: '', stderr: `authctl: error: ${message} (run "authctl help" for usage)\n` });
+    const m2m = ['--grant', 'client_credentials'];
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt'])).toEqual(usage('client add: --auth-method private_key_jwt needs --jwks <file> or --jwks-uri <url>'));
+    expect(await cli(['client', 'add', 'x', ...m2m, '--jwks', keysFile])).toEqual(usage('client add: --jwks and --jwks-uri need --auth-method private_key_jwt'));
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt', '--jwks', keysFile, '--jwks-uri', 'https://k.example/j'])).toEqual(usage('client add: --jwks and --jwks-uri exclude each other'));
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt', '--jwks', join(dir, 'missing.json')])).toEqual(usage(`client add: --jwks: cannot read the file "${join(dir, 'missing.json')}"`));
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt', '--jwks', notJson])).toEqual(usage(`client add: --jwks: the file "${notJson}" is not JSON (expected a JWK Set: {"keys": [...]})`));
+    expect(await cli(['client', 'add', 'x', '--redirect-uri', 'https://x.example/cb', '--response-type', 'token'])).toEqual(usage('client add: --response-type must be code or id_token (repeat it for both), not "token"'));
+    expect(await cli(['client', 'add', 'x', '--response-type', 'id_token'])).toEqual(usage('client add: missing required option --redirect-uri (or use --grant client_credentials)'));
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt', '--jwks', keysFile])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: jwks key 0 has the private member "d": register the public keys only\n',
+    });
+    expect(await cli(['client', 'add', 'x', ...m2m, '--auth-method', 'private_key_jwt', '--jwks-uri', 'http://keys.example/j'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: jwks_uri "http://keys.example/j" must use https; http is allowed only for localhost and 127.0.0.1\n',
+    });
+    await withClients(async (clients) => expect(await clients.find('x')).toBeUndefined());
+  });
+
+  it('update changes the interop metadata, and turns first-party and DPoP off again', async () => {
+    audit = [];
+    const run = await cli(['client', 'update', 'web', '--first-party', '--require-dpop', '--response-type', 'code', '--response-type', 'id_token', '--json']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ first_party: true, dpop_bound_access_tokens: true, response_types: ['code', 'id_token'], grant_types: ['authorization_code', 'implicit'] });
+    const off = await cli(['client', 'update', 'web', '--no-first-party', '--no-require-dpop', '--json']);
+    expect(JSON.parse(off.stdout)).toMatchObject({ first_party: false, dpop_bound_access_tokens: false });
+    expect(await cli(['client', 'update', 'web', '--first-party', '--no-first-party'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: --first-party and --no-first-party exclude each other (run "authctl help" for usage)\n',
+    });
+    expect(JSON.parse((await cli(['client', 'update', 'pk', '--jwks-uri', 'https://keys.example/pk.json', '--json'])).stdout)).toMatchObject({ jwks_uri: 'https://keys.example/pk.json' });
+    expect(await cli(['client', 'update', 'hs', '--auth-method', 'client_secret_post', '--json'])).toMatchObject({ code: 0 });
+    expect(await cli(['client', 'update', 'pk', '--auth-method', 'client_secret_basic'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: client "pk" has no secret: rotate its secret first, then choose client_secret_basic\n',
+    });
+    expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual([
+      'first_party,response_types,dpop_bound_access_tokens',
+      'first_party,dpop_bound_access_tokens',
+      'jwks_uri',
+      'token_endpoint_auth_method',
     ]);
   });
 });
