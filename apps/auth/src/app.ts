@@ -40,7 +40,7 @@ import { errorHandler } from './http/request-context.ts';
 import { pinPublicOrigin } from './http/public-origin.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
-import { interactionRoutes, renderLogin } from './interactions/routes.ts';
+import { interactionRenderer, interactionRoutes } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { authStaticAssets } from './views/static-assets.ts';
@@ -148,6 +148,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
       scopeGate: services.scopeGate,
+      consents: services.consents,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
       metrics: authMetrics,
@@ -165,7 +166,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(sessionUse(handlerServices));
     provider.use(unroutedAnswers);
     provider.use(oktaKeysAlias);
-    provider.use(wireContract(provider, { renderLogin }));
+    provider.use(wireContract(provider, { renderInteraction: interactionRenderer(handlerServices) }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), realm: config.issuer }));

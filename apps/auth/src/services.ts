@@ -33,6 +33,7 @@ import { createAuditEventStore, type AuditEventStore } from './audit/audit-event
 import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
 import { createSessionMetaStore, type SessionMetaStore } from './account/session-meta-store.ts';
 import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
+import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -69,6 +70,8 @@ export interface AuthServices {
   /** The browser and last use of each SSO session, and one-time password-reset tokens (account/). */
   sessionMeta: SessionMetaStore;
   passwordResets: PasswordResetStore;
+  /** What each user allowed each client on the consent page (consent/). */
+  consents: ConsentStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -128,6 +131,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     auditTrail: createAuditTrail({ events: auditEvents, accounts }),
     sessionMeta: createSessionMetaStore(db, clock),
     passwordResets: createPasswordResetStore(db, clock),
+    consents: createConsentStore(db, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

@@ -7,7 +7,10 @@
  * - 5xx at error level, 4xx at debug (expected refusals), everything else at info;
  * - `status` is the status sent: for an error that escapes, its 4xx/5xx `status`, else 500;
  * - an app may add fields (the API's version, representation, client and subject); they never
- *   replace a shared field.
+ *   replace a shared field;
+ * - `method` and `path` are those the request arrived with, taken before it runs: a handler may
+ *   rewrite them to run another route internally (the auth server's `POST /mfa/verify` resumes the
+ *   authorization as `GET /oauth2/v1/authorize/<uid>`), and the line names the route that was asked.
  * Mount it after the request id and outside the error handler, so it sees the final status.
  */
 import type { Next, ParameterizedContext } from 'koa';
@@ -76,6 +79,7 @@ export function accessLog<State extends RequestIdState = RequestIdState>(logger:
   const clock = options.clock ?? (() => performance.now());
   return async function accessLogMiddleware(ctx: ParameterizedContext<State>, next: Next): Promise<void> {
     const started = clock();
+    const { method, path } = ctx;
     let escaped: number | undefined;
     try {
       await next();
@@ -84,7 +88,7 @@ export function accessLog<State extends RequestIdState = RequestIdState>(logger:
       throw error;
     } finally {
       const status = escaped ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status);
-      logRequest(logger, { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status, durationMs: clock() - started }, options.fields?.(ctx));
+      logRequest(logger, { requestId: ctx.state.requestId, method, path, status, durationMs: clock() - started }, options.fields?.(ctx));
     }
   };
 }

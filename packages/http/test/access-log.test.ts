@@ -27,6 +27,11 @@ describe('accessLog', () => {
       if (ctx.path === '/boom') throw new Error('unexpected');
       if (ctx.path === '/teapot') ctx.throw(418);
       if (ctx.path === '/missing') return;
+      if (ctx.path === '/mfa/verify') {
+        // The auth server resumes an authorization this way (interactions/mfa/complete-login.ts).
+        ctx.method = 'GET';
+        ctx.url = '/oauth2/v1/authorize/uid-1';
+      }
       ctx.body = 'ok';
     });
     server = await serve(app);
@@ -58,5 +63,10 @@ describe('accessLog', () => {
     const r = await fetch(`${server.url}/boom`);
     expect(r.status).toBe(500);
     expect(last()).toMatchObject({ level: 'error', fields: { path: '/boom', status: 500 } });
+  });
+
+  it('names the route that was asked for, even when a handler rewrites the method and path to run another', async () => {
+    await fetch(`${server.url}/mfa/verify`, { method: 'POST', headers: { 'x-request-id': 'req-3' } });
+    expect(last()).toMatchObject({ level: 'info', fields: { request_id: 'req-3', method: 'POST', path: '/mfa/verify', status: 200 } });
   });
 });

@@ -5,7 +5,8 @@
  * - each visit records this session's browser and last use first, so the list shows it;
  * - sessions come from oidc-provider's rows (admin/user-sessions.ts) joined with their browser
  *   and last use (session-meta-store.ts); the one of this request is marked current;
- * - `?done=<password|totp|sessions>` shows the confirmation of a redirect-after-post; any other
+ * - the connected apps are the user's consent records (connected-apps.ts);
+ * - `?done=<password|totp|sessions|apps>` shows the confirmation of a redirect-after-post; any other
  *   value is ignored;
  * - a refused form is the page again with the error in its section and the error's status;
  *   a JSON caller gets the usual error body (http/request-context.ts).
@@ -16,15 +17,17 @@ import { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { accountPage, type AccountPageModel, type AccountSection, type AccountSessionView } from '../views/account-page.ts';
 import { ACCOUNT_CLIENT_ID, accountClientMetadata, accountSignInUrl } from './account-client.ts';
+import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
 import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
 import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';
 
-export type AccountViewDeps = SignedInDeps & SessionUseDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients'>;
+export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients'>;
 
 const NOTICES: Record<string, string> = {
   password: 'Your password was changed. Your other sessions were signed out.',
   totp: 'Your new authenticator app is set up. Codes from the previous one no longer work.',
   sessions: 'Your other sessions were signed out.',
+  apps: "The application's access was revoked. Its sign-ins and refresh tokens ended.",
 };
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -61,11 +64,12 @@ export interface AccountRenderOptions {
 /** Answers with the account page of `signedIn` (HTML). */
 export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedIn: SignedIn, options: AccountRenderOptions = {}): Promise<void> {
   const { account } = signedIn;
-  const [devices, recoveryCodesRemaining, passkeys, sessions] = await Promise.all([
+  const [devices, recoveryCodesRemaining, passkeys, sessions, apps] = await Promise.all([
     deps.devices.listByAccount(account.id),
     deps.recoveryCodes.remaining(account.id),
     deps.passkeys.listByAccount(account.id),
     sessionsOf(deps, signedIn),
+    connectedApps(deps, account.id),
   ]);
   const error = options.error;
   if (error) for (const [name, value] of Object.entries(error.error.headers)) ctx.set(name, value);
@@ -78,6 +82,7 @@ export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedI
     recoveryCodesRemaining,
     passkeys,
     sessions,
+    apps,
     ...(options.notice ? { notice: options.notice } : {}),
     ...(error ? { error: { section: error.section, code: error.error.code, message: error.error.message } } : {}),
     ...(options.totpEnrollment ? { totpEnrollment: options.totpEnrollment } : {}),
@@ -95,11 +100,12 @@ export function createAccountPageHandler(deps: AccountViewDeps) {
     await recordSessionUse(ctx, deps, { uid: signedIn.sessionUid, accountId: signedIn.account.id });
     if (wantsJson(ctx)) {
       const { account } = signedIn;
-      const [devices, remaining, passkeys, sessions] = await Promise.all([
+      const [devices, remaining, passkeys, sessions, apps] = await Promise.all([
         deps.devices.listByAccount(account.id),
         deps.recoveryCodes.remaining(account.id),
         deps.passkeys.listByAccount(account.id),
         sessionsOf(deps, signedIn),
+        connectedApps(deps, account.id),
       ]);
       ctx.status = 200;
       ctx.body = {
@@ -112,6 +118,7 @@ export function createAccountPageHandler(deps: AccountViewDeps) {
         recovery_codes_remaining: remaining,
         passkeys: passkeys.map((p) => ({ id: p.id, name: p.name, created_at: iso(p.createdAt), last_used_at: iso(p.lastUsedAt) })),
         sessions: sessions.map((s) => ({ browser: s.browser, signed_in_at: iso(s.signedInAt), last_used_at: iso(s.lastUsedAt), current: s.current, clients: s.clients })),
+        connected_apps: apps.map((a) => ({ client_id: a.clientId, name: a.name, scopes: a.scopes, granted_at: iso(a.grantedAt), updated_at: iso(a.updatedAt) })),
       };
       return;
     }

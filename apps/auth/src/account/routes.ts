@@ -5,9 +5,10 @@ import { createChangePasswordHandler, type ChangePasswordDeps } from './change-p
 import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RESET_ROUTE, type PasswordResetPageDeps } from './password-reset-page.ts';
 import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
 import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
+import { CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler, type RevokeAppDeps } from './connected-apps.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & PasswordResetPageDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & PasswordResetPageDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
@@ -17,6 +18,7 @@ export const ACCOUNT_ROUTES = [
   `${ACCOUNT_PATH}/totp`,
   `${ACCOUNT_PATH}/totp/confirm`,
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
+  CONNECTED_APPS_REVOKE_PATH,
   PASSWORD_RESET_ROUTE,
 ] as const;
 
@@ -29,6 +31,7 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/totp`, createStartTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/totp/confirm`, createConfirmTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
+  router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
   router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
   router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
   return router;

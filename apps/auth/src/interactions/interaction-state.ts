@@ -21,8 +21,14 @@ export interface PendingLogin {
   pendingRecoveryCodes?: string;
 }
 
-/** The interaction bound to this browser; the form's `uid` must match the cookie's. */
-export async function loadInteraction(provider: Provider, ctx: Context, formUid?: string): Promise<Interaction> {
+/** The steps an interaction can be at: oidc-provider's prompts (its base policy). */
+export type InteractionPrompt = 'login' | 'consent';
+
+/**
+ * The interaction bound to this browser; the form's `uid` must match the cookie's, and its
+ * prompt must be one the caller handles (a login form posted to a consent step is expired).
+ */
+export async function loadInteraction(provider: Provider, ctx: Context, formUid?: string, prompts: readonly InteractionPrompt[] = ['login']): Promise<Interaction> {
   let interaction: Interaction;
   try {
     interaction = await provider.interactionDetails(ctx.req, ctx.res);
@@ -32,7 +38,7 @@ export async function loadInteraction(provider: Provider, ctx: Context, formUid?
     throw interactionExpired();
   }
   if (formUid !== undefined && formUid !== interaction.uid) throw interactionExpired();
-  if (interaction.prompt.name !== 'login') throw interactionExpired();
+  if (!(prompts as readonly string[]).includes(interaction.prompt.name)) throw interactionExpired();
   return interaction;
 }
 

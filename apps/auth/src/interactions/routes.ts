@@ -5,15 +5,17 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction, redirectOrigin } from './interaction-state.ts';
+import { createConsentHandler, type ConsentDeps } from './consent.ts';
+import { CONSENT_PATH, renderConsentStep, type ConsentStepDeps } from './consent-step.ts';
 import { createLoginHandler, type LoginDeps } from './login.ts';
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
 
 /** What the interaction routes use: the union of their handlers' needs. */
-export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps;
+export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps & ConsentDeps & ConsentStepDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
-export async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
+async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
   const interaction = await provider.Interaction.find(uid);
   const name = interaction ? await clientName(provider, interaction) : '';
   // A passkey sign-in from this page ends in a redirect to the client (CSP form-action).
@@ -27,16 +29,33 @@ export async function renderLogin(ctx: Context, provider: Provider, uid: string)
   ctx.body = loginPage({ uid, clientName: name });
 }
 
+/**
+ * Renders the step an interaction is at: the consent page for oidc-provider's `consent` prompt,
+ * the password step otherwise (HTML, or JSON for API clients).
+ */
+export function interactionRenderer(deps: ConsentStepDeps) {
+  return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
+    const interaction = await provider.Interaction.find(uid);
+    if (interaction?.prompt.name === 'consent') {
+      await renderConsentStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
+      return;
+    }
+    await renderLogin(ctx, provider, uid);
+  };
+}
+
 export function interactionRoutes(deps: InteractionRoutesDeps): Router {
+  const renderInteraction = interactionRenderer(deps);
   const router = new Router();
   router.post(AUTH_ROUTES.login, createLoginHandler(deps));
   router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));
   router.get('/mfa/push/:id', createPushPollHandler(deps));
   router.get('/mfa/push/:id/status', createPushStatusHandler(deps));
+  router.post(CONSENT_PATH, createConsentHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
-    const interaction = await loadInteraction(provider, ctx, ctx.params.uid);
-    await renderLogin(ctx, provider, interaction.uid);
+    const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['login', 'consent']);
+    await renderInteraction(ctx, provider, interaction.uid);
   });
   return router;
 }

@@ -129,6 +129,13 @@ export interface AuditFields {
   'admin.scope.policy_cleared': ActorFields & { scope: string };
   /** A client's allowed scopes: space-separated, or `*` when the limit was lifted (--any). */
   'admin.client.scopes_set': ActorFields & { client_id: string; scopes: string };
+  // consent: the consent page (interactions/consent.ts) and the account page's connected apps (account/connected-apps.ts).
+  /** The user allowed a client these scopes (space-separated); they are added to the consent record. */
+  'consent.granted': { account_id: string; client_id: string; ip: string; scopes: string };
+  /** The user denied a client on the consent page: the client received access_denied. */
+  'consent.denied': { account_id: string; client_id: string; ip: string };
+  /** The user revoked a client on the account page: the record and that client's grants ended. */
+  'consent.revoked': { account_id: string; client_id: string; ip: string; grants: number };
 }
 
 export type AuditEvent = keyof AuditFields;

@@ -1,34 +1,64 @@
 /**
- * Consent for registered clients is implicit (they are the operator's own apps): the grant is
- * created, or widened, to cover exactly what the current request asks for. Scopes outside the
- * provider's list are never granted because oidc-provider filters them before this runs, and
- * API scopes the access policy refuses the client or the user are left out (policy/).
+ * The grant an authorization request starts from (oidc-provider's loadExistingGrant). Rules:
+ * - a first-party client (client metadata `first_party`, and the account page's own client)
+ *   is granted what it asks for without a consent page: the grant is created, or widened, to
+ *   cover the request; `prompt=consent` still shows the page (oidc-provider's consent prompt);
+ * - any other client is granted only what the user allowed it before (consent/consent-store.ts):
+ *   the requested scopes and claims found in the user's consent record for it. What is missing
+ *   makes oidc-provider's consent prompt ask (op_scopes_missing, op_claims_missing,
+ *   rs_scopes_missing), and the consent page (interactions/consent.ts) adds it to the record;
+ * - scopes outside the provider's list are never granted because oidc-provider filters them
+ *   before this runs, and API scopes the access policy refuses the client or the user are left
+ *   out (policy/), consented or not;
+ * - a grant of the session that belongs to another account is never reused.
  */
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
 import type { ScopeGate } from '../policy/scope-policy.ts';
+import type { ConsentStore } from '../consent/consent-store.ts';
+import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
 
-export function grantLoader(gate: ScopeGate) {
-  return (ctx: KoaContextWithOIDC) => loadExistingGrant(ctx, gate);
+export interface GrantDeps {
+  gate: ScopeGate;
+  consents: Pick<ConsentStore, 'find'>;
 }
 
-async function loadExistingGrant(ctx: KoaContextWithOIDC, gate: ScopeGate): Promise<Grant | undefined> {
+/** A client the operator marked first-party (`authctl client add --first-party`), or the account page's own. */
+export function isFirstParty(client: { clientId: string; first_party?: unknown }): boolean {
+  return client.first_party === true || client.clientId === ACCOUNT_CLIENT_ID;
+}
+
+export function grantLoader(deps: GrantDeps) {
+  return (ctx: KoaContextWithOIDC) => loadExistingGrant(ctx, deps);
+}
+
+async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: GrantDeps): Promise<Grant | undefined> {
   const { oidc } = ctx;
   const client = oidc.client;
   const accountId = oidc.session?.accountId;
   if (!client || !accountId) return undefined;
   const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session!.grantIdFor(client.clientId);
   let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
-  if (grant && grant.accountId !== accountId) grant = undefined;
+  if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
   grant ??= new oidc.provider.Grant({ clientId: client.clientId, accountId });
 
-  const requested = oidc.requestParamScopes;
-  const oidcScopes = [...requested].filter((s) => !s.includes(':'));
+  let allowed: (scope: string) => boolean = () => true;
+  let allowedClaim: (claim: string) => boolean = () => true;
+  if (!isFirstParty(client as never)) {
+    const consent = await deps.consents.find(accountId, client.clientId);
+    const scopes = new Set(consent?.scopes);
+    const claims = new Set(consent?.claims);
+    allowed = (scope) => scopes.has(scope);
+    allowedClaim = (claim) => claims.has(claim);
+  }
+
+  const requested = [...oidc.requestParamScopes].filter(allowed);
+  const oidcScopes = requested.filter((s) => !s.includes(':'));
   if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
-  const claims = oidc.requestParamClaims;
-  if (claims?.size) grant.addOIDCClaims([...claims]);
+  const claims = [...(oidc.requestParamClaims ?? [])].filter(allowedClaim);
+  if (claims.length) grant.addOIDCClaims(claims);
   for (const [indicator, server] of Object.entries(oidc.resourceServers ?? {})) {
-    const allowed = new Set((server.scope ?? '').split(' '));
-    const wanted = await gate.grantable([...requested].filter((s) => allowed.has(s)), client.clientId, accountId);
+    const offered = new Set((server.scope ?? '').split(' '));
+    const wanted = await deps.gate.grantable(requested.filter((s) => offered.has(s)), client.clientId, accountId);
     if (wanted.length) grant.addResourceScope(indicator, wanted.join(' '));
   }
   await grant.save();

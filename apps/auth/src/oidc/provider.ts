@@ -16,6 +16,9 @@
  *   unless the client asked for offline_access (token-policies.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
+ * - a first-party client is granted what it asks for; any other client gets what the user allowed
+ *   it on the consent page, remembered per user and client (grants.ts, interactions/consent.ts);
+ *   `prompt=consent` always shows the page; offline_access needs `prompt=consent` (OIDC Core §11);
  * - the API scopes of every grant pass the access policy (policy/scope-policy.ts): the grant
  *   built at authorization (grants.ts) and the resource server's scopes at every token request
  *   (resource-server.ts) leave out what the client or the user may not have;
@@ -33,6 +36,7 @@ import type { AuthConfig } from '../config/config.ts';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ScopeGate } from '../policy/scope-policy.ts';
+import type { ConsentStore } from '../consent/consent-store.ts';
 import { audit } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
@@ -68,6 +72,8 @@ export interface ProviderDeps {
   accounts: AccountStore;
   /** The access policy (policy/scope-policy.ts), applied to the API scopes of every grant. */
   scopeGate: ScopeGate;
+  /** What each user allowed each client (consent/consent-store.ts): the grant starts from it (grants.ts). */
+  consents: Pick<ConsentStore, 'find'>;
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
   metrics: AuthMetrics;
@@ -145,7 +151,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       const account = await deps.accounts.findById(token.accountId as string);
       return account ? { groups: account.groups } : undefined;
     },
-    loadExistingGrant: grantLoader(deps.scopeGate),
+    loadExistingGrant: grantLoader({ gate: deps.scopeGate, consents: deps.consents }),
     formats: {
       customizers: {
         // The grant id lets introspection and resource servers refuse every JWT of a revoked

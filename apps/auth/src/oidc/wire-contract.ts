@@ -1,9 +1,9 @@
 /**
  * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (docs/spec.md §4.2 "Login operations"),
  * without weakening any check the library makes:
- * - `GET /oauth2/v1/authorize` that needs a login answers 200 with the login page itself instead
- *   of a 303 to the interaction URL; the interaction is created, stored and cookie-bound by
- *   oidc-provider exactly as usual;
+ * - `GET /oauth2/v1/authorize` that needs a login or a consent answers 200 with that step's page
+ *   itself instead of a 303 to the interaction URL (so does a resume that needs the consent after
+ *   a login); the interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
  * - the interaction and resume cookies are scoped to `/` instead of `/interaction/<uid>` and
  *   `/oauth2/v1/authorize/<uid>`, so `/login` and `/mfa/verify` receive them; they stay signed,
  *   httpOnly and SameSite=Lax, and the resume step still checks them;
@@ -19,8 +19,8 @@ const ROOT_SCOPED = new Set([COOKIE_NAMES.interaction, `${COOKIE_NAMES.interacti
 type CookieSet = Context['cookies']['set'];
 
 export interface WireContractDeps {
-  /** Renders the login page of an interaction that oidc-provider just started (status 200). */
-  renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void>;
+  /** Renders the step (login, consent) of an interaction that oidc-provider just started (status 200). */
+  renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void>;
 }
 
 export function wireContract(provider: Provider, deps: WireContractDeps) {
@@ -38,7 +38,7 @@ export function wireContract(provider: Provider, deps: WireContractDeps) {
     const interaction = /^\/interaction\/([\w-]+)$/.exec(location);
     if (interaction) {
       ctx.remove('Location');
-      await deps.renderLogin(ctx, provider, interaction[1]!);
+      await deps.renderInteraction(ctx, provider, interaction[1]!);
       return;
     }
     ctx.status = 302;

@@ -329,4 +329,20 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('dpop_bound_access_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '019_consents': {
+    async up(db: Kysely<unknown>) {
+      // What each user allowed each client (consent/consent-store.ts): remembered across SSO
+      // sessions until the user revokes it on the account page. Space-separated scopes and claims.
+      await db.schema
+        .createTable('consents')
+        .addColumn('account_id', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('claims', 'text', (c) => c.notNull())
+        .addColumn('granted_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('consents_pk', ['account_id', 'client_id'])
+        .execute();
+    },
+  },
 };

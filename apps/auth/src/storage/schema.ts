@@ -245,6 +245,16 @@ export interface PasswordResetsTable {
   used_at: number | null;
 }
 
+/** What a user allowed a client (consent/consent-store.ts); space-separated lists. */
+export interface ConsentsTable {
+  account_id: string;
+  client_id: string;
+  scopes: string;
+  claims: string;
+  granted_at: number;
+  updated_at: number;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -263,4 +273,5 @@ export interface AuthSchema {
   audit_events: AuditEventsTable;
   session_meta: SessionMetaTable;
   password_resets: PasswordResetsTable;
+  consents: ConsentsTable;
 }

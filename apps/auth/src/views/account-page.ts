@@ -1,7 +1,7 @@
 /**
  * The self-service account page (/account) and its password-reset pages. Every form posts to
  * this origin and works without script; only adding a passkey needs the page script (WebAuthn).
- * Sections carry ids (#profile, #password, #totp, #devices, #passkeys, #sessions) so links and
+ * Sections carry ids (#profile, #password, #totp, #devices, #passkeys, #sessions, #apps) so links and
  * redirects can land on one.
  */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
@@ -13,7 +13,7 @@ import { PASSKEY_SCRIPTS } from './login-page.ts';
 
 const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
-export type AccountSection = 'password' | 'totp' | 'sessions';
+export type AccountSection = 'password' | 'totp' | 'sessions' | 'apps';
 
 export interface AccountSessionView {
   browser: string;
@@ -24,6 +24,14 @@ export interface AccountSessionView {
   clients: string[];
 }
 
+export interface ConnectedAppView {
+  clientId: string;
+  name: string;
+  scopes: string[];
+  grantedAt: number;
+  updatedAt: number;
+}
+
 export interface AccountPageModel {
   profile: { username: string; email: string; name: string; groups: string[] };
   totpEnrolled: boolean;
@@ -31,6 +39,8 @@ export interface AccountPageModel {
   recoveryCodesRemaining: number;
   passkeys: Passkey[];
   sessions: AccountSessionView[];
+  /** The apps the user allowed on the consent page (account/connected-apps.ts). */
+  apps: ConnectedAppView[];
   /** A confirmation shown at the top (after a redirect-after-post). */
   notice?: string;
   /** A refused form: its section shows the message and code. */
@@ -161,6 +171,21 @@ ${errorFor(model, 'sessions')}
 <p class="muted">Ends every other session and the app sign-ins it holds (their refresh tokens stop working). This browser stays signed in.</p></section>`;
 }
 
+function appsSection(model: AccountPageModel): SafeHtml {
+  return html`<section id="apps"><h2>Connected apps</h2>
+${errorFor(model, 'apps')}
+<p class="muted">Applications you allowed to access your account. Revoking one ends its sign-ins and refresh tokens at once; it asks you again next time.</p>
+${
+  model.apps.length
+    ? html`<ul class="devices" id="app-list">${model.apps.map(
+        (a) => html`<li data-client-id="${a.clientId}"><span><strong>${a.name}</strong><br><span class="muted">${a.scopes.join(' ')}</span><br>
+<span class="muted">allowed ${date(a.grantedAt)}${a.updatedAt !== a.grantedAt ? html` · last changed ${date(a.updatedAt)}` : ''}</span></span>
+<form method="post" action="/account/apps/revoke"><input type="hidden" name="client_id" value="${a.clientId}"><button type="submit" class="danger" aria-label="Revoke ${a.name}">Revoke</button></form></li>`,
+      )}</ul>`
+    : html`<p id="app-list">No application has asked for access to your account.</p>`
+}</section>`;
+}
+
 export function accountPage(model: AccountPageModel): string {
   return layout({
     title: 'Your account',
@@ -175,6 +200,7 @@ ${totpSection(model)}
 ${devicesSection(model)}
 ${passkeysSection(model.passkeys)}
 ${sessionsSection(model)}
+${appsSection(model)}
 </div>`,
   });
 }

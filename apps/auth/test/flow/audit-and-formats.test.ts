@@ -60,6 +60,8 @@ describe('token formats and client authentication methods', () => {
     expect((await signIn(server, jar, user, authorizeUrl(server))).status).toBe(302);
     await server.app.services.clients.create({
       clientId: 'post-client',
+      // An operator's own app: no consent page (flow/consent.test.ts covers it).
+      firstParty: true,
       redirectUris: ['http://127.0.0.1:6/cb'],
       authMethod: 'client_secret_post',
       clientSecret: 'post-client-secret-0123456789abcdef',

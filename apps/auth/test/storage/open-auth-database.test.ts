@@ -24,6 +24,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'auth_migrations',
         'auth_migrations_lock',
         'clients',
+        'consents',
         'device_enrollments',
         'device_nonces',
         'devices',

@@ -87,15 +87,17 @@ export async function finishLogin(
 /**
  * Runs oidc-provider's resume endpoint within this request: the browser receives the final
  * redirect to the client directly. The resume cookie (scoped to `/`) was sent with this request,
- * so oidc-provider's own binding check applies unchanged.
+ * so oidc-provider's own binding check applies unchanged. When the authorization needs another
+ * step (the consent after a login), the resume's redirect to that interaction is answered with
+ * the step itself (oidc/wire-contract.ts), for JSON callers too.
  */
-async function resumeAuthorization(ctx: Context, next: Next, returnTo: string, origins: string[], json: boolean): Promise<void> {
+export async function resumeAuthorization(ctx: Context, next: Next, returnTo: string, origins: string[], json: boolean): Promise<void> {
   ctx.state.formActionOrigins = origins;
   ctx.method = 'GET';
   ctx.url = new URL(returnTo).pathname;
   await next();
   const location = ctx.response.get('Location');
-  if (json && location && (ctx.status === 302 || ctx.status === 303)) {
+  if (json && location && !location.startsWith('/interaction/') && (ctx.status === 302 || ctx.status === 303)) {
     ctx.status = 302;
     ctx.body = { status: 'complete', redirect_to: location };
   }

@@ -1,0 +1,66 @@
+/**
+ * The account page's "Connected apps": the applications the user allowed on the consent page
+ * (consent/consent-store.ts), and POST /account/apps/revoke. Rules:
+ * - an app is listed while the user's consent record for it exists, with what it was allowed and
+ *   when; first-party apps never ask, so they appear only if the user allowed one through an
+ *   explicit `prompt=consent`, and are revoked alike;
+ * - revoking takes same-origin posts only (403) from a signed-in session (401), and a `client_id`
+ *   the user has a record or a grant for (else 404 not_found);
+ * - it deletes the consent record, then ends every grant of the user for that client at once
+ *   (admin/user-sessions.ts endGrant): refresh tokens and codes are deleted, the grant's JWT access
+ *   tokens stop being active and resource servers hear `session-revoked` (revocation feed);
+ * - the app asks for consent again at its next authorization; audited `consent.revoked`;
+ *   a form gets 303 to /account?done=apps#apps, a JSON caller 200 `{ client_id, grants_ended }`.
+ */
+import type { Context } from 'koa';
+import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { AuthError, invalidRequest } from '../errors/auth-error.ts';
+import { readBody } from '../http/read-body.ts';
+import type { HandlerServices } from '../interactions/deps.ts';
+import { audit } from '../logging/logger.ts';
+import type { ConnectedAppView } from '../views/account-page.ts';
+import { requireSession, type SignedInDeps } from './signed-in.ts';
+
+export const CONNECTED_APPS_REVOKE_PATH = '/account/apps/revoke';
+
+export type ConnectedAppsDeps = Pick<HandlerServices, 'consents' | 'clients'>;
+
+/** The user's consent records with their clients' names, most recently granted first. */
+export async function connectedApps(deps: ConnectedAppsDeps, accountId: string): Promise<ConnectedAppView[]> {
+  const consents = await deps.consents.listByAccount(accountId);
+  return Promise.all(
+    consents.map(async (c) => ({
+      clientId: c.clientId,
+      // A client removed since keeps its record until revoked: shown by its id.
+      name: (await deps.clients.find(c.clientId))?.name ?? c.clientId,
+      scopes: c.scopes,
+      grantedAt: c.grantedAt,
+      updatedAt: c.updatedAt,
+    })),
+  );
+}
+
+export type RevokeAppDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'consents' | 'userSessions' | 'logger'>;
+
+export function createRevokeAppHandler(deps: RevokeAppDeps) {
+  return async function revokeApp(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const { account } = await requireSession(ctx, deps);
+    const body = await readBody(ctx);
+    const clientId = body.fields.client_id ?? '';
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(clientId)) throw invalidRequest('Field "client_id" is required.');
+    const revoked = await deps.consents.revoke(account.id, clientId);
+    const grants = (await deps.userSessions.listGrants(account.id)).filter((g) => g.clientId === clientId);
+    if (!revoked && grants.length === 0) throw new AuthError(404, 'not_found', 'No such application is connected to your account.');
+    let ended = 0;
+    for (const grant of grants) if (await deps.userSessions.endGrant(account.id, grant.id)) ended += 1;
+    audit(deps.logger, 'consent.revoked', { account_id: account.id, client_id: clientId, ip: ctx.ip, grants: ended });
+    if (body.json) {
+      ctx.status = 200;
+      ctx.body = { client_id: clientId, grants_ended: ended };
+      return;
+    }
+    ctx.status = 303;
+    ctx.redirect('/account?done=apps#apps');
+  };
+}

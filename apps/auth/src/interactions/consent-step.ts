@@ -1,0 +1,79 @@
+/**
+ * The consent step of an interaction (oidc-provider's `consent` prompt), as a page or JSON.
+ * Rules:
+ * - it names the client (its registered name) and the account that would grant;
+ * - it lists what the client gets if the user allows: the OpenID scopes asked for, and the API
+ *   scopes the access policy lets it have (those missing from the grant, and those already in
+ *   it), in plain words (consent/scope-descriptions.ts); the claims asked for one by one;
+ * - a JSON caller gets `{ status: 'consent_required', interaction, next: '/consent', client,
+ *   scopes: [{ scope, description }], claims }`;
+ * - Allow ends in a redirect to the client: this page's form-action allows its origin.
+ */
+import type { Context } from 'koa';
+import type { Provider } from 'oidc-provider';
+import { OIDC_SCOPES } from '@gatehouse/contracts';
+import { describeScopes, type ScopeDescription } from '../consent/scope-descriptions.ts';
+import { consentPage } from '../views/consent-page.ts';
+import { clientName, redirectOrigin, type Interaction } from './interaction-state.ts';
+import { respond } from './respond.ts';
+import type { HandlerServices } from './deps.ts';
+
+/** Where the consent form posts (not a contracts route: only this server's own page uses it). */
+export const CONSENT_PATH = '/consent';
+
+export type ConsentStepDeps = Pick<HandlerServices, 'accounts'>;
+
+const OIDC = new Set<string>(OIDC_SCOPES);
+const words = (value: unknown): string[] => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
+
+export interface ConsentRequest {
+  accountId: string;
+  clientId: string;
+  /** What Allow grants: scopes in the order asked, and claims asked for by name. */
+  scopes: string[];
+  claims: string[];
+}
+
+/** The claims named in the request's `claims` parameter (OIDC Core 5.5), id_token and userinfo alike. */
+function requestedClaims(param: unknown): string[] {
+  if (typeof param !== 'string') return [];
+  try {
+    const parsed = JSON.parse(param) as { id_token?: unknown; userinfo?: unknown };
+    const names = [parsed.id_token, parsed.userinfo].flatMap((part) => (part && typeof part === 'object' ? Object.keys(part) : []));
+    return [...new Set(names)];
+  } catch {
+    // oidc-provider refused a malformed `claims` before the interaction began.
+    return [];
+  }
+}
+
+/** What the consent step asks the user about. */
+export async function consentRequest(provider: Provider, interaction: Interaction): Promise<ConsentRequest> {
+  const details = interaction.prompt.details as { missingResourceScopes?: Record<string, string[]> };
+  const grant = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const resourceScopes = new Set([
+    ...Object.values(details.missingResourceScopes ?? {}).flat(),
+    ...Object.values(grant?.resources ?? {}).flatMap((scope) => words(scope)),
+  ]);
+  const scopes = [...new Set(words(interaction.params.scope))].filter((s) => OIDC.has(s) || resourceScopes.has(s));
+  return {
+    accountId: String(interaction.session?.accountId ?? ''),
+    clientId: String(interaction.params.client_id ?? ''),
+    scopes,
+    claims: requestedClaims(interaction.params.claims),
+  };
+}
+
+export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { provider: Provider }, interaction: Interaction, json: boolean): Promise<void> {
+  const request = await consentRequest(deps.provider, interaction);
+  const [name, account] = await Promise.all([clientName(deps.provider, interaction), deps.accounts.findById(request.accountId)]);
+  const scopes: ScopeDescription[] = describeScopes(request.scopes);
+  ctx.state.formActionOrigins = redirectOrigin(interaction);
+  respond(
+    ctx,
+    json,
+    200,
+    () => consentPage({ uid: interaction.uid, clientName: name, username: account?.username ?? '', scopes, claims: request.claims }),
+    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: name, scopes, claims: request.claims },
+  );
+}

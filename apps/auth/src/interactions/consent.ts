@@ -1,0 +1,50 @@
+/**
+ * POST /consent: the user's answer on the consent page (consent-step.ts). Rules, in order:
+ * - same-origin posts only (403 forbidden): with the SameSite=Lax interaction cookie and the
+ *   form's `uid`, this is the form's CSRF protection;
+ * - the interaction must be this browser's, at its consent step, and match the form's `uid`
+ *   (else 400 interaction_expired);
+ * - `decision` is `allow` or `deny` (else 400 invalid_request);
+ * - deny: audited `consent.denied`; the authorization ends with `access_denied`, returned to the
+ *   client's redirect URI with its `state` and `iss` (oidc-provider's resume);
+ * - allow: the scopes and claims shown are added to the user's consent record for the client
+ *   (consent/consent-store.ts), audited `consent.granted`; the grant is then built from that
+ *   record (oidc/grants.ts) and the authorization resumes with a code;
+ * - either way oidc-provider's resume runs inside this request: the answer is its redirect to
+ *   the client (302); a JSON caller gets 302 `{ status: 'complete', redirect_to }`.
+ */
+import type { Context, Next } from 'koa';
+import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { invalidRequest } from '../errors/auth-error.ts';
+import { readBody } from '../http/read-body.ts';
+import { audit } from '../logging/logger.ts';
+import { loadInteraction, redirectOrigin } from './interaction-state.ts';
+import { consentRequest } from './consent-step.ts';
+import { resumeAuthorization } from './mfa/complete-login.ts';
+import type { HandlerServices } from './deps.ts';
+
+export type ConsentDeps = OriginDeps & Pick<HandlerServices, 'provider' | 'consents' | 'logger'>;
+
+export function createConsentHandler(deps: ConsentDeps) {
+  return async function consent(ctx: Context, next: Next): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const body = await readBody(ctx);
+    const provider = deps.provider();
+    const interaction = await loadInteraction(provider, ctx, body.fields.uid, ['consent']);
+    const decision = body.fields.decision;
+    if (decision !== 'allow' && decision !== 'deny') throw invalidRequest('Field "decision" must be "allow" or "deny".');
+    const request = await consentRequest(provider, interaction);
+    let returnTo: string;
+    if (decision === 'deny') {
+      audit(deps.logger, 'consent.denied', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip });
+      returnTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The user did not allow the application to access their account.' });
+    } else {
+      await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes, claims: request.claims });
+      audit(deps.logger, 'consent.granted', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip, scopes: request.scopes.join(' ') });
+      // Merged with the login of this authorization (prompt=login consent, max_age), so the
+      // resume does not ask for it again.
+      returnTo = await provider.interactionResult(ctx.req, ctx.res, { consent: {} }, { mergeWithLastSubmission: true });
+    }
+    await resumeAuthorization(ctx, next, returnTo, redirectOrigin(interaction), body.json);
+  };
+}

@@ -1,0 +1,37 @@
+import { html } from '@gatehouse/html';
+import type { ScopeDescription } from '../consent/scope-descriptions.ts';
+import { layout } from './layout.ts';
+
+export interface ConsentPageModel {
+  uid: string;
+  clientName: string;
+  /** Who is signed in (the account that would grant). */
+  username: string;
+  scopes: ScopeDescription[];
+  /** Individual claims asked for with the `claims` parameter. */
+  claims: string[];
+}
+
+/**
+ * The consent step: what the application asks, in plain words, and Allow / Deny. One form, two
+ * submit buttons (the pressed one sends `decision`), so it works without script and by keyboard:
+ * Allow has the focus, Tab reaches Deny.
+ */
+export function consentPage(model: ConsentPageModel): string {
+  return layout({
+    title: 'Allow access',
+    body: html`<h1>Allow <span id="consent-client">${model.clientName}</span> to access your account?</h1>
+<p class="muted">Signed in as <strong id="consent-username">${model.username}</strong>.</p>
+<p id="consent-intro">${model.clientName} is asking to:</p>
+<ul class="scopes" id="consent-scopes">${model.scopes.map(
+      (s) => html`<li data-scope="${s.scope}">${s.description}${s.description === s.scope ? '' : html` <span class="muted">(<code>${s.scope}</code>)</span>`}</li>`,
+    )}</ul>
+${model.claims.length ? html`<p id="consent-claims">and to read these details of your profile: ${model.claims.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}.</p>` : ''}
+<form method="post" action="/consent">
+<input type="hidden" name="uid" value="${model.uid}">
+<button type="submit" name="decision" value="allow" id="consent-allow" autofocus>Allow</button>
+<button type="submit" name="decision" value="deny" class="secondary" id="consent-deny">Deny</button>
+</form>
+<p class="muted">Allowing is remembered for this application. You can revoke it at any time under Connected apps on your <a href="/account#apps">account page</a>.</p>`,
+  });
+}
