@@ -39,8 +39,13 @@ export async function startApi(options: {
   logger?: Logger;
   /** Whether item reads may take the pre-routed path (default true, as in production). */
   fastItemReads?: boolean;
+  /** Another harness's database: a second instance of the API on it (dropped by its owner, not by this harness). */
+  shareDatabaseOf?: ApiHarness;
 }): Promise<ApiHarness> {
-  const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
+  const shared = options.shareDatabaseOf;
+  const target: TestDatabase = shared
+    ? { url: shared.config.databaseUrl, engine: shared.database.engine, drop: async () => undefined }
+    : await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
   // The server listens first, so the API's public URL (API_PUBLIC_URL) can be its real address.
