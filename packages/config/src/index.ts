@@ -4,3 +4,7 @@ export { parseEnv, refuseRenamed } from './parse-env.ts';
 export type { ParseEnvOptions } from './parse-env.ts';
 export { bool, checkedString, list, logLevel, LOG_LEVELS, port, seconds, trimTrailingSlashes, url } from './env-primitives.ts';
 export { loadOrCreateSecretsFile } from './secrets-file.ts';
+export { closestName, editDistance, refuseUnknown } from './unknown-variables.ts';
+export type { KnownVariables } from './unknown-variables.ts';
+export { readSecretFiles } from './secret-files.ts';
+export type { ReadTextFile } from './secret-files.ts';

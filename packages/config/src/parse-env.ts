@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { ConfigProblems } from './config-problems.ts';
+import { fileVariables, readSecretFiles, type ReadTextFile } from './secret-files.ts';
+import { refuseUnknown } from './unknown-variables.ts';
 
 /** Options of {@link parseEnv}. */
 export interface ParseEnvOptions {
@@ -11,6 +13,15 @@ export interface ParseEnvOptions {
   readonly problems?: ConfigProblems;
   /** Variables that were renamed, old name → new name: a set old name is refused, never read. */
   readonly renamed?: Readonly<Record<string, string>>;
+  /**
+   * Refuse unknown variables under the app's own prefixes (unknown-variables.ts). Every schema
+   * key, renamed name and secret's `_FILE` is known.
+   */
+  readonly strict?: { readonly app: string; readonly prefixes: readonly string[]; readonly foreign?: readonly string[] };
+  /** Variables that may instead be read from the file `<NAME>_FILE` names (secret-files.ts). */
+  readonly secrets?: readonly string[];
+  /** Reads a secret's file; tests inject it. */
+  readonly readFile?: ReadTextFile;
 }
 
 /**
@@ -33,7 +44,8 @@ export function refuseRenamed(
 /**
  * Validates the environment against an app's schema (a `z.object` of variables). Every bad
  * variable is reported, each naming itself: `invalid setting API_PORT: …` for one, an
- * `invalid settings:` list for several (see {@link ConfigProblems}).
+ * `invalid settings:` list for several (see {@link ConfigProblems}). In this order: renamed
+ * variables, unknown ones (with `strict`), secrets' files (with `secrets`), then the values.
  */
 export function parseEnv<Schema extends z.ZodObject>(
   schema: Schema,
@@ -41,8 +53,15 @@ export function parseEnv<Schema extends z.ZodObject>(
   options: ParseEnvOptions = {},
 ): z.output<Schema> {
   const problems = options.problems ?? new ConfigProblems();
-  refuseRenamed(env, options.renamed ?? {}, problems);
-  let parsed = schema.safeParse(env);
+  const renamed = options.renamed ?? {};
+  refuseRenamed(env, renamed, problems);
+  const secrets = options.secrets ?? [];
+  if (options.strict) {
+    const known = [...Object.keys(schema.shape), ...Object.keys(renamed), ...fileVariables(secrets)];
+    refuseUnknown(env, { ...options.strict, known }, problems);
+  }
+  const values = secrets.length ? readSecretFiles(env, secrets, problems, options.readFile) : env;
+  let parsed = schema.safeParse(values);
   if (!parsed.success) {
     const refused = new Set<string>();
     for (const issue of parsed.error.issues) {
@@ -52,7 +71,7 @@ export function parseEnv<Schema extends z.ZodObject>(
     }
     // The rest of the configuration is still read, refused variables at their defaults, so the
     // caller's cross-field checks can add their own problems to the same report.
-    parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([name]) => !refused.has(name))));
+    parsed = schema.safeParse(Object.fromEntries(Object.entries(values).filter(([name]) => !refused.has(name))));
   }
   if (!options.problems || !parsed.success) problems.throwIfAny();
   return parsed.data as z.output<Schema>;
