@@ -223,7 +223,7 @@ export function buildOpenApiDocument(definition: ApiDefinition, options: { issue
       securitySchemes: {
         bearer: {
           type: 'oauth2',
-          description: `Access token from ${options.issuer} for audience ${options.audience}, sent as Authorization: Bearer`,
+          description: `Access token from ${options.issuer} for audience ${options.audience}, sent as Authorization: Bearer, or as Authorization: DPoP with a DPoP proof header when it is bound to a key (RFC 9449)`,
           flows: {
             authorizationCode: {
               authorizationUrl: `${options.issuer}${AUTH_ROUTES.authorize}`,

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import { DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contracts';
 import { migrateToLatest, openDatabase, type Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
 import { createDpopBinding, type DpopBinding } from '../../src/auth/dpop-binding.ts';
@@ -73,6 +74,11 @@ describe.each(TEST_ENGINES)('DPoP binding, proofs recorded on %s', (engine) => {
     // htu is compared without query and fragment, after normalisation (default port, case of the host).
     await expect(check(await key.proof('GET', 'https://API.example.com:443/api/movies/1?x=1#f', { accessToken: TOKEN, iat: nowSeconds() }))).resolves.toBeUndefined();
     await expect(binding.check({ scheme: 'Bearer', token: TOKEN }, principal(), { method: 'GET', path: '/api/movies/1', proof: undefined })).resolves.toBeUndefined();
+  });
+
+  it.each(DPOP_SIGNING_ALGORITHMS)('accepts a proof signed with %s, as the authorization server does', async (alg) => {
+    const own = await dpopKey(alg);
+    await expect(check(await own.proof('GET', URL_, { accessToken: TOKEN, iat: nowSeconds() }), { jkt: own.jkt })).resolves.toBeUndefined();
   });
 
   it('refuses a bound token sent as Bearer, and an unbound token sent as DPoP', async () => {
