@@ -25,6 +25,7 @@ const JS = 'application/javascript';
 export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/gatehouse.css', type: 'text/css', cacheControl: HOUR },
   { path: '/static/logout.js', type: JS, cacheControl: HOUR },
+  { path: '/static/form-post.js', type: JS, cacheControl: HOUR },
   { path: '/static/push-wait.js', type: JS, cacheControl: HOUR },
   { path: '/static/passkey.js', type: JS, cacheControl: HOUR },
   { path: '/static/simplewebauthn-browser.js', type: JS, cacheControl: HOUR, source: WEBAUTHN_BUNDLE },

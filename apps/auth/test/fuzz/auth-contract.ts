@@ -10,7 +10,7 @@
  * - every answer of the app carries X-Request-Id (only Node's own parser rejections, which never
  *   reach the app, have none);
  * - an authorization error may instead be delivered to the client by the form_post response mode
- *   (oidc-provider's auto-submitting "Submitting Callback" page, 400, a hidden `error` input);
+ *   (the form_post page, views/form-post-page.ts: 400, a hidden `error` input);
  * - a redirect never leaves for a URI that is not registered: the Location, or the action of such
  *   an auto-submitting form, is on the server itself or is one of the clients' registered redirect
  *   or post-logout URIs (no open redirect), whatever host the request named (Host header or an
@@ -113,8 +113,8 @@ export function errorCode(response: FuzzResponse): string | undefined {
 
 const errorPage = htmlErrorPage(/<p class="muted">Error code: <code>[a-z_]+<\/code>/);
 
-const FORM_POST = /<title>Submitting Callback<\/title>[\s\S]*<form method="post" action="([^"]*)">/;
-const FORM_POST_ERROR = /<input type="hidden" name="error" value="([^"]*)"\/>/;
+const FORM_POST = /<form method="post" action="([^"]*)" id="form-post">/;
+const FORM_POST_ERROR = /<input type="hidden" name="error" value="([^"]*)">/;
 
 /** An error delivered to the client by the form_post response mode. */
 const formPostError: ShapeCheck = (response, request) => {
