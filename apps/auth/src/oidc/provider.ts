@@ -44,7 +44,7 @@ import { grantLoader } from './grants.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
 import { clientKeysFetch } from './client-keys-fetch.ts';
 import { detectReplaysOnce } from './replay-detection.ts';
-import { createInteractionPolicy } from './interaction-policy.ts';
+import { createInteractionPolicy, promptValuesSupported } from './interaction-policy.ts';
 import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
@@ -52,9 +52,6 @@ import { expiresWithSession, introspectionAllowed, revocationAllowed } from './t
 import { logoutPage } from '../views/logout-page.ts';
 import { accountClientMetadata } from '../account/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
-
-/** Response types only a built-in client uses (account/account-client.ts): supported, never advertised. */
-export const BUILT_IN_RESPONSE_TYPES = ['none'] as const;
 
 export const COOKIE_NAMES = {
   session: 'gh_auth_session',
@@ -87,6 +84,7 @@ export interface ProviderDeps {
 }
 
 export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider {
+  const interactionPolicy = createInteractionPolicy();
   const configuration: Configuration = {
     adapter: deps.adapterFactory,
     // The account page's own sign-in (account/account-client.ts); every other client is in the clients table.
@@ -118,10 +116,6 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     // api_scope_limit: the client's API scope limit read with it, for the access policy (resource-server.ts).
     // first_party: the operator's own client, which skips the consent page (client-store.ts).
     extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit', 'first_party'] },
-    // Clients register `code` and/or `id_token` (client-store.ts; id_token with the implicit grant,
-    // OIDC Core 3.2, without an access token); `none` is the account page's own (account-client.ts),
-    // left out of discovery. No response type issues an access token from the authorization endpoint.
-    responseTypes: ['code', 'id_token', ...BUILT_IN_RESPONSE_TYPES],
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
     // Introspection and revocation authenticate clients as the token endpoint does; discovery says
     // so (RFC 8414 §2: a missing revocation list would mean client_secret_basic only).
@@ -130,6 +124,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       introspection_endpoint_auth_signing_alg_values_supported: [...CLIENT_AUTH_SIGNING_ALGS],
       revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
       revocation_endpoint_auth_signing_alg_values_supported: [...CLIENT_AUTH_SIGNING_ALGS],
+      // What `prompt` may say (interaction-policy.ts): none, login, consent.
+      prompt_values_supported: promptValuesSupported(interactionPolicy),
     },
     fetch: clientKeysFetch(deps.fetch ?? globalThis.fetch),
     // A client's JWK Set, as client-store.ts limits an inline one.
@@ -171,7 +167,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     interactions: {
       url: (_ctx, interaction) => `/interaction/${interaction.uid}`,
-      policy: createInteractionPolicy(),
+      policy: interactionPolicy,
     },
     features: {
       devInteractions: { enabled: false as never },
