@@ -53,6 +53,9 @@ import { logoutPage } from '../views/logout-page.ts';
 import { accountClientMetadata } from '../account/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
+/** Response types only a built-in client uses (account/account-client.ts): supported, never advertised. */
+export const BUILT_IN_RESPONSE_TYPES = ['none'] as const;
+
 export const COOKIE_NAMES = {
   session: 'gh_auth_session',
   interaction: 'gh_auth_interaction',
@@ -116,6 +119,10 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     // api_scope_limit: the client's API scope limit read with it, for the access policy (resource-server.ts).
     // first_party: the operator's own client, which skips the consent page (client-store.ts).
     extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit', 'first_party'] },
+    // Clients register `code` and/or `id_token` (client-store.ts; id_token with the implicit grant,
+    // OIDC Core 3.2, without an access token); `none` is the account page's own (account-client.ts),
+    // left out of discovery. No response type issues an access token from the authorization endpoint.
+    responseTypes: ['code', 'id_token', ...BUILT_IN_RESPONSE_TYPES],
     clientAuthMethods: [...CLIENT_AUTH_METHODS],
     // Introspection and revocation authenticate clients as the token endpoint does; discovery says
     // so (RFC 8414 §2: a missing revocation list would mean client_secret_basic only).
