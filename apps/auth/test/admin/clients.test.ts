@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { basic, startServer, type TestAuthServer } from '../support/flow.ts';
+import { startServer, type TestAuthServer } from '../support/flow.ts';
 import { addAdminClient, ADMIN_CLIENT, call, machineToken, problemOf } from './admin-support.ts';
 
 const HOUR = 3_600_000;
@@ -33,11 +33,12 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
   });
   afterAll(() => server.close());
 
+  /** A token for a client_secret_post client (svc-one), by the method it is registered for. */
   async function clientCredentials(clientId: string, secret: string) {
     const response = await fetch(`${server.issuer}/oauth2/v1/token`, {
       method: 'POST',
-      headers: { authorization: basic(clientId, secret), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read', client_id: clientId, client_secret: secret }),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
@@ -78,8 +79,13 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       public: false,
       token_endpoint_auth_method: 'client_secret_post',
       grant_types: ['client_credentials'],
+      response_types: [],
       redirect_uris: [],
       post_logout_redirect_uris: [],
+      first_party: false,
+      dpop_bound_access_tokens: false,
+      jwks: null,
+      jwks_uri: null,
       id_token_field: null,
       created_at: new Date(clock.now).toISOString(),
       updated_at: null,
@@ -130,6 +136,14 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       ['POST', '/clients', { client_id: 'web-x', grant_types: ['password'] }, 'grant_types', 'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)'],
       ['PATCH', '/clients/svc-one', { grant_types: ['authorization_code'] }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
       ['PATCH', '/clients/svc-one', { grant_types: [] }, 'grant_types', 'a client needs at least one grant type'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'tls_client_auth' }, 'token_endpoint_auth_method', expect.any(String) as unknown as string],
+      ['POST', '/clients', { client_id: 'web-x', redirect_uris: ['https://web.example/cb'], response_types: ['token'] }, 'response_types.0', expect.any(String) as unknown as string],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt' }, 'jwks', 'a private_key_jwt client needs exactly one of jwks and jwks_uri'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'RSA', n: 'n', e: 'AQAB', d: 'private' }] } }, 'jwks', 'jwks key 0 has the private member "d": register the public keys only'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://keys.example/jwks' }, 'jwks_uri', 'jwks_uri "http://keys.example/jwks" must use https; http is allowed only for localhost and 127.0.0.1'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], jwks_uri: 'https://keys.example/jwks' }, 'jwks_uri', 'jwks_uri applies only to the private_key_jwt auth method'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], first_party: 'yes' }, 'first_party', expect.any(String) as unknown as string],
+      ['PATCH', '/clients/svc-one', { response_types: ['code'] }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
       ['POST', '/clients/svc-one/secret/rotate', { grace_seconds: 2_592_001 }, 'grace_seconds', expect.any(String) as unknown as string],
       ['POST', '/clients/svc-one/secret/rotate', { grace_seconds: 1.5 }, 'grace_seconds', expect.any(String) as unknown as string],
       ['GET', '/clients?after=garbage', undefined, 'after', 'the cursor is not one this server issued'],
@@ -249,5 +263,33 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       ['admin.client.removed', 'svc-one', actor.actor_kind, actor.actor],
     ]);
     expect(JSON.stringify(lines)).not.toMatch(/"[A-Za-z0-9_-]{43}"/);
+  });
+
+  it('registers, reads and changes first_party, response_types, the auth method with its keys, and DPoP', async () => {
+    const jwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'k1' };
+    const pk = await call(server, 'POST', '/clients', {
+      token,
+      body: { client_id: 'pk-one', grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, dpop_bound_access_tokens: true },
+    });
+    expect(pk.status).toBe(201);
+    expect(pk.body).toMatchObject({ client_id: 'pk-one', token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, jwks_uri: null, dpop_bound_access_tokens: true, first_party: false, response_types: [] });
+    // private_key_jwt: no secret, in this answer or stored.
+    expect(pk.body).not.toHaveProperty('client_secret');
+    expect(await server.app.services.clients.find('pk-one')).not.toHaveProperty('clientSecret');
+
+    const eoc = await call(server, 'POST', '/clients', { token, body: { client_id: 'eoc-one', redirect_uris: ['http://localhost:3000/callback'], response_types: ['id_token'], first_party: true } });
+    expect(eoc.status).toBe(201);
+    expect(eoc.body).toMatchObject({ response_types: ['id_token'], grant_types: ['implicit'], first_party: true, token_endpoint_auth_method: 'client_secret_basic', client_secret: expect.any(String) });
+
+    const changed = await call(server, 'PATCH', '/clients/pk-one', { token, body: { jwks_uri: 'https://keys.example/pk-one.json', dpop_bound_access_tokens: false, first_party: true } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ jwks: null, jwks_uri: 'https://keys.example/pk-one.json', dpop_bound_access_tokens: false, first_party: true });
+    const both = await call(server, 'PATCH', '/clients/eoc-one', { token, body: { response_types: ['code', 'id_token'], token_endpoint_auth_method: 'client_secret_post' } });
+    expect(both.body).toMatchObject({ response_types: ['code', 'id_token'], grant_types: ['authorization_code', 'implicit'], token_endpoint_auth_method: 'client_secret_post' });
+    const noSecret = await call(server, 'PATCH', '/clients/pk-one', { token, body: { token_endpoint_auth_method: 'client_secret_basic' } });
+    expect(noSecret.status).toBe(400);
+    expect(noSecret.body.errors).toEqual([{ field: 'token_endpoint_auth_method', message: 'client "pk-one" has no secret: rotate its secret first, then choose client_secret_basic' }]);
+    expect((await call(server, 'GET', '/clients/pk-one', { token })).body).toEqual(changed.body);
+    for (const id of ['pk-one', 'eoc-one']) expect((await call(server, 'DELETE', `/clients/${id}`, { token })).status).toBe(204);
   });
 });

@@ -11,12 +11,16 @@
  * - rotation: body `{ "grace_seconds": n }` (0..2592000, default 86400) or none; the answer says
  *   until when the replaced secret works (`previous_secret_expires_at`, null with 0);
  * - refusals: a taken id is 409 `duplicate_client`, rotating a public client 409 `public_client`;
- *   the client rules (ids, redirect URIs, grants, names, grace) are 400 `validation_failed`
- *   naming the field.
+ *   the client rules (ids, redirect URIs, grants, names, grace, response types, auth methods and
+ *   their keys) are 400 `validation_failed` naming the field;
+ * - a client registers `first_party`, `response_types` (code, id_token), its one
+ *   `token_endpoint_auth_method` (private_key_jwt with exactly one of `jwks`, public keys only, and
+ *   `jwks_uri`; it gets no secret) and `dpop_bound_access_tokens` (client-store.ts); reads show them
+ *   all (`jwks` and `jwks_uri` null when absent).
  */
 import { z } from 'zod';
 import type { ClientAdmin, ClientView } from '../../clients/client-admin.ts';
-import { ClientRegistryError } from '../../clients/client-store.ts';
+import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, responseTypesOf, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
 
@@ -30,8 +34,13 @@ function clientJson(c: ClientView) {
     public: c.public,
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     grant_types: c.grantTypes,
+    response_types: responseTypesOf(c),
     redirect_uris: c.redirectUris,
     post_logout_redirect_uris: c.postLogoutRedirectUris,
+    first_party: c.firstParty === true,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
+    jwks: c.jwks ?? null,
+    jwks_uri: c.jwksUri ?? null,
     id_token_field: c.idTokenField ?? null,
     created_at: iso(c.createdAt),
     updated_at: iso(c.updatedAt),
@@ -42,6 +51,11 @@ function clientJson(c: ClientView) {
 
 const Uris = z.array(z.string().max(2048)).max(32);
 const Grants = z.array(z.string()).max(8);
+const ResponseTypes = z.array(z.enum(CLIENT_RESPONSE_TYPES)).min(1).max(2);
+const AuthMethod = z.enum(CLIENT_AUTH_METHODS);
+/** A JWK Set's outer shape; what its keys hold is the store's rule (public keys only). */
+const Jwks = z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) });
+const JwksUri = z.string().max(2048);
 
 /** Field shapes here; the client rules themselves are the store's (client-store.ts). */
 const NewClientBody = z.strictObject({
@@ -49,15 +63,36 @@ const NewClientBody = z.strictObject({
   redirect_uris: Uris.default([]),
   post_logout_redirect_uris: Uris.default([]),
   public: z.boolean().default(false),
-  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']).optional(),
+  token_endpoint_auth_method: AuthMethod.optional(),
+  jwks: Jwks.optional(),
+  jwks_uri: JwksUri.optional(),
   grant_types: Grants.optional(),
+  response_types: ResponseTypes.optional(),
   name: z.string().optional(),
+  first_party: z.boolean().optional(),
+  dpop_bound_access_tokens: z.boolean().optional(),
   id_token_field: z.string().optional(),
 });
 
+const CHANGEABLE = [
+  'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'name', 'response_types', 'token_endpoint_auth_method',
+  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens',
+] as const;
+
 const ClientChangesBody = z
-  .strictObject({ redirect_uris: Uris.optional(), post_logout_redirect_uris: Uris.optional(), grant_types: Grants.optional(), name: z.string().optional() })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'name at least one of redirect_uris, post_logout_redirect_uris, grant_types, name' });
+  .strictObject({
+    redirect_uris: Uris.optional(),
+    post_logout_redirect_uris: Uris.optional(),
+    grant_types: Grants.optional(),
+    name: z.string().optional(),
+    response_types: ResponseTypes.optional(),
+    token_endpoint_auth_method: AuthMethod.optional(),
+    jwks: Jwks.optional(),
+    jwks_uri: JwksUri.optional(),
+    first_party: z.boolean().optional(),
+    dpop_bound_access_tokens: z.boolean().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` });
 
 const RotateBody = z.strictObject({ grace_seconds: z.number().int().min(0).max(2_592_000).optional() }).optional();
 
@@ -124,8 +159,13 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
             postLogoutRedirectUris: body.post_logout_redirect_uris,
             public: body.public,
             ...(body.token_endpoint_auth_method !== undefined ? { authMethod: body.token_endpoint_auth_method } : {}),
+            ...(body.jwks !== undefined ? { jwks: body.jwks as ClientJwks } : {}),
+            ...(body.jwks_uri !== undefined ? { jwksUri: body.jwks_uri } : {}),
             ...(body.grant_types !== undefined ? { grantTypes: body.grant_types } : {}),
+            ...(body.response_types !== undefined ? { responseTypes: body.response_types } : {}),
             ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
+            ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
             ...(body.id_token_field !== undefined ? { idTokenField: body.id_token_field } : {}),
           }),
       );
@@ -143,11 +183,17 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     scope,
     body: ClientChangesBody,
     async handle({ params, body, actor }) {
-      const changes = {
+      const changes: ClientChanges = {
         ...(body.redirect_uris !== undefined ? { redirectUris: body.redirect_uris } : {}),
         ...(body.post_logout_redirect_uris !== undefined ? { postLogoutRedirectUris: body.post_logout_redirect_uris } : {}),
         ...(body.grant_types !== undefined ? { grantTypes: body.grant_types } : {}),
         ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.response_types !== undefined ? { responseTypes: body.response_types } : {}),
+        ...(body.token_endpoint_auth_method !== undefined ? { authMethod: body.token_endpoint_auth_method } : {}),
+        ...(body.jwks !== undefined ? { jwks: body.jwks as ClientJwks } : {}),
+        ...(body.jwks_uri !== undefined ? { jwksUri: body.jwks_uri } : {}),
+        ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
+        ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
       };
       return { status: 200, body: clientJson(await answered(() => clients.update(actor, params.id!, changes))) };
     },

@@ -233,7 +233,25 @@ const clientId = idParam('id', 'The client id');
 const clientNotFound = problem('No client with this id (`client_not_found`)');
 const clientBody = json('The client (never its secret)', ref('Client'));
 const uriList = { type: 'array', items: { type: 'string', format: 'uri', maxLength: 2048 }, maxItems: 32 };
-const grantList = { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials'] }, minItems: 1, maxItems: 8 };
+const grantList = { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'] }, minItems: 1, maxItems: 8 };
+const responseTypeList = {
+  type: 'array',
+  items: { type: 'string', enum: ['code', 'id_token'] },
+  minItems: 1,
+  maxItems: 2,
+  description: '`code` needs the authorization_code grant; `id_token` (an ID token at the authorization endpoint, no access token) comes with the implicit grant. Default: `code` with authorization_code',
+};
+const authMethod = {
+  type: 'string',
+  enum: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'],
+  description: 'The only method the client may authenticate with; private_key_jwt needs exactly one of `jwks` and `jwks_uri`, and has no secret',
+};
+const clientMetadata = {
+  jwks: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object' } } }, description: 'private_key_jwt: a JWK Set of public RSA, EC or OKP keys (a private or symmetric member is refused)' },
+  jwks_uri: { type: 'string', maxLength: 2048, description: 'private_key_jwt: where the client serves its JWK Set; https, or http on localhost / 127.0.0.1' },
+  first_party: { type: 'boolean', description: 'The operator\'s own client: no consent page unless the request sends prompt=consent' },
+  dpop_bound_access_tokens: { type: 'boolean', description: 'RFC 9449: every access token of the client must be DPoP-bound' },
+};
 
 const clientsPaths: Json = {
   '/clients': {
@@ -258,9 +276,14 @@ const clientsPaths: Json = {
           redirect_uris: { ...uriList, default: [], description: 'Required for the authorization_code grant: https, or http on localhost / 127.0.0.1; no fragment or credentials' },
           post_logout_redirect_uris: { ...uriList, default: [] },
           public: { type: 'boolean', default: false, description: 'A public client has no secret, authenticates with `none` (PKCE) and cannot use client_credentials' },
-          token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'], default: 'client_secret_basic' },
+          token_endpoint_auth_method: { ...authMethod, default: 'client_secret_basic' },
           grant_types: { ...grantList, default: ['authorization_code', 'refresh_token'] },
+          response_types: responseTypeList,
           name: { type: 'string', minLength: 1, maxLength: 128, description: 'Defaults to the client id' },
+          jwks: clientMetadata.jwks,
+          jwks_uri: clientMetadata.jwks_uri,
+          first_party: { ...clientMetadata.first_party, default: false },
+          dpop_bound_access_tokens: { ...clientMetadata.dpop_bound_access_tokens, default: false },
           id_token_field: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' },
         },
       },
@@ -281,7 +304,7 @@ const clientsPaths: Json = {
       responses: { '200': clientBody, '404': clientNotFound },
     }),
     patch: operation('admin:clients:write', {
-      summary: 'Change the redirect URIs, post-logout redirect URIs, grant types or name; each list given replaces the stored one',
+      summary: 'Change the registration; each field given replaces the stored one (new keys replace the old, another auth method drops them)',
       operationId: 'updateClient',
       parameters: [clientId],
       requestBody: {
@@ -293,6 +316,9 @@ const clientsPaths: Json = {
           post_logout_redirect_uris: uriList,
           grant_types: grantList,
           name: { type: 'string', minLength: 1, maxLength: 128 },
+          response_types: responseTypeList,
+          token_endpoint_auth_method: authMethod,
+          ...clientMetadata,
         },
       },
       responses: { '200': clientBody, '404': clientNotFound },
@@ -449,17 +475,22 @@ const schemas: Json = {
   Client: {
     type: 'object',
     required: [
-      'client_id', 'name', 'public', 'token_endpoint_auth_method', 'grant_types', 'redirect_uris', 'post_logout_redirect_uris',
-      'id_token_field', 'created_at', 'updated_at', 'secret_rotated_at', 'previous_secret_expires_at',
+      'client_id', 'name', 'public', 'token_endpoint_auth_method', 'grant_types', 'response_types', 'redirect_uris', 'post_logout_redirect_uris',
+      'first_party', 'dpop_bound_access_tokens', 'jwks', 'jwks_uri', 'id_token_field', 'created_at', 'updated_at', 'secret_rotated_at', 'previous_secret_expires_at',
     ],
     properties: {
       client_id: { type: 'string' },
       name: { type: 'string' },
       public: { type: 'boolean' },
-      token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'none'] },
+      token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none'] },
       grant_types: { type: 'array', items: { type: 'string' } },
+      response_types: { type: 'array', items: { type: 'string', enum: ['code', 'id_token'] } },
       redirect_uris: { type: 'array', items: { type: 'string' } },
       post_logout_redirect_uris: { type: 'array', items: { type: 'string' } },
+      first_party: clientMetadata.first_party,
+      dpop_bound_access_tokens: clientMetadata.dpop_bound_access_tokens,
+      jwks: { ...clientMetadata.jwks, type: ['object', 'null'] },
+      jwks_uri: { ...clientMetadata.jwks_uri, type: ['string', 'null'] },
       id_token_field: { type: ['string', 'null'] },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: ['string', 'null'], format: 'date-time' },
@@ -468,7 +499,7 @@ const schemas: Json = {
     },
   },
   ClientWithSecret: {
-    allOf: [ref('Client'), { type: 'object', properties: { client_secret: { type: 'string', description: 'Shown once; absent for a public client' } } }],
+    allOf: [ref('Client'), { type: 'object', properties: { client_secret: { type: 'string', description: 'Shown once; absent for a public or a private_key_jwt client' } } }],
   },
   ClientPage: {
     type: 'object',
