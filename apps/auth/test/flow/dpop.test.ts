@@ -160,6 +160,48 @@ describe('DPoP with JWT access tokens', () => {
   });
 });
 
+describe('a client registered to require DPoP, in the code flow and at refresh', () => {
+  let as: TestAuthServer;
+  let key: DpopKey;
+
+  beforeAll(async () => {
+    as = await startTestAuthServer();
+    await as.app.services.clients.update(as.testClient.clientId, { dpopBoundAccessTokens: true });
+    key = await dpopKey();
+  }, 60_000);
+  afterAll(async () => {
+    await as?.close();
+  });
+
+  it('gets no token for a code without a proof, and a bound one with a proof', async () => {
+    await expect(as.login({ scope: 'openid movies:read' })).rejects.toThrow(
+      'token answered 400: {"error":"invalid_grant","error_description":"grant request is invalid"}',
+    );
+    const issued = await as.login({ scope: 'openid movies:read', dpop: (url) => key.proof('POST', url) });
+    expect(issued.token_type).toBe('DPoP');
+    expect(decodeJwt(issued.access_token).cnf).toEqual({ jkt: key.jkt });
+  });
+
+  it('refreshes only with a proof', async () => {
+    const { refresh_token: refreshToken } = await as.login({ scope: 'openid movies:read', dpop: (url) => key.proof('POST', url) });
+    expect(refreshToken).toBeDefined();
+    const refresh = (proof?: string) =>
+      fetch(`${as.issuer}/oauth2/v1/token`, {
+        method: 'POST',
+        headers: { authorization: basic(as.testClient.clientId, as.testClient.clientSecret), 'content-type': FORM, ...(proof ? { dpop: proof } : {}) },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken! }),
+      });
+    const refused = await refresh();
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    const granted = await refresh(await key.proof('POST', `${as.issuer}/oauth2/v1/token`));
+    expect(granted.status).toBe(200);
+    const body = (await granted.json()) as { access_token: string; token_type: string };
+    expect(body.token_type).toBe('DPoP');
+    expect(decodeJwt(body.access_token).cnf).toEqual({ jkt: key.jkt });
+  });
+});
+
 describe('DPoP with opaque access tokens (oidc-provider introspection and userinfo)', () => {
   let as: TestAuthServer;
   let client: Machine;
