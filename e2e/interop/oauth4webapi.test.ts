@@ -138,7 +138,7 @@ async function readMovies(accessToken: string, DPoP?: oauth.DPoPHandle): Promise
 }
 
 describe('oauth4webapi 3.8.8', () => {
-  it('discovery: the issuer, the endpoints under /oauth2/v1 and RFC 9207 iss', () => {
+  it('discovery: the issuer, the endpoints, RFC 9207 iss, and only response types, grants and client auth methods this suite uses', () => {
     expect(as.issuer).toBe(stack.authUrl);
     expect(as.authorization_endpoint).toBe(`${stack.authUrl}/oauth2/v1/authorize`);
     expect(as.token_endpoint).toBe(`${stack.authUrl}/oauth2/v1/token`);
@@ -147,6 +147,13 @@ describe('oauth4webapi 3.8.8', () => {
     expect(as.pushed_authorization_request_endpoint).toBe(`${stack.authUrl}/request`);
     expect(as.authorization_response_iss_parameter_supported).toBe(true);
     expect(as.dpop_signing_alg_values_supported).toContain('ES256');
+    // Each of these works for a client registered for it: code here, id_token (the implicit grant
+    // without an access token) in express-openid-connect.test.ts, client_secret_post in
+    // openid-client.test.ts, every other value in this file.
+    expect(as.response_types_supported).toEqual(['code', 'id_token']);
+    expect(as.grant_types_supported).toEqual(['authorization_code', 'implicit', 'refresh_token', 'client_credentials']);
+    expect(as.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']);
+    expect(as.code_challenge_methods_supported).toEqual(['S256']);
   });
 
   let first: CodeFlow;
