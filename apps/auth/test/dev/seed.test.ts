@@ -27,4 +27,17 @@ describe.each(TEST_ENGINES)('the development seed on %s', (engine) => {
     expect((await seedDevelopment(config, services)).created).toEqual([]);
     expect(await services.scopePolicies.list()).toEqual([]);
   });
+
+  it('registers the dev apps first-party (no consent page), and makes an older registration of one first-party', async () => {
+    const config = loadConfig({ NODE_ENV: 'development', AUTH_DATABASE_URL: database.url });
+    const services = createAuthServices(config, { db: database.db } as never);
+    expect(await services.clients.find('app-one')).toMatchObject({ firstParty: true });
+    expect(await services.clients.find('app-two')).toMatchObject({ firstParty: true });
+    // The API's introspection client signs nobody in: it is not first-party.
+    expect(await services.clients.find('api')).not.toHaveProperty('firstParty');
+    // A dev database from before migration 018: app-two registered without it.
+    await services.clients.update('app-two', { firstParty: false });
+    expect((await seedDevelopment(config, services)).created).toEqual([]);
+    expect(await services.clients.find('app-two')).toMatchObject({ firstParty: true });
+  });
 });
