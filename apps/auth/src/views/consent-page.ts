@@ -24,7 +24,7 @@ export function consentPage(model: ConsentPageModel): string {
 <p class="muted">Signed in as <strong id="consent-username">${model.username}</strong>.</p>
 <p id="consent-intro">${model.clientName} is asking to:</p>
 <ul class="scopes" id="consent-scopes">${model.scopes.map(
-      (s) => html`<li data-scope="${s.scope}">${s.description}${s.description === s.scope ? '' : html` <span class="muted">(<code>${s.scope}</code>)</span>`}</li>`,
+      (s) => html`<li data-scope="${s.scope}">${s.description}${s.description === s.scope ? '' : html` <code>${s.scope}</code>`}</li>`,
     )}</ul>
 ${model.claims.length ? html`<p id="consent-claims">and to read these details of your profile: ${model.claims.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}.</p>` : ''}
 <form method="post" action="/consent">

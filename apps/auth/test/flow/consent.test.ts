@@ -56,10 +56,10 @@ describe('the consent step', () => {
     expect(page.text).toContain(`Signed in as <strong id="consent-username">${user.username}</strong>.`);
     const items = [...page.text.matchAll(/<li data-scope="([^"]+)">(.*?)<\/li>/g)].map((m) => [m[1], m[2]]);
     expect(items).toEqual([
-      ['openid', 'Know who you are (your Gatehouse user id) <span class="muted">(<code>openid</code>)</span>'],
-      ['profile', 'See your name and username <span class="muted">(<code>profile</code>)</span>'],
-      ['email', 'See your e-mail address <span class="muted">(<code>email</code>)</span>'],
-      ['movies:read', 'View your movies <span class="muted">(<code>movies:read</code>)</span>'],
+      ['openid', 'Know who you are (your Gatehouse user id) <code>openid</code>'],
+      ['profile', 'See your name and username <code>profile</code>'],
+      ['email', 'See your e-mail address <code>email</code>'],
+      ['movies:read', 'View your movies <code>movies:read</code>'],
     ]);
     expect(page.text).toContain('<form method="post" action="/consent">');
     expect(page.text).toContain('<button type="submit" name="decision" value="allow" id="consent-allow" autofocus>Allow</button>');

@@ -1,0 +1,154 @@
+/**
+ * Issue 29's consent step in a real browser against the whole stack: a relying party that is
+ * not first-party (registered with `authctl client add`, as an operator registers a third-party
+ * app; its redirect URI is a small server this test runs) sends the user through the login to
+ * the consent page, which is checked with axe-core and photographed at 390 and 1280 px; Allow is
+ * pressed with the keyboard only and the browser lands at the app with a code. The account page
+ * then lists the app under Connected apps (checked and photographed the same way), Revoke
+ * removes it, and the next authorization asks again, where Deny returns access_denied.
+ * No CSP workaround: every answer is enforced as sent.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
+import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { createUser, type E2eUser } from '../support/users.ts';
+
+const CLIENT_ID = 'movie-night';
+
+let stack: Stack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let user: E2eUser;
+let rp: Server;
+let redirectUri: string;
+const cspViolations: string[] = [];
+
+/** The relying party's redirect URI: a page that shows what the authorization server sent back. */
+async function startRelyingParty(): Promise<Server> {
+  const server = createServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://rp').searchParams;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><html lang="en"><title>Movie Night</title><main><h1>Movie Night</h1><p id="result">${query.has('code') ? 'code received' : `error: ${query.get('error') ?? 'none'}`}</p></main></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** An authorization request of the public client, with PKCE (S256). */
+function authorizeUrl(state: string): string {
+  const challenge = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url');
+  const url = new URL('/oauth2/v1/authorize', stack.authUrl);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: CLIENT_ID,
+    redirect_uri: redirectUri,
+    scope: 'openid profile email movies:read',
+    state,
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.toString();
+}
+
+const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** Axe at both widths, and a screenshot of each. */
+async function checkAtBothWidths(name: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `${name}-${width}`);
+  }
+}
+
+beforeAll(async () => {
+  rp = await startRelyingParty();
+  redirectUri = `http://127.0.0.1:${(rp.address() as AddressInfo).port}/cb`;
+  stack = await startStack({ name: 'consent', clientApps: false });
+  // As an operator registers someone else's app: no --first-party.
+  execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), 'client', 'add', CLIENT_ID, '--public', '--redirect-uri', redirectUri, '--name', 'Movie Night', '--json'], {
+    cwd: stack.dataDir,
+    env: stack.authEnv,
+  });
+  user = await createUser(stack, 'consent');
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await stack?.stop();
+  await new Promise((resolve) => rp?.close(resolve));
+});
+
+describe('issue 29, the consent step in Chromium', () => {
+  it('after the login, the app that is not first-party asks: its name and each scope in plain words', async () => {
+    await page.goto(authorizeUrl('first'));
+    expect(await text('h1')).toBe('Sign in');
+    await submitPassword(page, user);
+    await submitCode(page, user);
+    expect(await text('h1')).toBe('Allow Movie Night to access your account?');
+    expect(await text('#consent-username')).toBe(user.username);
+    expect(await page.locator('#consent-scopes li').allTextContents()).toEqual([
+      'Know who you are (your Gatehouse user id) openid',
+      'See your name and username profile',
+      'See your e-mail address email',
+      'View your movies movies:read',
+    ]);
+    await checkAtBothWidths('consent-page');
+  });
+
+  it('Allow, by keyboard only, continues to the app with a code', async () => {
+    // Allow has the focus when the page opens; Tab reaches Deny and Shift+Tab comes back.
+    expect(await focusedId()).toBe('consent-allow');
+    await page.keyboard.press('Tab');
+    expect(await focusedId()).toBe('consent-deny');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedId()).toBe('consent-allow');
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUri)), page.keyboard.press('Enter')]);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('state')).toBe('first');
+    expect(landed.searchParams.get('iss')).toBe(stack.authUrl);
+    expect(landed.searchParams.get('code')).toMatch(/^[\w-]{20,}$/);
+    expect(await text('#result')).toBe('code received');
+  });
+
+  it('the account page lists the app under Connected apps, and Revoke removes it', async () => {
+    await page.goto(`${stack.authUrl}/account#apps`);
+    expect(await text('#apps h2')).toBe('Connected apps');
+    expect(await page.locator('#app-list li').count()).toBe(1);
+    expect(await text('#app-list li strong')).toBe('Movie Night');
+    expect(await text('#app-list li .muted')).toBe('openid profile email movies:read');
+    await checkAtBothWidths('account-connected-apps');
+    await Promise.all([page.waitForURL(`${stack.authUrl}/account?done=apps#apps`), page.click('#app-list li button[type=submit]')]);
+    expect(await text('#notice')).toBe("The application's access was revoked. Its sign-ins and refresh tokens ended.");
+    expect(await text('#app-list')).toBe('No application has asked for access to your account.');
+  });
+
+  it('the next authorization asks again, and Deny returns access_denied to the app', async () => {
+    await page.goto(authorizeUrl('second'));
+    expect(await text('h1')).toBe('Allow Movie Night to access your account?');
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUri)), page.click('#consent-deny')]);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('error')).toBe('access_denied');
+    expect(landed.searchParams.get('state')).toBe('second');
+    expect(landed.searchParams.get('iss')).toBe(stack.authUrl);
+    expect(await text('#result')).toBe('error: access_denied');
+    expect(cspViolations).toEqual([]);
+  });
+});
