@@ -6,10 +6,11 @@
 import type { Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, redactUrl } from '@gatehouse/db';
 import { apiMigrations } from './storage/migrations.ts';
-import { ConfigError, loadConfig } from './config/config.ts';
+import { apiDatabaseSettings, ConfigError } from './config/config.ts';
 
 try {
-  const config = loadConfig({ ...process.env, API_MIGRATE: 'auto' });
+  // Only the database: the migration step runs before the API's client secret exists (deploy/README.md).
+  const config = apiDatabaseSettings(process.env);
   const database = openDatabase(config.databaseUrl);
   try {
     const applied = await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations);

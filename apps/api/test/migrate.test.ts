@@ -22,8 +22,8 @@ const run = (script: string) => {
 describe('API_MIGRATE and the migrate script', () => {
   it('defaults to auto in development and manual in production', () => {
     expect(loadConfig({}).migrate).toBe('auto');
-    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real-secret', API_PUBLIC_URL: 'https://api.example.com' }).migrate).toBe('manual');
-    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real-secret', API_PUBLIC_URL: 'https://api.example.com', API_MIGRATE: 'auto' }).migrate).toBe('auto');
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_ISSUER: 'https://id.example.com', API_AUDIENCE: 'https://api.example.com/api', API_INTROSPECTION_CLIENT_SECRET: 'real-secret', API_PUBLIC_URL: 'https://api.example.com' }).migrate).toBe('manual');
+    expect(loadConfig({ NODE_ENV: 'production', AUTH_ISSUER: 'https://id.example.com', API_AUDIENCE: 'https://api.example.com/api', API_INTROSPECTION_CLIENT_SECRET: 'real-secret', API_PUBLIC_URL: 'https://api.example.com', API_MIGRATE: 'auto' }).migrate).toBe('auto');
     expect(() => loadConfig({ API_MIGRATE: 'sometimes' })).toThrow(/^invalid setting API_MIGRATE: /);
   });
 

@@ -4,10 +4,12 @@
  * Rules:
  * - per app, APP_ONE_* / APP_TWO_* variables become the child's CLIENT_* settings:
  *   `_URL` (public base URL; its port is the listening port), `_CLIENT_SECRET`, `_COOKIE_KEYS`,
- *   `_METRICS_HOST`, `_METRICS_PORT` (each app has its own metrics listener); CLIENT_* variables of
+ *   `_METRICS_HOST`, `_METRICS_PORT` (each app has its own metrics listener), and the secrets'
+ *   files `_CLIENT_SECRET_FILE`, `_COOKIE_KEYS_FILE`; CLIENT_* variables of
  *   the parent are not passed on, so the two apps never share a secret by accident, and neither
  *   sees the other's APP_* variables; everything else (AUTH_ISSUER, API_URL, LOG_LEVEL…) is shared;
- * - CLIENT_DATABASE_URL, CLIENT_MIGRATE and CLIENT_DATA_DIR are shared by both apps: their rows
+ * - CLIENT_DATABASE_URL (or CLIENT_DATABASE_URL_FILE), CLIENT_DATABASE_CONNECT_TIMEOUT,
+ *   CLIENT_MIGRATE and CLIENT_DATA_DIR are shared by both apps: their rows
  *   carry the client id, so one database serves both; unset, each app keeps its own SQLite file
  *   (`<CLIENT_DATA_DIR>/<client id>.db`), as it keeps its own dev secrets there. The old
  *   APP_ONE_DATABASE_URL / APP_TWO_DATABASE_URL are refused before anything starts;
@@ -46,9 +48,13 @@ export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEn
     CLIENT_PORT: url.port || (url.protocol === 'https:' ? '443' : '80'),
     CLIENT_SECRET: env[`${app.prefix}_CLIENT_SECRET`],
     CLIENT_COOKIE_KEYS: env[`${app.prefix}_COOKIE_KEYS`],
+    CLIENT_SECRET_FILE: env[`${app.prefix}_CLIENT_SECRET_FILE`],
+    CLIENT_COOKIE_KEYS_FILE: env[`${app.prefix}_COOKIE_KEYS_FILE`],
     // Shared by both apps: one database can hold both (rows carry the client id), and they
     // migrate it the same way (auto, or manual = `migrate` first).
     CLIENT_DATABASE_URL: env.CLIENT_DATABASE_URL,
+    CLIENT_DATABASE_URL_FILE: env.CLIENT_DATABASE_URL_FILE,
+    CLIENT_DATABASE_CONNECT_TIMEOUT: env.CLIENT_DATABASE_CONNECT_TIMEOUT,
     CLIENT_MIGRATE: env.CLIENT_MIGRATE,
     CLIENT_DATA_DIR: env.CLIENT_DATA_DIR,
     CLIENT_METRICS_HOST: env[`${app.prefix}_METRICS_HOST`],

@@ -22,14 +22,26 @@ interface Problem {
 export class ConfigProblems {
   readonly #problems: Problem[] = [];
 
-  /** A bad value: `invalid setting NAME: why`. */
-  invalid(setting: string, why: string): void {
-    this.#problems.push({ setting, alone: `invalid setting ${setting}: ${why}`, listed: `${setting}: ${why}` });
+  /**
+   * A bad value: `invalid setting NAME: why`. `concerns` is the setting {@link has} answers for
+   * when it differs from the one named (a secret's `NAME_FILE` concerns NAME).
+   */
+  invalid(setting: string, why: string, concerns: string = setting): void {
+    this.#problems.push({ setting: concerns, alone: `invalid setting ${setting}: ${why}`, listed: `${setting}: ${why}` });
   }
 
   /** A rule that is not a single bad value, as one sentence that names the setting(s); `setting` is the one {@link has} answers for. */
   sentence(setting: string, text: string): void {
     this.#problems.push({ setting, alone: text, listed: text });
+  }
+
+  /**
+   * A setting production cannot do without (a public URL, a secret): `NAME must be set when
+   * NODE_ENV=production (why)`. Development defaults point at localhost, so production never
+   * falls back to them.
+   */
+  requiredInProduction(setting: string, why: string): void {
+    this.sentence(setting, `${setting} must be set when NODE_ENV=production (${why})`);
   }
 
   /** True when `setting` already has a problem. */

@@ -17,7 +17,13 @@ export interface ParseEnvOptions {
    * Refuse unknown variables under the app's own prefixes (unknown-variables.ts). Every schema
    * key, renamed name and secret's `_FILE` is known.
    */
-  readonly strict?: { readonly app: string; readonly prefixes: readonly string[]; readonly foreign?: readonly string[] };
+  readonly strict?: {
+    readonly app: string;
+    readonly prefixes: readonly string[];
+    readonly foreign?: readonly string[];
+    /** Names the app reads beyond this schema's keys (a step that parses part of the app's schema still knows all of it). */
+    readonly known?: readonly string[];
+  };
   /** Variables that may instead be read from the file `<NAME>_FILE` names (secret-files.ts). */
   readonly secrets?: readonly string[];
   /** Reads a secret's file; tests inject it. */
@@ -57,7 +63,7 @@ export function parseEnv<Schema extends z.ZodObject>(
   refuseRenamed(env, renamed, problems);
   const secrets = options.secrets ?? [];
   if (options.strict) {
-    const known = [...Object.keys(schema.shape), ...Object.keys(renamed), ...fileVariables(secrets)];
+    const known = [...Object.keys(schema.shape), ...(options.strict.known ?? []), ...Object.keys(renamed), ...fileVariables(secrets)];
     refuseUnknown(env, { ...options.strict, known }, problems);
   }
   const values = secrets.length ? readSecretFiles(env, secrets, problems, options.readFile) : env;

@@ -7,7 +7,8 @@
  *   secret); an empty file is refused;
  * - setting both NAME and NAME_FILE is refused: which one wins would be a guess;
  * - a file that cannot be read is refused with the variable, the path and the reason, never the
- *   content.
+ *   content; such a problem concerns NAME (`problems.has(NAME)`), so no rule adds a second one
+ *   built on the missing value.
  */
 import { readFileSync } from 'node:fs';
 import type { ConfigProblems } from './config-problems.ts';
@@ -37,7 +38,7 @@ export function readSecretFiles(
     if (path === undefined) continue;
     delete resolved[fileVariable];
     if (env[name] !== undefined) {
-      problems.invalid(fileVariable, `set either ${name} or ${fileVariable}, not both`);
+      problems.invalid(fileVariable, `set either ${name} or ${fileVariable}, not both`, name);
       delete resolved[name];
       continue;
     }
@@ -47,12 +48,12 @@ export function readSecretFiles(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (code ?? String(error));
-      problems.invalid(fileVariable, `cannot read ${path}: ${reason}`);
+      problems.invalid(fileVariable, `cannot read ${path}: ${reason}`, name);
       continue;
     }
     const value = content.replace(/[\r\n]+$/, '');
     if (!value) {
-      problems.invalid(fileVariable, `${path} is empty`);
+      problems.invalid(fileVariable, `${path} is empty`, name);
       continue;
     }
     resolved[name] = value;

@@ -13,6 +13,14 @@
  *   request's Host or X-Forwarded-Host; it must be set when NODE_ENV=production;
  * - API_DPOP_PROOF_WINDOW (seconds, 1 to 300) is how far a DPoP proof's iat may be from now;
  *   a proof's jti is remembered that long (auth/dpop-binding.ts);
+ * - with NODE_ENV=production, AUTH_ISSUER and API_AUDIENCE must be set too (their defaults are
+ *   localhost);
+ * - a variable starting with API_ that this app does not read is refused, with the closest known
+ *   name; the client's API_URL and the nginx template's API_SERVER_NAME, API_LISTEN, API_1 and
+ *   API_2 are not this app's and are left alone;
+ * - API_INTROSPECTION_CLIENT_SECRET and API_DATABASE_URL may be read from `<NAME>_FILE`;
+ * - API_DATABASE_CONNECT_TIMEOUT: seconds start-up keeps retrying a database it cannot reach
+ *   (0: one attempt);
  * - a bad value fails start-up with a message naming the variable; every problem is reported at
  *   once (one line each), including an unsupported API_DATABASE_URL.
  */
@@ -29,6 +37,8 @@ export interface ApiConfig {
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
+  /** Seconds start-up retries an unreachable database before giving up; 0 tries once. */
+  readonly databaseConnectTimeout: number;
   /**
    * The scheme and authority clients reach the API at (no path, no trailing slash): the start of every
    * absolute URL in responses. Never taken from the request (Host, X-Forwarded-Host).
@@ -88,6 +98,7 @@ const Env = z.object({
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(DEV_TOPOLOGY.api.port),
   API_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/api.db'),
+  API_DATABASE_CONNECT_TIMEOUT: seconds.default(30),
   API_MIGRATE: z.enum(['auto', 'manual']).optional(),
   API_PUBLIC_URL: url.refine((v) => /^https?:\/\/[^/?#]+$/.test(v), 'must be an http(s) origin without a path, e.g. https://api.example.com').optional(),
   AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
@@ -117,11 +128,37 @@ const Env = z.object({
 /** Variables that were renamed: setting the old name fails start-up with the new one. */
 const RENAMED = { API_ISSUER: 'AUTH_ISSUER' };
 
+/** The variables that may come from a file (`<NAME>_FILE`): the secret, and the database URL with its password. */
+const SECRETS = ['API_INTROSPECTION_CLIENT_SECRET', 'API_DATABASE_URL'];
+
+/** Checked for unknown names: everything under API_ but the client's API_URL and the nginx template's variables. */
+const STRICT = {
+  app: 'api',
+  prefixes: ['API_'],
+  foreign: ['API_URL', 'API_SERVER_NAME', 'API_LISTEN', 'API_1', 'API_2'],
+  known: [...Object.keys(Env.shape), ...SECRETS.map((name) => `${name}_FILE`)],
+};
+
+/** The public names production must be told (their development defaults are localhost). */
+const PUBLIC_NAMES = {
+  AUTH_ISSUER: "the authorization server's public https URL, its AUTH_ISSUER",
+  API_AUDIENCE: "the audience access tokens are issued for, the authorization server's AUTH_API_AUDIENCE",
+} as const;
+
+/** The database settings alone, for the migrate step (it needs neither the issuer nor the secret); the rest of the environment is still checked for unknown names. */
+export function apiDatabaseSettings(env: Record<string, string | undefined>): { databaseUrl: string } {
+  const e = parseEnv(Env.pick({ API_DATABASE_URL: true }), env, { renamed: RENAMED, strict: STRICT, secrets: ['API_DATABASE_URL'] });
+  return { databaseUrl: e.API_DATABASE_URL };
+}
+
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
   const problems = new ConfigProblems();
-  const e = parseEnv(Env, env, { problems, renamed: RENAMED });
+  const e = parseEnv(Env, env, { problems, renamed: RENAMED, strict: STRICT, secrets: SECRETS });
   const production = e.NODE_ENV === 'production';
+  if (production) {
+    for (const [name, why] of Object.entries(PUBLIC_NAMES)) if (env[name] === undefined && !problems.has(name)) problems.requiredInProduction(name, why);
+  }
   if (production && !e.API_INTROSPECTION_CLIENT_SECRET && !problems.has('API_INTROSPECTION_CLIENT_SECRET')) {
     problems.sentence('API_INTROSPECTION_CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production');
   }
@@ -138,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
     host: e.API_HOST,
     port: e.API_PORT,
     databaseUrl: e.API_DATABASE_URL,
+    databaseConnectTimeout: e.API_DATABASE_CONNECT_TIMEOUT,
     publicUrl: e.API_PUBLIC_URL ?? DEV_TOPOLOGY.api.url,
     migrate: e.API_MIGRATE ?? (production ? 'manual' : 'auto'),
     issuer,

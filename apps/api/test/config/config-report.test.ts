@@ -31,7 +31,7 @@ describe('loadConfig', () => {
   });
 
   it('lists every problem at once, schema and production checks together', () => {
-    const error = refusal({ NODE_ENV: 'production', API_ISSUER: 'https://auth.example.com', API_PORT: '70000', API_DATABASE_URL: 'mysql://db/api', API_TOKEN_MODE: 'magic' });
+    const error = refusal({ NODE_ENV: 'production', AUTH_ISSUER: 'https://auth.example.com', API_AUDIENCE: 'https://api.example.com/api', API_ISSUER: 'https://auth.example.com', API_PORT: '70000', API_DATABASE_URL: 'mysql://db/api', API_TOKEN_MODE: 'magic' });
     expect(error.message).toBe(
       [
         'invalid settings:',

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config/config.ts';
 
+/** The public names production requires. */
+const PUBLIC = { AUTH_ISSUER: 'https://id.example.com', API_AUDIENCE: 'https://api.example.com/api' };
+
 describe('loadConfig', () => {
   it('has development defaults and freezes the result', () => {
     const config = loadConfig({});
@@ -10,6 +13,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 4000,
       databaseUrl: 'sqlite:./data/api.db',
+      databaseConnectTimeout: 30,
       publicUrl: 'http://localhost:4000',
       migrate: 'auto',
       issuer: 'http://localhost:3000',
@@ -83,7 +87,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'dev-api-secret' })).toThrow(
       'API_INTROSPECTION_CLIENT_SECRET must not be the development default when NODE_ENV=production',
     );
-    expect(loadConfig({ NODE_ENV: 'production', API_INTROSPECTION_CLIENT_SECRET: 'real', API_PUBLIC_URL: 'https://api.example.com' }).production).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...PUBLIC, API_INTROSPECTION_CLIENT_SECRET: 'real', API_PUBLIC_URL: 'https://api.example.com' }).production).toBe(true);
   });
 
   it('fails with one message naming the variable', () => {

@@ -3,7 +3,15 @@
  * Rules:
  * - every variable has a development default, except the secrets, which are generated
  *   once into `<dataDir>/auth-secrets.json` outside production;
- * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set;
+ * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set, and so must
+ *   the public names AUTH_ISSUER and AUTH_API_AUDIENCE (their defaults are localhost);
+ *   AUTH_DEV_SEED=true is refused (a demo user without a second factor, public client secrets);
+ * - a variable starting with AUTH_ that this app does not read is refused, with the closest
+ *   known name (packages/config unknown-variables.ts); the nginx template's AUTH_SERVER_NAME,
+ *   AUTH_LISTEN, AUTH_1 and AUTH_2 are not this app's and are left alone;
+ * - every secret (SECRETS below) may be read from the file `<NAME>_FILE` names;
+ * - AUTH_DATABASE_CONNECT_TIMEOUT: seconds start-up keeps retrying a database it cannot reach
+ *   (0: one attempt);
  * - metrics listen on a port of their own (AUTH_METRICS_HOST/PORT, loopback 9464 by default);
  *   port 0 binds a free port, as for AUTH_PORT;
  * - a bad value fails start-up with a message naming the variable; every problem is reported at
@@ -37,6 +45,8 @@ export interface AuthConfig {
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
+  /** Seconds start-up retries an unreachable database before giving up; 0 tries once. */
+  readonly databaseConnectTimeout: number;
   /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `authctl db migrate` ran (production default). */
   readonly migrate: MigrateMode;
   readonly dataDir: string;
@@ -101,6 +111,7 @@ const Env = z.object({
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_PORT: port.default(DEV_TOPOLOGY.auth.port),
   AUTH_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/auth.db'),
+  AUTH_DATABASE_CONNECT_TIMEOUT: seconds.default(30),
   AUTH_MIGRATE: z.enum(['auto', 'manual']).optional(),
   AUTH_DATA_DIR: z.string().default('./data'),
   AUTH_COOKIE_KEYS: list.optional(),
@@ -137,6 +148,18 @@ const Env = z.object({
   AUTH_METRICS_PORT: port.default(DEV_TOPOLOGY.auth.metricsPort),
 });
 
+/** The variables that may come from a file (`<NAME>_FILE`): secrets, and the database URL with its password. */
+const SECRETS = ['AUTH_COOKIE_KEYS', 'AUTH_ENCRYPTION_KEY', 'AUTH_DATABASE_URL'];
+
+/** Checked for unknown names: everything under AUTH_ but the nginx template's variables (deploy/nginx). */
+const STRICT = { app: 'auth', prefixes: ['AUTH_'], foreign: ['AUTH_SERVER_NAME', 'AUTH_LISTEN', 'AUTH_1', 'AUTH_2'] };
+
+/** The public names production must be told (their development defaults are localhost). */
+const PUBLIC_NAMES = {
+  AUTH_ISSUER: 'the public https URL of this server, e.g. https://id.example.com',
+  AUTH_API_AUDIENCE: "the resource server's audience, the same as the API's API_AUDIENCE",
+} as const;
+
 const ENCRYPTION_KEY_RULE = 'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)';
 
 function decodeKey(value: string): Buffer | undefined {
@@ -161,13 +184,19 @@ function regulationProblems(e: z.infer<typeof Env>, problems: ConfigProblems): v
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
   const problems = new ConfigProblems();
-  const e = parseEnv(Env, env, { problems });
+  const e = parseEnv(Env, env, { problems, strict: STRICT, secrets: SECRETS });
   const production = e.NODE_ENV === 'production';
+  if (production) {
+    for (const [name, why] of Object.entries(PUBLIC_NAMES)) if (env[name] === undefined && !problems.has(name)) problems.requiredInProduction(name, why);
+    if (e.AUTH_DEV_SEED) {
+      problems.sentence('AUTH_DEV_SEED', 'AUTH_DEV_SEED must not be true when NODE_ENV=production: it creates the demo user and registers the development clients with their public secrets');
+    }
+  }
   let cookieKeys = e.AUTH_COOKIE_KEYS;
   let encryptionKey = e.AUTH_ENCRYPTION_KEY ? decodeKey(e.AUTH_ENCRYPTION_KEY) : undefined;
   if (e.AUTH_ENCRYPTION_KEY && !encryptionKey) problems.sentence('AUTH_ENCRYPTION_KEY', ENCRYPTION_KEY_RULE);
   if (production) {
-    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !e.AUTH_ENCRYPTION_KEY && 'AUTH_ENCRYPTION_KEY'].filter((name) => name !== false);
+    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !e.AUTH_ENCRYPTION_KEY && 'AUTH_ENCRYPTION_KEY'].filter((name): name is string => name !== false && !problems.has(name));
     if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
   } else if (!problems.size && (!cookieKeys?.length || !encryptionKey)) {
     // Secrets are generated only for a configuration that will start, never beside a refused one.
@@ -195,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     host: e.AUTH_HOST,
     port: e.AUTH_PORT,
     databaseUrl: e.AUTH_DATABASE_URL,
+    databaseConnectTimeout: e.AUTH_DATABASE_CONNECT_TIMEOUT,
     migrate: e.AUTH_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.AUTH_DATA_DIR,
     cookieKeys: Object.freeze([...cookieKeys!]),

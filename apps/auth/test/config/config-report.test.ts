@@ -21,7 +21,7 @@ function refusal(env: Record<string, string>): ConfigError {
 
 describe('loadConfig reports', () => {
   it('every problem at once, one line each, schema and cross-field checks together', () => {
-    const error = refusal({ NODE_ENV: 'production', AUTH_PORT: 'abc', AUTH_ISSUER: 'not a url', AUTH_DATABASE_URL: 'mysql://gatehouse:pw@db/auth', AUTH_KEY_ROTATION_INTERVAL: '1000' });
+    const error = refusal({ NODE_ENV: 'production', AUTH_API_AUDIENCE: 'https://api.example.com/api', AUTH_PORT: 'abc', AUTH_ISSUER: 'not a url', AUTH_DATABASE_URL: 'mysql://gatehouse:pw@db/auth', AUTH_KEY_ROTATION_INTERVAL: '1000' });
     expect(error.message).toBe(
       [
         'invalid settings:',

@@ -6,6 +6,8 @@ import { loadConfig } from '../../src/config/config.ts';
 
 const KEY = Buffer.alloc(32, 7).toString('base64url');
 const COOKIE = 'c'.repeat(32);
+/** The public names production requires. */
+const PUBLIC = { AUTH_ISSUER: 'https://id.example.com', AUTH_API_AUDIENCE: 'https://api.example.com/api' };
 
 describe('loadConfig', () => {
   it('has working development defaults and generates secrets once into the data dir (0600)', () => {
@@ -40,9 +42,9 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start in production without the secrets', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow('AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
-    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_COOKIE_KEYS: COOKIE })).toThrow('AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_COOKIE_KEYS: COOKIE, AUTH_ENCRYPTION_KEY: KEY });
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC })).toThrow('AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: COOKIE })).toThrow('AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    const config = loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: COOKIE, AUTH_ENCRYPTION_KEY: KEY });
     expect(config.production).toBe(true);
     expect(config.devSeed).toBe(false);
   });
@@ -59,7 +61,7 @@ describe('loadConfig', () => {
   it('AUTH_MIGRATE defaults to auto in development and manual in production', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gh-config-'));
     expect(loadConfig({ AUTH_DATA_DIR: dir }).migrate).toBe('auto');
-    const production = { NODE_ENV: 'production', AUTH_COOKIE_KEYS: 'k'.repeat(32), AUTH_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64url') };
+    const production = { NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: 'k'.repeat(32), AUTH_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64url') };
     expect(loadConfig(production).migrate).toBe('manual');
     expect(loadConfig({ ...production, AUTH_MIGRATE: 'auto' }).migrate).toBe('auto');
     expect(() => loadConfig({ AUTH_DATA_DIR: dir, AUTH_MIGRATE: 'never' })).toThrow(/^invalid setting AUTH_MIGRATE: /);

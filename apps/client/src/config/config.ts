@@ -6,6 +6,13 @@
  *   `<CLIENT_DATA_DIR>/<client id>-secrets.json`, both outside production only;
  * - with NODE_ENV=production, CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set, and the
  *   development secrets are refused;
+ * - with NODE_ENV=production, the public names AUTH_ISSUER, API_URL and CLIENT_URL must be set
+ *   too (their defaults are localhost);
+ * - a variable starting with CLIENT_ that this app does not read is refused, with the closest
+ *   known name; CLIENT_SECRET, CLIENT_COOKIE_KEYS and CLIENT_DATABASE_URL may be read from
+ *   `<NAME>_FILE`;
+ * - CLIENT_DATABASE_CONNECT_TIMEOUT: seconds start-up keeps retrying a database it cannot reach
+ *   (0: one attempt);
  * - a plain-http issuer is accepted outside production, or for a loopback issuer;
  * - metrics listen on a port of their own (CLIENT_METRICS_HOST/PORT: loopback, 9466 for app-one,
  *   9467 for app-two, 9466 otherwise, like CLIENT_PORT); port 0 binds a free port, as for CLIENT_PORT;
@@ -38,6 +45,8 @@ export interface ClientConfig {
   readonly allowInsecureIssuer: boolean;
   readonly apiUrl: string;
   readonly databaseUrl: string;
+  /** Seconds start-up retries an unreachable database before giving up; 0 tries once. */
+  readonly databaseConnectTimeout: number;
   /** `auto`: apply pending migrations on start (development default); `manual`: refuse to start until `migrate` ran (production default). */
   readonly migrate: MigrateMode;
   readonly dataDir: string;
@@ -81,6 +90,7 @@ const Env = z.object({
   AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
   API_URL: url.default(DEV_TOPOLOGY.api.url),
   CLIENT_DATABASE_URL: checkedString(databaseUrlProblem).optional(),
+  CLIENT_DATABASE_CONNECT_TIMEOUT: seconds.default(30),
   CLIENT_MIGRATE: z.enum(['auto', 'manual']).optional(),
   CLIENT_DATA_DIR: z.string().min(1).default('./data'),
   CLIENT_SCOPES: z.string().default('openid profile email movies:read movies:write'),
@@ -95,6 +105,19 @@ const Env = z.object({
   LOG_LEVEL: logLevel.default('info'),
 });
 
+/** The variables that may come from a file (`<NAME>_FILE`): secrets, and the database URL with its password. */
+const SECRETS = ['CLIENT_SECRET', 'CLIENT_COOKIE_KEYS', 'CLIENT_DATABASE_URL'];
+
+/** Checked for unknown names: everything under CLIENT_. */
+const STRICT = { app: 'client', prefixes: ['CLIENT_'], known: [...Object.keys(Env.shape), ...SECRETS.map((name) => `${name}_FILE`)] };
+
+/** The public names production must be told (their development defaults are localhost). */
+const PUBLIC_NAMES = {
+  AUTH_ISSUER: "the authorization server's public https URL, its AUTH_ISSUER",
+  API_URL: "the API's public URL, its API_PUBLIC_URL",
+  CLIENT_URL: 'the public https URL of this app; its /callback is the registered redirect URI',
+} as const;
+
 function isLoopback(url: URL): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 }
@@ -107,20 +130,25 @@ const devApp = (clientId: string) => (clientId === 'app-two' ? DEV_TOPOLOGY['app
 
 /** The database of one app, from the same variables as {@link loadConfig}, without its secrets (for `migrate`). */
 export function clientDatabaseUrl(env: Record<string, string | undefined>): string {
-  const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env, { renamed: RENAMED_SETTINGS });
+  const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env, {
+    renamed: RENAMED_SETTINGS,
+    strict: STRICT,
+    secrets: ['CLIENT_DATABASE_URL'],
+  });
   return databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, e.CLIENT_ID);
 }
 
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): ClientConfig {
   const problems = new ConfigProblems();
-  const e = parseEnv(Env, env, { problems, renamed: RENAMED_SETTINGS });
+  const e = parseEnv(Env, env, { problems, renamed: RENAMED_SETTINGS, strict: STRICT, secrets: SECRETS });
   const production = e.NODE_ENV === 'production';
   const clientId = e.CLIENT_ID;
   const devSecret = (DEV_DEFAULTS.clientSecrets as Record<string, string>)[clientId];
 
   if (production) {
-    const missing = [!e.CLIENT_SECRET && 'CLIENT_SECRET', !e.CLIENT_COOKIE_KEYS?.length && 'CLIENT_COOKIE_KEYS'].filter((name) => name !== false);
+    for (const [name, why] of Object.entries(PUBLIC_NAMES)) if (env[name] === undefined && !problems.has(name)) problems.requiredInProduction(name, why);
+    const missing = [!e.CLIENT_SECRET && 'CLIENT_SECRET', !e.CLIENT_COOKIE_KEYS?.length && 'CLIENT_COOKIE_KEYS'].filter((name): name is string => name !== false && !problems.has(name));
     if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
     if (Object.values(DEV_DEFAULTS.clientSecrets).includes(e.CLIENT_SECRET as never)) {
       problems.sentence('CLIENT_SECRET', 'CLIENT_SECRET must not be a development default when NODE_ENV=production');
@@ -162,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined>): ClientConfi
     allowInsecureIssuer,
     apiUrl: e.API_URL,
     databaseUrl: databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, clientId),
+    databaseConnectTimeout: e.CLIENT_DATABASE_CONNECT_TIMEOUT,
     migrate: e.CLIENT_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.CLIENT_DATA_DIR,
     scopes: Object.freeze(scopes),

@@ -85,7 +85,7 @@ describe('the client database URL', () => {
 describe('loadConfig reports', () => {
   it('every problem at once, schema and cross-field checks together', () => {
     const error = refusal(() =>
-      loadConfig({ NODE_ENV: 'production', CLIENT_PORT: 'x', AUTH_ISSUER: 'http://id.example.com', CLIENT_SCOPES: 'profile', CLIENT_DATABASE_URL: 'mysql://app:pw@db/client' }),
+      loadConfig({ NODE_ENV: 'production', API_URL: 'https://api.example.com', CLIENT_URL: 'https://app.example.com', CLIENT_PORT: 'x', AUTH_ISSUER: 'http://id.example.com', CLIENT_SCOPES: 'profile', CLIENT_DATABASE_URL: 'mysql://app:pw@db/client' }),
     );
     expect(error.message).toBe(
       [

@@ -7,6 +7,8 @@ import { ConfigError, loadConfig } from '../../src/config/config.ts';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'gatehouse-client-config-'));
 const KEY = 'k'.repeat(32);
+/** Public names production requires beside AUTH_ISSUER. */
+const PUBLIC = { API_URL: 'https://api.example.com', CLIENT_URL: 'https://app.example.com' };
 
 describe('loadConfig', () => {
   it('has development defaults for app-one', () => {
@@ -56,22 +58,22 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start in production without CLIENT_SECRET and CLIENT_COOKIE_KEYS', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', AUTH_ISSUER: 'https://id.example.com' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_ISSUER: 'https://id.example.com' })).toThrow(
       new ConfigError('CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set when NODE_ENV=production'),
     );
-    expect(() => loadConfig({ NODE_ENV: 'production', CLIENT_COOKIE_KEYS: KEY, AUTH_ISSUER: 'https://id.example.com' })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC, CLIENT_COOKIE_KEYS: KEY, AUTH_ISSUER: 'https://id.example.com' })).toThrow(
       'CLIENT_SECRET must be set when NODE_ENV=production',
     );
   });
 
   it('refuses the development secrets in production', () => {
     expect(() =>
-      loadConfig({ NODE_ENV: 'production', CLIENT_SECRET: DEV_DEFAULTS.clientSecrets['app-one'], CLIENT_COOKIE_KEYS: KEY, AUTH_ISSUER: 'https://id.example.com' }),
+      loadConfig({ NODE_ENV: 'production', ...PUBLIC, CLIENT_SECRET: DEV_DEFAULTS.clientSecrets['app-one'], CLIENT_COOKIE_KEYS: KEY, AUTH_ISSUER: 'https://id.example.com' }),
     ).toThrow('CLIENT_SECRET must not be a development default when NODE_ENV=production');
   });
 
   it('accepts a plain-http issuer in production only on loopback', () => {
-    const base = { NODE_ENV: 'production', CLIENT_SECRET: 'a-real-secret-123', CLIENT_COOKIE_KEYS: KEY };
+    const base = { NODE_ENV: 'production', ...PUBLIC, CLIENT_SECRET: 'a-real-secret-123', CLIENT_COOKIE_KEYS: KEY };
     expect(loadConfig({ ...base, AUTH_ISSUER: 'http://localhost:3000' }).allowInsecureIssuer).toBe(true);
     expect(loadConfig({ ...base, AUTH_ISSUER: 'https://id.example.com' }).allowInsecureIssuer).toBe(false);
     expect(() => loadConfig({ ...base, AUTH_ISSUER: 'http://id.example.com' })).toThrow(
