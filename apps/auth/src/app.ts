@@ -40,6 +40,9 @@ import { discoveryResponseTypes } from './oidc/discovery-response-types.ts';
 import { formPostWithoutInlineScript } from './oidc/form-post.ts';
 import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
+import { join } from 'node:path';
+import { requestScope } from './logging/request-scope.ts';
+import { createAuditSpool } from './audit/audit-spool.ts';
 import { pinPublicOrigin } from './http/public-origin.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
@@ -105,11 +108,13 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const clock = deps.clock ?? Date.now;
   const baseLogger = deps.logger ?? createLogger({ level: config.logLevel });
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
-  const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger });
+  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
+  // Events the database cannot take wait in memory, then in the spool under the data directory.
+  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool') });
+  const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
   const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);
   await ensureSigningKey(services.keys, clock());
-  const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   const authMetrics = createAuthMetrics(metrics);
   registerDatabasePoolMetrics(metrics, deps.database);
 
@@ -163,6 +168,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(pinPublicOrigin(config.issuer, provider.app));
     provider.use(requestId);
     provider.use(accessLog(logger));
+    provider.use(requestScope);
     provider.use(authSecurityHeaders);
     provider.use(errorHandler(logger));
     provider.use(commitPendingWrites(services.oidcAdapter));

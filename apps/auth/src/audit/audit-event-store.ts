@@ -21,6 +21,8 @@ export interface AuditRecord {
   actorKind: string | null;
   actor: string | null;
   ip: string | null;
+  /** The request that caused the event (X-Request-Id), null (or absent) outside a request (authctl). */
+  requestId?: string | null;
   fields: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -54,7 +56,7 @@ export interface AuditEventStore {
 }
 
 /** The stored columns, in the order of each row's JSON array in {@link appendSql}. */
-const COLUMNS = ['occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'fields'] as const;
+const COLUMNS = ['occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'fields', 'request_id'] as const;
 
 /**
  * One statement for any batch: the rows come as one JSON array of arrays (parameter 1), inserted
@@ -76,7 +78,7 @@ export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine): A
   return {
     async append(records) {
       if (records.length === 0) return;
-      const rows = records.map((r) => [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields)]);
+      const rows = records.map((r) => [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields), r.requestId ?? null]);
       await insertRows([JSON.stringify(rows)]);
     },
 
@@ -113,6 +115,7 @@ export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine): A
         actorKind: row.actor_kind,
         actor: row.actor,
         ip: row.ip,
+        requestId: row.request_id,
         fields: JSON.parse(row.fields) as StoredAuditEvent['fields'],
       }));
     },

@@ -5,6 +5,7 @@
  */
 import type { PasskeyErrorCode, PasskeyRefusalReason } from '../passkeys/passkey-policy.ts';
 import { auditSinkOf } from '../audit/audit-sink.ts';
+import { currentRequestId } from './request-scope.ts';
 import { audit as auditLine, createLogger as createSharedLogger, type DestinationStream, type Logger } from '@gatehouse/logging';
 
 export type { Logger } from '@gatehouse/logging';
@@ -140,8 +141,13 @@ export interface AuditFields {
 
 export type AuditEvent = keyof AuditFields;
 
-/** Writes the audit line and, when the logger carries an audit sink (audit/audit-sink.ts), stores the event too. */
+/**
+ * Writes the audit line and, when the logger carries an audit sink (audit/audit-sink.ts), stores the
+ * event too; both carry the `request_id` of the request being answered (request-scope.ts), if any.
+ */
 export function audit<E extends AuditEvent>(logger: Logger, event: E, fields: AuditFields[E]): void {
-  auditLine(logger, event, fields);
-  auditSinkOf(logger)?.record(event, fields);
+  const requestId = currentRequestId();
+  const line = requestId === undefined ? fields : { ...fields, request_id: requestId };
+  auditLine(logger, event, line);
+  auditSinkOf(logger)?.record(event, line);
 }

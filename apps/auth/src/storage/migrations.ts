@@ -345,4 +345,11 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '021_audit_request_id': {
+    async up(db: Kysely<unknown>) {
+      // The request that caused an audit event (X-Request-Id, the id nginx logs too): one id
+      // leads from a row of the trail to the access log lines of every hop. Null for authctl.
+      await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
+    },
+  },
 };

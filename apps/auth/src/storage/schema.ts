@@ -222,6 +222,8 @@ export interface AuditEventsTable {
   actor: string | null;
   ip: string | null;
   fields: string;
+  /** The request that caused the event (X-Request-Id); null outside a request. */
+  request_id: string | null;
 }
 
 /** The browser and last use of an SSO session (account page), by oidc-provider's session uid. */

@@ -1,13 +1,30 @@
 /** Every audit() of a logger with a sink is stored, in order, also through child loggers; a failed write is a warning, never an error to the caller. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { TEST_ENGINES, createPostgresOutage, createTestDatabase } from '@gatehouse/db/testing';
+import { Registry } from '@gatehouse/metrics';
+import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import { createAuditEventStore } from '../../src/audit/audit-event-store.ts';
 import { createAuditSink, withAuditSink } from '../../src/audit/audit-sink.ts';
+import { createAuditSpool } from '../../src/audit/audit-spool.ts';
 import { audit, createLogger } from '../../src/logging/logger.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const T = Date.parse('2026-11-21T08:00:00.000Z');
+
+const spoolDirectories: string[] = [];
+/** A fresh directory for a spool (removed after the file's tests). */
+function spoolDirectory(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'gatehouse-audit-spool-'));
+  spoolDirectories.push(directory);
+  return join(directory, 'audit-spool');
+}
+afterAll(() => {
+  for (const directory of spoolDirectories) rmSync(directory, { recursive: true, force: true });
+});
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -45,11 +62,11 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     ]);
     const rows = await database.db.selectFrom('audit_events').selectAll().orderBy('id').execute();
     expect(rows.map((r) => ({ ...r, id: undefined, occurred_at: Number(r.occurred_at) }))).toEqual([
-      { id: undefined, occurred_at: T, event: 'login.password.failure', account_id: null, username: 'alice', client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{}' },
-      { id: undefined, occurred_at: T + 5, event: 'login.password.success', account_id: 'acc-1', username: null, client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{}' },
-      { id: undefined, occurred_at: T + 5, event: 'login.mfa.success', account_id: 'acc-1', username: null, client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{"method":"push","push_id":"p1"}' },
-      { id: undefined, occurred_at: T + 5, event: 'token.issued', account_id: null, username: null, client_id: null, actor_kind: null, actor: null, ip: null, fields: '{"grant_type":"client_credentials"}' },
-      { id: undefined, occurred_at: T + 5, event: 'admin.user.unlocked', account_id: 'acc-1', username: null, client_id: null, actor_kind: 'operator', actor: 'cli', ip: null, fields: '{"cleared":3}' },
+      { id: undefined, occurred_at: T, event: 'login.password.failure', account_id: null, username: 'alice', client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{}', request_id: null },
+      { id: undefined, occurred_at: T + 5, event: 'login.password.success', account_id: 'acc-1', username: null, client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{}', request_id: null },
+      { id: undefined, occurred_at: T + 5, event: 'login.mfa.success', account_id: 'acc-1', username: null, client_id: null, actor_kind: null, actor: null, ip: '10.0.0.1', fields: '{"method":"push","push_id":"p1"}', request_id: null },
+      { id: undefined, occurred_at: T + 5, event: 'token.issued', account_id: null, username: null, client_id: null, actor_kind: null, actor: null, ip: null, fields: '{"grant_type":"client_credentials"}', request_id: null },
+      { id: undefined, occurred_at: T + 5, event: 'admin.user.unlocked', account_id: 'acc-1', username: null, client_id: null, actor_kind: 'operator', actor: 'cli', ip: null, fields: '{"cleared":3}', request_id: null },
     ]);
     expect(rows.map((r) => Number(r.id))).toEqual([...rows.map((r) => Number(r.id))].sort((a, b) => a - b));
   });
@@ -66,7 +83,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     expect(JSON.stringify(row)).not.toContain('123456');
   });
 
-  it('a failed write is one warning per event, naming only the event; the caller goes on and later events are stored', async () => {
+  it('a failed write is one warning; the caller goes on, and the events are written once the table is back, in order', async () => {
     const { lines, logger: base } = capture();
     const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 200, logger: base });
     const logger = withAuditSink(base, sink);
@@ -78,29 +95,32 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     } finally {
       await sql`alter table audit_events_away rename to audit_events`.execute(database.db);
     }
-    const warnings = lines.filter((l) => l.event === 'audit.persist_failed');
-    expect(warnings.map((l) => ({ level: l.level, audit_event: l.audit_event, msg: l.msg, username: l.username, account_id: l.account_id, ip: l.ip }))).toEqual([
-      { level: 40, audit_event: 'login.password.failure', msg: 'audit event not stored', username: undefined, account_id: undefined, ip: undefined },
-      { level: 40, audit_event: 'login.password.success', msg: 'audit event not stored', username: undefined, account_id: undefined, ip: undefined },
+    expect(lines.filter((l) => l.level === 40).map((l) => ({ event: l.event, pending: l.pending, msg: l.msg, username: l.username, account_id: l.account_id, ip: l.ip }))).toEqual([
+      { event: 'audit.persist_failed', pending: 2, msg: 'audit events not stored yet: kept until the database is back', username: undefined, account_id: undefined, ip: undefined },
     ]);
     audit(logger, 'login.password.success', { account_id: 'acc-4', ip: '10.0.0.4' });
     await sink.flush();
-    const stored = await database.db.selectFrom('audit_events').select('account_id').where('occurred_at', '=', T + 200).execute();
-    expect(stored).toEqual([{ account_id: 'acc-4' }]);
+    const stored = await database.db.selectFrom('audit_events').select(['username', 'account_id']).where('occurred_at', '=', T + 200).orderBy('id').execute();
+    expect(stored).toEqual([
+      { username: 'carol', account_id: null },
+      { username: null, account_id: 'acc-3' },
+      { username: null, account_id: 'acc-4' },
+    ]);
+    expect(lines.filter((l) => l.event === 'audit.persist_recovered').map((l) => [l.level, l.dropped])).toEqual([[30, 0]]);
   });
 
-  it('holds at most 10000 waiting events: one more is reported as not stored, the others are all written', async () => {
+  it('10000 waiting events and more are all written (the memory bound only moves events to the spool)', async () => {
     const { lines, logger: base } = capture();
-    const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 300, logger: base });
+    const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 300, logger: base, spool: createAuditSpool({ directory: spoolDirectory() }) });
     const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
     // Synchronous: nothing is written before the loop ends, so the queue really holds them all.
     for (let i = 0; i <= 10_000; i++) audit(logger, 'push.expired', { account_id: `acc-${i}`, push_id: `p${i}` });
-    expect(lines.filter((l) => l.event === 'audit.persist_failed').map((l) => l.audit_event)).toEqual(['push.expired']);
+    expect(lines.filter((l) => l.level === 40)).toEqual([]);
     await sink.flush();
     const rows = await database.db.selectFrom('audit_events').select((eb) => eb.fn.countAll<number>().as('n')).where('occurred_at', '=', T + 300).executeTakeFirstOrThrow();
-    expect(Number(rows.n)).toBe(10_000);
+    expect(Number(rows.n)).toBe(10_001);
     const last = await database.db.selectFrom('audit_events').select('account_id').where('occurred_at', '=', T + 300).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    expect(last.account_id).toBe('acc-9999');
+    expect(last.account_id).toBe('acc-10000');
   });
 
   it('events of separate requests in one batch window share one insert; flush writes them at once', async () => {
@@ -198,5 +218,142 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     await gate.release();
     await again;
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1, 1, 1, 1]);
+  });
+});
+
+describe('audit sink during a database outage (a store that fails, then recovers)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A store that refuses every write while `down`, and keeps what it is given otherwise. */
+  function flakyStore() {
+    const written: string[] = [];
+    const state = { down: true, attempts: 0 };
+    return {
+      written,
+      state,
+      store: {
+        append: async (records: readonly { clientId: string | null }[]) => {
+          state.attempts++;
+          if (state.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+          written.push(...records.map((r) => r.clientId ?? ''));
+        },
+      },
+    };
+  }
+
+  function droppedTotal(registry: Registry): Promise<number | undefined> {
+    return registry.getSingleMetric('gatehouse_audit_events_dropped_total')!.get().then((m) => m.values[0]?.value);
+  }
+
+  it('keeps every event of an outage, retries with a growing delay, and writes them all, in order, when the store is back', async () => {
+    vi.useFakeTimers();
+    const { lines, logger: base } = capture();
+    const flaky = flakyStore();
+    const metrics = new Registry();
+    const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, spool: createAuditSpool({ directory: spoolDirectory() }) });
+    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
+    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'client_credentials' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(flaky.state.attempts).toBe(1);
+    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'client_credentials' });
+    // Retries after 1 s, then 2 s, then 4 s: no write in between, even as events arrive.
+    await vi.advanceTimersByTimeAsync(999);
+    expect(flaky.state.attempts).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(flaky.state.attempts).toBe(2);
+    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'client_credentials' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(flaky.state.attempts).toBe(3);
+    flaky.state.down = false;
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(flaky.written).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(flaky.written).toEqual(['a', 'b', 'c']);
+    expect(lines.filter((l) => l.event === 'audit.persist_failed').map((l) => [l.level, l.error_code, l.pending])).toEqual([[40, 'ECONNREFUSED', 1]]);
+    expect(lines.filter((l) => l.event === 'audit.persist_recovered').map((l) => [l.level, l.dropped])).toEqual([[30, 0]]);
+    expect(await droppedTotal(metrics)).toBe(0);
+    // Back to batch windows: the next event waits 100 ms, not a retry delay.
+    audit(logger, 'token.issued', { client_id: 'd', grant_type: 'client_credentials' });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(flaky.written).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('beyond the memory bound events wait in the spool; beyond the spool they are dropped, counted and logged once', async () => {
+    vi.useFakeTimers();
+    const { lines, logger: base } = capture();
+    const flaky = flakyStore();
+    const metrics = new Registry();
+    const directory = spoolDirectory();
+    const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, memoryLimit: 3, spool: createAuditSpool({ directory, maxRecords: 4 }) });
+    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
+    audit(logger, 'token.issued', { client_id: 'e1', grant_type: 'client_credentials' });
+    await vi.advanceTimersByTimeAsync(100);
+    for (const id of ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9']) audit(logger, 'token.issued', { client_id: id, grant_type: 'client_credentials' });
+    // e1-e3 went to the spool when e4 came, e4-e6 when e7 came (one fitted, two dropped); e7-e9 wait in memory.
+    expect(readdirSync(directory)).toEqual([`${process.pid}.ndjson`]);
+    expect(readFileSync(join(directory, `${process.pid}.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId)).toEqual(['e1', 'e2', 'e3', 'e4']);
+    expect(await droppedTotal(metrics)).toBe(2);
+    expect(lines.filter((l) => l.event === 'audit.events_dropped').map((l) => [l.level, l.dropped, l.audit_event])).toEqual([[40, 2, 'token.issued']]);
+    const pending = await metrics.getSingleMetric('gatehouse_audit_events_pending')!.get();
+    expect(pending.values[0]?.value).toBe(7);
+    flaky.state.down = false;
+    await sink.flush();
+    expect(flaky.written).toEqual(['e1', 'e2', 'e3', 'e4', 'e7', 'e8', 'e9']);
+    expect(readdirSync(directory)).toEqual([]);
+    expect(lines.filter((l) => l.event === 'audit.persist_recovered').map((l) => l.dropped)).toEqual([2]);
+  });
+
+  it('a flush that cannot write keeps the events in the spool; the next process adopts a spool whose process is gone and writes it', async () => {
+    vi.useFakeTimers();
+    const { logger: base } = capture();
+    const flaky = flakyStore();
+    const directory = spoolDirectory();
+    const first = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, spool: createAuditSpool({ directory, pid: 4001, isRunning: () => false }) });
+    first.record('token.issued', { client_id: 'before-restart', grant_type: 'client_credentials' });
+    await first.flush();
+    expect(readdirSync(directory)).toEqual(['4001.ndjson']);
+    // A torn last line (a crash mid-write) is skipped.
+    writeFileSync(join(directory, '4001.ndjson'), `${readFileSync(join(directory, '4001.ndjson'), 'utf8')}{"occurredAt":1,"ev`);
+    // A spool of a process that still runs is left alone.
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(join(directory, '4003.ndjson'), '');
+    flaky.state.down = false;
+    const spool = createAuditSpool({ directory, pid: 4002, isRunning: (pid) => pid === 4003 });
+    expect(spool.size).toBe(1);
+    createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, spool });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(flaky.written).toEqual(['before-restart']);
+    expect(readdirSync(directory).sort()).toEqual(['4003.ndjson']);
+  });
+});
+
+describe('audit sink and a real PostgreSQL that restarts (a relay cut and restored)', () => {
+  it('events recorded while PostgreSQL is unreachable are all stored once it is back', async () => {
+    const target = await createTestDatabase('postgres');
+    const outage = await createPostgresOutage(target.url);
+    const database = await openAuthDatabase(outage.url, { onConnectionError: () => undefined, connectTimeoutMs: 1_000 });
+    try {
+      const { lines, logger: base } = capture();
+      const sink = createAuditSink({ store: createAuditEventStore(database.db, 'postgres'), clock: () => T, logger: base, spool: createAuditSpool({ directory: spoolDirectory() }) });
+      const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
+      audit(logger, 'token.issued', { client_id: 'before', grant_type: 'client_credentials' });
+      await sink.flush();
+      await outage.down();
+      for (const id of ['during-1', 'during-2', 'during-3', 'during-4']) audit(logger, 'token.issued', { client_id: id, grant_type: 'client_credentials' });
+      await sink.flush();
+      expect(lines.filter((l) => l.event === 'audit.persist_failed')).toHaveLength(1);
+      await outage.up();
+      audit(logger, 'token.issued', { client_id: 'after', grant_type: 'client_credentials' });
+      await sink.flush();
+      const rows = await database.db.selectFrom('audit_events').select('client_id').orderBy('id').execute();
+      expect(rows.map((r) => r.client_id)).toEqual(['before', 'during-1', 'during-2', 'during-3', 'during-4', 'after']);
+      expect(lines.filter((l) => l.event === 'audit.events_dropped')).toEqual([]);
+    } finally {
+      await database.close();
+      await outage.close();
+      await target.drop();
+    }
   });
 });

@@ -71,6 +71,7 @@ describe.each(TEST_ENGINES)('audit trail on %s', (engine) => {
       actorKind: null,
       actor: null,
       ip: '10.0.0.1',
+      requestId: null,
       fields: { method: 'totp' },
     });
     expect(items[2]).toMatchObject({ event: 'admin.user.disabled', actorKind: 'operator', actor: 'cli' });
