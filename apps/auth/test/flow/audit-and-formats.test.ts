@@ -80,7 +80,7 @@ describe('token formats and client authentication methods', () => {
     expect(info.body).toMatchObject({ active: true, aud: server.audience, scope: 'movies:read movies:write', client_id: 'test-app', token_type: 'Bearer', iss: server.issuer });
   });
 
-  it('confidential clients authenticate with client_secret_post or client_secret_basic', async () => {
+  it('a confidential client authenticates with its registered method only (client_secret_post here)', async () => {
     const res = await request(jar, authorizeUrl(server, { clientId: 'post-client', redirectUri: 'http://127.0.0.1:6/cb' }));
     const viaBody = await fetch(`${server.issuer}/oauth2/v1/token`, {
       method: 'POST',
@@ -95,8 +95,10 @@ describe('token formats and client authentication methods', () => {
     });
     expect(viaBody.status).toBe(200);
     const res2 = await request(jar, authorizeUrl(server, { clientId: 'post-client', redirectUri: 'http://127.0.0.1:6/cb' }));
+    // The right secret by another method (Basic) is refused.
     const viaBasic = await exchange(server, codeFrom(res2.location), {}, { clientId: 'post-client', clientSecret: 'post-client-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:6/cb' });
-    expect(viaBasic.status).toBe(200);
+    expect(viaBasic.status).toBe(401);
+    expect(viaBasic.body).toEqual({ error: 'invalid_client', error_description: 'client authentication failed' });
     const res3 = await request(jar, authorizeUrl(server, { clientId: 'post-client', redirectUri: 'http://127.0.0.1:6/cb' }));
     const wrong = await exchange(server, codeFrom(res3.location), {}, { clientId: 'post-client', clientSecret: 'not-the-secret', redirectUri: 'http://127.0.0.1:6/cb' });
     expect(wrong.status).toBe(401);
