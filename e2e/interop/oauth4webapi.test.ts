@@ -272,6 +272,14 @@ describe('oauth4webapi 3.8.8', () => {
     expect(denied.callback.searchParams.get('iss')).toBe(stack.authUrl);
   });
 
+  it('a client registered --first-party skips the consent page, unless it sends prompt=consent', async () => {
+    const [client, auth] = basic(await addClient(stack, 'o4w-first-party', ['--redirect-uri', redirectUri, '--first-party']));
+    expect((await codeFlow(client, auth)).steps).toEqual([]);
+    const asked = await codeFlow(client, auth, { extra: { prompt: 'consent' } });
+    expect(asked.steps).toEqual(['consent']);
+    expect(asked.result.scope).toBe(SCOPE);
+  });
+
   it('refresh: a rotated refresh token and a new access token; the used one is refused (invalid_grant) and ends the grant', async () => {
     const [client, auth] = basic(rotating);
     const flow = await codeFlow(client, auth, { scope: `${SCOPE} offline_access` });

@@ -174,7 +174,7 @@ describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => 
       end_session_endpoint: `${server.issuer}/oauth2/v1/logout`,
       code_challenge_methods_supported: ['S256'],
     });
-    expect(doc.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'none']);
+    expect(doc.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']);
     expect(doc.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email', 'movies:read', 'users:write']));
   });
 });
