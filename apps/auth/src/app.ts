@@ -55,6 +55,7 @@ import { accountRoutes } from './account/routes.ts';
 import { sessionUse } from './account/session-use.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
+import { resourceServerClients } from './oidc/token-policies.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
 import { userinfoDpop } from './oidc/userinfo-dpop.ts';
 import { tokenResponse } from './oidc/token-response.ts';
@@ -181,7 +182,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(formPostWithoutInlineScript);
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), realm: config.issuer }));
-    provider.use(jwtIntrospection({ tokens, logger }));
+    provider.use(jwtIntrospection({ tokens, logger, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
     // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.
     provider.use(

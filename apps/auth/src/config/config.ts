@@ -66,6 +66,11 @@ export interface AuthConfig {
     readonly scopes: readonly string[];
     /** `jwt` issues RFC 9068 access tokens; `opaque` issues reference tokens checked by introspection. */
     readonly tokenFormat: 'jwt' | 'opaque';
+    /**
+     * The client the API authenticates as at introspection (its API_INTROSPECTION_CLIENT_ID): it
+     * may introspect the tokens whose audience is the API, besides its own (oidc/token-policies.ts).
+     */
+    readonly clientId: string;
   };
   readonly keys: {
     /** Seconds between automatic signing-key rotations; null rotates only by hand (`authctl keys rotate`). */
@@ -125,6 +130,7 @@ const Env = z.object({
   AUTH_API_AUDIENCE: z.string().min(1).default(DEFAULT_API_AUDIENCE),
   AUTH_API_SCOPES: list.optional(),
   AUTH_API_TOKEN_FORMAT: z.enum(['jwt', 'opaque']).default('jwt'),
+  AUTH_API_CLIENT_ID: z.string().min(1).default('api'),
   AUTH_KEY_ROTATION_INTERVAL: rotationInterval.default(30 * 24 * 3600),
   AUTH_KEY_PREPUBLISH: seconds.positive().default(1800),
   AUTH_REGULATION_MAX_RETRIES: z.coerce.number().int().positive().default(30),
@@ -239,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
       audience: e.AUTH_API_AUDIENCE,
       scopes: Object.freeze([...(e.AUTH_API_SCOPES ?? DEFAULT_API_SCOPES)]),
       tokenFormat: e.AUTH_API_TOKEN_FORMAT,
+      clientId: e.AUTH_API_CLIENT_ID,
     }),
     keys: Object.freeze({ rotationInterval: rotation, prepublish: e.AUTH_KEY_PREPUBLISH }),
     regulation: Object.freeze({

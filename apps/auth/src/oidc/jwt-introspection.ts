@@ -2,8 +2,9 @@
  * Introspection (RFC 7662) and revocation (RFC 7009) of the JWT access tokens this server
  * issued. oidc-provider answers `unsupported_token_type` for structured tokens, after it has
  * authenticated the client; this middleware replaces exactly that answer. Rules:
- * - introspection: a confidential client may introspect any of our JWTs, a public client only
- *   its own (others look inactive); the answer is jwt-access-tokens.ts's;
+ * - introspection: the token's own client, or the resource server's client for a token of its
+ *   audience (token-policies.ts mayIntrospect); anyone else gets `{"active": false}`; the answer
+ *   is jwt-access-tokens.ts's;
  * - revocation: only the client the token was issued to revokes it (the jti is recorded until
  *   `exp`); another confidential client gets invalid_request, as for opaque tokens
  *   (token-policies.ts); an unknown, foreign-to-a-public-client or expired token gets 200;
@@ -14,10 +15,13 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { Logger } from '../logging/logger.ts';
 import { audit } from '../logging/logger.ts';
 import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
+import { mayIntrospect, type ResourceServerClient } from './token-policies.ts';
 
 export interface JwtIntrospectionDeps {
   tokens: JwtAccessTokens;
   logger: Logger;
+  /** The resource servers' own clients, which may introspect the tokens of their audience. */
+  resourceServers: readonly ResourceServerClient[];
 }
 
 type OidcContext = Context & { oidc?: KoaContextWithOIDC['oidc'] };
@@ -42,7 +46,7 @@ export function jwtIntrospection(deps: JwtIntrospectionDeps) {
 
     if (route === 'introspection') {
       ctx.status = 200;
-      ctx.body = claims && (own || !isPublic) ? await deps.tokens.introspect(token) : { active: false };
+      ctx.body = claims && mayIntrospect(client, { clientId: claims.client_id, aud: claims.aud }, deps.resourceServers) ? await deps.tokens.introspect(token) : { active: false };
       return;
     }
 

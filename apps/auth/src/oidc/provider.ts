@@ -48,7 +48,7 @@ import { createInteractionPolicy, promptValuesSupported } from './interaction-po
 import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
-import { expiresWithSession, introspectionAllowed, revocationAllowed } from './token-policies.ts';
+import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
 import { logoutPage } from '../views/logout-page.ts';
 import { accountClientMetadata } from '../account/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
@@ -178,7 +178,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     },
     features: {
       devInteractions: { enabled: false as never },
-      introspection: { enabled: true, allowedPolicy: introspectionAllowed as never },
+      // The token's own client, and the API's client for API tokens (token-policies.ts).
+      introspection: { enabled: true, allowedPolicy: introspectionAllowed(resourceServerClients(config)) as never },
       // Machine clients (the API's introspection credentials, service-to-service calls).
       clientCredentials: { enabled: true },
       revocation: { enabled: true, allowedPolicy: revocationAllowed as never },

@@ -291,7 +291,7 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
     expect((grants.body.items as Record<string, unknown>[])[0]).toMatchObject({
       client_id: 'test-app',
       openid_scopes: expect.arrayContaining(['openid', 'profile', 'email']),
-      resources: [{ resource: server.audience, scopes: ['movies:read'] }],
+      resources: [{ resource: server.audience, scopes: ['openid', 'profile', 'email', 'movies:read'] }],
     });
 
     const revoked = await call(server, 'DELETE', `/users/${id}/grants/${grantA}`, { token: writer });

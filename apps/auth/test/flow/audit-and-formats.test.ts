@@ -77,7 +77,7 @@ describe('token formats and client authentication methods', () => {
     expect(token.split('.')).toHaveLength(1);
     const info = await introspect(server, token);
     expect(info.status).toBe(200);
-    expect(info.body).toMatchObject({ active: true, aud: server.audience, scope: 'movies:read movies:write', client_id: 'test-app', token_type: 'Bearer', iss: server.issuer });
+    expect(info.body).toMatchObject({ active: true, aud: server.audience, scope: 'openid movies:read movies:write', client_id: 'test-app', token_type: 'Bearer', iss: server.issuer });
   });
 
   it('a confidential client authenticates with its registered method only (client_secret_post here)', async () => {

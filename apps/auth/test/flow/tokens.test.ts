@@ -140,11 +140,19 @@ describe.each(TEST_ENGINES)('codes, refresh tokens and keys on %s', (engine) => 
     });
     expect(wrongSecret.status).toBe(401);
     expect(((await wrongSecret.json()) as Record<string, unknown>).error).toBe('invalid_client');
-    const active = await introspect(server, token);
+    // A userinfo token: its own client may introspect it; the API's client may not (not its audience).
+    const asOwner = () =>
+      fetch(`${server.issuer}/oauth2/v1/introspect`, {
+        method: 'POST',
+        headers: { authorization: basic(server.testClient.clientId, server.testClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const active = await asOwner();
     expect(active.status).toBe(200);
     expect(active.body).toMatchObject({ active: true, client_id: 'test-app', scope: 'openid profile email', token_type: 'Bearer' });
+    expect(await introspect(server, token)).toEqual({ status: 200, body: { active: false } });
     await server.revoke(token);
-    expect((await introspect(server, token)).body).toEqual({ active: false });
+    expect((await asOwner()).body).toEqual({ active: false });
   });
 
   it('revocation of a refresh token needs the owning client', async () => {
