@@ -8,7 +8,7 @@
  *   `exp` already past (with the leeway);
  * - `token_type: DPoP` needs `cnf.jkt` (RFC 9449 §6.2): the token is DPoP-bound and the principal
  *   carries the thumbprint for the proof check (dpop-binding.ts); a `cnf.jkt` makes a token bound
- *   whatever its `token_type`;
+ *   whatever its `token_type`, and a `cnf` without `jkt` (another kind of binding) refuses it;
  * - a success may be reused until exp, but at most `maxAgeMs`, which bounds how long a revoked
  *   token keeps working;
  * - an endpoint that cannot be reached or answers garbage is 503, not 401: the token may be good.
@@ -70,7 +70,8 @@ export function createIntrospectionVerifier(options: {
         throw invalidToken(options.realm, 'the token is not an access token');
       }
       const jkt = claims.cnf?.jkt;
-      if (tokenType === 'dpop' && jkt === undefined) throw invalidToken(options.realm, 'the access token lacks a valid cnf claim');
+      // A confirmation without a DPoP key (a certificate binding, RFC 8705) is not one this API can check.
+      if ((tokenType === 'dpop' || claims.cnf !== undefined) && jkt === undefined) throw invalidToken(options.realm, 'the access token lacks a valid cnf claim');
       const now = options.clock();
       const expiresAt = claims.exp === undefined ? Infinity : claims.exp * 1000 + leewayMs;
       if (now >= expiresAt) throw invalidToken(options.realm, 'the access token expired');

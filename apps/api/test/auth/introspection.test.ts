@@ -80,6 +80,9 @@ describe('introspection', () => {
     [{ aud: undefined }, 'the access token was not issued for this API'],
     [{ iss: 'http://evil.example' }, 'the access token was not issued by the trusted issuer'],
     [{ token_type: 'refresh_token' }, 'the token is not an access token'],
+    [{ token_type: 'DPoP' }, 'the access token lacks a valid cnf claim'],
+    [{ token_type: 'DPoP', cnf: {} }, 'the access token lacks a valid cnf claim'],
+    [{ cnf: { 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' } }, 'the access token lacks a valid cnf claim'],
   ])('refuses an active answer with %j', async (override, description) => {
     const answer = active(override);
     for (const key of Object.keys(answer)) if ((answer as Record<string, unknown>)[key] === undefined) delete (answer as Record<string, unknown>)[key];
@@ -90,6 +93,15 @@ describe('introspection', () => {
     const again = await api.request('/api/movies', { token: 'tok-4' });
     expect(again.status).toBe(401);
     expect(calls()).toBe(2);
+  });
+
+  it('takes a cnf.jkt as a DPoP binding, whatever the token_type says', async () => {
+    issuer.introspection.set('tok-6', active({ token_type: 'Bearer', cnf: { jkt: '0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I' } }));
+    const r = await api.request('/api/movies', { token: 'tok-6' });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe(
+      'DPoP realm="gatehouse-api", error="invalid_token", error_description="the access token is bound to a DPoP key; send it as DPoP with a DPoP proof", algs="ES256 PS256 RS256 Ed25519 EdDSA"',
+    );
   });
 
   it('checks the scope of every request against the cached answer', async () => {

@@ -107,6 +107,16 @@ describe.each(MODES)('DPoP at the API: $mode', ({ tokenFormat, tokenMode }) => {
     }
   });
 
+  // JWKS mode reads cnf itself; introspection's cnf is tested against a scripted answer (test/auth/introspection.test.ts).
+  it.runIf(tokenMode === 'jwt')('refuses a JWT whose cnf holds no usable jkt (another kind of binding)', async () => {
+    for (const cnf of [{ 'x5t#S256': 'bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2' }, { jkt: '' }, 'jkt']) {
+      const forged = await as.sign({ ...decodeJwt(plain), cnf });
+      const r = await api.request('/api/movies/1', { token: forged });
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse-api", error="invalid_token", error_description="the access token lacks a valid cnf claim"');
+    }
+  });
+
   it('takes a plain token as Bearer only', async () => {
     expect((await api.request('/api/movies/1', { token: plain })).status).toBe(200);
     await expectRefused(await call('/api/movies/1', `DPoP ${plain}`, await proofFor('GET', '/api/movies/1', plain)), api, '/api/movies/1', 'invalid_token', 'the access token is not bound to a DPoP key; send it as Bearer');
