@@ -28,8 +28,8 @@
  *   method until rotateSecret() gives it one;
  * - response types are `code` and `id_token` only (no implicit access tokens); `code` needs the
  *   authorization_code grant and the reverse; `id_token` comes with the `implicit` grant (RFC 7591
- *   §2.1), added when not named; both need a redirect URI. Without a choice: `code` when the
- *   client has authorization_code, else none (stored as null);
+ *   §2.1), added when not named; both need a redirect URI. Without a choice they follow the grants:
+ *   `code` with authorization_code (the default, stored as null), `id_token` with implicit;
  * - `firstParty` (skips consent unless prompt=consent) and `dpopBoundAccessTokens` (RFC 9449) are
  *   off by default; the record carries each only when on.
  */
@@ -227,7 +227,9 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (unsupported) {
     throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`, 'grant_types');
   }
-  const effectiveResponseTypes = responseTypes ?? (grantTypes.includes('authorization_code') ? ['code'] : []);
+  // Without a choice of response types, they follow the grants: code with authorization_code, id_token with implicit.
+  const codeDefault = grantTypes.includes('authorization_code') ? ['code'] : [];
+  const effectiveResponseTypes = responseTypes ?? [...codeDefault, ...(grantTypes.includes('implicit') ? ['id_token'] : [])];
   if (effectiveResponseTypes.includes('id_token') && !grantTypes.includes('implicit')) grantTypes.push('implicit');
   if (grantTypes.length === 0) throw new ClientRegistryError('invalid_input', 'a client needs at least one grant type', 'grant_types');
   if (effectiveResponseTypes.includes('code') !== grantTypes.includes('authorization_code')) {
@@ -292,7 +294,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
     throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
-  const isDefaultResponseTypes = responseTypes === undefined || sameSet(responseTypes, grantTypes.includes('authorization_code') ? ['code'] : []);
+  const isDefaultResponseTypes = sameSet(effectiveResponseTypes, codeDefault);
   return {
     clientId: input.clientId,
     redirectUris,
@@ -303,7 +305,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     name,
     ...(input.idTokenField !== undefined ? { idTokenField: input.idTokenField } : {}),
     ...(input.firstParty ? { firstParty: true } : {}),
-    ...(isDefaultResponseTypes ? {} : { responseTypes: responseTypes as ClientResponseType[] }),
+    ...(isDefaultResponseTypes ? {} : { responseTypes: effectiveResponseTypes as ClientResponseType[] }),
     ...(authMethod === 'private_key_jwt' && input.jwks !== undefined ? { jwks: input.jwks } : {}),
     ...(authMethod === 'private_key_jwt' && input.jwksUri !== undefined ? { jwksUri: input.jwksUri } : {}),
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),

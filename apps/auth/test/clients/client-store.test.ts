@@ -343,6 +343,9 @@ describe.each(TEST_ENGINES)('client store: interop metadata (migration 018) on %
     expect(toOidcClientMetadata((await store().find('eoc'))!)).toMatchObject({ response_types: ['id_token'], grant_types: ['implicit'], application_type: 'native' });
     await store().create({ clientId: 'both', redirectUris: ['https://both.example/cb'], responseTypes: ['code', 'id_token'] });
     expect(await store().find('both')).toMatchObject({ responseTypes: ['code', 'id_token'], grantTypes: ['authorization_code', 'refresh_token', 'implicit'] });
+    // The implicit grant without a choice of response types: id_token (and code with authorization_code).
+    await store().create({ clientId: 'by-grant', redirectUris: ['https://grant.example/cb'], grantTypes: ['authorization_code', 'implicit'] });
+    expect(await store().find('by-grant')).toMatchObject({ responseTypes: ['code', 'id_token'], grantTypes: ['authorization_code', 'implicit'] });
     // The default, given explicitly, is stored as the default.
     await store().create({ clientId: 'code-only', redirectUris: ['https://code.example/cb'], responseTypes: ['code'] });
     expect(await store().find('code-only')).not.toHaveProperty('responseTypes');
@@ -351,7 +354,7 @@ describe.each(TEST_ENGINES)('client store: interop metadata (migration 018) on %
       [{ clientId: 'r', redirectUris: ['https://r.example/cb'], responseTypes: ['code id_token'] }, 'invalid_input', 'response_types', 'response type "code id_token" is not supported (use code or id_token)'],
       [{ clientId: 'r', redirectUris: [], grantTypes: ['client_credentials'], responseTypes: ['code'] }, 'invalid_input', 'response_types', 'the response type code and the authorization_code grant go together: give both or neither'],
       [{ clientId: 'r', redirectUris: ['https://r.example/cb'], grantTypes: ['authorization_code'], responseTypes: ['id_token'] }, 'invalid_input', 'response_types', 'the response type code and the authorization_code grant go together: give both or neither'],
-      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], grantTypes: ['authorization_code', 'implicit'] }, 'invalid_input', 'grant_types', 'the implicit grant needs the response type id_token (implicit access tokens are not supported)'],
+      [{ clientId: 'r', redirectUris: ['https://r.example/cb'], grantTypes: ['authorization_code', 'implicit'], responseTypes: ['code'] }, 'invalid_input', 'grant_types', 'the implicit grant needs the response type id_token (implicit access tokens are not supported)'],
       [{ clientId: 'r', redirectUris: [], responseTypes: ['id_token'] }, 'invalid_redirect_uri', 'redirect_uris', 'at least one redirect URI is required for the response type id_token'],
       [{ clientId: 'r', redirectUris: ['http://localhost/cb', 'https://127.0.0.1/cb'], responseTypes: ['id_token'] }, 'invalid_redirect_uri', 'redirect_uris', 'a client using the response type id_token cannot mix http and https URIs on a loopback host'],
     ];
