@@ -13,7 +13,8 @@
  *   carry the client id, so one database serves both; unset, each app keeps its own SQLite file
  *   (`<CLIENT_DATA_DIR>/<client id>.db`), as it keeps its own dev secrets there. The old
  *   APP_ONE_DATABASE_URL / APP_TWO_DATABASE_URL are refused before anything starts;
- * - dev ports and URLs come from DEV_TOPOLOGY;
+ * - dev ports and URLs come from DEV_TOPOLOGY; with NODE_ENV=production, APP_ONE_URL and
+ *   APP_TWO_URL must be set (no localhost fallback);
  * - `--watch` restarts an app when its source changes and formats its JSON log lines (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
  *   exits with its code.
@@ -22,7 +23,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from '@gatehouse/devlog';
-import { ConfigError, refuseRenamed, trimTrailingSlashes } from '@gatehouse/config';
+import { ConfigError, ConfigProblems, refuseRenamed, trimTrailingSlashes } from '@gatehouse/config';
 import { DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
 import { RENAMED_SETTINGS } from './config/renamed-settings.ts';
 
@@ -64,6 +65,20 @@ export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   return { ...shared, ...own };
 }
 
+/**
+ * Production never falls back to the localhost default of an app's public URL: throws a
+ * {@link ConfigError} naming each missing APP_*_URL (before starting or checking the apps; the
+ * migrate step needs no URL).
+ */
+export function requirePublicUrls(env: NodeJS.ProcessEnv, apps: readonly AppSpec[] = APPS): void {
+  if (env.NODE_ENV !== 'production') return;
+  const problems = new ConfigProblems();
+  for (const app of apps) {
+    if (env[`${app.prefix}_URL`] === undefined) problems.requiredInProduction(`${app.prefix}_URL`, `the public https URL of ${app.clientId}; its /callback is the registered redirect URI`);
+  }
+  problems.throwIfAny();
+}
+
 function pipe(stream: NodeJS.ReadableStream, out: NodeJS.WriteStream, label: string, format: (line: string) => string): void {
   createInterface({ input: stream }).on('line', (line) => out.write(`${format(line).replace(/^/gm, `${label} `)}\n`));
 }
@@ -73,6 +88,7 @@ export function launch(options: { watch: boolean }): void {
   const entry = fileURLToPath(new URL(here.endsWith('.ts') ? './main.ts' : './main.js', here));
   let envs: NodeJS.ProcessEnv[];
   try {
+    requirePublicUrls(process.env);
     envs = APPS.map((app) => childEnv(app, process.env));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

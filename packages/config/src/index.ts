@@ -8,3 +8,5 @@ export { closestName, editDistance, refuseUnknown } from './unknown-variables.ts
 export type { KnownVariables } from './unknown-variables.ts';
 export { readSecretFiles } from './secret-files.ts';
 export type { ReadTextFile } from './secret-files.ts';
+export { configErrorText, runConfigCheck } from './config-check.ts';
+export type { ConfigCheckIo } from './config-check.ts';

@@ -21,6 +21,8 @@ import { DEVICE_SUBCOMMANDS, DEVICE_USAGE, runDeviceCommand } from './device-com
 import { PASSKEY_USAGE, runPasskeyCommand } from './passkey-commands.ts';
 import { runScopeCommand, SCOPE_USAGE } from './scope-commands.ts';
 import { AUDIT_USAGE, runAuditCommand } from './audit-commands.ts';
+import { runSecretsCommand, SECRETS_USAGE } from './secrets-commands.ts';
+import { CONFIG_USAGE, runConfigCommand } from './config-commands.ts';
 
 export type { CliIo } from './cli-context.ts';
 
@@ -28,7 +30,7 @@ export const USAGE = [
   'usage: authctl <command> [options]',
   '',
   'Manages the Gatehouse authorization server\'s users, clients and signing keys.',
-  'Uses the server\'s configuration (AUTH_DATABASE_URL, AUTH_DATA_DIR, AUTH_ENCRYPTION_KEY) and works while it runs.',
+  'Uses the server\'s configuration (AUTH_DATABASE_URL, AUTH_DATA_DIR, AUTH_ENCRYPTION_KEYS or AUTH_ENCRYPTION_KEY) and works while it runs.',
   '',
   'commands:',
   ...USER_USAGE,
@@ -38,7 +40,9 @@ export const USAGE = [
   ...SCOPE_USAGE,
   ...KEYS_USAGE,
   ...AUDIT_USAGE,
+  ...SECRETS_USAGE,
   ...DB_USAGE,
+  ...CONFIG_USAGE,
   '  help',
   '',
   'example: printf "%s" "$PASSWORD" | authctl user add alice --email alice@example.com --name "Alice" --groups admins --password-stdin',
@@ -57,6 +61,7 @@ const GROUPS = {
   // No subcommand: everything after `audit` is its flags.
   audit: (sub: string | undefined, args: readonly string[], ctx: CliContext) => runAuditCommand(sub === undefined ? args : [sub, ...args], ctx),
   db: runDbCommand,
+  secrets: runSecretsCommand,
 } as const;
 
 /** Runs one command; resolves to the process exit code. */
@@ -69,6 +74,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (group === 'help' || group === '--help' || group === '-h') {
     io.stdout(`${USAGE}\n`);
     return 0;
+  }
+  // Checks the configuration itself, so it runs before (and instead of) loading it for a command.
+  if (group === 'config') {
+    if (sub === 'help' || sub === '--help' || sub === '-h') {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    try {
+      return runConfigCommand(sub, rest, io);
+    } catch (error) {
+      return fail(io, error);
+    }
   }
   const run = Object.hasOwn(GROUPS, group) ? GROUPS[group as keyof typeof GROUPS] : undefined;
   if (!run) return fail(io, new UsageError(`unknown command "${group}"`));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientDatabaseUrl, ConfigError, loadConfig } from '../../src/config/config.ts';
-import { APPS, childEnv } from '../../src/launcher.ts';
+import { APPS, childEnv, requirePublicUrls } from '../../src/launcher.ts';
 
 const KEY = 'k'.repeat(32);
 const PRODUCTION = {
@@ -64,5 +64,15 @@ describe('client configuration, strictly', () => {
     expect(refusal(() => clientDatabaseUrl({ CLIENT_DATABSE_URL: 'sqlite::memory:' })).message).toBe(
       'invalid setting CLIENT_DATABSE_URL: not a setting of client; did you mean CLIENT_DATABASE_URL?',
     );
+  });
+});
+
+describe('the launcher under production', () => {
+  it('requires each app\'s public URL: no localhost fallback', () => {
+    expect(refusal(() => requirePublicUrls({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com' })).message).toBe(
+      'APP_TWO_URL must be set when NODE_ENV=production (the public https URL of app-two; its /callback is the registered redirect URI)',
+    );
+    expect(() => requirePublicUrls({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com', APP_TWO_URL: 'https://two.example.com' })).not.toThrow();
+    expect(() => requirePublicUrls({ NODE_ENV: 'development' })).not.toThrow();
   });
 });
