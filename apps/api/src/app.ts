@@ -13,7 +13,7 @@ import type { Logger } from '@gatehouse/logging';
 import type { Kysely } from 'kysely';
 import { pendingMigrations, type Database } from '@gatehouse/db';
 import { apiMigrations } from './storage/migrations.ts';
-import { httpMetrics, httpMetricsRecorder, registerDatabasePoolMetrics, createMetricsRegistry, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { httpMetrics, httpMetricsRecorder, registerDatabasePoolMetrics, createMetricsRegistry, readBuildInfo, registerBuildInfo, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import { accessDeniedLog } from './auth/access-denied-log.ts';
 import { createAuthenticator, type Authenticator, type RevocationCheck } from './auth/authenticator.ts';
 import { createRevocationFeed, type RevocationFeed } from './auth/revocation-feed.ts';
@@ -33,6 +33,7 @@ import { requestId } from '@gatehouse/http';
 import { apiAccessLog } from './http/access-log.ts';
 import { apiSecurityHeaders } from './http/security-headers.ts';
 import { apiRouteName } from './metrics/route-name.ts';
+import { registerRevocationFeedLag } from './metrics/revocation-feed-lag.ts';
 import type { ApiState } from './http/state.ts';
 import { collectionEndpoint, type TokenValidation } from './items/collection-endpoint.ts';
 import { fastItemRead, type RequestHandler } from './items/fast-read.ts';
@@ -145,6 +146,8 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   app.silent = true;
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   registerDatabasePoolMetrics(metrics, deps.database);
+  registerBuildInfo(metrics, readBuildInfo('api', new URL('../package.json', import.meta.url)));
+  if (feed) registerRevocationFeedLag(metrics, feed, deps.clock);
 
   const requestMetrics = httpMetricsRecorder(metrics);
   app.use(httpMetrics({ registry: metrics, route: apiRouteName, recorder: requestMetrics }));

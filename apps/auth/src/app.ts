@@ -23,7 +23,7 @@
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
 import type { Database } from '@gatehouse/db';
-import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { createMetricsRegistry, httpMetrics, readBuildInfo, registerBuildInfo, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -43,6 +43,7 @@ import { errorHandler } from './http/request-context.ts';
 import { join } from 'node:path';
 import { requestScope } from './logging/request-scope.ts';
 import { createAuditSpool } from './audit/audit-spool.ts';
+import { registerSigningKeyAge } from './metrics/signing-key-age.ts';
 import { pinPublicOrigin } from './http/public-origin.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
@@ -112,6 +113,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   // Events the database cannot take wait in memory, then in the spool under the data directory.
   const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool') });
+  registerBuildInfo(metrics, readBuildInfo('auth', new URL('../package.json', import.meta.url)));
   const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
   const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);
@@ -129,6 +131,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const tokens = createJwtAccessTokens({
     issuer: config.issuer,
     keys: () => signingKeys,
+  let signingSince: number | null = null;
+  registerSigningKeyAge(metrics, () => signingSince, clock);
     clients: services.clients,
     accounts: services.accounts,
     revocations: services.revocations,
@@ -156,6 +160,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     const provider = createProvider(config, {
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
+    signingSince = jwks.signingSince;
       scopeGate: services.scopeGate,
       consents: services.consents,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },

@@ -10,7 +10,7 @@ import { bodyParser } from '@koa/bodyparser';
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
 import { pendingMigrations, type Database } from '@gatehouse/db';
 import { clientMigrations } from './storage/migrations.ts';
-import { createMetricsRegistry, httpMetrics, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { createMetricsRegistry, httpMetrics, readBuildInfo, registerBuildInfo, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import { sql, type Kysely } from 'kysely';
 import type { ClientConfig } from './config/config.ts';
 import type { ClientSchema } from './storage/schema.ts';
@@ -90,6 +90,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   let purgedAt = clock();
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   registerDatabasePoolMetrics(metrics, deps.database);
+  registerBuildInfo(metrics, readBuildInfo(config.clientId, new URL('../package.json', import.meta.url)));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
     database: () => sql`select 1`.execute(db),

@@ -4,6 +4,7 @@ export { httpMetrics, httpMetricsRecorder } from './http-metrics.ts';
 export type { HttpMetricsOptions, HttpMetricsRecorder } from './http-metrics.ts';
 export { routeTable, OTHER_ROUTE } from './route-table.ts';
 export type { RouteNamer } from './route-table.ts';
+export { readBuildInfo, registerBuildInfo } from './build-info.ts';
 export { registerDatabasePoolMetrics } from './database-pool-metrics.ts';
 export type { PoolStats, PoolStatsSource } from './database-pool-metrics.ts';
 export { startMetricsServer, METRICS_PATH } from './metrics-server.ts';

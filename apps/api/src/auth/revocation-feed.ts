@@ -10,7 +10,9 @@
  *   missed silently while the feed is down;
  * - a failed or ended connection is retried with a growing delay (0.5 s to 10 s); the first
  *   failure of a streak is logged once, without credentials;
- * - stop() aborts the connection and the retry loop.
+ * - stop() aborts the connection and the retry loop;
+ * - `lagSeconds` is the age of the last contact (the API's `gatehouse_revocation_feed_lag_seconds`):
+ *   a few seconds at most while the feed is healthy (the heartbeat), growing while it is down.
  */
 import { RevocationEvent, RevocationFeedPage } from '@gatehouse/contracts';
 import type { Logger } from 'pino';
@@ -21,6 +23,8 @@ export interface RevocationFeed {
   stop(): void;
   /** Whether the deny-list is known to be current at `nowMs`. */
   isFresh(nowMs: number): boolean;
+  /** Seconds since the last contact with the feed (an event, a page or a heartbeat), or since start() before any. */
+  lagSeconds(nowMs: number): number;
   readonly cursor: number;
 }
 
@@ -48,6 +52,7 @@ export function createRevocationFeed(options: RevocationFeedOptions): Revocation
   const firstRetry = options.retryMs ?? 500;
   let cursor = 0;
   let lastContact = -Infinity;
+  let startedAt: number | undefined;
   let running = false;
   let abort: AbortController | undefined;
   let wake: (() => void) | undefined;
@@ -153,6 +158,7 @@ export function createRevocationFeed(options: RevocationFeedOptions): Revocation
     start() {
       if (running) return;
       running = true;
+      startedAt = options.clock();
       void run();
     },
     stop() {
@@ -162,6 +168,10 @@ export function createRevocationFeed(options: RevocationFeedOptions): Revocation
     },
     isFresh(nowMs) {
       return nowMs - lastContact <= options.maxStalenessMs;
+    },
+    lagSeconds(nowMs) {
+      const since = Number.isFinite(lastContact) ? lastContact : (startedAt ?? nowMs);
+      return Math.max(0, (nowMs - since) / 1000);
     },
     get cursor() {
       return cursor;

@@ -50,6 +50,7 @@ describe('GET /metrics on the metrics listener', () => {
     expect(text).toContain('# TYPE http_requests_total counter');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(text).toContain('# TYPE db_pool_connections gauge');
+    expect(text.split('\n').find((l) => l.startsWith('gatehouse_build_info{'))).toMatch(/^gatehouse_build_info\{app="api",version="0\.1\.0",commit="[0-9a-f]{40}",node_version="v\d+\.\d+\.\d+"\} 1$/);
   });
 
   it('labels requests with the route pattern, never the id in the path', async () => {

@@ -178,15 +178,19 @@ export interface SigningKeySet {
   keys: JWK[];
   /** The key that signs at the instant the set was loaded. */
   signingKid: string | null;
+  /** When that key started signing (epoch ms), null without one. */
+  signingSince: number | null;
   fingerprint: string;
 }
 
 /** The published keys at nowMs (read only; maintainSigningKeys deletes expired keys). */
 export async function loadSigningJwks(store: KeyStore, nowMs: number): Promise<SigningKeySet> {
   const published = keyStates(await store.list(), nowMs).filter((s) => s.state !== 'expired');
+  const active = published.find((s) => s.state === 'active');
   return {
     keys: published.map((s) => s.key.privateJwk),
-    signingKid: published.find((s) => s.state === 'active')?.key.kid ?? null,
+    signingKid: active?.key.kid ?? null,
+    signingSince: active?.activatesAt ?? null,
     fingerprint: keySetFingerprint(published.map((s) => ({ kid: s.key.kid, state: s.state }))),
   };
 }

@@ -68,6 +68,12 @@ describe('the authorization server with its metrics listener', () => {
     }
   });
 
+  it('names the running build: app, version, git commit and Node.js version', async () => {
+    const line = (await scrape(metrics)).split('\n').find((l) => l.startsWith('gatehouse_build_info{'));
+    expect(line).toMatch(/^gatehouse_build_info\{app="auth",version="0\.1\.0",commit="[0-9a-f]{40}",node_version="v\d+\.\d+\.\d+"\} 1$/);
+    expect(line).toContain(`node_version="${process.version}"`);
+  });
+
   it('does not serve /metrics on the issuer port', async () => {
     const r = await fetch(`${server.issuer}/metrics`);
     expect(r.status).toBe(404);
@@ -246,6 +252,27 @@ describe('/healthz and /readyz', () => {
       expect(await down.json()).toEqual({ status: 'not_ready', checks: { database: 'failing', signingKeys: 'ok', migrations: 'failing' } });
     } finally {
       await server.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('gatehouse_signing_key_age_seconds', () => {
+  it('is the age of the key that signs, on the server\'s clock, and starts again at a rotation', async () => {
+    const T = Date.parse('2026-11-26T08:00:00.000Z');
+    let now = T;
+    const registry = createMetricsRegistry({ processMetrics: false });
+    const server = await startServer({ metrics: registry, clock: () => now });
+    const metrics = await startMetricsServer({ host: '127.0.0.1', port: 0, registry });
+    try {
+      expect(await value(metrics, 'gatehouse_signing_key_age_seconds')).toBe(0);
+      now += 3 * 86_400_000 + 500;
+      expect(await value(metrics, 'gatehouse_signing_key_age_seconds')).toBe(3 * 86_400 + 0.5);
+      await server.rotateKeys();
+      await server.app.reloadKeys();
+      expect(await value(metrics, 'gatehouse_signing_key_age_seconds')).toBe(0);
+    } finally {
+      await metrics.close();
+      await server.close();
     }
   });
 });

@@ -48,6 +48,11 @@ describe('GET /metrics on the metrics listener', () => {
     }
   });
 
+  it('names the running build: the app (its client id), version, git commit and Node.js version', async () => {
+    const text = await (await fetch(`${metrics.url}/metrics`)).text();
+    expect(text.split('\n').find((l) => l.startsWith('gatehouse_build_info{'))).toMatch(/^gatehouse_build_info\{app="[a-z0-9-]+",version="0\.1\.0",commit="[0-9a-f]{40}",node_version="v\d+\.\d+\.\d+"\} 1$/);
+  });
+
   it('labels requests with the route pattern, never the item id, code or state', async () => {
     api.items.clear();
     const jar = new CookieJar();
