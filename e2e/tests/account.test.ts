@@ -142,7 +142,7 @@ describe('issue 10, the account page in Chromium', () => {
     user.lastStep = undefined;
     await a.fill('#new-totp-code', await nextCode(user));
     await Promise.all([a.waitForURL(`${stack.authUrl}/account?done=totp#totp`), a.click('#confirm-totp')]);
-    expect(await text(a, '#notice')).toBe('Your new authenticator app is set up. Codes from the previous one no longer work.');
+    expect(await text(a, '#notice')).toBe('Your new authenticator app is set up. Codes from the previous one no longer work, and your other sessions were signed out.');
 
     const contextC = await browser.newContext();
     try {

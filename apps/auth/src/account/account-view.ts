@@ -25,7 +25,7 @@ export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps 
 
 const NOTICES: Record<string, string> = {
   password: 'Your password was changed. Your other sessions were signed out.',
-  totp: 'Your new authenticator app is set up. Codes from the previous one no longer work.',
+  totp: 'Your new authenticator app is set up. Codes from the previous one no longer work, and your other sessions were signed out.',
   sessions: 'Your other sessions were signed out.',
   apps: "The application's access was revoked. Its sign-ins and refresh tokens ended.",
 };

@@ -5,12 +5,15 @@
  *   → 401 invalid_current_password, audited `account.password_change.refused`;
  * - the new password, typed twice, follows the policy (new-password.ts: one code per rule);
  * - on success the password is replaced (argon2id), every OTHER session of the user and every
- *   grant this session does not hold are ended (their refresh tokens answer invalid_grant),
- *   this session stays; audited `account.password_changed`; a form gets 303 to
+ *   grant this session does not hold are ended at once (accounts/end-account-access.ts: the
+ *   other browsers must sign in again, their refresh tokens answer invalid_grant, resource
+ *   servers hear `session-revoked`); this browser stays signed in, since it just proved the
+ *   current password; audited `account.password_changed`; a form gets 303 to
  *   /account?done=password#password, a JSON caller 200 with what was ended.
  */
 import type { Context } from 'koa';
 import { hashPassword } from '../accounts/password.ts';
+import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
@@ -21,7 +24,7 @@ import { newPassword } from './new-password.ts';
 import { requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
 import { requireSession } from './signed-in.ts';
 
-export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'logger'>;
+export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'logger'>;
 
 export function createChangePasswordHandler(deps: ChangePasswordDeps) {
   return async function changePassword(ctx: Context): Promise<void> {
@@ -42,8 +45,7 @@ export function createChangePasswordHandler(deps: ChangePasswordDeps) {
       }
       const password = newPassword(body);
       await deps.accounts.setPassword(account.id, await hashPassword(password));
-      const ended = await deps.userSessions.endOthers(account.id, signedIn.sessionId);
-      await deps.sessionMeta.remove(ended.sessionUids);
+      const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
       audit(deps.logger, 'account.password_changed', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
       if (body.json) {
         ctx.status = 200;

@@ -8,12 +8,16 @@
  *   authenticated encryption) together with the account id and an expiry of 10 minutes, so it
  *   cannot be read, forged, moved to another account or used late (400 invalid_enrollment);
  * - POST /account/totp/confirm: a code of the NEW secret (regulated as a second factor)
- *   replaces the old secret, and that code's time step is recorded as used;
- *   audited `account.totp_reenrolled`; 303 to /account?done=totp#totp;
+ *   replaces the old secret, and that code's time step is recorded as used; every OTHER session
+ *   of the user and every grant this session does not hold end at once, as after a password
+ *   change (accounts/end-account-access.ts: whoever held the old authenticator is signed out),
+ *   this browser stays signed in; audited `account.totp_reenrolled` with what was ended;
+ *   303 to /account?done=totp#totp;
  * - a refusal on either step is audited `account.totp_reenroll.refused` and shown in the
  *   page's TOTP section (the confirm step keeps its QR code to try again).
  */
 import type { Context } from 'koa';
+import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
@@ -27,7 +31,7 @@ import { requireSession, type SignedIn } from './signed-in.ts';
 
 const ENROLLMENT_TTL_MS = 10 * 60 * 1000;
 
-export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'logger'>;
+export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'revocations' | 'logger'>;
 
 interface PendingSecret {
   accountId: string;
@@ -110,10 +114,11 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
       }
       await deps.accounts.setTotpSecret(account.id, secret);
       await deps.accounts.consumeTotpStep(account.id, step);
-      audit(deps.logger, 'account.totp_reenrolled', { account_id: account.id, ip: ctx.ip });
+      const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
+      audit(deps.logger, 'account.totp_reenrolled', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
       if (body.json) {
         ctx.status = 200;
-        ctx.body = { totp_enrolled: true };
+        ctx.body = { totp_enrolled: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
         return;
       }
       ctx.status = 303;

@@ -4,11 +4,14 @@
  * - every change takes the `actor` who makes it and writes one audit event naming it
  *   (logging/logger.ts, `admin.user.*`); reads (listSessions) are not audited;
  * - an unknown username is an AccountError (`unknown user "<name>"`), never a silent no-op;
- * - setPassword applies the password policy (accounts/password-policy.ts) and ends the user's
- *   lockouts, since the counters guarded the old password; it leaves sessions alone
- *   (signOutEverywhere is the separate, explicit step);
+ * - setPassword applies the password policy (accounts/password-policy.ts), ends the user's
+ *   lockouts, since the counters guarded the old password, and ends every SSO session, grant
+ *   and refresh token of the user (accounts/end-account-access.ts): whoever knew the old
+ *   password is signed out everywhere;
  * - disable / enable: accounts/disable-account.ts (a disabled user cannot sign in; their
- *   sessions, refresh tokens and access tokens stop working at once);
+ *   sessions, grants, refresh tokens and access tokens end at once; enabling gives back the
+ *   right to sign in, never a session);
+ * - remove deletes the account and its data after ending everything it holds, as disable does;
  * - unlock deletes the failure counters of the account's password step (`account:<username>`)
  *   and second factor (`mfa:<username>`); counters of IPs and known devices are shared with
  *   other accounts or bound to a browser, and are left to expire;
@@ -23,13 +26,16 @@
  * - update changes email, name and groups; the audit line names the fields, not their values;
  *   a group change takes effect at the user's next token (admin scopes: at once, bearer.ts);
  * - resetSecondFactors removes the TOTP secret, authenticator devices, passkeys and recovery
- *   codes (the user enrols again at the next sign-in); sessions are left alone;
+ *   codes (the user enrols again at the next sign-in) and ends every session, grant and
+ *   refresh token of the user: a session signed in with a lost factor does not outlive it;
  * - revokeGrant ends one grant of the user (user-sessions.ts endGrant); an unknown grant id, or
  *   one of another user, is a UserAdminError `unknown_grant`.
  */
 import { keyCursor } from './key-cursor.ts';
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
+import { endAccountAccess } from '../accounts/end-account-access.ts';
+import type { SessionMetaStore } from '../account/session-meta-store.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password.ts';
 import { CodedError } from '../errors/coded-error.ts';
@@ -49,13 +55,14 @@ export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; acco
 export const CLI_OPERATOR: Actor = { kind: 'operator', name: 'cli' };
 
 export interface UserAdminDeps {
-  accounts: Pick<AccountStore, 'create' | 'update' | 'findByUsername' | 'findById' | 'page' | 'setPassword' | 'setDisabled' | 'setTotpSecret'>;
+  accounts: Pick<AccountStore, 'create' | 'update' | 'findByUsername' | 'findById' | 'page' | 'setPassword' | 'setDisabled' | 'setTotpSecret' | 'remove'>;
   devices: Pick<DeviceStore, 'countByAccount' | 'listByAccount' | 'remove'>;
   passkeys: Pick<PasskeyStore, 'countByAccount' | 'listByAccount' | 'remove'>;
   recoveryCodes: Pick<RecoveryCodeStore, 'remaining' | 'removeAll'>;
   revocations: Pick<RevocationStore, 'revokeSubject'>;
   regulationStore: Pick<RegulationStore, 'clear'>;
   userSessions: UserSessionStore;
+  sessionMeta: Pick<SessionMetaStore, 'remove'>;
   logger: Logger;
   clock: () => number;
   /** The longest access-token lifetime, seconds (config.accessTokenTtl). */
@@ -96,17 +103,25 @@ export interface UserAdmin {
   create(actor: Actor, input: NewUser): Promise<Account>;
   /** Throws AccountError `unknown_user` / `invalid_input`. */
   update(actor: Actor, username: string, changes: { email?: string; name?: string; groups?: string[] }): Promise<Account>;
-  resetSecondFactors(actor: Actor, username: string): Promise<{ account: Account; totp: boolean; devices: number; passkeys: number; recoveryCodes: number }>;
+  resetSecondFactors(actor: Actor, username: string): Promise<{ account: Account; totp: boolean; devices: number; passkeys: number; recoveryCodes: number } & Ended>;
   listGrants(username: string): Promise<{ account: Account; grants: UserGrant[] }>;
   /** Throws UserAdminError `unknown_grant`. */
   revokeGrant(actor: Actor, username: string, grantId: string): Promise<Account>;
-  setPassword(actor: Actor, username: string, password: string): Promise<Account>;
-  disable(actor: Actor, username: string): Promise<Account>;
+  setPassword(actor: Actor, username: string, password: string): Promise<Account & { ended: Ended }>;
+  disable(actor: Actor, username: string): Promise<Account & { ended: Ended }>;
+  /** Deletes the account after ending everything it holds; throws AccountError `unknown_user`. */
+  remove(actor: Actor, username: string): Promise<{ account: Account } & Ended>;
   enable(actor: Actor, username: string): Promise<Account>;
   /** Ends the account's lockouts; says how many recorded failures were cleared. */
   unlock(actor: Actor, username: string): Promise<{ account: Account; cleared: number }>;
   listSessions(username: string): Promise<{ account: Account; sessions: UserSession[] }>;
   signOutEverywhere(actor: Actor, username: string): Promise<{ account: Account; sessions: number; grants: number }>;
+}
+
+/** How many sessions and live grants a lockdown ended. */
+export interface Ended {
+  sessions: number;
+  grants: number;
 }
 
 export function actorFields(actor: Actor): ActorFields {
@@ -137,7 +152,7 @@ export function lockoutKeys(username: string): string[] {
 
 export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
   const { accounts, logger } = deps;
-  const lifecycle = { accounts, revocations: deps.revocations, clock: deps.clock, accessTokenTtl: deps.accessTokenTtl };
+  const lifecycle = { accounts, revocations: deps.revocations, userSessions: deps.userSessions, sessionMeta: deps.sessionMeta, clock: deps.clock, accessTokenTtl: deps.accessTokenTtl };
 
   async function find(username: string): Promise<Account> {
     const account = await accounts.findByUsername(username);
@@ -195,8 +210,9 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       let passkeys = 0;
       for (const passkey of await deps.passkeys.listByAccount(account.id)) if (await deps.passkeys.remove(account.id, passkey.id)) passkeys++;
       const recoveryCodes = await deps.recoveryCodes.removeAll(account.id);
-      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes });
-      return { account: { ...account, totpEnrolled: false }, totp, devices, passkeys, recoveryCodes };
+      const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
+      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes, sessions, grants });
+      return { account: { ...account, totpEnrolled: false }, totp, devices, passkeys, recoveryCodes, sessions, grants };
     },
 
     async listGrants(username) {
@@ -216,15 +232,26 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       const account = await find(username);
       await accounts.setPassword(account.id, await hashPassword(password));
       await deps.regulationStore.clear(lockoutKeys(account.username));
-      audit(logger, 'admin.user.password_set', { ...actorFields(actor), account_id: account.id });
-      return account;
+      const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
+      audit(logger, 'admin.user.password_set', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      return { ...account, ended: { sessions, grants } };
     },
 
     async disable(actor, username) {
       const account = await disableAccount(lifecycle, username);
       if (!account) throw new AccountError('unknown_user', `unknown user "${username}"`);
-      audit(logger, 'admin.user.disabled', { ...actorFields(actor), account_id: account.id });
+      const { sessions, grants } = account.ended;
+      audit(logger, 'admin.user.disabled', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return account;
+    },
+
+    async remove(actor, username) {
+      const account = await find(username);
+      // Ended first: the session and grant rows name the account, and go before it does.
+      const { sessions, grants } = await endAccountAccess(lifecycle, account.id, { revokeSubject: true });
+      if (!(await accounts.remove(account.username))) throw new AccountError('unknown_user', `unknown user "${username}"`);
+      audit(logger, 'admin.user.removed', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      return { account, sessions, grants };
     },
 
     async enable(actor, username) {

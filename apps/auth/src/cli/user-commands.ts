@@ -4,15 +4,19 @@
  *   trailing newline is dropped, nothing else;
  * - a new password follows accounts/password-policy.ts (12 to 128 code points, no composition
  *   rule, not on the common-passwords list); the error names the rule broken;
- * - changes (add, update, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user service
- *   (admin/user-admin.ts), which audits them with the actor `operator:cli`;
+ * - changes (add, update, remove, passwd, disable, enable, unlock, signout-all, reset-mfa) go through the user
+ *   service (admin/user-admin.ts), which audits them with the actor `operator:cli`;
+ * - remove, disable, passwd and reset-mfa end every SSO session, grant and refresh token of the
+ *   user at once and say how many (accounts/end-account-access.ts); enable gives back the right
+ *   to sign in, never a session;
+ * - `user list` shows who is disabled and who is locked out by brute-force regulation now
+ *   (regulation/regulator.ts, the account's password and second-factor keys) and until when;
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
  * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
  *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
 import { checkPassword } from '../accounts/password-policy.ts';
-import { revokeEverythingOf } from '../accounts/disable-account.ts';
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR, lockoutKeys, type Ended } from '../admin/user-admin.ts';
 import { issuePasswordReset } from '../admin/password-reset.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
@@ -22,17 +26,17 @@ import { printTable } from './table.ts';
 
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
-  '  user list [--json]',
+  '  user list [--json]                  every user, with DISABLED and LOCKED (brute-force lockout now, and until when)',
   '  user update <username> [--email <e>] [--name <n>] [--groups a,b | --clear-groups]   e.g. --groups admins,users makes an admin-API admin',
-  '  user remove <username>',
-  '  user disable <username>              no more sign-ins; ends their sessions and tokens now',
-  '  user enable <username>',
-  '  user passwd <username> --password-stdin   sets a new password; ends the user\'s lockouts',
+  '  user remove <username>               deletes the user; ends every session, grant and token of theirs now',
+  '  user disable <username>              no more sign-ins; ends every session, grant and token of theirs now',
+  '  user enable <username>               allows sign-in again; no session comes back (the user signs in anew)',
+  '  user passwd <username> --password-stdin   sets a new password; ends the user\'s lockouts and every session, grant and refresh token',
   '  user unlock <username>               ends the lockouts of the user\'s password and second factor',
   '  user sessions <username> [--json]    the user\'s signed-in sessions and the clients they signed in to',
   '  user signout-all <username>          ends every session, grant and refresh token of the user (sign out everywhere)',
   '  user totp <username> [--json]        enrol or re-enrol TOTP, prints the otpauth:// URI and a QR code',
-  '  user reset-mfa <username>            removes TOTP, authenticator devices, passkeys and recovery codes; the user enrols again at the next sign-in',
+  '  user reset-mfa <username>            removes TOTP, authenticator devices, passkeys and recovery codes and ends every session, grant and refresh token; the user enrols again at the next sign-in',
   '  user reset-link <username> [--json]  prints a one-time password-reset link (1 hour; replaces the previous link)',
 ];
 
@@ -126,11 +130,14 @@ async function updateUser(args: readonly string[], ctx: CliContext): Promise<voi
 
 async function listUsers(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'user list', positionals: [], options: { json: { type: 'boolean' } } });
-  const { accounts } = await ctx.stores();
+  const { accounts, regulator } = await ctx.stores();
   const all = await accounts.list();
+  const locks = await Promise.all(all.map((a) => regulator.check(lockoutKeys(a.username))));
+  // A lockout (not a progressive delay) ends `retryAfterSeconds` from now.
+  const lockedUntil = (i: number) => (locks[i]!.state === 'locked' ? new Date(ctx.now() + locks[i]!.retryAfterSeconds * 1000).toISOString() : null);
   if (values.json) {
     ctx.printJson(
-      all.map((a) => ({
+      all.map((a, i) => ({
         id: a.id,
         username: a.username,
         email: a.email,
@@ -138,6 +145,9 @@ async function listUsers(args: readonly string[], ctx: CliContext): Promise<void
         groups: a.groups,
         totp_enrolled: a.totpEnrolled,
         disabled: a.disabledAt !== null,
+        disabled_at: a.disabledAt === null ? null : new Date(a.disabledAt).toISOString(),
+        locked: lockedUntil(i) !== null,
+        locked_until: lockedUntil(i),
         created_at: new Date(a.createdAt).toISOString(),
       })),
     );
@@ -147,19 +157,20 @@ async function listUsers(args: readonly string[], ctx: CliContext): Promise<void
     ctx.print('no users');
     return;
   }
-  printTable(ctx, ['USERNAME', 'EMAIL', 'NAME', 'GROUPS', 'TOTP'], all.map((a) => [a.username, a.email, a.name, a.groups.join(','), a.totpEnrolled ? 'yes' : 'no']));
+  printTable(
+    ctx,
+    ['USERNAME', 'EMAIL', 'NAME', 'GROUPS', 'TOTP', 'DISABLED', 'LOCKED'],
+    all.map((a, i) => [a.username, a.email, a.name, a.groups.join(','), a.totpEnrolled ? 'yes' : 'no', a.disabledAt === null ? 'no' : 'yes', lockedUntil(i) === null ? 'no' : `until ${lockedUntil(i)}`]),
+  );
 }
+
+const ended = ({ sessions, grants }: Ended) => `${count(sessions, 'session', 'sessions')} and ${count(grants, 'grant', 'grants')} ended`;
 
 async function removeUser(args: readonly string[], ctx: CliContext): Promise<void> {
   const { positionals } = parseCommand(args, { command: 'user remove', positionals: ['username'], options: {} });
-  const username = positionals[0]!;
-  const { accounts, revocations } = await ctx.stores();
-  const account = await accounts.findByUsername(username);
-  if (!account || !(await accounts.remove(username))) throw new CliError(`unknown user "${username}"`);
-  // Resource servers following the revocation feed drop the user's live JWTs at once
-  // (an account-disabled event); introspection already finds no user.
-  await revokeEverythingOf({ revocations, clock: ctx.now, accessTokenTtl: ctx.config.accessTokenTtl }, account.id);
-  ctx.print(`removed user ${username.toLowerCase()}`);
+  const removed = await (await ctx.userAdmin()).remove(CLI_OPERATOR, positionals[0]!);
+  // Resource servers following the revocation feed drop the user's live JWTs at once (account-disabled and session-revoked events).
+  ctx.print(`removed user ${removed.account.username}: ${ended(removed)}, access tokens revoked`);
 }
 
 async function setUserDisabled(sub: 'disable' | 'enable', args: readonly string[], ctx: CliContext): Promise<void> {
@@ -167,10 +178,10 @@ async function setUserDisabled(sub: 'disable' | 'enable', args: readonly string[
   const admin = await ctx.userAdmin();
   if (sub === 'disable') {
     const account = await admin.disable(CLI_OPERATOR, positionals[0]!);
-    ctx.print(`disabled user ${account.username}: sign-in refused, sessions and tokens ended`);
+    ctx.print(`disabled user ${account.username}: sign-in refused; ${ended(account.ended)}, access tokens revoked`);
   } else {
     const account = await admin.enable(CLI_OPERATOR, positionals[0]!);
-    ctx.print(`enabled user ${account.username}`);
+    ctx.print(`enabled user ${account.username}: they may sign in again (no earlier session comes back)`);
   }
 }
 
@@ -180,7 +191,7 @@ async function setPassword(args: readonly string[], ctx: CliContext): Promise<vo
   if (!values['password-stdin']) throw new UsageError(`${command}: missing required option --password-stdin (the password is read from standard input)`);
   const password = readPassword(ctx.io.stdin);
   const account = await (await ctx.userAdmin()).setPassword(CLI_OPERATOR, positionals[0]!, password);
-  ctx.print(`set a new password for ${account.username}; their sessions stay signed in (user signout-all ends them)`);
+  ctx.print(`set a new password for ${account.username}; lockouts cleared; ${ended(account.ended)}`);
 }
 
 async function unlockUser(args: readonly string[], ctx: CliContext): Promise<void> {
@@ -234,7 +245,7 @@ async function resetMfa(args: readonly string[], ctx: CliContext): Promise<void>
     count(removed.passkeys, 'passkey', 'passkeys'),
     count(removed.recoveryCodes, 'recovery code', 'recovery codes'),
   ];
-  ctx.print(`reset the second factors of ${removed.account.username}: removed ${parts.join(', ')}; they enrol again at the next sign-in`);
+  ctx.print(`reset the second factors of ${removed.account.username}: removed ${parts.join(', ')}; ${ended(removed)}; they enrol again at the next sign-in`);
 }
 
 async function resetLink(args: readonly string[], ctx: CliContext): Promise<void> {

@@ -86,8 +86,12 @@ export interface AuditFields {
   'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };
   /** A use of a passkey second factor or sign-in whose counter did not grow: refused, possibly a copy. */
   /** Operator changes to an account (admin/user-admin.ts). */
-  'admin.user.password_set': ActorFields & { account_id: string };
-  'admin.user.disabled': ActorFields & { account_id: string };
+  /** A new password; every session and grant of the account ended: how many of each. */
+  'admin.user.password_set': ActorFields & { account_id: string; sessions: number; grants: number };
+  /** Sign-in refused from now on; every session and grant ended, every access token revoked by subject. */
+  'admin.user.disabled': ActorFields & { account_id: string; sessions: number; grants: number };
+  /** The account and its data deleted; sessions and grants ended, access tokens revoked by subject. */
+  'admin.user.removed': ActorFields & { account_id: string; sessions: number; grants: number };
   'admin.user.enabled': ActorFields & { account_id: string };
   /** Failure counters of the account and its second factor deleted: how many failures were cleared. */
   'admin.user.unlocked': ActorFields & { account_id: string; cleared: number };
@@ -100,17 +104,21 @@ export interface AuditFields {
   /** Profile or groups changed: the names of the fields changed (comma-separated), never their values. */
   'admin.user.updated': ActorFields & { account_id: string; fields: string };
   /** TOTP secret, authenticator devices, passkeys and recovery codes removed: how many of each (not `recovery_codes`: a redacted name). */
-  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes_removed: number };
+  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes_removed: number; sessions: number; grants: number };
   /** One grant of the account ended (its refresh tokens and access tokens with it). */
   'admin.user.grant_revoked': ActorFields & { account_id: string; grant_id: string };
+  /** Every sealed secret re-encrypted under the keyring's first key (`authctl secrets rekey`, secrets/rekey.ts): how many, and how many no key opened. */
+  'secrets.rekeyed': ActorFields & { key_id: string; rekeyed: number; unreadable: number };
+  /** Secrets sealed under a lost key replaced (secrets/recover-lost-key.ts): users reset, signing keys deleted, client secrets re-issued. */
+  'secrets.lost_key_recovered': ActorFields & { users: number; signing_keys: number; clients: number };
   /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */
   'admin.keys.rotated': ActorFields & { kid: string; retired: number };
   // account-page: the self-service account page (account/) and password-reset links (admin/password-reset.ts).
   /** The user changed their password on the account page; their other sessions and grants ended. */
   'account.password_changed': { account_id: string; ip: string; sessions: number; grants: number };
   'account.password_change.refused': { account_id: string; ip: string; reason: 'invalid_current_password' };
-  /** The user replaced their TOTP secret on the account page, after proving the current factor. */
-  'account.totp_reenrolled': { account_id: string; ip: string };
+  /** The user replaced their TOTP secret on the account page, after proving the current factor; their other sessions and grants ended. */
+  'account.totp_reenrolled': { account_id: string; ip: string; sessions: number; grants: number };
   'account.totp_reenroll.refused': { account_id: string; ip: string; step: 'current' | 'confirm'; reason: 'invalid_code' | 'code_replayed' | 'invalid_current_password' };
   /** "Sign out other sessions" on the account page. */
   'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };

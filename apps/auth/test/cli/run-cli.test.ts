@@ -190,9 +190,9 @@ describe('authctl user', () => {
       code: 0,
       stderr: '',
       stdout: [
-        'USERNAME  EMAIL              NAME           GROUPS        TOTP',
-        'alice     alice@example.com  Alice Example  admins,users  no',
-        'bob       bob@example.com    Bob                          no',
+        'USERNAME  EMAIL              NAME           GROUPS        TOTP  DISABLED  LOCKED',
+        'alice     alice@example.com  Alice Example  admins,users  no    no        no',
+        'bob       bob@example.com    Bob                          no    no        no',
         '',
       ].join('\n'),
     });
@@ -239,7 +239,7 @@ describe('authctl user', () => {
 
   it('disables and enables a user: disabling publishes the end of their tokens', async () => {
     const id = await withServerView(async ({ accounts }) => (await accounts.findByUsername('bob'))!.id);
-    expect(await cli(['user', 'disable', 'Bob'])).toEqual({ code: 0, stdout: 'disabled user bob: sign-in refused, sessions and tokens ended\n', stderr: '' });
+    expect(await cli(['user', 'disable', 'Bob'])).toEqual({ code: 0, stdout: 'disabled user bob: sign-in refused; 0 sessions and 0 grants ended, access tokens revoked\n', stderr: '' });
     await withServerView(async ({ accounts, db }) => {
       expect((await accounts.findByUsername('bob'))!.disabledAt).toBe(NOW);
       const rows = await db.selectFrom('token_revocations').select(['type', 'issued_before']).where('subject', '=', id).execute();
@@ -247,14 +247,14 @@ describe('authctl user', () => {
       await db.deleteFrom('token_revocations').execute();
     });
     expect(JSON.parse((await cli(['user', 'list', '--json'])).stdout).find((u: { username: string }) => u.username === 'bob').disabled).toBe(true);
-    expect(await cli(['user', 'enable', 'bob'])).toEqual({ code: 0, stdout: 'enabled user bob\n', stderr: '' });
+    expect(await cli(['user', 'enable', 'bob'])).toEqual({ code: 0, stdout: 'enabled user bob: they may sign in again (no earlier session comes back)\n', stderr: '' });
     await withServerView(async ({ accounts }) => expect((await accounts.findByUsername('bob'))!.disabledAt).toBeNull());
     expect(await cli(['user', 'disable', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
   });
 
   it('removes a user, and publishes the end of their tokens on the revocation feed', async () => {
     const id = await withServerView(async ({ accounts }) => (await accounts.findByUsername('bob'))!.id);
-    expect(await cli(['user', 'remove', 'BOB'])).toEqual({ code: 0, stdout: 'removed user bob\n', stderr: '' });
+    expect(await cli(['user', 'remove', 'BOB'])).toEqual({ code: 0, stdout: 'removed user bob: 0 sessions and 0 grants ended, access tokens revoked\n', stderr: '' });
     await withServerView(async ({ accounts, db }) => {
       expect(await accounts.findByUsername('bob')).toBeUndefined();
       const rows = await db.selectFrom('token_revocations').select(['type', 'subject', 'issued_before', 'expires_at']).where('subject', '=', id).execute();

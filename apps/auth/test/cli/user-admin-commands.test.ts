@@ -63,7 +63,7 @@ describe.each(TEST_ENGINES)('authctl user passwd / unlock / sessions / signout-a
     expect([...password]).toHaveLength(12);
     expect(await cli(['user', 'passwd', 'Alice', '--password-stdin'], `${password}\n`)).toEqual({
       code: 0,
-      stdout: 'set a new password for alice; their sessions stay signed in (user signout-all ends them)\n',
+      stdout: 'set a new password for alice; lockouts cleared; 0 sessions and 0 grants ended\n',
       stderr: '',
     });
     const id = await withDb(async (_db, accounts) => {

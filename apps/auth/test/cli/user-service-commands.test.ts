@@ -60,7 +60,7 @@ describe.each(TEST_ENGINES)('authctl user reset-mfa and update on %s', (engine) 
     });
     expect(await cli(['user', 'reset-mfa', 'Alice'])).toEqual({
       code: 0,
-      stdout: 'reset the second factors of alice: removed TOTP, 2 devices, 0 passkeys, 10 recovery codes; they enrol again at the next sign-in\n',
+      stdout: 'reset the second factors of alice: removed TOTP, 2 devices, 0 passkeys, 10 recovery codes; 0 sessions and 0 grants ended; they enrol again at the next sign-in\n',
       stderr: '',
     });
     expect(audit.filter((l) => l.event === 'admin.user.second_factors_reset')).toEqual([
@@ -72,7 +72,7 @@ describe.each(TEST_ENGINES)('authctl user reset-mfa and update on %s', (engine) 
       expect(await services.recoveryCodes.remaining(id)).toBe(0);
     });
     expect((await cli(['user', 'reset-mfa', 'alice'])).stdout).toBe(
-      'reset the second factors of alice: removed no TOTP, 0 devices, 0 passkeys, 0 recovery codes; they enrol again at the next sign-in\n',
+      'reset the second factors of alice: removed no TOTP, 0 devices, 0 passkeys, 0 recovery codes; 0 sessions and 0 grants ended; they enrol again at the next sign-in\n',
     );
   });
 

@@ -116,13 +116,19 @@ const usersPaths: Json = {
       },
       responses: { '200': userDetails, '404': notFound },
     }),
+    delete: operation('admin:users:write', {
+      summary: 'Remove the user and their data; every session, grant, refresh and access token of theirs ends at once',
+      operationId: 'removeUser',
+      parameters: [userId],
+      responses: { '204': { description: 'Removed' }, '404': notFound },
+    }),
   },
-  '/users/{id}/disable': userWrite('Disable: no more sign-ins; sessions, refresh and access tokens stop working', 'disableUser'),
-  '/users/{id}/enable': userWrite('Enable a disabled user', 'enableUser'),
+  '/users/{id}/disable': userWrite('Disable: no more sign-ins; every session, grant, refresh and access token of the user ends at once', 'disableUser'),
+  '/users/{id}/enable': userWrite('Enable a disabled user: sign-in is allowed again; no earlier session comes back', 'enableUser'),
   '/users/{id}/unlock': userWrite('End the lockouts of the password and second-factor steps', 'unlockUser', {
     responses: { '200': json('How many recorded failures were cleared', { type: 'object', required: ['cleared'], properties: { cleared: { type: 'integer' } } }) },
   }),
-  '/users/{id}/password': userWrite('Set a new password (ends the lockouts; sessions stay)', 'setUserPassword', {
+  '/users/{id}/password': userWrite('Set a new password; ends the lockouts and every session, grant and refresh token of the user', 'setUserPassword', {
     requestBody: { type: 'object', additionalProperties: false, required: ['password'], properties: { password: { type: 'string', minLength: 12, maxLength: 128 } } },
     responses: { '204': { description: 'Set' }, '422': passwordRefused },
   }),
@@ -136,7 +142,7 @@ const usersPaths: Json = {
       '409': problem('The user is disabled (`user_disabled`)'),
     },
   }),
-  '/users/{id}/second-factors/reset': userWrite('Remove the TOTP secret, authenticator devices, passkeys and recovery codes', 'resetSecondFactors', {
+  '/users/{id}/second-factors/reset': userWrite('Remove the TOTP secret, authenticator devices, passkeys and recovery codes; ends every session, grant and refresh token of the user', 'resetSecondFactors', {
     responses: {
       '200': json('What was removed', {
         type: 'object',

@@ -11,6 +11,9 @@
  *   of the session cookie: whoever reads it could use the session);
  * - a password refused by the policy is 422 with the rule's code (`password_too_short`, ...);
  *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`;
+ * - DELETE removes the user; it, disable, the new password and the second-factor reset end every
+ *   session, grant and token of the user at once (the service's lockdown); enable never brings a
+ *   session back;
  * - a password-reset link (admin/password-reset.ts) is in the answer only, never logged; a
  *   disabled user gets none (409 `user_disabled`: the link could not be used).
  */
@@ -171,6 +174,17 @@ export function addUserRoutes(router: AdminRouter, deps: UserRoutesDeps): void {
       const name = await username(params.id!);
       await answered(() => users.update(actor, name, body));
       return details(params.id!);
+    },
+  });
+
+  router.add({
+    method: 'DELETE',
+    path: '/users/{id}',
+    scope: 'admin:users:write',
+    async handle({ params, actor }) {
+      const name = await username(params.id!);
+      await answered(() => users.remove(actor, name));
+      return { status: 204 };
     },
   });
 

@@ -1,0 +1,45 @@
+/**
+ * Ending, at once, everything an account holds: the one place every lockdown goes through
+ * (`user disable`, `passwd`, `reset-mfa`, `remove`, `signout-all` from authctl or the admin API,
+ * a password change or TOTP re-enrolment on the account page, a password-reset link). Rules:
+ * - every SSO session of the account ends, except `keepSessionId` (the browser that made the
+ *   change on the account page), and every grant that session does not hold
+ *   (admin/user-sessions.ts): a browser must sign in again (authorize answers the login page),
+ *   refresh tokens and codes answer invalid_grant, the grants' JWT access tokens are inactive at
+ *   introspection, and one `session-revoked` event per grant reaches resource servers;
+ * - the session rows are deleted, not hidden: an account that comes back (`user enable`) gets no
+ *   session back, only the right to sign in;
+ * - the account page's metadata of the ended sessions goes with them;
+ * - with `revokeSubject` (disable, remove: nothing of the account is kept), every access token
+ *   of the subject issued up to now is revoked by subject too (disable-account.ts
+ *   revokeEverythingOf: an `account-disabled` event), which also reaches tokens whose grant
+ *   row was already gone.
+ */
+import type { EndedSessions, UserSessionStore } from '../admin/user-sessions.ts';
+import type { SessionMetaStore } from '../account/session-meta-store.ts';
+import type { RevocationStore } from '../revocation/revocation-store.ts';
+import { revokeEverythingOf } from './disable-account.ts';
+
+export interface EndAccountAccessDeps {
+  userSessions: Pick<UserSessionStore, 'endAll' | 'endOthers'>;
+  sessionMeta: Pick<SessionMetaStore, 'remove'>;
+  revocations: Pick<RevocationStore, 'revokeSubject'>;
+  clock: () => number;
+  /** The longest access-token lifetime, seconds (config.accessTokenTtl). */
+  accessTokenTtl: number;
+}
+
+export interface EndAccountAccessOptions {
+  /** The session to keep (the account page's own browser); absent: every session ends. */
+  keepSessionId?: string | undefined;
+  /** Also revoke every access token of the subject issued up to now (disable, remove). */
+  revokeSubject?: boolean;
+}
+
+/** Ends the account's sessions, grants and refresh tokens; says what was ended. */
+export async function endAccountAccess(deps: EndAccountAccessDeps, accountId: string, options: EndAccountAccessOptions = {}): Promise<EndedSessions> {
+  if (options.revokeSubject) await revokeEverythingOf(deps, accountId);
+  const ended = options.keepSessionId === undefined ? await deps.userSessions.endAll(accountId) : await deps.userSessions.endOthers(accountId, options.keepSessionId);
+  await deps.sessionMeta.remove(ended.sessionUids);
+  return ended;
+}
