@@ -32,6 +32,7 @@ import { createAuthServices, regulationRules, type AuthServices } from './servic
 import { regulationRetentionMs } from './regulation/regulator.ts';
 import { ensureSigningKey, loadSigningJwks, maintainSigningKeys, type SigningKeySet } from './keys/signing-keys.ts';
 import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
+import { checkSealedSecrets } from './secrets/sealed-survey.ts';
 import { BUILT_IN_RESPONSE_TYPES, createProvider } from './oidc/provider.ts';
 import { commitPendingWrites } from './oidc/pending-writes.ts';
 import { wireContract } from './oidc/wire-contract.ts';
@@ -117,6 +118,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
   const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);
+  // A keyring that cannot open every sealed secret stops start-up with one line (secrets/sealed-survey.ts).
+  await checkSealedSecrets(deps.database.db, services.box);
   await ensureSigningKey(services.keys, clock());
   const authMetrics = createAuthMetrics(metrics);
   registerDatabasePoolMetrics(metrics, deps.database);

@@ -177,7 +177,7 @@ const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'c
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
 const AUTH_METHODS = new Set<string>(CLIENT_AUTH_METHODS);
 /** The methods that authenticate with the client's secret. */
-export const SECRET_AUTH_METHODS: ReadonlySet<string> = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt']);
+const SECRET_AUTH_METHODS: ReadonlySet<string> = new Set(['client_secret_basic', 'client_secret_post', 'client_secret_jwt']);
 export const CLIENT_RESPONSE_TYPES: readonly ClientResponseType[] = ['code', 'id_token'];
 const RESPONSE_TYPES = new Set<string>(CLIENT_RESPONSE_TYPES);
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
