@@ -174,7 +174,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     // The issuer's origin first (every URL oidc-provider builds from the request); then request id →
     // access log → security headers → error handler: the headers are set in `finally` outside the
     // error handler, so error pages carry them too.
-    provider.use(pinPublicOrigin(config.issuer, provider.app));
+    provider.use(pinPublicOrigin(config.issuer, provider));
     provider.use(requestId);
     provider.use(accessLog(logger));
     provider.use(requestScope);

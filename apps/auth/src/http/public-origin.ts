@@ -23,7 +23,7 @@ import type { Context, Next } from 'koa';
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /**
- * `app` is the Koa application the middleware is mounted on (oidc-provider's `provider.app`):
+ * `app` is the Koa application the middleware is mounted on (oidc-provider's Provider is one itself; its `.app` getter is deprecated):
  * `href` and `URL` are replaced once on its request prototype, which every context it creates
  * inherits (those oidc-provider creates later from the same request included). Defining them on
  * each request's own object gave every request object new hidden classes (issue 13: V8's map
