@@ -93,7 +93,7 @@ export interface AuthServerOptions {
 
 export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now, server: AuthServerOptions = {}): AuthServices {
   const db = database.db;
-  const box = createSecretBox(config.encryptionKey);
+  const box = createSecretBox(config.encryptionKeys);
   // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
   const readAhead = createReadAhead(currentOidcRequest);
   // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).

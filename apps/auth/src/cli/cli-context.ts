@@ -29,6 +29,8 @@ export interface CliContext {
   now(): number;
   /** The server's own services (services.ts), built once on the opened database. */
   stores(): Promise<AuthServices>;
+  /** That database, opened once (for commands that work on every table, as `secrets`). */
+  database(): Promise<Database<AuthSchema>>;
   /** The user service (admin/user-admin.ts) on those services, auditing as the CLI operator. */
   userAdmin(): Promise<UserAdmin>;
   /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
@@ -59,9 +61,12 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     config,
     now: clock,
     stores() {
-      database ??= openAuthDatabase(config.databaseUrl, { migrate: config.migrate });
-      services ??= database.then((opened) => createAuthServices(config, opened, clock));
+      services ??= context.database().then((opened) => createAuthServices(config, opened, clock));
       return services;
+    },
+    database() {
+      database ??= openAuthDatabase(config.databaseUrl, { migrate: config.migrate });
+      return database;
     },
     async userAdmin() {
       const stores = await context.stores();

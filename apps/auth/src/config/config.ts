@@ -3,7 +3,9 @@
  * Rules:
  * - every variable has a development default, except the secrets, which are generated
  *   once into `<dataDir>/auth-secrets.json` outside production;
- * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set, and so must
+ * - the at-rest keyring is AUTH_ENCRYPTION_KEYS (comma-separated; the first key seals, every key
+ *   opens) or AUTH_ENCRYPTION_KEY (a ring of one); setting both is refused;
+ * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY(S) must be set, and so must
  *   the public names AUTH_ISSUER and AUTH_API_AUDIENCE (their defaults are localhost);
  *   AUTH_DEV_SEED=true is refused (a demo user without a second factor, public client secrets);
  * - a variable starting with AUTH_ that this app does not read is refused, with the closest
@@ -52,8 +54,10 @@ export interface AuthConfig {
   readonly dataDir: string;
   /** Keys signing the session and interaction cookies; the first signs, all verify. */
   readonly cookieKeys: readonly string[];
-  /** 32-byte AES-256-GCM key for secrets at rest (TOTP secrets, private keys, client secrets). */
+  /** The 32-byte AES-256-GCM key that seals secrets at rest (TOTP secrets, private keys, client secrets): the keyring's first. */
   readonly encryptionKey: Buffer;
+  /** The keyring (AUTH_ENCRYPTION_KEYS, or AUTH_ENCRYPTION_KEY alone): the first key seals, every key opens (crypto/secret-box.ts). */
+  readonly encryptionKeys: readonly Buffer[];
   /** Lifetime of the SSO session cookie, seconds. */
   readonly sessionTtl: number;
   readonly accessTokenTtl: number;
@@ -121,6 +125,7 @@ const Env = z.object({
   AUTH_DATA_DIR: z.string().default('./data'),
   AUTH_COOKIE_KEYS: list.optional(),
   AUTH_ENCRYPTION_KEY: z.string().optional(),
+  AUTH_ENCRYPTION_KEYS: list.optional(),
   AUTH_SESSION_TTL: seconds.positive().default(4 * 3600),
   AUTH_ACCESS_TOKEN_TTL: seconds.positive().default(3600),
   AUTH_ID_TOKEN_TTL: seconds.positive().default(3600),
@@ -155,7 +160,7 @@ const Env = z.object({
 });
 
 /** The variables that may come from a file (`<NAME>_FILE`): secrets, and the database URL with its password. */
-const SECRETS = ['AUTH_COOKIE_KEYS', 'AUTH_ENCRYPTION_KEY', 'AUTH_DATABASE_URL'];
+const SECRETS = ['AUTH_COOKIE_KEYS', 'AUTH_ENCRYPTION_KEY', 'AUTH_ENCRYPTION_KEYS', 'AUTH_DATABASE_URL'];
 
 /** Checked for unknown names: everything under AUTH_ but the nginx template's variables (deploy/nginx). */
 const STRICT = { app: 'auth', prefixes: ['AUTH_'], foreign: ['AUTH_SERVER_NAME', 'AUTH_LISTEN', 'AUTH_1', 'AUTH_2'] };
@@ -171,6 +176,36 @@ const ENCRYPTION_KEY_RULE = 'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-enc
 function decodeKey(value: string): Buffer | undefined {
   const key = Buffer.from(value, 'base64url');
   return key.length === 32 ? key : undefined;
+}
+
+/**
+ * The keyring the environment sets: AUTH_ENCRYPTION_KEYS (comma-separated, the first seals), or
+ * AUTH_ENCRYPTION_KEY as a ring of one; both at once is refused (which one would seal?), and so
+ * is a key twice. Undefined when neither is set or a problem was found.
+ */
+function encryptionKeyring(e: { AUTH_ENCRYPTION_KEY?: string | undefined; AUTH_ENCRYPTION_KEYS?: string[] | undefined }, problems: ConfigProblems): Buffer[] | undefined {
+  if (e.AUTH_ENCRYPTION_KEY !== undefined && e.AUTH_ENCRYPTION_KEYS !== undefined) {
+    problems.sentence('AUTH_ENCRYPTION_KEYS', 'AUTH_ENCRYPTION_KEY and AUTH_ENCRYPTION_KEYS are both set: set only AUTH_ENCRYPTION_KEYS (the new key first, then the old ones)');
+    return undefined;
+  }
+  if (e.AUTH_ENCRYPTION_KEYS !== undefined) {
+    const keys = e.AUTH_ENCRYPTION_KEYS.map(decodeKey);
+    const bad = keys.flatMap((key, i) => (key ? [] : [i + 1]));
+    if (e.AUTH_ENCRYPTION_KEYS.length === 0 || bad.length) {
+      problems.sentence('AUTH_ENCRYPTION_KEYS', `AUTH_ENCRYPTION_KEYS: each key must be 32 bytes, base64url-encoded (e.g. \`openssl rand -base64 32\`), comma-separated${bad.length ? `; key ${bad.join(', ')} is not` : ''}`);
+      return undefined;
+    }
+    const ring = keys as Buffer[];
+    if (new Set(ring.map((key) => key.toString('hex'))).size !== ring.length) {
+      problems.sentence('AUTH_ENCRYPTION_KEYS', 'AUTH_ENCRYPTION_KEYS: a key is listed twice');
+      return undefined;
+    }
+    return ring;
+  }
+  if (e.AUTH_ENCRYPTION_KEY === undefined || e.AUTH_ENCRYPTION_KEY === '') return undefined;
+  const key = decodeKey(e.AUTH_ENCRYPTION_KEY);
+  if (!key) problems.sentence('AUTH_ENCRYPTION_KEY', ENCRYPTION_KEY_RULE);
+  return key ? [key] : undefined;
 }
 
 /** The regulation settings that make no sense together (each checked only when its parts parsed). */
@@ -199,17 +234,18 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     }
   }
   let cookieKeys = e.AUTH_COOKIE_KEYS;
-  let encryptionKey = e.AUTH_ENCRYPTION_KEY ? decodeKey(e.AUTH_ENCRYPTION_KEY) : undefined;
-  if (e.AUTH_ENCRYPTION_KEY && !encryptionKey) problems.sentence('AUTH_ENCRYPTION_KEY', ENCRYPTION_KEY_RULE);
+  let encryptionKeys = encryptionKeyring(e, problems);
+  const keyringSet = e.AUTH_ENCRYPTION_KEY || e.AUTH_ENCRYPTION_KEYS !== undefined;
   if (production) {
-    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !e.AUTH_ENCRYPTION_KEY && 'AUTH_ENCRYPTION_KEY'].filter((name): name is string => name !== false && !problems.has(name));
+    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !keyringSet && 'AUTH_ENCRYPTION_KEY'].filter((name): name is string => name !== false && !problems.has(name));
     if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
-  } else if (!problems.size && (!cookieKeys?.length || !encryptionKey)) {
+  } else if (!problems.size && (!cookieKeys?.length || !encryptionKeys)) {
     // Secrets are generated only for a configuration that will start, never beside a refused one.
     const dev = loadDevSecrets(e.AUTH_DATA_DIR);
     cookieKeys = cookieKeys?.length ? cookieKeys : dev.cookieKeys;
-    encryptionKey = encryptionKey ?? decodeKey(dev.encryptionKey);
-    if (!encryptionKey) problems.sentence('AUTH_ENCRYPTION_KEY', `${ENCRYPTION_KEY_RULE}; the generated one in ${e.AUTH_DATA_DIR} is not`);
+    const devKey = decodeKey(dev.encryptionKey);
+    encryptionKeys ??= devKey ? [devKey] : undefined;
+    if (!encryptionKeys) problems.sentence('AUTH_ENCRYPTION_KEY', `${ENCRYPTION_KEY_RULE}; the generated one in ${e.AUTH_DATA_DIR} is not`);
   }
   if (cookieKeys?.some((k) => k.length < 32)) problems.sentence('AUTH_COOKIE_KEYS', 'AUTH_COOKIE_KEYS: each key must be at least 32 characters');
   const rotation = e.AUTH_KEY_ROTATION_INTERVAL;
@@ -234,7 +270,8 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     migrate: e.AUTH_MIGRATE ?? (production ? 'manual' : 'auto'),
     dataDir: e.AUTH_DATA_DIR,
     cookieKeys: Object.freeze([...cookieKeys!]),
-    encryptionKey: encryptionKey!,
+    encryptionKey: encryptionKeys![0]!,
+    encryptionKeys: Object.freeze([...encryptionKeys!]),
     sessionTtl: e.AUTH_SESSION_TTL,
     accessTokenTtl: e.AUTH_ACCESS_TOKEN_TTL,
     idTokenTtl: e.AUTH_ID_TOKEN_TTL,

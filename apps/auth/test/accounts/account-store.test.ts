@@ -113,7 +113,7 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
     expect(await store().getTotpSecret(alice.id)).toBe(SECRET);
     expect((await store().findById(alice.id))!.totpEnrolled).toBe(true);
     const raw = await database.db.selectFrom('accounts').select('totp_secret_sealed').where('id', '=', alice.id).executeTakeFirstOrThrow();
-    expect(raw.totp_secret_sealed).toMatch(/^v1\./);
+    expect(raw.totp_secret_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(raw.totp_secret_sealed).not.toContain(SECRET);
     await expectAccountError(store().setTotpSecret('missing', SECRET), 'unknown_user', 'no account with id missing');
   });

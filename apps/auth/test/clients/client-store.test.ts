@@ -128,7 +128,7 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
       createdAt: NOW,
     });
     const raw = await database.db.selectFrom('clients').select('client_secret_sealed').where('client_id', '=', 'app-one').executeTakeFirstOrThrow();
-    expect(raw.client_secret_sealed).toMatch(/^v1\./);
+    expect(raw.client_secret_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(raw.client_secret_sealed).not.toContain(created.clientSecret);
   });
 
@@ -419,8 +419,8 @@ describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (e
     const rotated = await store().rotateSecret('svc', 60_000);
     expect(rotated).toEqual({ clientId: 'svc', clientSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previousSecretExpiresAt: NOW + 61_000 });
     const raw = await row('svc');
-    expect(raw.client_secret_sealed).toMatch(/^v1\./);
-    expect(raw.previous_secret_sealed).toMatch(/^v1\./);
+    expect(raw.client_secret_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
+    expect(raw.previous_secret_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(raw.previous_secret_sealed).not.toContain('first-secret');
     expect(box.open(raw.client_secret_sealed!)).toBe(rotated.clientSecret);
     expect(box.open(raw.previous_secret_sealed!)).toBe('first-secret-0123456789');

@@ -140,7 +140,7 @@ describe.each(TEST_ENGINES)('signing keys on %s', (engine) => {
     expect(await store().insert(key)).toBe(true);
     expect(await store().list()).toEqual([key]);
     const raw = await database.db.selectFrom('signing_keys').selectAll().executeTakeFirstOrThrow();
-    expect(raw.private_jwk_sealed).toMatch(/^v1\./);
+    expect(raw.private_jwk_sealed).toMatch(/^v2\.[A-Za-z0-9_-]{8}\./);
     expect(raw.private_jwk_sealed).not.toContain(key.privateJwk.d);
     expect(raw).toMatchObject({ activates_at: T, replaces_kid: 'previous' });
     expect(await store().remove(key.kid)).toBe(true);
