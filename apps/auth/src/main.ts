@@ -8,8 +8,7 @@ import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
 import { createApp } from './app.ts';
 import { SealedSecretsError } from './secrets/sealed-survey.ts';
 import { seedDevelopment } from './dev/seed.ts';
-import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
-import { configErrorText } from '@gatehouse/config';
+import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(configErrorText('auth', error));
+      process.stderr.write(`auth: ${error.message}\n`);
       process.exit(1);
     }
     throw error;
@@ -30,27 +29,13 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   let database;
   try {
-    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
-    database = await openAtStart(
-      () =>
-        openAuthDatabase(config.databaseUrl, {
-          migrate: config.migrate,
-          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-        }),
-      {
-        url: config.databaseUrl,
-        timeoutMs: config.databaseConnectTimeout * 1000,
-        setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
-        onRetry: (attempt) =>
-          logger.warn(
-            { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
-            `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (AUTH_DATABASE_CONNECT_TIMEOUT)`,
-          ),
-      },
-    );
+    database = await openAuthDatabase(config.databaseUrl, {
+      migrate: config.migrate,
+      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+    });
   } catch (error) {
-    // One line, no stack: the operator has a step to run (or a database to bring up), not a bug to read.
-    if (error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError) {
+    // One line, no stack: the operator has a step to run, not a bug to read.
+    if (error instanceof SchemaBehindError || error instanceof MigrationError) {
       process.stderr.write(`auth: ${error.message}\n`);
       process.exit(1);
     }
