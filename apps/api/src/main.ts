@@ -1,5 +1,6 @@
 import { createLogger } from '@gatehouse/logging';
-import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { configErrorText } from '@gatehouse/config';
 import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { createApp } from './app.ts';
@@ -18,16 +19,30 @@ try {
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   // One precise line, no stack: the operator has a setting to fix, not a bug to read.
-  process.stderr.write(`api: ${error.message}\n`);
+  process.stderr.write(configErrorText('api', error));
   process.exit(1);
 }
 // The shared logger: one redaction list (tokens, secrets, codes, cookies) like the other apps.
 const logger = createLogger({ name: 'api', level: config.logLevel });
-const database = await openApiDatabase(config.databaseUrl, {
-  migrate: config.migrate,
-  onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-}).catch((error: unknown) => {
-  if (!(error instanceof SchemaBehindError || error instanceof MigrationError)) throw error;
+// A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
+const database = await openAtStart(
+  () =>
+    openApiDatabase(config.databaseUrl, {
+      migrate: config.migrate,
+      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+    }),
+  {
+    url: config.databaseUrl,
+    timeoutMs: config.databaseConnectTimeout * 1000,
+    setting: 'API_DATABASE_CONNECT_TIMEOUT',
+    onRetry: (attempt) =>
+      logger.warn(
+        { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
+        `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (API_DATABASE_CONNECT_TIMEOUT)`,
+      ),
+  },
+).catch((error: unknown) => {
+  if (!(error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError)) throw error;
   process.stderr.write(`api: ${error.message}\n`);
   process.exit(1);
 });

@@ -6,9 +6,9 @@ import { openAuthDatabase } from './storage/open-auth-database.ts';
 import { createAuthServices } from './services.ts';
 import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
 import { createApp } from './app.ts';
-import { SealedSecretsError } from './secrets/sealed-survey.ts';
 import { seedDevelopment } from './dev/seed.ts';
-import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { configErrorText } from '@gatehouse/config';
 import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`auth: ${error.message}\n`);
+      process.stderr.write(configErrorText('auth', error));
       process.exit(1);
     }
     throw error;
@@ -29,13 +29,27 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel });
   let database;
   try {
-    database = await openAuthDatabase(config.databaseUrl, {
-      migrate: config.migrate,
-      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-    });
+    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
+    database = await openAtStart(
+      () =>
+        openAuthDatabase(config.databaseUrl, {
+          migrate: config.migrate,
+          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+        }),
+      {
+        url: config.databaseUrl,
+        timeoutMs: config.databaseConnectTimeout * 1000,
+        setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
+        onRetry: (attempt) =>
+          logger.warn(
+            { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
+            `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (AUTH_DATABASE_CONNECT_TIMEOUT)`,
+          ),
+      },
+    );
   } catch (error) {
-    // One line, no stack: the operator has a step to run, not a bug to read.
-    if (error instanceof SchemaBehindError || error instanceof MigrationError) {
+    // One line, no stack: the operator has a step to run (or a database to bring up), not a bug to read.
+    if (error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError) {
       process.stderr.write(`auth: ${error.message}\n`);
       process.exit(1);
     }
@@ -48,14 +62,7 @@ async function main(): Promise<void> {
   });
   const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
   const metrics = createMetricsRegistry();
-  const app = await createApp(config, { database, logger, services, metrics }).catch((error: unknown) => {
-    // One line, no stack: a key is missing from AUTH_ENCRYPTION_KEYS, and the line says which and what to do.
-    if (error instanceof SealedSecretsError) {
-      process.stderr.write(`auth: ${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  });
+  const app = await createApp(config, { database, logger, services, metrics });
   // A listener of its own: /metrics is never reachable through the issuer's port.
   const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
     process.stderr.write(`auth: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (AUTH_METRICS_HOST/AUTH_METRICS_PORT): ${String(error)}\n`);

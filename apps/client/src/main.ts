@@ -1,4 +1,5 @@
-import { MigrationError, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
+import { configErrorText } from '@gatehouse/config';
 import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { ConfigError, loadConfig } from './config/config.ts';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
     config = loadConfig(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`client: ${error.message}\n`);
+      process.stderr.write(configErrorText('client', error));
       process.exit(1);
     }
     throw error;
@@ -22,12 +23,26 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.logLevel, name: config.clientId });
   let database;
   try {
-    database = await openClientDatabase(config.databaseUrl, {
-      migrate: config.migrate,
-      onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-    });
+    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
+    database = await openAtStart(
+      () =>
+        openClientDatabase(config.databaseUrl, {
+          migrate: config.migrate,
+          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+        }),
+      {
+        url: config.databaseUrl,
+        timeoutMs: config.databaseConnectTimeout * 1000,
+        setting: 'CLIENT_DATABASE_CONNECT_TIMEOUT',
+        onRetry: (attempt) =>
+          logger.warn(
+            { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
+            `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (CLIENT_DATABASE_CONNECT_TIMEOUT)`,
+          ),
+      },
+    );
   } catch (error) {
-    if (error instanceof SchemaBehindError || error instanceof MigrationError) {
+    if (error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError) {
       process.stderr.write(`${config.clientId}: ${error.message}\n`);
       process.exit(1);
     }
