@@ -214,7 +214,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       for (const kid of retired) logger.info({ event: 'keys.retired', kid }, 'signing key retired');
       for (const kid of removed) logger.info({ event: 'keys.removed', kid }, 'signing key removed');
     } catch (error) {
-      logger.error({ err: error }, 'signing key maintenance failed');
+      logger.error({ event: 'keys.maintenance_failed', err: error }, 'signing key maintenance failed');
     }
   };
   await maintain(clock());
@@ -258,7 +258,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
         services.passkeyChallenges.purgeExpired(),
         services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
         services.auditEvents.purgeBefore(now - config.audit.retentionDays * DAY_MS),
-      ]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
+      ]).catch((error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'));
     }
     ctx.respond = false;
     await current.handler(ctx.req, ctx.res);

@@ -110,7 +110,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
     const now = clock();
     if (now - purgedAt >= PURGE_INTERVAL_MS) {
       purgedAt = now;
-      void Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).catch((error: unknown) => logger.warn({ err: error }, 'purge failed'));
+      void Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).catch((error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'));
     }
     await next();
   });

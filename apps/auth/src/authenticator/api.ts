@@ -115,7 +115,7 @@ export function createEventsHandler(deps: EventsDeps) {
           last = data;
         })
         .catch((error: unknown) => {
-          deps.logger.warn({ err: error, device_id: device.id }, 'authenticator event stream failed');
+          deps.logger.warn({ event: 'authenticator.stream_failed', err: error, device_id: device.id }, 'authenticator event stream failed');
           close();
         });
     };

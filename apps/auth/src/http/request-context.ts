@@ -37,7 +37,7 @@ export function errorHandler(logger: Logger) {
             ? databaseUnavailable(thrown)
             : new AuthError(500, 'server_error', 'Something went wrong on our side. Try again later.', { cause: thrown });
       if (error.code === 'temporarily_unavailable') logger.warn({ event: 'database.unavailable', request_id: requestId }, 'database unavailable');
-      else if (error.status >= 500) logger.error({ err: thrown, request_id: requestId }, 'unhandled error');
+      else if (error.status >= 500) logger.error({ event: 'http.unhandled_error', err: thrown, request_id: requestId }, 'unhandled error');
       const format = responseFormat(ctx);
       ctx.status = error.status;
       for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);

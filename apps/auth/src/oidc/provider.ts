@@ -233,7 +233,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   provider.on('server_error', (ctx, error) => {
     // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.
     if (isDatabaseUnavailable(error)) ctx.state.databaseUnavailable = true;
-    else deps.logger.error({ err: error }, 'oidc-provider server error');
+    else deps.logger.error({ event: 'oidc.server_error', err: error }, 'oidc-provider server error');
   });
   provider.on('grant.success', (ctx) => {
     const grantType = String(ctx.oidc.params?.grant_type ?? '');

@@ -132,7 +132,7 @@ export function revocationFeed(deps: RevocationFeedDeps) {
           if (events.length < DEFAULT_LIMIT) break;
         }
       } catch (error) {
-        deps.logger.warn({ err: error, client_id: clientId }, 'revocation feed poll failed');
+        deps.logger.warn({ event: 'revocation_feed.poll_failed', err: error, client_id: clientId }, 'revocation feed poll failed');
         close();
       } finally {
         polling = false;

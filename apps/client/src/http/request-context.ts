@@ -45,8 +45,8 @@ export function errorHandler(logger: Logger, appName: string) {
     } catch (thrown) {
       const error = asClientError(thrown);
       // `error_code`, not `code`: the redaction list removes `code` (authorization codes).
-      if (error.status >= 500 && error.code !== 'server_error') logger.warn({ err: thrown, request_id: requestId, error_code: error.code }, 'upstream failure');
-      else if (error.status >= 500) logger.error({ err: thrown, request_id: requestId }, 'request failed');
+      if (error.status >= 500 && error.code !== 'server_error') logger.warn({ event: 'upstream.failure', err: thrown, request_id: requestId, error_code: error.code }, 'upstream failure');
+      else if (error.status >= 500) logger.error({ event: 'http.unhandled_error', err: thrown, request_id: requestId }, 'request failed');
       else logger.debug({ request_id: requestId, error_code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
       ctx.status = error.status;
       if (error.code === 'database_unavailable') ctx.set('Retry-After', '5');

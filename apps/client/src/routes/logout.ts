@@ -48,7 +48,7 @@ export function createLogout(deps: RouteDeps) {
       ctx.session = null;
       if (session.tokens.refreshToken) {
         await deps.relyingParty.revoke(session.tokens.refreshToken).catch((error: unknown) => {
-          deps.logger.warn({ err: error instanceof Error ? { message: error.message } : undefined }, 'refresh token revocation failed');
+          deps.logger.warn({ event: 'logout.refresh_revocation_failed', err: error instanceof Error ? { message: error.message } : undefined }, 'refresh token revocation failed');
         });
       }
       audit(deps.logger, 'session.logout', { sub: session.user.sub });

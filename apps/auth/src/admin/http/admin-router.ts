@@ -197,7 +197,7 @@ export function createAdminRouter(deps: AdminRouterDeps): AdminRouter {
         headers: { 'Retry-After': '5' },
       });
     }
-    deps.logger.error({ err: thrown, request_id: requestId }, 'admin API: unhandled error');
+    deps.logger.error({ event: 'http.unhandled_error', err: thrown, request_id: requestId }, 'admin API: unhandled error');
     return new AdminProblem(500, 'server_error', `Something went wrong on our side; quote request id ${requestId}.`);
   };
 
