@@ -49,7 +49,7 @@ import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
-import { logoutPage } from '../views/logout-page.ts';
+import { logoutSource } from './logout-source.ts';
 import { accountClientMetadata } from '../account/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -187,15 +187,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       resourceIndicators: resourceIndicators(config, deps.scopeGate),
       rpInitiatedLogout: {
         enabled: true,
-        logoutSource: async (ctx: KoaContextWithOIDC, form: string) => {
-          const client = ctx.oidc.client;
-          if (client) {
-            const origins = (client.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin);
-            ctx.state.formActionOrigins = origins;
-          }
-          ctx.type = 'html';
-          ctx.body = logoutPage(form, client?.clientName ?? client?.clientId);
-        },
+        // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
+        logoutSource: logoutSource(deps.accounts),
         postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
           ctx.type = 'html';
           ctx.body = messagePage('Signed out', 'You have been signed out of Gatehouse.');

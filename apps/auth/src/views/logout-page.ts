@@ -1,9 +1,11 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
+import { ACCOUNT_PATH } from '../account/account-client.ts';
 
 /**
- * RP-initiated logout confirmation. `form` is oidc-provider's hidden form (it carries the xsrf
- * token); the same-origin script submits it at once so the user is not asked twice.
+ * RP-initiated logout proven by a valid `id_token_hint` of this session (oidc/logout-source.ts).
+ * `form` is oidc-provider's hidden form (it carries the xsrf token); the same-origin script
+ * submits it at once so the user is not asked twice.
  */
 export function logoutPage(form: string, clientName: string | undefined): string {
   return layout({
@@ -13,5 +15,29 @@ export function logoutPage(form: string, clientName: string | undefined): string
 <p>Signing you out of Gatehouse${clientName ? html` and <strong>${clientName}</strong>` : ''}…</p>
 ${raw(form)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm">Sign out</button>`,
+  });
+}
+
+export interface LogoutConfirmationModel {
+  /** The application that sent the user here, when it named itself (client_id). */
+  clientName?: string;
+  /** Who would be signed out. */
+  username?: string;
+}
+
+/**
+ * RP-initiated logout without a valid `id_token_hint`: anyone may have sent the browser here,
+ * so the user decides (OpenID Connect RP-Initiated Logout 1.0 §2). No script: "Sign out" posts
+ * oidc-provider's form (`form`, with its xsrf token); "Stay signed in" goes to the account page.
+ */
+export function logoutConfirmationPage(form: string, model: LogoutConfirmationModel): string {
+  return layout({
+    title: 'Sign out?',
+    body: html`<h1>Sign out of Gatehouse?</h1>
+${model.username ? html`<p>You are signed in as <strong id="logout-username">${model.username}</strong>.</p>` : ''}
+<p>${model.clientName ? html`<strong id="logout-client">${model.clientName}</strong> asks to sign you out.` : 'A page asked to sign you out.'} Signing out ends your Gatehouse session in this browser and the applications you signed in to with it.</p>
+${raw(form)}
+<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>Sign out</button>
+<a href="${ACCOUNT_PATH}" class="button secondary" id="logout-cancel">Stay signed in</a>`,
   });
 }

@@ -1,0 +1,86 @@
+/**
+ * Issue 29's logout confirmation in a real browser against the whole stack: a signed-in browser
+ * sent to /oauth2/v1/logout without an id_token_hint (as any site could send it) is asked, on a
+ * page without script, checked with axe-core and photographed at 390 and 1280 px. By keyboard
+ * only: Tab reaches "Stay signed in", which keeps the session (the account page opens); back on
+ * the page, Enter on the focused "Sign out" ends it, and the account page needs a sign-in again.
+ * No CSP workaround: every answer is enforced as sent.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startStack, type Stack } from '../support/stack.ts';
+import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { createUser, type E2eUser } from '../support/users.ts';
+
+let stack: Stack;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let user: E2eUser;
+const cspViolations: string[] = [];
+
+const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
+
+/** Axe at both widths, and a screenshot of each. */
+async function checkAtBothWidths(name: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, `${name}-${width}`);
+  }
+}
+
+beforeAll(async () => {
+  stack = await startStack({ name: 'logout-confirmation', clientApps: false });
+  user = await createUser(stack, 'logout');
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe('issue 29, logout without id_token_hint asks the user, in Chromium', () => {
+  it('a signed-in browser sent to the logout endpoint sees a question, not a sign-out', async () => {
+    await page.goto(`${stack.authUrl}/account`);
+    await submitPassword(page, user);
+    await submitCode(page, user);
+    await page.waitForURL(`${stack.authUrl}/account`);
+
+    await page.goto(`${stack.authUrl}/oauth2/v1/logout`);
+    await page.waitForLoadState('networkidle');
+    // Nothing pressed "Sign out": the page stays, and it carries no script at all.
+    expect(new URL(page.url()).pathname).toBe('/oauth2/v1/logout');
+    expect(await page.locator('script').count()).toBe(0);
+    expect(await text('h1')).toBe('Sign out of Gatehouse?');
+    expect(await text('#logout-username')).toBe(user.username);
+    await checkAtBothWidths('logout-confirmation');
+  });
+
+  it('by keyboard: Tab reaches "Stay signed in", which keeps the session', async () => {
+    expect(await focusedId()).toBe('logout-confirm');
+    await page.keyboard.press('Tab');
+    expect(await focusedId()).toBe('logout-cancel');
+    await Promise.all([page.waitForURL(`${stack.authUrl}/account`), page.keyboard.press('Enter')]);
+    expect(await text('h1')).toBe('Your account');
+  });
+
+  it('by keyboard: Enter on the focused "Sign out" ends the session', async () => {
+    await page.goto(`${stack.authUrl}/oauth2/v1/logout`);
+    expect(await focusedId()).toBe('logout-confirm');
+    await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.keyboard.press('Enter')]);
+    expect(await text('h1')).toBe('Signed out');
+    await page.goto(`${stack.authUrl}/account`);
+    expect(await text('h1')).toBe('Sign in');
+    expect(cspViolations).toEqual([]);
+  });
+});
