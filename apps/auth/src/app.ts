@@ -1,13 +1,13 @@
 /**
  * The authorization server as a Koa app (never listening; main.ts does that).
- * Signing keys follow the lifecycle in keys/signing-keys.ts. At most every KEY_CHECK_INTERVAL_MS
- * (driven by the injected clock, checked when a request arrives) the app runs the key
+ * Signing keys follow the lifecycle in keys/signing-keys.ts. Every KEY_CHECK_INTERVAL_MS (by the
+ * injected clock; `maintenance`, run on a timer that main.ts starts, never by a request) the app runs the key
  * maintenance (scheduled rotation, retirement, removal; safe on every instance at once) and
  * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
  * Expired oidc rows, passkey challenges, old regulation records and audit events older than
- * AUTH_AUDIT_RETENTION_DAYS are purged on the same lazy schedule.
+ * AUTH_AUDIT_RETENTION_DAYS are purged by the same `maintenance`, every PURGE_INTERVAL_MS.
  * Every audit event the app emits is stored too (audit/audit-sink.ts, attached to the app's logger).
  * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
@@ -23,6 +23,7 @@
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
 import type { Database } from '@gatehouse/db';
+import { periodicTasks, type PeriodicTasks } from '@gatehouse/runtime';
 import { createMetricsRegistry, httpMetrics, readBuildInfo, registerBuildInfo, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
@@ -101,6 +102,11 @@ export interface AuthApp extends Koa {
    * keys and rebuilds the provider if the published keys or the signing key changed.
    */
   reloadKeys(): Promise<boolean>;
+  /**
+   * The periodic work (key checks, purges): main.ts runs it on a timer (runOnTimer) and stops it
+   * at shutdown; tests call `maintenance.runDue()` after moving their clock.
+   */
+  readonly maintenance: PeriodicTasks;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
   /** Resolves when every audit event emitted so far is stored (or reported as not stored); before closing the database. */
@@ -220,11 +226,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   await maintain(clock());
   build(await loadSigningJwks(services.keys, clock()));
 
-  let keysCheckedAt = clock();
-  let purgedAt = clock();
   const reloadKeys = async (): Promise<boolean> => {
     const now = clock();
-    keysCheckedAt = now;
     await maintain(now);
     const jwks = await loadSigningJwks(services.keys, now);
     if (jwks.fingerprint === current.fingerprint) return false;
@@ -244,27 +247,38 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     migrations: async () => (await services.pendingMigrations()).length === 0,
   };
   app.use(healthRoutes(readiness).routes());
+  const maintenance = periodicTasks(
+    [
+      // A failed check (database down) keeps the keys in use; the next period tries again.
+      {
+        name: 'signing-keys',
+        everyMs: KEY_CHECK_INTERVAL_MS,
+        run: () => reloadKeys().then(() => undefined, (error: unknown) => logger.warn({ err: error, event: 'keys.reload_failed' }, 'signing keys could not be re-read')),
+      },
+      {
+        name: 'purge',
+        everyMs: PURGE_INTERVAL_MS,
+        run: (now) =>
+          Promise.all([
+            // Browser and last use of sessions go with their sessions (purged just before).
+            services.oidcAdapter.purgeExpired().then(() => services.sessionMeta.purgeOrphans()),
+            services.passwordResets.purgeExpired(),
+            services.revocations.purgeExpired(),
+            services.passkeyChallenges.purgeExpired(),
+            services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
+            services.auditEvents.purgeBefore(now - config.audit.retentionDays * DAY_MS),
+          ]).catch((error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed')).then(() => undefined),
+      },
+    ],
+    clock,
+  );
   app.use(async (ctx) => {
-    const now = clock();
-    // A failed check (database down) keeps the keys in use; the next request tries again.
-    if (now - keysCheckedAt >= KEY_CHECK_INTERVAL_MS) await reloadKeys().catch((error: unknown) => logger.warn({ err: error, event: 'keys.reload_failed' }, 'signing keys could not be re-read'));
-    if (now - purgedAt >= PURGE_INTERVAL_MS) {
-      purgedAt = now;
-      void Promise.all([
-        // Browser and last use of sessions go with their sessions (purged just before).
-        services.oidcAdapter.purgeExpired().then(() => services.sessionMeta.purgeOrphans()),
-        services.passwordResets.purgeExpired(),
-        services.revocations.purgeExpired(),
-        services.passkeyChallenges.purgeExpired(),
-        services.regulationStore.purgeBefore(now - regulationRetentionMs(regulationRules(config))),
-        services.auditEvents.purgeBefore(now - config.audit.retentionDays * DAY_MS),
-      ]).catch((error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'));
-    }
     ctx.respond = false;
     await current.handler(ctx.req, ctx.res);
   });
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
+  Object.defineProperty(app, 'maintenance', { value: maintenance });
   Object.defineProperty(app, 'metrics', { value: metrics });
   Object.defineProperty(app, 'flushAudit', { value: () => auditSink.flush() });
   return app;

@@ -9,7 +9,7 @@ import { createApp } from './app.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { configErrorText } from '@gatehouse/config';
-import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
+import { prepareServerProcess, releaseStartupMemoryLater, runOnTimer, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 
 async function main(): Promise<void> {
@@ -76,11 +76,14 @@ async function main(): Promise<void> {
     // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
     releaseStartupMemoryLater();
   });
+  // Key checks and purges run on a timer of their own, never on a request (packages/runtime periodic-tasks.ts).
+  const maintenance = runOnTimer(app.maintenance);
   shutdownOnSignals({
     servers: [server],
     logger,
     closeStreams: () => services.streams.closeAll(),
     cleanup: async () => {
+      await maintenance.stop();
       await metricsServer.close();
       await app.flushAudit();
       await database.close();

@@ -1,10 +1,11 @@
 /**
  * The relying party as a Koa app (never listening; main.ts does that).
  * Middleware order: request metrics → request id → access log → security headers → error handler
- * (error page) → health → purge → session → form body → routes. Expired sessions and pending
- * logins are purged lazily.
+ * (error page) → health → session → form body → routes. Expired sessions and pending logins are
+ * purged by `maintenance`, which main.ts runs on a timer (never on a request).
  */
 import Koa from 'koa';
+import { periodicTasks, type PeriodicTasks } from '@gatehouse/runtime';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
@@ -56,6 +57,8 @@ export interface ClientApp extends Koa<ClientState> {
   readonly relyingParty: RelyingParty;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
+  /** The periodic purge: main.ts runs it on a timer (runOnTimer) and stops it at shutdown; tests call `runDue()`. */
+  readonly maintenance: PeriodicTasks;
 }
 
 export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
@@ -87,7 +90,6 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   const app = new Koa<ClientState>() as ClientApp;
   app.proxy = config.trustProxy;
   app.keys = cookieSigner(config.cookieKeys);
-  let purgedAt = clock();
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   registerDatabasePoolMetrics(metrics, deps.database);
   registerBuildInfo(metrics, readBuildInfo(config.clientId, new URL('../package.json', import.meta.url)));
@@ -106,14 +108,6 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   app.use(errorHandler(logger, config.clientId));
   // Probes need no session, so they answer before the session middleware touches the database.
   app.use(health.routes());
-  app.use(async (_ctx, next) => {
-    const now = clock();
-    if (now - purgedAt >= PURGE_INTERVAL_MS) {
-      purgedAt = now;
-      void Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).catch((error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'));
-    }
-    await next();
-  });
   app.use(sessionMiddleware(app, config, sessions, clock));
   app.use(bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' }));
   app.use(router.routes());
@@ -122,5 +116,11 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   Object.defineProperty(app, 'stores', { value: { sessions, logins } });
   Object.defineProperty(app, 'relyingParty', { value: relyingParty });
   Object.defineProperty(app, 'metrics', { value: metrics });
+  const purge = () =>
+    Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).then(
+      () => undefined,
+      (error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'),
+    );
+  Object.defineProperty(app, 'maintenance', { value: periodicTasks([{ name: 'purge', everyMs: PURGE_INTERVAL_MS, run: purge }], clock) });
   return app;
 }

@@ -1,6 +1,6 @@
 import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { configErrorText } from '@gatehouse/config';
-import { prepareServerProcess, releaseStartupMemoryLater, shutdownOnSignals } from '@gatehouse/runtime';
+import { prepareServerProcess, releaseStartupMemoryLater, runOnTimer, shutdownOnSignals } from '@gatehouse/runtime';
 import { createMetricsRegistry, startMetricsServer } from '@gatehouse/metrics';
 import { ConfigError, loadConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -64,10 +64,13 @@ async function main(): Promise<void> {
     // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
     releaseStartupMemoryLater();
   });
+  // Purges run on a timer of their own, never on a request (packages/runtime periodic-tasks.ts).
+  const maintenance = runOnTimer(app.maintenance);
   shutdownOnSignals({
     servers: [server],
     logger,
     cleanup: async () => {
+      await maintenance.stop();
       await metricsServer.close();
       await database.close();
     },

@@ -4,3 +4,5 @@ export { releaseStartupMemory, releaseStartupMemoryLater } from './release-start
 export { keepTickObjectShape, keptTickObject } from './keep-tick-shape.ts';
 export { sizeThreadPool, threadPoolSizeFor } from './thread-pool.ts';
 export { prepareServerProcess } from './prepare-server-process.ts';
+export { periodicTasks, runOnTimer } from './periodic-tasks.ts';
+export type { PeriodicTask, PeriodicTasks, Timers } from './periodic-tasks.ts';

@@ -1,6 +1,7 @@
 /**
  * Scheduled signing-key rotation as the wire shows it: the JWKS at /oauth2/v1/keys and the kid of
- * the tokens the real flow issues. Time moves only through the injected clock.
+ * the tokens the real flow issues. Time moves only through the injected clock; the maintenance
+ * timer main.ts runs is one `tick()` here.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -43,6 +44,8 @@ describe.each(TEST_ENGINES)('scheduled key rotation on %s', (engine) => {
   let p: string;
   let oldTokens: TokenResponse;
   const login = () => server.login({ scope: 'openid profile movies:read' });
+  /** One tick of the maintenance timer main.ts runs (the check runs when due by the clock). */
+  const tick = () => server.app.maintenance.runDue();
   const storedKeys = async () => (await server.app.services.keys.list()).map((k) => [k.kid, k.createdAt, k.activatesAt, k.retiredAt, k.expiresAt]);
 
   async function verifyWithJwks(tokens: TokenResponse) {
@@ -59,6 +62,7 @@ describe.each(TEST_ENGINES)('scheduled key rotation on %s', (engine) => {
 
   it('(a) before interval − prepublish nothing happens', async () => {
     now = T0 + DUE - 10 * SECOND;
+    await tick();
     expect(await publishedKids(server.issuer)).toEqual([a]);
     expect(kids(await login())).toEqual([a, a]);
     expect(await storedKeys()).toEqual([[a, T0, null, null, null]]);
@@ -66,6 +70,7 @@ describe.each(TEST_ENGINES)('scheduled key rotation on %s', (engine) => {
 
   it('(b) then a pending key is published while the old key still signs', async () => {
     now = T0 + DUE;
+    await tick();
     const published = await publishedKids(server.issuer);
     expect(published).toHaveLength(2);
     expect(published[0]).toBe(a);
@@ -80,12 +85,15 @@ describe.each(TEST_ENGINES)('scheduled key rotation on %s', (engine) => {
 
   it('(c) after activation, within KEY_CHECK_INTERVAL_MS, new tokens carry the new kid; old tokens still verify', async () => {
     now = T0 + DAY - SECOND;
+    await tick();
     expect(await publishedKids(server.issuer)).toEqual([a, p]);
     // Activation has passed, but this instance has not re-checked yet (checked 2 s ago).
     now = T0 + DAY + SECOND;
+    await tick();
     expect(kids(await login())).toEqual([a, a]);
     // The next check, at most KEY_CHECK_INTERVAL_MS after activation, switches the signer.
     now = T0 + DAY - SECOND + KEY_CHECK_INTERVAL_MS;
+    await tick();
     expect(await publishedKids(server.issuer)).toEqual([p, a]);
     const newTokens = await login();
     expect(kids(newTokens)).toEqual([p, p]);
@@ -99,8 +107,10 @@ describe.each(TEST_ENGINES)('scheduled key rotation on %s', (engine) => {
 
   it('(d) after the old key expires it is gone from the JWKS', async () => {
     now = T0 + DAY + RETAIN - 10 * SECOND;
+    await tick();
     expect(await publishedKids(server.issuer)).toEqual([p, a]);
     now = T0 + DAY + RETAIN;
+    await tick();
     expect(await publishedKids(server.issuer)).toEqual([p]);
     expect(await storedKeys()).toEqual([[p, T0 + DUE, T0 + DAY, null, null]]);
     await expect(verifyWithJwks(oldTokens)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
@@ -112,6 +122,7 @@ describe.each(TEST_ENGINES)('(e) rotation off on %s', (engine) => {
   const T0 = Math.floor(Date.now() / SECOND) * SECOND;
   let now = T0;
   let server: TestAuthServer;
+  const tick = () => server.app.maintenance.runDue();
   beforeAll(async () => {
     server = await startServer({ engine, clock: () => now, env: { AUTH_KEY_ROTATION_INTERVAL: 'off' } });
   });
@@ -121,6 +132,7 @@ describe.each(TEST_ENGINES)('(e) rotation off on %s', (engine) => {
     const [a] = (await server.app.services.keys.list()).map((k) => k.kid);
     for (const days of [1, 30, 365]) {
       now = T0 + days * DAY;
+      await tick();
       expect(await publishedKids(server.issuer)).toEqual([a]);
     }
     expect(kids(await server.login({ scope: 'openid movies:read' }))).toEqual([a, a]);
