@@ -56,7 +56,7 @@ export interface RecoveredClient {
 }
 
 export interface LostKeyRecovery {
-  /** Usernames whose second factors were (or would be) reset. */
+  /** Usernames whose second factors were (or would be) reset, in order. */
   users: string[];
   /** Key ids of the signing keys deleted (or that would be). */
   signingKeys: string[];
@@ -107,6 +107,7 @@ export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyR
     if (!deps.dryRun) await deps.users.resetSecondFactors(deps.actor, account.username);
     result.users.push(account.username);
   }
+  result.users.sort();
 
   const lostCurrent = new Set<string>();
   for (const row of await lostRows(db, box, columnOf('clients', 'client_secret_sealed'))) {
