@@ -60,6 +60,7 @@ import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { resourceServerClients } from './oidc/token-policies.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
+import { opaqueAccessTokens } from './oidc/opaque-access-tokens.ts';
 import { userinfoDpop } from './oidc/userinfo-dpop.ts';
 import { tokenResponse } from './oidc/token-response.ts';
 import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
@@ -195,7 +196,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(discoveryResponseTypes(BUILT_IN_RESPONSE_TYPES));
     provider.use(formPostWithoutInlineScript);
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
-    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), realm: config.issuer }));
+    provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
     // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.

@@ -14,7 +14,11 @@
  * - the token may come as `Bearer` or `DPoP`: a token bound to a DPoP key only as DPoP with a
  *   valid proof, any other only as Bearer (userinfo-dpop.ts); a refusal of a DPoP request, or of a
  *   bound token, is a DPoP challenge with `algs` (RFC 9449 §7.1).
- * Opaque tokens and tokens sent in a form body go on to oidc-provider unchanged.
+ * - an opaque access token with an audience (AUTH_API_TOKEN_FORMAT=opaque, a request that also
+ *   named API scopes), which oidc-provider's userinfo refuses for its audience, is answered here
+ *   by the same rules once opaque-access-tokens.ts found it active;
+ * Other opaque tokens (unknown, or without an audience) and tokens sent in a form body go on to
+ * oidc-provider unchanged.
  */
 import type { Context, Next } from 'koa';
 import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contracts';
@@ -30,6 +34,16 @@ export interface JwtUserinfoDeps {
   realm: string;
   /** Whether the token came the way its DPoP binding asks (userinfo-dpop.ts). */
   dpop: ReturnType<typeof userinfoDpop>;
+  /** An opaque access token with an audience (opaque-access-tokens.ts); undefined: oidc-provider answers. */
+  opaque?: (token: string) => Promise<UserinfoToken | 'inactive' | undefined>;
+}
+
+/** What userinfo needs of an active access token. */
+export interface UserinfoToken {
+  sub: string;
+  scope?: string;
+  /** The DPoP key the token is bound to (RFC 9449 cnf.jkt). */
+  jkt?: string;
 }
 
 const SCOPE_CLAIMS = CLAIMS as Record<string, readonly string[] | null>;
@@ -50,15 +64,22 @@ export function jwtUserinfo(deps: JwtUserinfoDeps) {
   return async function userinfoForJwt(ctx: Context, next: Next): Promise<void> {
     if (ctx.path !== AUTH_ROUTES.userinfo || (ctx.method !== 'GET' && ctx.method !== 'POST')) return next();
     const match = /^(Bearer|DPoP) ([^\s]+)$/i.exec(ctx.get('authorization'));
-    if (!match || !looksLikeJwt(match[2])) return next();
+    if (!match) return next();
 
-    const claims = await deps.tokens.decode(match[2]);
-    if (!claims || !(await deps.tokens.isActive(claims))) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
-    const binding = await deps.dpop({ scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2], method: ctx.method, proof: ctx.req.headers.dpop }, claims.cnf?.jkt);
+    let token: UserinfoToken | 'inactive' | undefined;
+    if (looksLikeJwt(match[2])) {
+      const claims = await deps.tokens.decode(match[2]);
+      token = claims && (await deps.tokens.isActive(claims)) ? { sub: claims.sub, scope: claims.scope, jkt: claims.cnf?.jkt } : 'inactive';
+    } else {
+      token = await deps.opaque?.(match[2]!);
+      if (token === undefined) return next();
+    }
+    if (token === 'inactive') return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
+    const binding = await deps.dpop({ scheme: match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2]!, method: ctx.method, proof: ctx.req.headers.dpop }, token.jkt);
     if (binding) return refuse(ctx, deps.realm, 401, binding.error, binding.description, 'DPoP');
-    const scopes = new Set((claims.scope ?? '').split(' ').filter(Boolean));
+    const scopes = new Set((token.scope ?? '').split(' ').filter(Boolean));
     if (!scopes.has('openid')) return refuse(ctx, deps.realm, 403, 'insufficient_scope', 'the openid scope is required');
-    const account = await deps.accounts.findById(claims.sub);
+    const account = await deps.accounts.findById(token.sub);
     if (!account) return refuse(ctx, deps.realm, 401, 'invalid_token', 'invalid token provided');
 
     const all = accountClaims(account);

@@ -37,7 +37,8 @@ describe('openid-client as the relying party', () => {
   }
 
   it('a confidential client completes code + PKCE and validates the ID token', async () => {
-    const config = await client.discovery(new URL(server.issuer), server.testClient.clientId, server.testClient.clientSecret, undefined, {
+    // The client is registered for client_secret_basic, the one method it may use; openid-client's default is client_secret_post.
+    const config = await client.discovery(new URL(server.issuer), server.testClient.clientId, server.testClient.clientSecret, client.ClientSecretBasic(server.testClient.clientSecret), {
       execute: [client.allowInsecureRequests],
     });
     const verifier = client.randomPKCECodeVerifier();
