@@ -9,6 +9,7 @@ import { DEVICES_PATH } from '../authenticator/manage.ts';
 import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
 import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 import { ACCOUNT_ROUTES } from '../account/routes.ts';
+import { CONSENT_PATH } from '../interactions/consent-step.ts';
 import { ADMIN_ROUTE_PATTERNS } from '../admin/http/admin-paths.ts';
 
 export const authRouteName = routeTable([
@@ -29,6 +30,7 @@ export const authRouteName = routeTable([
   '/interaction/:uid',
   AUTH_ROUTES.login,
   AUTH_ROUTES.mfaVerify,
+  CONSENT_PATH,
   '/mfa/push/:id',
   '/mfa/push/:id/status',
   ...AUTH_STATIC_ASSETS.map((asset) => asset.path),

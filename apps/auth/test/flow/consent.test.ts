@@ -312,4 +312,11 @@ describe('the consent step', () => {
     expect(again.status).toBe(200);
     expect(again.text).toContain('id="consent-allow"');
   });
+
+  it('the request metrics name the consent and revoke routes by their paths', async () => {
+    const text = await server.app.metrics.metrics();
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/consent",status="302"\} \d+/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/consent",status="403"\} 1\n/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/account\/apps\/revoke",status="303"\} 1\n/);
+  });
 });
