@@ -9,12 +9,13 @@
  * - the POST is same-origin only (403); the new password, typed twice, follows the policy
  *   (new-password.ts); a refusal shows the form again with the error and does not use the link;
  * - success uses the link (once, atomically), sets the password (argon2id), ends EVERY session
- *   and grant of the account, clears the account's lockouts (user-admin.ts lockoutKeys), is
+ *   and grant of the account (accounts/end-account-access.ts), clears the account's lockouts (user-admin.ts lockoutKeys), is
  *   audited `account.password_reset`, and answers a page asking the user to sign in again.
  */
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
 import { hashPassword } from '../accounts/password.ts';
+import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { PASSWORD_RESET_PATH } from '../admin/password-reset.ts';
 import { lockoutKeys } from '../admin/user-admin.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
@@ -29,7 +30,9 @@ import { newPassword } from './new-password.ts';
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
 
 export type PasswordResetPageDeps = OriginDeps &
-  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'regulationStore' | 'logger'>;
+  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'revocations' | 'regulationStore' | 'logger' | 'clock'> & {
+    config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
+  };
 
 const invalidLink = () =>
   new AuthError(410, 'reset_link_invalid', 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one. Ask your administrator for a new link.');
@@ -78,8 +81,7 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
     const hash = await hashPassword(password);
     if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
     await deps.accounts.setPassword(account.id, hash);
-    const ended = await deps.userSessions.endAll(account.id);
-    await deps.sessionMeta.remove(ended.sessionUids);
+    const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id);
     await deps.regulationStore.clear(lockoutKeys(account.username));
     audit(deps.logger, 'account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
     ctx.status = 200;

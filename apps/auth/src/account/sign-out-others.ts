@@ -1,26 +1,28 @@
 /**
  * POST /account/sessions/sign-out-others: ends every other SSO session of the signed-in user
- * and every grant this session does not hold (admin/user-sessions.ts endOthers): the other
+ * and every grant this session does not hold (accounts/end-account-access.ts): the other
  * browsers must sign in again and those grants' refresh tokens answer invalid_grant. Same-origin
  * posts only (403), a signed-in session (401). Audited `account.sessions.signed_out`; a form
  * gets 303 to /account?done=sessions#sessions, a JSON caller 200 with the counts.
  */
 import type { Context } from 'koa';
+import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { audit } from '../logging/logger.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
-export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'logger'>;
+export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'logger' | 'clock'> & {
+  config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
+};
 
 export function createSignOutOthersHandler(deps: SignOutOthersDeps) {
   return async function signOutOthers(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const { account, sessionId } = await requireSession(ctx, deps);
     const body = await readBody(ctx);
-    const ended = await deps.userSessions.endOthers(account.id, sessionId);
-    await deps.sessionMeta.remove(ended.sessionUids);
+    const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: sessionId });
     audit(deps.logger, 'account.sessions.signed_out', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
     if (body.json) {
       ctx.status = 200;

@@ -275,7 +275,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
 
     async signOutEverywhere(actor, username) {
       const account = await find(username);
-      const { sessions, grants } = await deps.userSessions.endAll(account.id);
+      const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
       audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return { account, sessions, grants };
     },

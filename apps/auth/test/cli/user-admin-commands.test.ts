@@ -93,6 +93,33 @@ describe.each(TEST_ENGINES)('authctl user passwd / unlock / sessions / signout-a
     expect(await cli(['user', 'unlock', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
   });
 
+  it('user list shows who is disabled and who is locked out by brute-force regulation, until when', async () => {
+    // 30 password failures within the window lock bob's account key for an hour from the last one.
+    await withDb((db) => db.insertInto('regulation_failures').values(Array.from({ length: 30 }, (_, i) => ({ id: `lock${i}`, key: 'account:bob', at_ms: NOW - i * 1000 }))).execute());
+    expect((await cli(['user', 'disable', 'alice'])).code).toBe(0);
+    expect(await cli(['user', 'list'])).toEqual({
+      code: 0,
+      stdout: [
+        'USERNAME  EMAIL              NAME   GROUPS  TOTP  DISABLED  LOCKED',
+        'alice     alice@example.com  Alice          no    yes       no',
+        'bob       bob@example.com    Bob            no    no        until 2026-11-21T13:00:00.000Z',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    const json = JSON.parse((await cli(['user', 'list', '--json'])).stdout) as Record<string, unknown>[];
+    expect(json.map((u) => [u.username, u.disabled, u.disabled_at, u.locked, u.locked_until])).toEqual([
+      ['alice', true, '2026-11-21T12:00:00.000Z', false, null],
+      ['bob', false, null, true, '2026-11-21T13:00:00.000Z'],
+    ]);
+    expect((await cli(['user', 'unlock', 'bob'])).code).toBe(0);
+    expect((await cli(['user', 'enable', 'alice'])).code).toBe(0);
+    expect(JSON.parse((await cli(['user', 'list', '--json'])).stdout).map((u: Record<string, unknown>) => [u.disabled, u.locked])).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+  });
+
   it('user sessions lists the sessions with their clients; user signout-all ends them, their grants and refresh tokens', async () => {
     const { alice, bob } = await withDb(async (db, accounts) => {
       const alice = (await accounts.findByUsername('alice'))!.id;
