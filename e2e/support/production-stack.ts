@@ -56,7 +56,7 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 /** The output `pnpm build` produces (packages, then apps linked to them): processes.ts. */
 export const buildApps = buildForProduction;
 
-function selfSignedCertificate(dir: string): { cert: string; key: string } {
+export function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
   const result = run('openssl', [
@@ -140,7 +140,7 @@ export async function startProductionStack(name: string): Promise<ProductionStac
     const site = renderTemplate(template, {
       AUTH_SERVER_NAME: '127.0.0.1', API_SERVER_NAME: '127.0.0.1', APP_SERVER_NAME: '127.0.0.1',
       AUTH_LISTEN: `127.0.0.1:${authLb}`, API_LISTEN: `127.0.0.1:${apiLb}`, APP_LISTEN: `127.0.0.1:${appLb}`,
-      TLS_CERT: cert, TLS_KEY: key, TLS_PROTOCOLS: 'TLSv1.2 TLSv1.3',
+      TLS_CERT: cert, TLS_KEY: key, TLS_PROTOCOLS: 'TLSv1.2 TLSv1.3', ACCESS_LOG: join(logDir, 'nginx-gatehouse.log'),
       AUTH_1: `127.0.0.1:${auth1}`, AUTH_2: `127.0.0.1:${auth2}`, API_1: `127.0.0.1:${api1}`, API_2: `127.0.0.1:${api2}`, APP_1: `127.0.0.1:${app1}`,
     });
     mkdirSync(join(dir, 'nginx', 'tmp'), { recursive: true });
