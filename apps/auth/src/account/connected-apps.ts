@@ -2,8 +2,8 @@
  * The account page's "Connected apps": the applications the user allowed on the consent page
  * (consent/consent-store.ts), and POST /account/apps/revoke. Rules:
  * - an app is listed while the user's consent record for it exists, with what it was allowed and
- *   when; first-party apps never ask, so they appear only if the user allowed one through an
- *   explicit `prompt=consent`, and are revoked alike;
+ *   when; first-party apps have no record (they are granted what they ask), so they are not
+ *   listed;
  * - revoking takes same-origin posts only (403) from a signed-in session (401), and a `client_id`
  *   the user has a record or a grant for (else 404 not_found);
  * - it deletes the consent record, then ends every grant of the user for that client at once

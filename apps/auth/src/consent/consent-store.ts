@@ -1,7 +1,9 @@
 /**
  * What each user allowed each client on the consent page (interactions/consent.ts). Rules:
- * - one record per user and client, kept across SSO sessions until the user revokes it
- *   (account page) or it is removed with its account;
+ * - one record per user and client, of a client in the clients table (first-party clients and
+ *   the static account client need none), kept across SSO sessions until the user revokes it
+ *   (account page); removing the account or the client removes it (foreign keys, migration 019),
+ *   so a client id registered again later asks again;
  * - allow() adds to the record: scopes and claims granted before stay granted (a client that
  *   asks for one more scope later is asked about that one, and the record grows);
  * - a record keeps when it was first granted and when it last grew;

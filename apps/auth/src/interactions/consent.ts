@@ -7,9 +7,11 @@
  * - `decision` is `allow` or `deny` (else 400 invalid_request);
  * - deny: audited `consent.denied`; the authorization ends with `access_denied`, returned to the
  *   client's redirect URI with its `state` and `iss` (oidc-provider's resume);
- * - allow: the scopes and claims shown are added to the user's consent record for the client
- *   (consent/consent-store.ts), audited `consent.granted`; the grant is then built from that
- *   record (oidc/grants.ts) and the authorization resumes with a code;
+ * - allow: audited `consent.granted`; for a client that is not first-party the scopes and claims
+ *   shown are added to the user's consent record for it (consent/consent-store.ts), from which
+ *   the grant is then built (oidc/grants.ts); a first-party client (asked with prompt=consent)
+ *   is granted what it asks for anyway, so nothing is recorded; the authorization resumes with
+ *   a code;
  * - either way oidc-provider's resume runs inside this request: the answer is its redirect to
  *   the client (302); a JSON caller gets 302 `{ status: 'complete', redirect_to }`.
  */
@@ -19,6 +21,7 @@ import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { audit } from '../logging/logger.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';
+import { isFirstParty } from '../oidc/grants.ts';
 import { consentRequest } from './consent-step.ts';
 import { resumeAuthorization } from './mfa/complete-login.ts';
 import type { HandlerServices } from './deps.ts';
@@ -39,7 +42,8 @@ export function createConsentHandler(deps: ConsentDeps) {
       audit(deps.logger, 'consent.denied', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip });
       returnTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The user did not allow the application to access their account.' });
     } else {
-      await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes, claims: request.claims });
+      const client = await provider.Client.find(request.clientId);
+      if (client && !isFirstParty(client)) await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes, claims: request.claims });
       audit(deps.logger, 'consent.granted', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip, scopes: request.scopes.join(' ') });
       // Merged with the login of this authorization (prompt=login consent, max_age), so the
       // resume does not ask for it again.

@@ -10,7 +10,9 @@
  * - scopes outside the provider's list are never granted because oidc-provider filters them
  *   before this runs, and API scopes the access policy refuses the client or the user are left
  *   out (policy/), consented or not;
- * - a grant of the session that belongs to another account is never reused.
+ * - a grant of the session that belongs to another account, or (for a client that is not
+ *   first-party) holds a scope or claim the consent record does not, is never reused: a new
+ *   grant starts from the record.
  */
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
 import type { ScopeGate } from '../policy/scope-policy.ts';
@@ -23,8 +25,8 @@ export interface GrantDeps {
 }
 
 /** A client the operator marked first-party (`authctl client add --first-party`), or the account page's own. */
-export function isFirstParty(client: { clientId: string; first_party?: unknown }): boolean {
-  return client.first_party === true || client.clientId === ACCOUNT_CLIENT_ID;
+export function isFirstParty(client: { clientId: string }): boolean {
+  return (client as { first_party?: unknown }).first_party === true || client.clientId === ACCOUNT_CLIENT_ID;
 }
 
 export function grantLoader(deps: GrantDeps) {
@@ -39,17 +41,19 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: GrantDeps): Prom
   const grantId = (oidc.result?.consent as { grantId?: string } | undefined)?.grantId ?? oidc.session!.grantIdFor(client.clientId);
   let grant = grantId ? await oidc.provider.Grant.find(grantId) : undefined;
   if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
-  grant ??= new oidc.provider.Grant({ clientId: client.clientId, accountId });
 
   let allowed: (scope: string) => boolean = () => true;
   let allowedClaim: (claim: string) => boolean = () => true;
-  if (!isFirstParty(client as never)) {
+  if (!isFirstParty(client)) {
     const consent = await deps.consents.find(accountId, client.clientId);
     const scopes = new Set(consent?.scopes);
     const claims = new Set(consent?.claims);
     allowed = (scope) => scopes.has(scope);
     allowedClaim = (claim) => claims.has(claim);
+    // A grant holding more than the record (revoked since, or of a client id registered again) is not reused.
+    if (grant && !heldWithin(grant, allowed, allowedClaim)) grant = undefined;
   }
+  grant ??= new oidc.provider.Grant({ clientId: client.clientId, accountId });
 
   const requested = [...oidc.requestParamScopes].filter(allowed);
   const oidcScopes = requested.filter((s) => !s.includes(':'));
@@ -63,4 +67,12 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: GrantDeps): Prom
   }
   await grant.save();
   return grant;
+}
+
+const words = (value: unknown): string[] => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
+
+/** Whether every scope and claim the grant holds passes the checks. */
+function heldWithin(grant: Grant, scope: (s: string) => boolean, claim: (c: string) => boolean): boolean {
+  const scopes = [...words(grant.openid?.scope), ...Object.values(grant.resources ?? {}).flatMap(words)];
+  return scopes.every(scope) && (grant.openid?.claims ?? []).every(claim);
 }

@@ -333,10 +333,12 @@ export const authMigrations: Migrations = {
     async up(db: Kysely<unknown>) {
       // What each user allowed each client (consent/consent-store.ts): remembered across SSO
       // sessions until the user revokes it on the account page. Space-separated scopes and claims.
+      // A removed account or client takes its records along: a client id registered again later
+      // is another app and asks again.
       await db.schema
         .createTable('consents')
-        .addColumn('account_id', 'text', (c) => c.notNull())
-        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('client_id', 'text', (c) => c.notNull().references('clients.client_id').onDelete('cascade'))
         .addColumn('scopes', 'text', (c) => c.notNull())
         .addColumn('claims', 'text', (c) => c.notNull())
         .addColumn('granted_at', 'bigint', (c) => c.notNull())

@@ -171,6 +171,24 @@ describe('the consent step', () => {
     expect(allowed.status).toBe(302);
     expect(new URL(allowed.location!).searchParams.get('state')).toBe('fp');
     expect((await exchange(server, codeFrom(allowed.location))).status).toBe(200);
+    // A first-party app is granted what it asks anyway: nothing is recorded, nothing to revoke.
+    expect(await server.app.services.consents.find((await accountOf(user.username)).id, server.testClient.clientId)).toBeUndefined();
+    expect(audits('consent.granted').at(-1)).toMatchObject({ client_id: server.testClient.clientId });
+  });
+
+  it('a removed client takes its consent records along: the same client id registered again asks again', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const again = { clientId: 'reborn-app', redirectUri: 'http://127.0.0.1:8/reborn' };
+    await server.app.services.clients.create({ clientId: again.clientId, name: 'Reborn', redirectUris: [again.redirectUri], grantTypes: ['authorization_code'] });
+    const url = () => authorizeUrl(server, { clientId: again.clientId, redirectUri: again.redirectUri });
+    expect((await decide(jar, uidOf((await login(user, jar, url())).text), 'allow')).status).toBe(302);
+    expect((await request(jar, url())).status).toBe(302);
+    expect(await server.app.services.clients.remove(again.clientId)).toBe(true);
+    await server.app.services.clients.create({ clientId: again.clientId, name: 'Someone else', redirectUris: [again.redirectUri], grantTypes: ['authorization_code'] });
+    const asked = await request(jar, url());
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('<span id="consent-client">Someone else</span>');
   });
 
   it('prompt=consent forces the page even when everything was granted; prompt=consent none is refused', async () => {
