@@ -2,22 +2,23 @@
  * The consent step over HTTP (interactions/consent.ts, oidc/grants.ts): when the page is shown
  * and when not, Allow and Deny, the record remembered across sessions, first-party clients,
  * prompt=none and prompt=consent, offline_access, and revoking an app on the account page.
- * Time moves only by the injected clock (one TOTP step per sign-in).
+ * Time moves only by the injected clock (one TOTP step per sign-in). SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { captureLogger } from '../support/push.ts';
 import { jsonBody } from '../support/cookie-jar.ts';
 import { authorizeUrl, basic, codeFrom, CookieJar, exchange, form, introspect, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const THIRD = { clientId: 'third-app', clientSecret: 'third-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:8/cb' };
 
-describe('the consent step', () => {
+describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
   let server: TestAuthServer;
   const clock = { now: Date.now() };
   const { logger, audits } = captureLogger();
 
   beforeAll(async () => {
-    server = await startServer({ clock: () => clock.now, logger });
+    server = await startServer({ engine, clock: () => clock.now, logger });
     await server.app.services.clients.create({
       clientId: THIRD.clientId,
       name: 'Third <App>',
