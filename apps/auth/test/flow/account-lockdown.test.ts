@@ -13,7 +13,7 @@ import { runCli } from '../../src/cli/run-cli.ts';
 import { FEED_SETTLE_MS } from '../../src/revocation/revocation-store.ts';
 import { addAdminClient, call, machineToken } from '../admin/admin-support.ts';
 import { jsonBody } from '../support/index.ts';
-import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, refresh, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
+import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const SEC = 1000;
 
@@ -95,6 +95,24 @@ describe.each(TEST_ENGINES)('account lockdown on %s', (engine) => {
     expect(events).toContainEqual(expect.objectContaining({ type: 'account-disabled', sub: await idOf(user) }));
     // Enabled: a new sign-in works.
     await signedIn(user);
+  });
+
+  it('a sign-in under way when the account is disabled gets no session, and enable brings none', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const page = await request(jar, authorizeUrl(server));
+    const uid = uidOf(page.text);
+    expect((await request(jar, `${server.issuer}/login`, { method: 'POST', ...form({ uid, username: user.username, password: user.password }) })).status).toBe(200);
+    expect((await authctl(['user', 'disable', user.username])).code).toBe(0);
+    clock.now += 31 * SEC;
+    const code = await server.app.services.totp.generate(user.totpSecret, clock.now);
+    const refused = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('This account is disabled. Contact your administrator.');
+    expect((await authctl(['user', 'enable', user.username])).code).toBe(0);
+    const again = await request(jar, authorizeUrl(server));
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('name="password"');
   });
 
   it('the admin API\'s disable ends the session, and enable does not bring it back', async () => {

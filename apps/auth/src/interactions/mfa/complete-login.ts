@@ -5,6 +5,9 @@
  *   `pwd otp`; push `pwd swk user`, proof of a software-held device key plus the user's presence
  *   shown by picking the number; a passkey `pwd hwk|swk` and `user` when verified), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
  *   injected clock's time (the ID token's `auth_time`);
+ * - an account disabled or removed since the password step gets no session: 403
+ *   `account_disabled`, audited `login.account_disabled`, as at the password step (a lockdown
+ *   during a sign-in would otherwise leave a session that `user enable` brings back);
  * - the browser becomes a known device of the account (regulation/known-device.ts), so failures
  *   made elsewhere do not lock the user out on it;
  * - oidc-provider's resume runs inside this request, so the answer is its own redirect to the
@@ -12,6 +15,7 @@
  *   302 `{ status: 'complete', redirect_to }`.
  */
 import type { Context, Next } from 'koa';
+import { AuthError } from '../../errors/auth-error.ts';
 import { audit } from '../../logging/logger.ts';
 import type { HandlerServices } from '../deps.ts';
 import { redirectOrigin, type Interaction } from '../interaction-state.ts';
@@ -36,7 +40,7 @@ export type PassedFactor =
   /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
   | { method: 'passkey'; credentialId: string; amr: string[] };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics' | 'knownDevices'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics' | 'knownDevices' | 'accounts'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -46,6 +50,11 @@ export async function completeLogin(
   accountId: string,
   factor: PassedFactor,
 ): Promise<void> {
+  const account = await deps.accounts.findById(accountId);
+  if (!account || account.disabledAt !== null) {
+    audit(deps.logger, 'login.account_disabled', { account_id: accountId, ip: ctx.ip });
+    throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
+  }
   audit(
     deps.logger,
     'login.mfa.success',
