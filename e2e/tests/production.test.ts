@@ -304,6 +304,34 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     expect(outcomes).toHaveLength(200);
   });
 
+  it('rolling restart of an auth instance during a burst of POSTs on kept-alive connections through nginx: 0 errors, exit code 0 (issue 30)', async () => {
+    // nginx never retries a POST it has sent, so every one must be answered: the draining
+    // instance answers what arrives on its kept-alive connections with Connection: close and
+    // closes only connections that stayed idle (packages/runtime graceful-shutdown.ts).
+    const victim = stack.instances['auth-1'];
+    const statuses: number[] = [];
+    let sent = 0;
+    const worker = async () => {
+      while (sent < 400) {
+        sent += 1;
+        if (sent === 120) victim.child.kill('SIGTERM');
+        const r = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('api', stack.apiClientSecret) },
+          body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+        }).catch(() => undefined);
+        await r?.arrayBuffer();
+        statuses.push(r?.status ?? 0);
+      }
+    };
+    await Promise.all(Array.from({ length: 12 }, worker));
+    expect(await victim.exited()).toBe(0);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(statuses).toHaveLength(400);
+    // The restart of the rolling restart; later tests use both instances.
+    await victim.restart();
+  });
+
   it("the auth instances sign on libuv's pool sized to the machine: one thread per core, at least 2 (packages/runtime thread-pool.ts)", async () => {
     // Four tokens in a row through the round robin: both instances have signed (their pools started).
     for (let i = 0; i < 4; i += 1) await clientCredentialsToken();

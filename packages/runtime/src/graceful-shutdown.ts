@@ -1,7 +1,14 @@
 /**
  * Graceful shutdown of one HTTP server process on SIGTERM or SIGINT. Rules:
- * - the listener stops accepting at once; idle keep-alive connections are closed, and every
- *   response still being written carries `Connection: close`, so clients reconnect elsewhere;
+ * - the listener stops accepting at once (a proxy's new connection is refused, which it retries
+ *   on another instance, POST included: nothing was sent);
+ * - every response still being written, and every response to a request that arrives on a
+ *   kept-alive connection while draining, carries `Connection: close` and is finished, so the
+ *   proxy reconnects elsewhere for its next request;
+ * - a kept-alive connection is closed only once it has been idle for `idleCloseMs` (1 s) while
+ *   draining: a proxy (nginx) reuses its most recent connections first, so one that sat idle
+ *   that long is not about to carry a request, whereas closing the instant a response ends would
+ *   race a POST already on its way (nginx answers that one 502, and never retries a POST);
  * - long-lived streams (Server-Sent Events) are ended by `closeStreams`, which sends them a
  *   `retry:` hint, so browsers and resource servers reconnect to another instance;
  * - in-flight requests finish, for at most `timeoutMs`; past that the remaining connections are
@@ -26,6 +33,8 @@ export interface GracefulShutdownOptions {
   cleanup?: () => Promise<void>;
   /** Longest wait for in-flight requests, ms (default 10 s). */
   timeoutMs?: number;
+  /** How long a kept-alive connection must sit idle while draining before it is closed, ms (default 1 s). */
+  idleCloseMs?: number;
   /** Defaults to process.exit. */
   exit?: (code: number) => void;
 }
@@ -37,6 +46,7 @@ export interface GracefulShutdown {
 
 export function gracefulShutdown(options: GracefulShutdownOptions): GracefulShutdown {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const idleCloseMs = options.idleCloseMs ?? 1_000;
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let draining: Promise<void> | undefined;
 
@@ -48,12 +58,16 @@ export function gracefulShutdown(options: GracefulShutdownOptions): GracefulShut
   // Why a map set per request and no listener on each response: those listeners and sets cost
   // 1.5 to 3 µs of every request, a tenth of a small one (bench/README.md, API read).
   const current = new Map<Socket, ServerResponse | undefined>();
+  // Idle connections as the drain's sweeps saw them: the response that was last and finished,
+  // and since when. A new request on the connection replaces its response, so it is not idle.
+  const idleSince = new Map<Socket, { res: ServerResponse; since: number }>();
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (draining && !res.headersSent) res.setHeader('Connection', 'close');
     current.set(req.socket, res);
   };
   function onSocketClose(this: Socket): void {
     current.delete(this);
+    idleSince.delete(this);
   }
   for (const server of options.servers) {
     // First of the request listeners: an app that answers at once (the API's item reads) has
@@ -65,7 +79,13 @@ export function gracefulShutdown(options: GracefulShutdownOptions): GracefulShut
     });
   }
   const closeServed = () => {
-    for (const [socket, res] of current) if (res?.writableFinished) socket.destroy();
+    const now = Date.now();
+    for (const [socket, res] of current) {
+      if (!res?.writableFinished) continue;
+      const seen = idleSince.get(socket);
+      if (seen?.res !== res) idleSince.set(socket, { res, since: now });
+      else if (now - seen.since >= idleCloseMs) socket.destroy();
+    }
   };
 
   // Stop listening without http.Server#close's closeIdleConnections (see above); open

@@ -60,7 +60,7 @@ describe('gracefulShutdown', () => {
     expect(logs).toEqual(['shutdown.started', 'shutdown.forced', 'shutdown.done']);
   });
 
-  it('closes a kept-alive connection that is idle at once, and answers one whose request is on its way', async () => {
+  it('closes a kept-alive connection once it has stayed idle, and answers one whose request is on its way', async () => {
     const server = createServer((_req, res) => res.end('ok'));
     const port = await listen(server);
     const accepted: Socket[] = [];
@@ -95,5 +95,36 @@ describe('gracefulShutdown', () => {
     await done;
     expect(codes).toEqual([0]);
     expect(logs).toEqual(['shutdown.started', 'shutdown.done']);
+  });
+
+  it('answers a request sent on an idle kept-alive connection as the drain starts, with Connection: close, instead of cutting it', async () => {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => res.end(`got ${body}`));
+    });
+    const port = await listen(server);
+    const logger = { info: () => {}, warn: () => {} };
+    const codes: number[] = [];
+    const handle = gracefulShutdown({ servers: [server], logger, timeoutMs: 5_000, idleCloseMs: 200, exit: (code) => codes.push(code) });
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const text = () => Buffer.concat(received).toString('latin1');
+    const post = (body: string) => `POST / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    socket.write(post('first'));
+    await until(() => text().endsWith('got first'));
+
+    // The proxy reuses the connection the moment the drain starts.
+    const done = handle.shutdown('SIGTERM');
+    await new Promise((r) => setTimeout(r, 60));
+    socket.write(post('second'));
+    await closed;
+    const responses = text().split('HTTP/1.1 ').slice(1);
+    expect(responses).toHaveLength(2);
+    expect(responses[1]).toMatch(/^200 OK\r\n[\s\S]*Connection: close\r\n[\s\S]*\r\n\r\ngot second$/);
+    await done;
+    expect(codes).toEqual([0]);
   });
 });
