@@ -14,7 +14,7 @@
 import type { Kysely } from 'kysely';
 import { sealedKeyId, type SecretBox } from '../crypto/secret-box.ts';
 import type { AuthSchema } from '../storage/schema.ts';
-import { forEachSealed, replaceSealed, SEALED_COLUMNS, type SealedColumn } from './sealed-columns.ts';
+import { countSealed, forEachSealed, replaceSealed, SEALED_COLUMNS, type SealedColumn } from './sealed-columns.ts';
 import { LEGACY, unreadableProblem, type ColumnSurvey } from './sealed-survey.ts';
 
 export interface RekeyProgress {
@@ -57,10 +57,7 @@ export async function rekeySecrets(deps: RekeyDeps): Promise<RekeyResult> {
   const columns: RekeyColumnResult[] = [];
   for (const column of SEALED_COLUMNS) {
     const result: RekeyColumnResult = { column, rekeyed: 0, skipped: 0, unreadable: new Map() };
-    let remaining = 0;
-    await forEachSealed(db, column, { batchSize: 10_000, exceptKeyId: box.keyId }, async (rows) => {
-      remaining += rows.length;
-    });
+    const remaining = await countSealed(db, column, box.keyId);
     await forEachSealed(db, column, { batchSize, exceptKeyId: box.keyId }, async (rows) => {
       for (const row of rows) {
         let plaintext: string;

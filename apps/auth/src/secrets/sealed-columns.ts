@@ -65,6 +65,14 @@ export async function forEachSealed(
   }
 }
 
+/** How many values forEachSealed with `exceptKeyId` would visit now. */
+export async function countSealed(db: Kysely<AuthSchema>, c: SealedColumn, exceptKeyId: string): Promise<number> {
+  const column = sql.ref(c.column);
+  const { rows } = await sql<{ n: number | string }>`select count(*) as "n" from ${sql.table(c.table)}
+    where ${column} is not null and substr(${column}, 1, 12) <> ${`v2.${exceptKeyId}.`}`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /**
  * Replaces one sealed value only if it is still the one read (compare-and-set): a value a
  * running server changed meanwhile is left alone. True when the row was changed.
