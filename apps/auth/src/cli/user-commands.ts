@@ -26,7 +26,7 @@ import { printTable } from './table.ts';
 
 export const USER_USAGE = [
   '  user add <username> --email <e> --name <n> [--groups a,b] --password-stdin [--json]',
-  '  user list [--json]                  every user, with DISABLED and LOCKED (brute-force lockout now, and until when)',
+  '  user list [--json]                   every user, with DISABLED and LOCKED (brute-force lockout now, and until when)',
   '  user update <username> [--email <e>] [--name <n>] [--groups a,b | --clear-groups]   e.g. --groups admins,users makes an admin-API admin',
   '  user remove <username>               deletes the user; ends every session, grant and token of theirs now',
   '  user disable <username>              no more sign-ins; ends every session, grant and token of theirs now',
