@@ -15,6 +15,8 @@ export interface AuditEventJson {
   actor_kind: string | null;
   actor: string | null;
   ip: string | null;
+  /** The request that caused it (X-Request-Id; nginx's `$request_id`), null outside a request. */
+  request_id: string | null;
   fields: Readonly<Record<string, string | number | boolean>>;
 }
 
@@ -29,6 +31,7 @@ export function auditEventJson(event: StoredAuditEvent): AuditEventJson {
     actor_kind: event.actorKind,
     actor: event.actor,
     ip: event.ip,
+    request_id: event.requestId ?? null,
     fields: event.fields,
   };
 }

@@ -47,7 +47,7 @@ describe.each(TEST_ENGINES)('GET /admin/v1/audit-events on %s', (engine) => {
     await server.app.services.auditEvents.append([
       record(50, 'login.password.failure', { username: 'alice', ip: '10.0.0.1' }),
       record(30, 'login.password.success', { accountId: aliceId, ip: '10.0.0.1' }),
-      record(30, 'login.mfa.success', { accountId: aliceId, ip: '10.0.0.1', fields: { method: 'totp' } }),
+      record(30, 'login.mfa.success', { accountId: aliceId, ip: '10.0.0.1', requestId: 'nginx-req-7', fields: { method: 'totp' } }),
       record(20, 'token.issued', { clientId: 'app-one', fields: { grant_type: 'authorization_code' } }),
       record(2, 'login.password.failure', { username: 'mallory', ip: '10.0.0.66' }),
     ]);
@@ -81,6 +81,8 @@ describe.each(TEST_ENGINES)('GET /admin/v1/audit-events on %s', (engine) => {
       actor_kind: null,
       actor: null,
       ip: null,
+      // The token request that issued it (its X-Request-Id: a new UUID here).
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       fields: { grant_type: 'client_credentials' },
     });
     expect(items[3]).toEqual({
@@ -93,6 +95,7 @@ describe.each(TEST_ENGINES)('GET /admin/v1/audit-events on %s', (engine) => {
       actor_kind: null,
       actor: null,
       ip: '10.0.0.1',
+      request_id: 'nginx-req-7',
       fields: { method: 'totp' },
     });
   });

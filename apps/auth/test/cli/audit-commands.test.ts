@@ -87,6 +87,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
           actor_kind: 'operator',
           actor: 'cli',
           ip: null,
+          request_id: null,
           fields: {},
         },
         {
@@ -99,6 +100,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
           actor_kind: 'operator',
           actor: 'cli',
           ip: null,
+          request_id: null,
           fields: { password_set: true },
         },
       ],

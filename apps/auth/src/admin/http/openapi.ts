@@ -459,7 +459,7 @@ const schemas: Json = {
   },
   AuditEvent: {
     type: 'object',
-    required: ['id', 'occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'fields'],
+    required: ['id', 'occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'request_id', 'fields'],
     properties: {
       id: { type: 'string', description: 'A growing sequence number' },
       occurred_at: { type: 'string', format: 'date-time' },
@@ -470,6 +470,7 @@ const schemas: Json = {
       actor_kind: { type: ['string', 'null'], enum: ['operator', 'client', 'account', null], description: 'Who made an administrative change' },
       actor: { type: ['string', 'null'] },
       ip: { type: ['string', 'null'] },
+      request_id: { type: ['string', 'null'], description: 'The request that caused the event (X-Request-Id, as nginx logs it); null for authctl' },
       fields: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: 'The event\'s other fields: identifiers and flags, never credentials' },
     },
   },
