@@ -261,6 +261,33 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(codeFrom(done.json<{ redirect_to: string }>().redirect_to)).toMatch(/^[\w-]{20,}$/);
   });
 
+  it('a JSON sign-in that needs the consent answers the consent step as JSON after the second factor', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const start = await request(jar, third({ scope: 'openid profile' }), { headers: { accept: 'application/json' } });
+    const uid = start.json<{ interaction: string }>().interaction;
+    expect((await request(jar, `${server.issuer}/login`, { method: 'POST', ...jsonBody({ uid, username: user.username, password: user.password }) })).status).toBe(200);
+    clock.now += 31_000;
+    const code = await server.app.services.totp.generate(user.totpSecret, clock.now);
+    const step = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...jsonBody({ uid, code }) });
+    expect(step.status).toBe(200);
+    const body = step.json<{ interaction: string }>();
+    expect(body).toEqual({
+      status: 'consent_required',
+      interaction: body.interaction,
+      next: '/consent',
+      client: 'Third <App>',
+      scopes: [
+        { scope: 'openid', description: 'Know who you are (your Gatehouse user id)' },
+        { scope: 'profile', description: 'See your name and username' },
+      ],
+      claims: [],
+    });
+    const done = await request(jar, `${server.issuer}/consent`, { method: 'POST', ...jsonBody({ uid: body.interaction, decision: 'deny' }) });
+    expect(done.status).toBe(302);
+    expect(new URL(done.json<{ redirect_to: string }>().redirect_to).searchParams.get('error')).toBe('access_denied');
+  });
+
   it('the consent form refuses a cross-site post, a foreign uid and an unknown decision', async () => {
     const user = await server.createUser();
     const jar = new CookieJar();
