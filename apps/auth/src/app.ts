@@ -44,8 +44,8 @@ import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
 import { join } from 'node:path';
 import { requestScope } from './logging/request-scope.ts';
-import { createAuditSpool } from './audit/audit-spool.ts';
 import { registerSigningKeyAge } from './metrics/signing-key-age.ts';
+import { createAuditSpool } from './audit/audit-spool.ts';
 import { pinPublicOrigin } from './http/public-origin.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
 import { authSecurityHeaders } from './http/security-headers.ts';
@@ -120,8 +120,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   // Events the database cannot take wait in memory, then in the spool under the data directory.
-  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool') });
   registerBuildInfo(metrics, readBuildInfo('auth', new URL('../package.json', import.meta.url)));
+  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool') });
   const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
   const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);
@@ -138,11 +138,11 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const staticAssets = authStaticAssets();
 
   let signingKeys: readonly JWK[] = [];
+  let signingSince: number | null = null;
+  registerSigningKeyAge(metrics, () => signingSince, clock);
   const tokens = createJwtAccessTokens({
     issuer: config.issuer,
     keys: () => signingKeys,
-  let signingSince: number | null = null;
-  registerSigningKeyAge(metrics, () => signingSince, clock);
     clients: services.clients,
     accounts: services.accounts,
     revocations: services.revocations,
@@ -167,10 +167,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
 
   const build = (jwks: SigningKeySet) => {
     signingKeys = jwks.keys;
+    signingSince = jwks.signingSince;
     const provider = createProvider(config, {
       adapterFactory: services.oidcAdapter.adapterFactory as never,
       accounts: services.accounts,
-    signingSince = jwks.signingSince;
       scopeGate: services.scopeGate,
       consents: services.consents,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
@@ -183,8 +183,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     // error handler, so error pages carry them too.
     provider.use(pinPublicOrigin(config.issuer, provider));
     provider.use(requestId);
-    provider.use(accessLog(logger));
     provider.use(requestScope);
+    provider.use(accessLog(logger));
     provider.use(authSecurityHeaders);
     provider.use(errorHandler(logger));
     provider.use(commitPendingWrites(services.oidcAdapter));
