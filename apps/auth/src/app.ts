@@ -13,7 +13,7 @@
  * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
  * access log → security headers → error handler → pending adapter writes (oidc/pending-writes.ts)
  * → session use (account/session-use.ts) →
- * unrouted answers (404/405 in contract shape) → Okta's JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → discovery response types → form_post page
+ * unrouted answers (404/405 in contract shape) → Okta's JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → what discovery leaves out → form_post page
  * (oidc/form-post.ts) → revocation
  * feed → JWT userinfo → JWT introspection → token response → the app's own routes, entered only by
  * the paths they serve (http/route-group.ts): admin API (/admin/v1, admin/http/) → static files →
@@ -38,7 +38,7 @@ import { BUILT_IN_RESPONSE_TYPES, createProvider } from './oidc/provider.ts';
 import { commitPendingWrites } from './oidc/pending-writes.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
-import { discoveryResponseTypes } from './oidc/discovery-response-types.ts';
+import { discoveryUnadvertised } from './oidc/discovery-unadvertised.ts';
 import { formPostWithoutInlineScript } from './oidc/form-post.ts';
 import { accessLog, requestId } from '@gatehouse/http';
 import { errorHandler } from './http/request-context.ts';
@@ -193,7 +193,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(oktaKeysAlias);
     provider.use(wireContract(provider, { renderInteraction: interactionRenderer(handlerServices) }));
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
-    provider.use(discoveryResponseTypes(BUILT_IN_RESPONSE_TYPES));
+    provider.use(discoveryUnadvertised({ responseTypes: BUILT_IN_RESPONSE_TYPES, claims: ['sid'] }));
     provider.use(formPostWithoutInlineScript);
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));

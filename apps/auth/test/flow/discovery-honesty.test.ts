@@ -72,6 +72,16 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   }
 
+  it('every claim it lists comes in an ID token (no sid: front- and back-channel logout are not offered)', async () => {
+    const doc = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as { claims_supported: string[] };
+    expect([...doc.claims_supported].sort()).toEqual(['amr', 'auth_time', 'email', 'email_verified', 'groups', 'iss', 'name', 'preferred_username', 'sub']);
+    const client = await register({ responseTypes: ['id_token'] });
+    const done = await freshSignIn(authorize(client, { response_type: 'id_token', scope: 'openid profile email groups', max_age: '600' }));
+    const idToken = new URLSearchParams(new URL(done.location!).hash.slice(1)).get('id_token')!;
+    const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`)), { issuer: server.issuer, audience: client.clientId });
+    for (const claim of doc.claims_supported) expect(payload[claim], claim).toBeDefined();
+  });
+
   it('lists the response types, modes, grant types and auth methods this server has', () => {
     expect(discovery.response_types_supported).toEqual(['code', 'id_token']);
     expect([...discovery.response_modes_supported].sort()).toEqual(['form_post', 'fragment', 'query']);
