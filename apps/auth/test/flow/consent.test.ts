@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { captureLogger } from '../support/push.ts';
 import { jsonBody } from '../support/cookie-jar.ts';
-import { authorizeUrl, basic, codeFrom, CookieJar, exchange, form, introspect, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
+import { authorizeUrl, basic, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const THIRD = { clientId: 'third-app', clientSecret: 'third-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:8/cb' };
 
@@ -349,6 +349,9 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(refreshed.status).toBe(400);
     expect(refreshed.body.error).toBe('invalid_grant');
     expect((await introspect(server, String(tokens.body.access_token))).body).toEqual({ active: false });
+    // The grant's revocation is recorded by grant_id: the feed publishes it as session-revoked.
+    const grantId = decodeJwt(String(tokens.body.access_token)).grant_id as string;
+    expect(await server.app.services.revocations.isRevoked({ grantId })).toBe(true);
 
     const after = await request(jar, `${server.issuer}/account?done=apps`, { headers: { accept: 'text/html' } });
     expect(after.text).toContain("The application&#39;s access was revoked. Its sign-ins and refresh tokens ended.");
