@@ -37,6 +37,7 @@ describe('the static-assets route of the authorization server', () => {
     expect(AUTH_STATIC_ASSETS.map((asset) => asset.path)).toEqual([
       '/static/gatehouse.css',
       '/static/logout.js',
+      '/static/form-post.js',
       '/static/push-wait.js',
       '/static/passkey.js',
       '/static/simplewebauthn-browser.js',
@@ -51,6 +52,7 @@ describe('the static-assets route of the authorization server', () => {
   it.each([
     ['/static/gatehouse.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
     ['/static/logout.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
+    ['/static/form-post.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/push-wait.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/passkey.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/simplewebauthn-browser.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
