@@ -328,8 +328,17 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     expect(await victim.exited()).toBe(0);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(statuses).toHaveLength(400);
-    // The restart of the rolling restart; later tests use both instances.
+    // The restart of the rolling restart; later tests use both instances, and nginx sends auth-1
+    // nothing until its fail_timeout (5 s) has passed: wait until it serves again.
     await victim.restart();
+    let back = false;
+    for (let i = 0; i < 60 && !back; i += 1) {
+      const r = await fetch(`${stack.authUrl}/.well-known/openid-configuration`);
+      await r.arrayBuffer();
+      back = (await stack.servedBy(r.headers.get('x-request-id') ?? '')).includes('auth-1');
+      if (!back) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(back).toBe(true);
   });
 
   it("the auth instances sign on libuv's pool sized to the machine: one thread per core, at least 2 (packages/runtime thread-pool.ts)", async () => {
