@@ -10,13 +10,21 @@
  *   replace a shared field;
  * - `method` and `path` are those the request arrived with, taken before it runs: a handler may
  *   rewrite them to run another route internally (the auth server's `POST /mfa/verify` resumes the
- *   authorization as `GET /oauth2/v1/authorize/<uid>`), and the line names the route that was asked.
+ *   authorization as `GET /oauth2/v1/authorize/<uid>`), and the line names the route that was asked;
+ * - a path that carries a secret (a one-time link's token) is logged as the pattern a handler
+ *   names in `ctx.state.accessLogPath` ({@link AccessLogState}), never as it arrived.
  * Mount it after the request id and outside the error handler, so it sees the final status.
  */
 import type { Next, ParameterizedContext } from 'koa';
 import type { RequestIdState } from './request-id.ts';
 
 type LogMethod = (fields: Record<string, unknown>, message: string) => void;
+
+/** What a handler may set for the access log. */
+export interface AccessLogState {
+  /** The path to log instead of the one that arrived, e.g. `/account/password-reset/:token`. */
+  accessLogPath?: string;
+}
 
 /** The part of a logger the access log writes to (a pino logger fits). */
 export interface AccessLogger {
@@ -75,7 +83,7 @@ export function logRequest(logger: AccessLogger, request: RequestLine, extra?: R
 }
 
 /** Koa middleware writing the request line once the response is done (or failed). */
-export function accessLog<State extends RequestIdState = RequestIdState>(logger: AccessLogger, options: AccessLogOptions<State> = {}) {
+export function accessLog<State extends RequestIdState & AccessLogState = RequestIdState & AccessLogState>(logger: AccessLogger, options: AccessLogOptions<State> = {}) {
   const clock = options.clock ?? (() => performance.now());
   return async function accessLogMiddleware(ctx: ParameterizedContext<State>, next: Next): Promise<void> {
     const started = clock();
@@ -88,7 +96,7 @@ export function accessLog<State extends RequestIdState = RequestIdState>(logger:
       throw error;
     } finally {
       const status = escaped ?? (ctx.respond === false ? ctx.res.statusCode : ctx.status);
-      logRequest(logger, { requestId: ctx.state.requestId, method, path, status, durationMs: clock() - started }, options.fields?.(ctx));
+      logRequest(logger, { requestId: ctx.state.requestId, method, path: ctx.state.accessLogPath ?? path, status, durationMs: clock() - started }, options.fields?.(ctx));
     }
   };
 }

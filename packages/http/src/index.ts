@@ -7,7 +7,7 @@
 export { requestId, isSafeRequestId } from './request-id.ts';
 export type { RequestIdState } from './request-id.ts';
 export { accessLog, logRequest } from './access-log.ts';
-export type { AccessLogger, AccessLogOptions, RequestLine } from './access-log.ts';
+export type { AccessLogger, AccessLogOptions, AccessLogState, RequestLine } from './access-log.ts';
 export { securityHeaders, isHtmlResponse, BASE_SECURITY_HEADERS } from './security-headers.ts';
 export type { SecurityHeadersOptions } from './security-headers.ts';
 export { responseFormat } from './response-format.ts';

@@ -5,6 +5,7 @@ import { serve } from './serve.ts';
 
 interface State extends RequestIdState {
   client?: string;
+  accessLogPath?: string;
 }
 
 describe('accessLog', () => {
@@ -27,6 +28,7 @@ describe('accessLog', () => {
       if (ctx.path === '/boom') throw new Error('unexpected');
       if (ctx.path === '/teapot') ctx.throw(418);
       if (ctx.path === '/missing') return;
+      if (ctx.path.startsWith('/reset/')) ctx.state.accessLogPath = '/reset/:token';
       if (ctx.path === '/mfa/verify') {
         // The auth server resumes an authorization this way (interactions/mfa/complete-login.ts).
         ctx.method = 'GET';
@@ -68,5 +70,11 @@ describe('accessLog', () => {
   it('names the route that was asked for, even when a handler rewrites the method and path to run another', async () => {
     await fetch(`${server.url}/mfa/verify`, { method: 'POST', headers: { 'x-request-id': 'req-3' } });
     expect(last()).toMatchObject({ level: 'info', fields: { request_id: 'req-3', method: 'POST', path: '/mfa/verify', status: 200 } });
+  });
+
+  it('logs the pattern a handler names instead of a path that carries a secret', async () => {
+    await fetch(`${server.url}/reset/one-time-token-4711`, { headers: { 'x-request-id': 'req-4' } });
+    expect(last()).toMatchObject({ level: 'info', fields: { request_id: 'req-4', method: 'GET', path: '/reset/:token', status: 200 } });
+    expect(JSON.stringify(lines)).not.toContain('one-time-token-4711');
   });
 });

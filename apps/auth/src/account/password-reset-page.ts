@@ -37,10 +37,10 @@ export type PasswordResetPageDeps = OriginDeps &
 const invalidLink = () =>
   new AuthError(410, 'reset_link_invalid', 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one. Ask your administrator for a new link.');
 
-/** The token of the path; the path itself is replaced by the pattern (access log). */
+/** The token of the path; the access log names the pattern instead of the path (the token is a credential). */
 function takeToken(ctx: Context): string {
   const token = String(ctx.params.token ?? '');
-  ctx.path = PASSWORD_RESET_ROUTE;
+  ctx.state.accessLogPath = PASSWORD_RESET_ROUTE;
   return token;
 }
 

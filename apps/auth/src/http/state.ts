@@ -1,8 +1,8 @@
 import type { ParameterizedContext } from 'koa';
-import type { RequestIdState } from '@gatehouse/http';
+import type { AccessLogState, RequestIdState } from '@gatehouse/http';
 
 /** What the middleware of one request of the authorization server learn, in order. */
-export interface AuthState extends RequestIdState {
+export interface AuthState extends RequestIdState, AccessLogState {
   /**
    * Origins the page is about to redirect to after a form post (the client's redirect URI);
    * the CSP's form-action allows them (http/security-headers.ts).
