@@ -2,11 +2,8 @@
  * Accessibility check of the page a browser test is on: axe-core runs inside the page and
  * every violation of impact "serious" or "critical" fails the test, named with its nodes.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface AxeViolation {
   id: string;
@@ -19,7 +16,7 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // The pages' CSP allows no inline script, so axe is injected as an evaluated string, which
   // playwright runs through the DevTools protocol, outside the page's CSP.
-  await page.evaluate(AXE_SOURCE);
+  await page.evaluate(axe.source);
   const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
   };
