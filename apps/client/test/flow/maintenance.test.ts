@@ -25,7 +25,7 @@ describe('the client maintenance timer, with no request', () => {
     testDatabase = await createTestDatabase('sqlite');
     const config = loadConfig({ CLIENT_DATABASE_URL: testDatabase.url, CLIENT_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-client-maintenance-')) });
     database = await openClientDatabase(config.databaseUrl);
-    app = createApp(config, { database, clock: Date.now, fetch: () => Promise.reject(new Error('no network')), logger: createLogger({ level: 'silent' }) });
+    app = createApp(config, { database, clock: Date.now, fetch: () => Promise.reject(new Error('no network')), logger: createLogger({ level: 'silent', name: config.clientId }) });
   });
   afterAll(async () => {
     vi.useRealTimers();
