@@ -11,7 +11,7 @@
 import { runConfigCheck } from '@gatehouse/config';
 import { redactUrl } from '@gatehouse/db';
 import { loadConfig } from './config/config.ts';
-import { APPS, childEnv, requirePublicUrls } from './launcher.ts';
+import { APPS, childEnv, checkLauncherEnv } from './launcher.ts';
 
 const io = { stdout: (s: string) => process.stdout.write(s), stderr: (s: string) => process.stderr.write(s) };
 const summary = (env: NodeJS.ProcessEnv): string[] => {
@@ -33,7 +33,7 @@ const codes =
         runConfigCheck(
           app.clientId,
           () => {
-            requirePublicUrls(env, [app]);
+            checkLauncherEnv(env, [app]);
             return summary(childEnv(app, env));
           },
           io,

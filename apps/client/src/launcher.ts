@@ -14,7 +14,8 @@
  *   (`<CLIENT_DATA_DIR>/<client id>.db`), as it keeps its own dev secrets there. The old
  *   APP_ONE_DATABASE_URL / APP_TWO_DATABASE_URL are refused before anything starts;
  * - dev ports and URLs come from DEV_TOPOLOGY; with NODE_ENV=production, APP_ONE_URL and
- *   APP_TWO_URL must be set (no localhost fallback);
+ *   APP_TWO_URL must be set (no localhost fallback); a CLIENT_*, APP_ONE_* or APP_TWO_* variable
+ *   the launcher does not read is refused with the closest name (checkLauncherEnv);
  * - `--watch` restarts an app when its source changes and formats its JSON log lines (development);
  * - SIGINT/SIGTERM stop both; without --watch, one app exiting stops the other and the launcher
  *   exits with its code.
@@ -23,7 +24,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { formatLogLine } from '@gatehouse/devlog';
-import { ConfigError, ConfigProblems, refuseRenamed, trimTrailingSlashes } from '@gatehouse/config';
+import { ConfigError, ConfigProblems, refuseRenamed, refuseUnknown, trimTrailingSlashes } from '@gatehouse/config';
 import { DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
 import { RENAMED_SETTINGS } from './config/renamed-settings.ts';
 
@@ -65,16 +66,26 @@ export function childEnv(app: AppSpec, env: NodeJS.ProcessEnv): NodeJS.ProcessEn
   return { ...shared, ...own };
 }
 
+/** What each app's APP_ONE_* / APP_TWO_* variables may be called. */
+const PER_APP = ['URL', 'CLIENT_SECRET', 'CLIENT_SECRET_FILE', 'COOKIE_KEYS', 'COOKIE_KEYS_FILE', 'METRICS_HOST', 'METRICS_PORT'];
+/** The CLIENT_* variables the launcher passes to both apps; any other is not read under it. */
+const SHARED_CLIENT = ['CLIENT_DATABASE_URL', 'CLIENT_DATABASE_URL_FILE', 'CLIENT_DATABASE_CONNECT_TIMEOUT', 'CLIENT_MIGRATE', 'CLIENT_DATA_DIR'];
+
 /**
- * Production never falls back to the localhost default of an app's public URL: throws a
- * {@link ConfigError} naming each missing APP_*_URL (before starting or checking the apps; the
- * migrate step needs no URL).
+ * Checks the launcher's own variables before starting or checking the apps (the migrate step
+ * needs none of them): a CLIENT_*, APP_ONE_* or APP_TWO_* variable the launcher does not read is
+ * refused with the closest name it does (it would otherwise be dropped without a word), and
+ * production never falls back to the localhost default of an app's public URL. Throws one
+ * {@link ConfigError} listing every problem.
  */
-export function requirePublicUrls(env: NodeJS.ProcessEnv, apps: readonly AppSpec[] = APPS): void {
-  if (env.NODE_ENV !== 'production') return;
+export function checkLauncherEnv(env: NodeJS.ProcessEnv, apps: readonly AppSpec[] = APPS): void {
   const problems = new ConfigProblems();
-  for (const app of apps) {
-    if (env[`${app.prefix}_URL`] === undefined) problems.requiredInProduction(`${app.prefix}_URL`, `the public https URL of ${app.clientId}; its /callback is the registered redirect URI`);
+  const known = [...SHARED_CLIENT, ...Object.keys(RENAMED_SETTINGS), ...APPS.flatMap((app) => PER_APP.map((name) => `${app.prefix}_${name}`))];
+  refuseUnknown(env, { app: 'the launcher (each app\'s settings are APP_ONE_* / APP_TWO_*)', prefixes: ['CLIENT_', 'APP_ONE_', 'APP_TWO_'], known }, problems);
+  if (env.NODE_ENV === 'production') {
+    for (const app of apps) {
+      if (env[`${app.prefix}_URL`] === undefined) problems.requiredInProduction(`${app.prefix}_URL`, `the public https URL of ${app.clientId}; its /callback is the registered redirect URI`);
+    }
   }
   problems.throwIfAny();
 }
@@ -88,7 +99,7 @@ export function launch(options: { watch: boolean }): void {
   const entry = fileURLToPath(new URL(here.endsWith('.ts') ? './main.ts' : './main.js', here));
   let envs: NodeJS.ProcessEnv[];
   try {
-    requirePublicUrls(process.env);
+    checkLauncherEnv(process.env);
     envs = APPS.map((app) => childEnv(app, process.env));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientDatabaseUrl, ConfigError, loadConfig } from '../../src/config/config.ts';
-import { APPS, childEnv, requirePublicUrls } from '../../src/launcher.ts';
+import { APPS, childEnv, checkLauncherEnv } from '../../src/launcher.ts';
 
 const KEY = 'k'.repeat(32);
 const PRODUCTION = {
@@ -69,10 +69,18 @@ describe('client configuration, strictly', () => {
 
 describe('the launcher under production', () => {
   it('requires each app\'s public URL: no localhost fallback', () => {
-    expect(refusal(() => requirePublicUrls({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com' })).message).toBe(
+    expect(refusal(() => checkLauncherEnv({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com' })).message).toBe(
       'APP_TWO_URL must be set when NODE_ENV=production (the public https URL of app-two; its /callback is the registered redirect URI)',
     );
-    expect(() => requirePublicUrls({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com', APP_TWO_URL: 'https://two.example.com' })).not.toThrow();
-    expect(() => requirePublicUrls({ NODE_ENV: 'development' })).not.toThrow();
+    expect(() => checkLauncherEnv({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com', APP_TWO_URL: 'https://two.example.com' })).not.toThrow();
+    expect(() => checkLauncherEnv({ NODE_ENV: 'development' })).not.toThrow();
+  });
+
+  it('refuses a CLIENT_* or APP_* variable it would drop, with the closest name it reads', () => {
+    expect(refusal(() => checkLauncherEnv({ CLIENT_MIGRAT: 'manual', CLIENT_SECRET: 'x', APP_ONE_COOKIE_KEY: 'k', APP_TWO_URL: 'http://localhost:3002' })).problems).toEqual([
+      "CLIENT_MIGRAT: not a setting of the launcher (each app's settings are APP_ONE_* / APP_TWO_*); did you mean CLIENT_MIGRATE?",
+      "CLIENT_SECRET: not a setting of the launcher (each app's settings are APP_ONE_* / APP_TWO_*)",
+      "APP_ONE_COOKIE_KEY: not a setting of the launcher (each app's settings are APP_ONE_* / APP_TWO_*); did you mean APP_ONE_COOKIE_KEYS?",
+    ]);
   });
 });
