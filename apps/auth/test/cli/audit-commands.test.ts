@@ -60,7 +60,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
     const pad = (cells: string[], widths: number[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
     const rows = [
       ['TIME', 'EVENT', 'ACTOR', 'ACCOUNT', 'CLIENT', 'IP', 'FIELDS'],
-      ['2026-11-23T12:00:00Z', 'admin.user.disabled', 'operator:cli', aliceId, '-', '-', ''],
+      ['2026-11-23T12:00:00Z', 'admin.user.disabled', 'operator:cli', aliceId, '-', '-', 'sessions=0 grants=0'],
       ['2026-11-23T12:00:00Z', 'admin.user.created', 'operator:cli', aliceId, '-', '-', 'password_set=true'],
       ['2026-11-23T10:00:00Z', 'login.password.failure', '-', '-', '-', '10.0.0.66', 'username=mallory'],
       ['2026-11-22T16:00:00Z', 'token.issued', '-', '-', 'app-one', '-', 'grant_type=authorization_code'],
@@ -88,7 +88,7 @@ describe.each(TEST_ENGINES)('authctl audit on %s', (engine) => {
           actor: 'cli',
           ip: null,
           request_id: null,
-          fields: {},
+          fields: { sessions: 0, grants: 0 },
         },
         {
           id: expect.stringMatching(/^\d+$/),
