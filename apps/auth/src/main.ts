@@ -6,6 +6,7 @@ import { openAuthDatabase } from './storage/open-auth-database.ts';
 import { createAuthServices } from './services.ts';
 import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
 import { createApp } from './app.ts';
+import { SealedSecretsError } from './secrets/sealed-survey.ts';
 import { seedDevelopment } from './dev/seed.ts';
 import { DatabaseUnreachableError, MigrationError, openAtStart, redactUrl, SchemaBehindError } from '@gatehouse/db';
 import { configErrorText } from '@gatehouse/config';
@@ -62,7 +63,14 @@ async function main(): Promise<void> {
   });
   const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
   const metrics = createMetricsRegistry();
-  const app = await createApp(config, { database, logger, services, metrics });
+  const app = await createApp(config, { database, logger, services, metrics }).catch((error: unknown) => {
+    // One line, no stack: a key is missing from AUTH_ENCRYPTION_KEYS, and the line says which and what to do.
+    if (error instanceof SealedSecretsError) {
+      process.stderr.write(`auth: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  });
   // A listener of its own: /metrics is never reachable through the issuer's port.
   const metricsServer = await startMetricsServer({ ...config.metrics, registry: metrics }).catch((error: unknown) => {
     process.stderr.write(`auth: cannot serve metrics on ${config.metrics.host}:${config.metrics.port} (AUTH_METRICS_HOST/AUTH_METRICS_PORT): ${String(error)}\n`);

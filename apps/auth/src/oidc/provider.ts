@@ -134,6 +134,13 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       // What `prompt` may say (interaction-policy.ts): none, login, consent.
       prompt_values_supported: promptValuesSupported(interactionPolicy),
     },
+    enabledJWA: {
+      // Discovery lists these as dpop_signing_alg_values_supported; the API and userinfo accept the same (each one tested: dpop.test.ts).
+      dPoPSigningAlgValues: [...DPOP_SIGNING_ALGORITHMS],
+      // Discovery lists these as token_endpoint_auth_signing_alg_values_supported: HS256 for
+      // client_secret_jwt, the others for private_key_jwt (each one tested: client-authentication.test.ts).
+      clientAuthSigningAlgValues: [...CLIENT_AUTH_SIGNING_ALGS],
+    },
     fetch: clientKeysFetch(deps.fetch ?? globalThis.fetch),
     // A client's JWK Set, as client-store.ts limits an inline one.
     fetchResponseBodyLimits: { jwks_uri: 65_536 },
@@ -207,13 +214,6 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       ctx.type = 'html';
       const description = typeof out.error_description === 'string' ? out.error_description : 'The request could not be completed.';
       ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });
-    },
-    // Discovery lists these as dpop_signing_alg_values_supported; the API and userinfo accept the same (each one tested: dpop.test.ts).
-    enabledJWA: {
-      dPoPSigningAlgValues: [...DPOP_SIGNING_ALGORITHMS],
-      // Discovery lists these as token_endpoint_auth_signing_alg_values_supported: HS256 for
-      // client_secret_jwt, the others for private_key_jwt (each one tested: client-authentication.test.ts).
-      clientAuthSigningAlgValues: [...CLIENT_AUTH_SIGNING_ALGS],
     },
     clockTolerance: 5,
   };
