@@ -85,7 +85,8 @@ describe('migration 016: client changes notify on PostgreSQL', () => {
     "update clients set name = 'C one' where client_id = 'c1'",
     "update clients set name = 'nobody' where client_id = 'no-such-client'",
     "delete from clients where client_id = 'c1'",
-    'truncate clients',
+    // CASCADE: consent records (migration 019) reference their client.
+    'truncate clients cascade',
     "insert into scope_policies (scope, groups, updated_at) values ('movies:write', '[\"editors\"]', 1)",
     "update scope_policies set groups = '[]' where scope = 'movies:write'",
     "delete from scope_policies where scope = 'movies:write'",
