@@ -453,7 +453,12 @@ describe('oauth4webapi 3.8.8', () => {
     const auth = oauth.ClientSecretBasic(bound.client_secret!);
     await expect(
       oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, { scope: 'movies:read' }, insecure)),
-    ).rejects.toMatchObject({ code: oauth.RESPONSE_BODY_ERROR, status: 400, error: 'invalid_grant', error_description: 'grant request is invalid' });
+    ).rejects.toMatchObject({
+      code: oauth.RESPONSE_BODY_ERROR,
+      status: 400,
+      error: 'invalid_dpop_proof',
+      error_description: 'this client is registered to require DPoP: send a DPoP proof in the DPoP header',
+    });
     const DPoP = oauth.DPoP(client, await oauth.generateKeyPair('ES256'));
     const result = await oauth.processClientCredentialsResponse(
       as,

@@ -62,6 +62,7 @@ import { resourceServerClients } from './oidc/token-policies.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
 import { opaqueAccessTokens } from './oidc/opaque-access-tokens.ts';
 import { userinfoDpop } from './oidc/userinfo-dpop.ts';
+import { dpopRequiredAnswer } from './oidc/dpop-required.ts';
 import { tokenResponse } from './oidc/token-response.ts';
 import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
@@ -199,6 +200,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, logger, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
+    provider.use(dpopRequiredAnswer(provider));
     // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.
     provider.use(
       routeGroup([

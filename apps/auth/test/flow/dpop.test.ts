@@ -21,6 +21,8 @@ import { startTestAuthServer, type TestAuthServer } from '../support/test-auth-s
 const ALGS = DPOP_SIGNING_ALGORITHMS.join(' ');
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const FORM = 'application/x-www-form-urlencoded';
+/** The token endpoint's answer to a client registered to require DPoP that sent no proof. */
+const DPOP_REQUIRED = { error: 'invalid_dpop_proof', error_description: 'this client is registered to require DPoP: send a DPoP proof in the DPoP header' };
 
 interface Machine {
   readonly clientId: string;
@@ -108,8 +110,9 @@ describe('DPoP with JWT access tokens', () => {
     const strict = await machine(as, 'dpop-required', { dpopBoundAccessTokens: true });
     const refused = await clientCredentials(as.issuer, strict);
     expect(refused.status).toBe(400);
-    // oidc-provider's answer (sender_constraints.js checkDpopRequired); its detail stays out of the body.
-    expect(await refused.json()).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    // oidc-provider refuses it (sender_constraints.js checkDpopRequired); dpop-required.ts says why.
+    expect(await refused.json()).toEqual(DPOP_REQUIRED);
+    expect(refused.headers.get('www-authenticate')).toBeNull();
     const granted = await clientCredentials(as.issuer, strict, await key.proof('POST', tokenUrl));
     expect(granted.status).toBe(200);
     expect(((await granted.json()) as { token_type: string }).token_type).toBe('DPoP');
@@ -175,11 +178,22 @@ describe('a client registered to require DPoP, in the code flow and at refresh',
 
   it('gets no token for a code without a proof, and a bound one with a proof', async () => {
     await expect(as.login({ scope: 'openid movies:read' })).rejects.toThrow(
-      'token answered 400: {"error":"invalid_grant","error_description":"grant request is invalid"}',
+      `token answered 400: ${JSON.stringify(DPOP_REQUIRED)}`,
     );
     const issued = await as.login({ scope: 'openid movies:read', dpop: (url) => key.proof('POST', url) });
     expect(issued.token_type).toBe('DPoP');
     expect(decodeJwt(issued.access_token).cnf).toEqual({ jkt: key.jkt });
+  });
+
+  it('takes a pushed authorization request without a proof (the token request needs one)', async () => {
+    const discovery = (await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json()) as { pushed_authorization_request_endpoint: string };
+    const pushed = await fetch(discovery.pushed_authorization_request_endpoint, {
+      method: 'POST',
+      headers: { authorization: basic(as.testClient.clientId, as.testClient.clientSecret), 'content-type': FORM },
+      body: new URLSearchParams({ client_id: as.testClient.clientId, response_type: 'code', scope: 'openid', redirect_uri: as.testClient.redirectUri, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }),
+    });
+    expect(pushed.status).toBe(201);
+    expect(await pushed.json()).toMatchObject({ request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:/) });
   });
 
   it('refreshes only with a proof', async () => {
@@ -193,7 +207,15 @@ describe('a client registered to require DPoP, in the code flow and at refresh',
       });
     const refused = await refresh();
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+    expect(await refused.json()).toEqual(DPOP_REQUIRED);
+    // An unknown refresh token is refused before the proof is looked for: that answer stays oidc-provider's.
+    const unknown = await fetch(`${as.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(as.testClient.clientId, as.testClient.clientSecret), 'content-type': FORM },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token' }),
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
     const granted = await refresh(await key.proof('POST', `${as.issuer}/oauth2/v1/token`));
     expect(granted.status).toBe(200);
     const body = (await granted.json()) as { access_token: string; token_type: string };
