@@ -15,6 +15,9 @@
  * - unlock deletes the failure counters of the account's password step (`account:<username>`)
  *   and second factor (`mfa:<username>`); counters of IPs and known devices are shared with
  *   other accounts or bound to a browser, and are left to expire;
+ * - lockedUntil says when the brute-force lock of those same two keys ends (regulation/regulator.ts,
+ *   exact, by the regulator's clock), or null when the account is not locked now (a progressive
+ *   delay is not a lock); authctl's `user list` and the admin API's user both show it;
  * - signOutEverywhere ends every SSO session and grant of the user (user-sessions.ts): the next
  *   authorize asks for a sign-in, refresh tokens answer invalid_grant, the grants' access tokens
  *   are inactive at introspection and revoked on the feed (`session-revoked`);
@@ -42,6 +45,7 @@ import { CodedError } from '../errors/coded-error.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
 import { audit, type ActorFields, type Logger } from '../logging/logger.ts';
 import type { RegulationStore } from '../regulation/regulation-store.ts';
+import type { Regulator } from '../regulation/regulator.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
 import type { DeviceStore } from '../devices/device-store.ts';
 import type { PasskeyStore } from '../passkeys/passkey-store.ts';
@@ -61,6 +65,7 @@ export interface UserAdminDeps {
   recoveryCodes: Pick<RecoveryCodeStore, 'remaining' | 'removeAll'>;
   revocations: Pick<RevocationStore, 'revokeSubject'>;
   regulationStore: Pick<RegulationStore, 'clear'>;
+  regulator: Pick<Regulator, 'lockedUntil'>;
   userSessions: UserSessionStore;
   sessionMeta: Pick<SessionMetaStore, 'remove'>;
   logger: Logger;
@@ -114,6 +119,8 @@ export interface UserAdmin {
   enable(actor: Actor, username: string): Promise<Account>;
   /** Ends the account's lockouts; says how many recorded failures were cleared. */
   unlock(actor: Actor, username: string): Promise<{ account: Account; cleared: number }>;
+  /** When the account's brute-force lockout ends (epoch ms), or null when it is not locked now. */
+  lockedUntil(username: string): Promise<number | null>;
   listSessions(username: string): Promise<{ account: Account; sessions: UserSession[] }>;
   signOutEverywhere(actor: Actor, username: string): Promise<{ account: Account; sessions: number; grants: number }>;
 }
@@ -266,6 +273,10 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       const cleared = await deps.regulationStore.clear(lockoutKeys(account.username));
       audit(logger, 'admin.user.unlocked', { ...actorFields(actor), account_id: account.id, cleared });
       return { account, cleared };
+    },
+
+    lockedUntil(username) {
+      return deps.regulator.lockedUntil(lockoutKeys(username));
     },
 
     async listSessions(username) {

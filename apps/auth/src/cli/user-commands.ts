@@ -9,14 +9,14 @@
  * - remove, disable, passwd and reset-mfa end every SSO session, grant and refresh token of the
  *   user at once and say how many (accounts/end-account-access.ts); enable gives back the right
  *   to sign in, never a session;
- * - `user list` shows who is disabled and who is locked out by brute-force regulation now
- *   (regulation/regulator.ts, the account's password and second-factor keys) and until when;
+ * - `user list` shows who is disabled and who is locked out by brute-force regulation now and
+ *   until when (the user service's lockedUntil, as the admin API shows it);
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
  * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
  *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
 import { checkPassword } from '../accounts/password-policy.ts';
-import { CLI_OPERATOR, lockoutKeys, type Ended } from '../admin/user-admin.ts';
+import { CLI_OPERATOR, type Ended } from '../admin/user-admin.ts';
 import { issuePasswordReset } from '../admin/password-reset.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
@@ -130,11 +130,11 @@ async function updateUser(args: readonly string[], ctx: CliContext): Promise<voi
 
 async function listUsers(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'user list', positionals: [], options: { json: { type: 'boolean' } } });
-  const { accounts, regulator } = await ctx.stores();
+  const { accounts } = await ctx.stores();
+  const users = await ctx.userAdmin();
   const all = await accounts.list();
-  const locks = await Promise.all(all.map((a) => regulator.check(lockoutKeys(a.username))));
-  // A lockout (not a progressive delay) ends `retryAfterSeconds` from now.
-  const lockedUntil = (i: number) => (locks[i]!.state === 'locked' ? new Date(ctx.now() + locks[i]!.retryAfterSeconds * 1000).toISOString() : null);
+  const locks = await Promise.all(all.map((a) => users.lockedUntil(a.username)));
+  const lockedUntil = (i: number) => (locks[i] === null ? null : new Date(locks[i]!).toISOString());
   if (values.json) {
     ctx.printJson(
       all.map((a, i) => ({

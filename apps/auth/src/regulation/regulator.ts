@@ -18,7 +18,9 @@
  *   retry delay is the longest;
  * - the caller records no failure while refused, so hammering neither extends a lock nor grows
  *   the delay: every counted guess has waited its delay;
- * - a key passed twice in one failure counts once.
+ * - a key passed twice in one failure counts once;
+ * - `lockedUntil` tells operators when the hard lock of some keys ends (the latest end of a lock
+ *   in force now, epoch ms, exact), or null when none is locked; a mere delay is not a lock.
  */
 import type { RegulationStore } from './regulation-store.ts';
 
@@ -48,6 +50,8 @@ export interface Regulator {
   check(keys: string[]): Promise<RegulationState>;
   /** Records a failure on every key and returns the state afterwards. */
   fail(keys: string[]): Promise<RegulationState>;
+  /** When the lock in force on any of the keys ends (epoch ms), or null when none is locked now. */
+  lockedUntil(keys: string[]): Promise<number | null>;
 }
 
 export interface RegulatorDeps {
@@ -98,9 +102,11 @@ export function createRegulator(deps: RegulatorDeps): Regulator {
     return { lockedUntil, delayedUntil };
   }
 
+  const statesOf = (keys: string[], now: number) => Promise.all([...new Set(keys)].map((key) => keyState(key, now)));
+
   async function check(keys: string[]): Promise<RegulationState> {
     const now = clock();
-    const states = await Promise.all([...new Set(keys)].map((key) => keyState(key, now)));
+    const states = await statesOf(keys, now);
     const lockEnd = Math.max(0, ...states.map((s) => s.lockedUntil));
     const delayEnd = Math.max(0, ...states.map((s) => s.delayedUntil));
     const end = Math.max(lockEnd, delayEnd);
@@ -114,6 +120,11 @@ export function createRegulator(deps: RegulatorDeps): Regulator {
       const now = clock();
       for (const key of new Set(keys)) await store.recordFailure(key, now);
       return check(keys);
+    },
+    async lockedUntil(keys) {
+      const now = clock();
+      const lockEnd = Math.max(0, ...(await statesOf(keys, now)).map((s) => s.lockedUntil));
+      return lockEnd > now ? lockEnd : null;
     },
   };
 }

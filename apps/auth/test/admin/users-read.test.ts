@@ -1,7 +1,7 @@
 /**
  * GET /admin/v1/users and /admin/v1/users/{id}: search, keyset paging, details with the second
- * factors enrolled; 401 without a token, 403 without admin:users:read, 400 on bad input, 404 on
- * an unknown id.
+ * factors enrolled, the brute-force lock and its end (by the injected clock); 401 without a token,
+ * 403 without admin:users:read, 400 on bad input, 404 on an unknown id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
@@ -12,9 +12,10 @@ describe.each(TEST_ENGINES)('reading users over the admin API on %s', (engine) =
   let server: TestAuthServer;
   let reader: string;
   let ids: Record<string, string>;
+  const clock = { now: Date.now() };
 
   beforeAll(async () => {
-    server = await startServer({ engine });
+    server = await startServer({ engine, clock: () => clock.now });
     await addAdminClient(server);
     reader = await machineToken(server, 'admin:users:read');
     ids = {};
@@ -48,6 +49,8 @@ describe.each(TEST_ENGINES)('reading users over the admin API on %s', (engine) =
       groups: ['admins', 'editors'],
       disabled: false,
       disabled_at: null,
+      locked: false,
+      locked_until: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   });
@@ -118,6 +121,33 @@ describe.each(TEST_ENGINES)('reading users over the admin API on %s', (engine) =
     const answer = await call(server, 'GET', '/users/00000000-0000-4000-8000-000000000000', { token: reader });
     expect(answer.status).toBe(404);
     expect(answer.body).toMatchObject({ ...problemOf(404, 'user_not_found', '/users/00000000-0000-4000-8000-000000000000'), detail: 'There is no user with this id.' });
+  });
+
+  it('shows the brute-force lock of the password step or second factor, until when, as authctl user list does', async () => {
+    const { regulator } = server.app.services;
+    // 30 password failures of carol, a second apart, lock her account for the ban time (an hour)
+    // from the last one; 5 second-factor failures of bob only delay his next attempt.
+    for (let i = 0; i < 30; i++) {
+      await regulator.fail(['account:carol']);
+      if (i < 5) await regulator.fail(['mfa:bob']);
+      clock.now += 1000;
+    }
+    const lastFailure = clock.now - 1000;
+    clock.now += 500;
+    const until = new Date(lastFailure + 3_600_000).toISOString();
+    const lockOf = (u: Record<string, unknown>) => [u.username, u.locked, u.locked_until];
+    const list = await call(server, 'GET', '/users', { token: reader });
+    expect(list.status).toBe(200);
+    expect((list.body.items as Record<string, unknown>[]).map(lockOf)).toEqual([
+      ['alice', false, null],
+      ['bob', false, null],
+      ['carol', true, until],
+      ['dave_x', false, null],
+      ['daveyx', false, null],
+    ]);
+    const carol = await call(server, 'GET', `/users/${ids.carol}`, { token: reader });
+    expect(lockOf(carol.body)).toEqual(['carol', true, until]);
+    expect(lockOf((await call(server, 'GET', `/users/${ids.bob}`, { token: reader })).body)).toEqual(['bob', false, null]);
   });
 
   it('no token: 401; a token without admin:users:read: 403', async () => {

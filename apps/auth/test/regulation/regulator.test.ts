@@ -145,6 +145,23 @@ describe.each(TEST_ENGINES)('regulator on %s', (engine) => {
     expect(await short.regulator.check([short.account, short.ip])).toEqual(locked(30));
   });
 
+  it('lockedUntil: the exact end of a lock in force, null for a mere delay and once the lock ends', async () => {
+    const { clock, regulator, account, ip } = setup();
+    for (let i = 0; i < 5; i++) await regulator.fail([account]);
+    expect(await regulator.lockedUntil([account])).toBeNull(); // delayed, not locked
+    for (let i = 0; i < 5; i++) await regulator.fail([ip]);
+    clock.now += 10_500;
+    expect(await regulator.lockedUntil([account, ip])).toBe(START + 900 * SEC);
+    // A delay longer than the lock does not stretch it.
+    const short = setup({ ...RULES, ip: { ...LOCK_ONLY, banTime: 10 } });
+    for (let i = 0; i < 5; i++) await short.regulator.fail([short.account, short.ip]);
+    expect(await short.regulator.lockedUntil([short.account, short.ip])).toBe(START + 10 * SEC);
+    clock.now = START + 900 * SEC - 1;
+    expect(await regulator.lockedUntil([account, ip])).toBe(START + 900 * SEC);
+    clock.now += 1;
+    expect(await regulator.lockedUntil([account, ip])).toBeNull();
+  });
+
   it('counts a key passed twice in one failure once', async () => {
     const { regulator, account } = setup();
     for (let i = 0; i < 4; i++) expect(await regulator.fail([account, account])).toEqual(OPEN);

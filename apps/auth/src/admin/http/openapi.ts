@@ -378,7 +378,7 @@ const schemas: Json = {
   },
   User: {
     type: 'object',
-    required: ['id', 'username', 'email', 'name', 'groups', 'disabled', 'disabled_at', 'created_at'],
+    required: ['id', 'username', 'email', 'name', 'groups', 'disabled', 'disabled_at', 'locked', 'locked_until', 'created_at'],
     properties: {
       id: { type: 'string' },
       username: { type: 'string' },
@@ -387,6 +387,8 @@ const schemas: Json = {
       groups: { type: 'array', items: { type: 'string' } },
       disabled: { type: 'boolean' },
       disabled_at: { type: ['string', 'null'], format: 'date-time' },
+      locked: { type: 'boolean', description: 'Brute-force regulation locks the account out now (its password step or second factor); POST /users/{id}/unlock ends it' },
+      locked_until: { type: ['string', 'null'], format: 'date-time', description: 'When that lock ends; null when the account is not locked' },
       created_at: { type: 'string', format: 'date-time' },
     },
   },

@@ -7,7 +7,9 @@
  * - the list pages by username (keyset: `limit` 1..200, default 50; `after` the opaque cursor
  *   of the previous page's `next`); `q` matches a substring of username or email, ignoring case;
  * - a user is shown without credentials: no password hash, TOTP secret or recovery codes, only
- *   which second factors are enrolled; sessions are shown without their ids (an id is the value
+ *   which second factors are enrolled; `locked` / `locked_until` say whether brute-force
+ *   regulation locks the account out now and until when (the service's lockedUntil, as
+ *   `authctl user list` shows it); sessions are shown without their ids (an id is the value
  *   of the session cookie: whoever reads it could use the session);
  * - a password refused by the policy is 422 with the rule's code (`password_too_short`, ...);
  *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`;
@@ -28,8 +30,8 @@ import { AdminProblem, validationFailed } from './problem.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** A user as the admin API shows it (schema `User` in openapi.ts). */
-function userJson(account: Account) {
+/** A user as the admin API shows it (schema `User` in openapi.ts); `lockedUntil` from UserAdmin.lockedUntil. */
+function userJson(account: Account, lockedUntil: number | null) {
   return {
     id: account.id,
     username: account.username,
@@ -38,13 +40,15 @@ function userJson(account: Account) {
     groups: account.groups,
     disabled: account.disabledAt !== null,
     disabled_at: iso(account.disabledAt),
+    locked: lockedUntil !== null,
+    locked_until: iso(lockedUntil),
     created_at: iso(account.createdAt),
   };
 }
 
-function userDetailsJson({ account, secondFactors }: UserDetails) {
+function userDetailsJson({ account, secondFactors }: UserDetails, lockedUntil: number | null) {
   return {
-    ...userJson(account),
+    ...userJson(account, lockedUntil),
     second_factors: {
       totp: secondFactors.totp,
       devices: secondFactors.devices,
@@ -128,6 +132,8 @@ export interface UserRoutesDeps {
 
 export function addUserRoutes(router: AdminRouter, deps: UserRoutesDeps): void {
   const { users } = deps;
+  const shown = async (account: Account) => userJson(account, await users.lockedUntil(account.username));
+  const shownDetails = async (user: UserDetails) => userDetailsJson(user, await users.lockedUntil(user.account.username));
 
   router.add({
     method: 'GET',
@@ -136,7 +142,7 @@ export function addUserRoutes(router: AdminRouter, deps: UserRoutesDeps): void {
     query: UserListQuery,
     async handle({ query }) {
       const page = await answered(() => users.list({ search: query.q, after: query.after, limit: query.limit }), 'after');
-      return { status: 200, body: { items: page.items.map(userJson), next: page.next } };
+      return { status: 200, body: { items: await Promise.all(page.items.map(shown)), next: page.next } };
     },
   });
 
@@ -145,13 +151,13 @@ export function addUserRoutes(router: AdminRouter, deps: UserRoutesDeps): void {
     path: '/users/{id}',
     scope: 'admin:users:read',
     async handle({ params }) {
-      return { status: 200, body: userDetailsJson(await answered(() => users.get(params.id!))) };
+      return { status: 200, body: await shownDetails(await answered(() => users.get(params.id!))) };
     },
   });
 
   /** The account of the path's id: the service's verbs take the username (as authctl does). */
   const username = async (id: string) => (await answered(() => users.byId(id))).username;
-  const details = async (id: string) => ({ status: 200, body: userDetailsJson(await answered(() => users.get(id))) });
+  const details = async (id: string) => ({ status: 200, body: await shownDetails(await answered(() => users.get(id))) });
 
   router.add({
     method: 'POST',
