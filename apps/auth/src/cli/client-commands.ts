@@ -12,6 +12,8 @@
  * - `--response-type` (repeated: code, id_token) replaces the default `code`; `--first-party` skips the
  *   consent page; `--require-dpop` makes access tokens DPoP-bound; `client update` turns the last
  *   two off with `--no-first-party` / `--no-require-dpop`;
+ * - `--logo-uri <url>` registers the logo the consent page shows (client-store.ts checks it);
+ *   `client update --no-logo-uri` removes it;
  * - `client update` replaces each list it is given (`--redirect-uri`, `--post-logout-redirect-uri`,
  *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
  * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
@@ -31,13 +33,13 @@ export const CLIENT_USAGE = [
   '  client add <client_id> --redirect-uri <uri> [--redirect-uri <uri> ...] [--post-logout-redirect-uri <uri> ...]',
   '             [--public] [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt]',
   '             [--jwks <file> | --jwks-uri <url>] [--grant <type> ...] [--response-type code|id_token ...] [--name <n>]',
-  '             [--first-party] [--require-dpop] [--id-token-field JWT_token] [--json]',
+  '             [--first-party] [--require-dpop] [--logo-uri <url>] [--id-token-field JWT_token] [--json]',
   '  client list [--json]',
   '  client show <client_id> [--json]',
   '  client update <client_id> [--redirect-uri <uri> ... | --clear-redirect-uris]',
   '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>]',
   '             [--auth-method <method>] [--jwks <file> | --jwks-uri <url>] [--response-type code|id_token ...]',
-  '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--json]',
+  '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--logo-uri <url> | --no-logo-uri] [--json]',
   '  client rotate-secret <client_id> [--grace 24h|0|<seconds>|<n>s|<n>m|<n>h|<n>d] [--json]',
   '             prints the new secret once; the old one keeps working for the grace period (default 24h, at most 30d)',
   '  client remove <client_id>',
@@ -81,6 +83,7 @@ function clientJson(c: ClientView): Record<string, unknown> {
     dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
     ...(c.jwks ? { jwks: c.jwks } : {}),
     ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
+    ...(c.logoUri ? { logo_uri: c.logoUri } : {}),
     ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
     created_at: iso(c.createdAt),
     ...(c.updatedAt !== undefined ? { updated_at: iso(c.updatedAt) } : {}),
@@ -145,6 +148,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
       name: { type: 'string' },
       'first-party': { type: 'boolean' },
       'require-dpop': { type: 'boolean' },
+      'logo-uri': { type: 'string' },
       'id-token-field': { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -170,6 +174,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     ...(values.name ? { name: values.name } : {}),
     ...(values['first-party'] ? { firstParty: true } : {}),
     ...(values['require-dpop'] ? { dpopBoundAccessTokens: true } : {}),
+    ...(values['logo-uri'] !== undefined ? { logoUri: values['logo-uri'] } : {}),
     ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
   });
   const clientId = created.client.clientId;
@@ -230,6 +235,7 @@ function printClient(ctx: CliContext, c: ClientView): void {
   ];
   if (c.jwks) rows.push(['jwks', c.jwks.keys.map((k) => String(k.kid ?? k.kty)).join(' ')]);
   if (c.jwksUri) rows.push(['jwks_uri', c.jwksUri]);
+  if (c.logoUri) rows.push(['logo_uri', c.logoUri]);
   if (c.idTokenField) rows.push(['id_token_field', c.idTokenField]);
   if (c.updatedAt !== undefined) rows.push(['updated_at', iso(c.updatedAt)]);
   if (c.secretRotatedAt !== undefined) rows.push(['secret_rotated_at', iso(c.secretRotatedAt)]);
@@ -257,6 +263,8 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
       'no-first-party': { type: 'boolean' },
       'require-dpop': { type: 'boolean' },
       'no-require-dpop': { type: 'boolean' },
+      'logo-uri': { type: 'string' },
+      'no-logo-uri': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -269,6 +277,8 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
   const keys = keysOptions(values, authMethod, command, true);
   const firstParty = flag('first-party', 'no-first-party');
   const dpop = flag('require-dpop', 'no-require-dpop');
+  if (values['logo-uri'] !== undefined && values['no-logo-uri']) throw new UsageError(`${command}: --logo-uri and --no-logo-uri exclude each other`);
+  const logoUri = values['no-logo-uri'] ? null : values['logo-uri'];
   const uris = (option: 'redirect-uri' | 'post-logout-redirect-uri', clear: 'clear-redirect-uris' | 'clear-post-logout-redirect-uris'): string[] | undefined => {
     if (values[clear] && values[option]) throw new UsageError(`${command}: --${option} and --${clear} exclude each other`);
     return values[clear] ? [] : values[option];
@@ -285,9 +295,10 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
     ...(responseTypes !== undefined ? { responseTypes } : {}),
     ...(firstParty !== undefined ? { firstParty } : {}),
     ...(dpop !== undefined ? { dpopBoundAccessTokens: dpop } : {}),
+    ...(logoUri !== undefined ? { logoUri } : {}),
   };
   if (Object.keys(changes).length === 0) {
-    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop or a --clear-... option)`);
+    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri or a --clear-... option)`);
   }
   const client = await (await ctx.clientAdmin()).update(CLI_OPERATOR, positionals[0]!, changes);
   if (values.json) {

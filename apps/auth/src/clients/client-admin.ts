@@ -56,6 +56,7 @@ const CHANGE_FIELDS = {
   jwks: 'jwks',
   jwksUri: 'jwks_uri',
   dpopBoundAccessTokens: 'dpop_bound_access_tokens',
+  logoUri: 'logo_uri',
 } as const satisfies Record<keyof ClientChanges, string>;
 
 function toView(record: ClientRecord): ClientView {
@@ -105,7 +106,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
     async update(actor, clientId, changes) {
       const fields = (Object.keys(CHANGE_FIELDS) as (keyof ClientChanges)[]).filter((key) => changes[key] !== undefined);
       if (fields.length === 0) {
-        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party or DPoP');
+        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP or a logo');
       }
       const record = await clients.update(clientId, changes);
       audit(logger, 'admin.client.updated', { ...actorFields(actor), client_id: clientId, fields: fields.map((key) => CHANGE_FIELDS[key]).join(',') });

@@ -31,7 +31,12 @@
  *   §2.1), added when not named; both need a redirect URI. Without a choice they follow the grants:
  *   `code` with authorization_code (the default, stored as null), `id_token` with implicit;
  * - `firstParty` (skips consent unless prompt=consent) and `dpopBoundAccessTokens` (RFC 9449) are
- *   off by default; the record carries each only when on.
+ *   off by default; the record carries each only when on;
+ * - `logoUri` (RFC 7591 `logo_uri`, shown on the consent page, whose CSP then allows its origin for
+ *   images) is optional: an absolute https URL (http only on localhost / 127.0.0.1, like redirect
+ *   URIs) of at most 2048 characters, without credentials or fragment, whose host is a DNS name or
+ *   an IP address (its origin goes into a CSP header verbatim: no `;`, `,` or quote may reach it).
+ *   update() sets it with a URL and removes it with null.
  */
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -85,6 +90,8 @@ export interface ClientRecord {
   jwksUri?: string;
   /** Present (true) only when the client's access tokens must be DPoP-bound (RFC 9449). */
   dpopBoundAccessTokens?: boolean;
+  /** The client's logo (RFC 7591 `logo_uri`), shown on the consent page; absent: none. */
+  logoUri?: string;
 }
 
 export interface NewClient {
@@ -103,6 +110,7 @@ export interface NewClient {
   jwks?: ClientJwks;
   jwksUri?: string;
   dpopBoundAccessTokens?: boolean;
+  logoUri?: string;
 }
 
 /** The fields update() changes; an absent field keeps its value. */
@@ -117,6 +125,8 @@ export interface ClientChanges {
   jwks?: ClientJwks;
   jwksUri?: string;
   dpopBoundAccessTokens?: boolean;
+  /** A URL sets the logo, null removes it. */
+  logoUri?: string | null;
 }
 
 export interface RotatedSecret {
@@ -160,6 +170,7 @@ export type ClientField =
   | 'jwks'
   | 'jwks_uri'
   | 'dpop_bound_access_tokens'
+  | 'logo_uri'
   | 'grace_seconds'
   | 'after';
 
@@ -185,6 +196,7 @@ const JWK_KEY_TYPES = new Set(['RSA', 'EC', 'OKP']);
 const JWK_PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k', 'priv'];
 const MAX_JWKS_CHARS = 65_536;
 const MAX_JWKS_KEYS = 32;
+const MAX_LOGO_URI_CHARS = 2048;
 const TOKEN_RESPONSE_MEMBERS = new Set([
   'access_token', 'token_type', 'expires_in', 'refresh_token', 'scope', 'id_token', 'state',
   'error', 'error_description', 'error_uri', 'issued_token_type', 'authorization_details',
@@ -294,6 +306,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   if (!name || name.length > 128 || /\p{Cc}/u.test(name)) {
     throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
+  if (input.logoUri !== undefined) checkLogoUri(input.logoUri);
   const isDefaultResponseTypes = sameSet(effectiveResponseTypes, codeDefault);
   return {
     clientId: input.clientId,
@@ -309,6 +322,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     ...(authMethod === 'private_key_jwt' && input.jwks !== undefined ? { jwks: input.jwks } : {}),
     ...(authMethod === 'private_key_jwt' && input.jwksUri !== undefined ? { jwksUri: input.jwksUri } : {}),
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
+    ...(input.logoUri !== undefined ? { logoUri: input.logoUri } : {}),
   };
 }
 
@@ -359,6 +373,33 @@ function checkJwksUri(uri: string): void {
   }
   if (uri.includes('#')) throw invalid('must not contain a fragment');
   if (url.username || url.password) throw invalid('must not contain credentials');
+}
+
+/**
+ * logo_uri: https, or http on a loopback host, without fragment or credentials, at most 2048
+ * characters, on a DNS name or IP address. The host check matters beyond form: the URL parser lets
+ * `;`, `,` and `'` through in a host, and the consent page puts this origin into its CSP header.
+ */
+function checkLogoUri(uri: string): void {
+  const invalid = (why: string) => new ClientRegistryError('invalid_input', `logo_uri ${why}`, 'logo_uri');
+  if (uri.length > MAX_LOGO_URI_CHARS) throw invalid(`must be at most ${MAX_LOGO_URI_CHARS} characters`);
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw invalid(`"${uri}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw invalid(`"${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+  }
+  if (uri.includes('#')) throw invalid(`"${uri}" must not contain a fragment`);
+  if (url.username || url.password) throw invalid(`"${uri}" must not contain credentials`);
+  if (!isSafeHost(url.hostname)) throw invalid(`"${uri}" must name its host by a DNS name or an IP address`);
+}
+
+/** A DNS name (letters, digits, `-`, `.`), an IPv4 address, or a bracketed IPv6 address, as URL.hostname gives them. */
+function isSafeHost(hostname: string): boolean {
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
 }
 
 /**
@@ -424,6 +465,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     if (row.jwks != null) record.jwks = JSON.parse(row.jwks) as ClientJwks;
     if (row.jwks_uri != null) record.jwksUri = row.jwks_uri;
     if (row.dpop_bound_access_tokens === 1) record.dpopBoundAccessTokens = true;
+    if (row.logo_uri != null) record.logoUri = row.logo_uri;
     return record;
   };
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
@@ -551,6 +593,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
         responseTypes: changes.responseTypes ?? (changes.grantTypes !== undefined ? undefined : current.responseTypes),
         ...keys,
         dpopBoundAccessTokens: changes.dpopBoundAccessTokens ?? current.dpopBoundAccessTokens ?? false,
+        ...(changes.logoUri === null ? {} : (changes.logoUri ?? current.logoUri) !== undefined ? { logoUri: (changes.logoUri ?? current.logoUri)! } : {}),
       });
       const result = await writing(() =>
         db
@@ -606,9 +649,10 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   };
 }
 
-/** The columns of the metadata added by migration 018 (null / 0 when off). */
+/** The columns of the metadata added by migrations 018 and 022 (null / 0 when off). */
 function storedMetadata(c: Omit<ClientRecord, 'createdAt'>) {
   return {
+    logo_uri: c.logoUri ?? null,
     first_party: c.firstParty ? 1 : 0,
     response_types: c.responseTypes ? JSON.stringify(c.responseTypes) : null,
     jwks: c.jwks ? JSON.stringify(c.jwks) : null,
@@ -650,6 +694,8 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   if (c.firstParty) metadata.first_party = true;
   // RFC 9449 §5.2 client metadata, read by oidc-provider's DPoP feature.
   if (c.dpopBoundAccessTokens) metadata.dpop_bound_access_tokens = true;
+  // RFC 7591 client metadata oidc-provider knows (client.logoUri): the consent page shows it.
+  if (c.logoUri) metadata.logo_uri = c.logoUri;
   // oidc-provider refuses http redirect URIs for a web client of the implicit grant (id_token); it
   // takes them on a loopback host from a native one (RFC 8252), as client-store.ts accepts them.
   if (grantTypes.includes('implicit') && [...c.redirectUris, ...c.postLogoutRedirectUris].some((u) => u.startsWith('http:'))) metadata.application_type = 'native';

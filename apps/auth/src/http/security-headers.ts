@@ -7,19 +7,22 @@
  * - no inline script anywhere: oidc-provider's auto-submitting pages (the form_post response mode,
  *   a logout without a session) are replaced by a page whose same-origin script submits the form
  *   (oidc/form-post.ts), which puts the form's target origin in ctx.state.formActionOrigins;
+ * - img-src also allows the origin of the client logo a page shows (the consent page), set per
+ *   request in ctx.state.imgSrcOrigins; every other response keeps images same-origin (and data:);
  * - no MIME sniffing, no referrer leaks of codes, no caching of pages carrying secrets.
  */
 import { isHtmlResponse, securityHeaders } from '@gatehouse/http';
 import type { AuthContext, AuthState } from './state.ts';
 
-const policy = (formAction: string, scriptSrc: string): string =>
-  `default-src 'none'; script-src ${scriptSrc}; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
+const policy = (formAction: string, scriptSrc: string, imgSrc = "'self' data:"): string =>
+  `default-src 'none'; script-src ${scriptSrc}; style-src 'self'; img-src ${imgSrc}; connect-src 'self'; manifest-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
 /** The policy of nearly every answer (no redirect origin to allow). */
 const SAME_ORIGIN_POLICY = policy("'self'", "'self'");
 
 export function authContentSecurityPolicy(ctx: AuthContext): string {
-  if (!ctx.state.formActionOrigins?.length) return SAME_ORIGIN_POLICY;
-  return policy(["'self'", ...ctx.state.formActionOrigins].join(' '), "'self'");
+  const { formActionOrigins = [], imgSrcOrigins = [] } = ctx.state;
+  if (!formActionOrigins.length && !imgSrcOrigins.length) return SAME_ORIGIN_POLICY;
+  return policy(["'self'", ...formActionOrigins].join(' '), "'self'", ["'self'", 'data:', ...imgSrcOrigins].join(' '));
 }
 
 export const authSecurityHeaders = securityHeaders<AuthState>({ csp: authContentSecurityPolicy, noStore: isHtmlResponse });

@@ -8,6 +8,11 @@ export interface AuthState extends RequestIdState, AccessLogState {
    * the CSP's form-action allows them (http/security-headers.ts).
    */
   formActionOrigins?: string[];
+  /**
+   * The origin of a client's logo the page shows (the consent page, RFC 7591 `logo_uri`); the
+   * CSP's img-src allows it for this response only (http/security-headers.ts).
+   */
+  imgSrcOrigins?: string[];
   /** Set by oidc-provider's server_error listener when the cause was an unreachable database. */
   databaseUnavailable?: boolean;
 }

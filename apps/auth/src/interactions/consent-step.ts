@@ -1,12 +1,14 @@
 /**
  * The consent step of an interaction (oidc-provider's `consent` prompt), as a page or JSON.
  * Rules:
- * - it names the client (its registered name) and the account that would grant;
+ * - it names the client (its registered name) and the account that would grant, and shows the
+ *   client's logo beside the name when one is registered (RFC 7591 `logo_uri`): the CSP's img-src
+ *   allows that one origin for this response only;
  * - it lists what the client gets if the user allows: the OpenID scopes asked for, and the API
  *   scopes the access policy lets it have (those missing from the grant, and those already in
  *   it), in plain words (consent/scope-descriptions.ts); the claims asked for one by one;
  * - a JSON caller gets `{ status: 'consent_required', interaction, next: '/consent', client,
- *   scopes: [{ scope, description }], claims }`;
+ *   logo_uri (null when none), scopes: [{ scope, description }], claims }`;
  * - Allow ends in a redirect to the client: this page's form-action allows its origin.
  */
 import type { Context } from 'koa';
@@ -14,7 +16,7 @@ import type { Provider } from 'oidc-provider';
 import { OIDC_SCOPES } from '@gatehouse/contracts';
 import { describeScopes, type ScopeDescription } from '../consent/scope-descriptions.ts';
 import { consentPage } from '../views/consent-page.ts';
-import { clientName, redirectOrigin, type Interaction } from './interaction-state.ts';
+import { clientBranding, redirectOrigin, type Interaction } from './interaction-state.ts';
 import { respond } from './respond.ts';
 import type { HandlerServices } from './deps.ts';
 
@@ -66,14 +68,24 @@ export async function consentRequest(provider: Provider, interaction: Interactio
 
 export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { provider: Provider }, interaction: Interaction, json: boolean): Promise<void> {
   const request = await consentRequest(deps.provider, interaction);
-  const [name, account] = await Promise.all([clientName(deps.provider, interaction), deps.accounts.findById(request.accountId)]);
+  const [client, account] = await Promise.all([clientBranding(deps.provider, interaction), deps.accounts.findById(request.accountId)]);
   const scopes: ScopeDescription[] = describeScopes(request.scopes);
   ctx.state.formActionOrigins = redirectOrigin(interaction);
+  // The store accepted only a URL whose origin is safe to name in a CSP header (client-store.ts).
+  if (client.logoUri && !json) ctx.state.imgSrcOrigins = [new URL(client.logoUri).origin];
   respond(
     ctx,
     json,
     200,
-    () => consentPage({ uid: interaction.uid, clientName: name, username: account?.username ?? '', scopes, claims: request.claims }),
-    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: name, scopes, claims: request.claims },
+    () =>
+      consentPage({
+        uid: interaction.uid,
+        clientName: client.name,
+        ...(client.logoUri ? { logoUri: client.logoUri } : {}),
+        username: account?.username ?? '',
+        scopes,
+        claims: request.claims,
+      }),
+    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes, claims: request.claims },
   );
 }

@@ -63,6 +63,14 @@ export async function clientName(provider: Provider, interaction: Interaction): 
   return client?.clientName ?? clientId;
 }
 
+/** The client's name and its logo (RFC 7591 `logo_uri`, absent when none), for the consent page. */
+export async function clientBranding(provider: Provider, interaction: Interaction): Promise<{ name: string; logoUri?: string }> {
+  const clientId = String(interaction.params.client_id ?? '');
+  const client = clientId ? await provider.Client.find(clientId) : undefined;
+  const name = client?.clientName ?? clientId;
+  return client?.logoUri ? { name, logoUri: client.logoUri } : { name };
+}
+
 /** The origin the browser is redirected to at the end of the interaction (for CSP form-action). */
 export function redirectOrigin(interaction: Interaction): string[] {
   try {

@@ -354,4 +354,11 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('audit_events').addColumn('request_id', 'text').execute();
     },
   },
+  '022_client_logo': {
+    async up(db: Kysely<unknown>) {
+      // The client's logo (RFC 7591 / OIDC Dynamic Client Registration `logo_uri`), shown beside its
+      // name on the consent page (clients/client-store.ts checks it). Null: no logo.
+      await db.schema.alterTable('clients').addColumn('logo_uri', 'text').execute();
+    },
+  },
 };

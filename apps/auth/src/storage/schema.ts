@@ -75,6 +75,8 @@ export interface ClientsTable {
   jwks_uri?: string | null;
   /** 1: access tokens must be DPoP-bound (RFC 9449 `dpop_bound_access_tokens`). */
   dpop_bound_access_tokens?: number;
+  /** The client's logo (RFC 7591 `logo_uri`) shown on the consent page, or null. */
+  logo_uri?: string | null;
 }
 
 export interface OidcPayloadsTable {

@@ -86,6 +86,7 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       dpop_bound_access_tokens: false,
       jwks: null,
       jwks_uri: null,
+      logo_uri: null,
       id_token_field: null,
       created_at: new Date(clock.now).toISOString(),
       updated_at: null,
@@ -291,5 +292,36 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
     expect(noSecret.body.errors).toEqual([{ field: 'token_endpoint_auth_method', message: 'client "pk-one" has no secret: rotate its secret first, then choose client_secret_basic' }]);
     expect((await call(server, 'GET', '/clients/pk-one', { token })).body).toEqual(changed.body);
     for (const id of ['pk-one', 'eoc-one']) expect((await call(server, 'DELETE', `/clients/${id}`, { token })).status).toBe(204);
+  });
+
+  it('registers, reads, changes and removes logo_uri (PATCH null), refusing a bad one by field', async () => {
+    const created = await call(server, 'POST', '/clients', { token, body: { client_id: 'logo-one', redirect_uris: ['https://logo.example/cb'], logo_uri: 'https://cdn.logo.example/logo.png' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ client_id: 'logo-one', logo_uri: 'https://cdn.logo.example/logo.png' });
+    expect((await call(server, 'GET', '/clients/logo-one', { token })).body).toMatchObject({ logo_uri: 'https://cdn.logo.example/logo.png' });
+    expect((await server.app.services.clients.find('logo-one'))!.logoUri).toBe('https://cdn.logo.example/logo.png');
+    const changed = await call(server, 'PATCH', '/clients/logo-one', { token, body: { logo_uri: 'https://cdn.logo.example/v2.svg' } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ logo_uri: 'https://cdn.logo.example/v2.svg', redirect_uris: ['https://logo.example/cb'] });
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/clients', { client_id: 'logo-two', redirect_uris: ['https://logo.example/cb'], logo_uri: 'http://cdn.logo.example/logo.png' }, 'logo_uri "http://cdn.logo.example/logo.png" must use https; http is allowed only for localhost and 127.0.0.1'],
+      ['POST', '/clients', { client_id: 'logo-two', redirect_uris: ['https://logo.example/cb'], logo_uri: `https://cdn.logo.example/${'x'.repeat(2048)}` }, 'logo_uri must be at most 2048 characters'],
+      ['PATCH', '/clients/logo-one', { logo_uri: 'https://user:pw@cdn.logo.example/logo.png' }, 'logo_uri "https://user:pw@cdn.logo.example/logo.png" must not contain credentials'],
+      ['PATCH', '/clients/logo-one', { logo_uri: 'https://cdn.logo.example/logo.png#x' }, 'logo_uri "https://cdn.logo.example/logo.png#x" must not contain a fragment'],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const answer = await call(server, method, path, { token, body });
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(answer.body.errors).toEqual([{ field: 'logo_uri', message }]);
+    }
+    const wrongType = await call(server, 'PATCH', '/clients/logo-one', { token, body: { logo_uri: 42 } });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.errors).toEqual([{ field: 'logo_uri', message: expect.any(String) }]);
+    expect(await server.app.services.clients.find('logo-two')).toBeUndefined();
+    const removed = await call(server, 'PATCH', '/clients/logo-one', { token, body: { logo_uri: null } });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ logo_uri: null, redirect_uris: ['https://logo.example/cb'] });
+    expect(await server.app.services.clients.find('logo-one')).not.toHaveProperty('logoUri');
+    expect((await call(server, 'DELETE', '/clients/logo-one', { token })).status).toBe(204);
   });
 });

@@ -176,7 +176,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect(await cli(['client', 'update', 'web'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop or a --clear-... option) (run "authctl help" for usage)\n',
+      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri or a --clear-... option) (run "authctl help" for usage)\n',
     });
     expect(await cli(['client', 'update', 'web', '--redirect-uri', 'https://a.example/cb', '--clear-redirect-uris'])).toEqual({
       code: 2,
@@ -299,5 +299,38 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       'jwks_uri',
       'token_endpoint_auth_method',
     ]);
+  });
+
+  it('add and update take --logo-uri; show and --json print it; update --no-logo-uri removes it', async () => {
+    audit = [];
+    expect(await cli(['client', 'add', 'branded', '--redirect-uri', 'https://branded.example/cb', '--logo-uri', 'https://cdn.branded.example/logo.png'])).toMatchObject({ code: 0, stderr: '' });
+    expect((await cli(['client', 'show', 'branded'])).stdout).toContain('\nlogo_uri: https://cdn.branded.example/logo.png\n');
+    expect(JSON.parse((await cli(['client', 'show', 'branded', '--json'])).stdout)).toMatchObject({ logo_uri: 'https://cdn.branded.example/logo.png' });
+    const changed = await cli(['client', 'update', 'branded', '--logo-uri', 'http://127.0.0.1:8080/logo.svg', '--json']);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ client_id: 'branded', logo_uri: 'http://127.0.0.1:8080/logo.svg' });
+    const removed = await cli(['client', 'update', 'branded', '--no-logo-uri', '--json']);
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(removed.stdout)).not.toHaveProperty('logo_uri');
+    expect((await cli(['client', 'show', 'branded'])).stdout).not.toContain('logo_uri');
+    expect(await cli(['client', 'update', 'branded', '--logo-uri', 'https://a.example/l.png', '--no-logo-uri'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: --logo-uri and --no-logo-uri exclude each other (run "authctl help" for usage)\n',
+    });
+    expect(await cli(['client', 'update', 'branded', '--logo-uri', 'http://cdn.example/logo.png'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: logo_uri "http://cdn.example/logo.png" must use https; http is allowed only for localhost and 127.0.0.1\n',
+    });
+    expect(await cli(['client', 'add', 'bad-logo', '--redirect-uri', 'https://bad.example/cb', '--logo-uri', 'https://cdn.example/logo.png#x'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: logo_uri "https://cdn.example/logo.png#x" must not contain a fragment\n',
+    });
+    await withClients(async (clients) => {
+      expect(await clients.find('branded')).not.toHaveProperty('logoUri');
+      expect(await clients.find('bad-logo')).toBeUndefined();
+    });
+    expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual(['logo_uri', 'logo_uri']);
   });
 });

@@ -648,3 +648,65 @@ describe.each(TEST_ENGINES)('client store: rows reused while the data is unchang
     }
   });
 });
+
+describe.each(TEST_ENGINES)('client store: logo_uri (migration 022) on %s', (engine) => {
+  const database = useAuthDatabase(engine);
+  const store = (): ClientStore => createClientStore(database.db, box, () => NOW);
+  const column = async (clientId: string) => (await database.db.selectFrom('clients').select('logo_uri').where('client_id', '=', clientId).executeTakeFirstOrThrow()).logo_uri;
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => ({ code: (e as ClientRegistryError).code, field: (e as ClientRegistryError).field, message: (e as ClientRegistryError).message }),
+    );
+
+  it('has no logo by default (column null, nothing in the record or the oidc-provider metadata)', async () => {
+    await store().create({ clientId: 'plain-logo', redirectUris: ['https://plain.example/cb'] });
+    const found = (await store().find('plain-logo'))!;
+    expect(found).not.toHaveProperty('logoUri');
+    expect(await column('plain-logo')).toBeNull();
+    expect(toOidcClientMetadata(found)).not.toHaveProperty('logo_uri');
+  });
+
+  it('stores a logo, maps it to logo_uri, changes it and removes it with null', async () => {
+    await store().create({ clientId: 'branded', redirectUris: ['https://branded.example/cb'], logoUri: 'https://cdn.branded.example/logo.png?v=2' });
+    expect(await store().find('branded')).toMatchObject({ logoUri: 'https://cdn.branded.example/logo.png?v=2' });
+    expect(await column('branded')).toBe('https://cdn.branded.example/logo.png?v=2');
+    expect(toOidcClientMetadata((await store().find('branded'))!)).toMatchObject({ logo_uri: 'https://cdn.branded.example/logo.png?v=2' });
+    // Another change keeps the logo.
+    expect(await store().update('branded', { name: 'Branded' })).toMatchObject({ name: 'Branded', logoUri: 'https://cdn.branded.example/logo.png?v=2' });
+    expect(await store().update('branded', { logoUri: 'http://127.0.0.1:8080/logo.svg' })).toMatchObject({ logoUri: 'http://127.0.0.1:8080/logo.svg' });
+    const removed = await store().update('branded', { logoUri: null });
+    expect(removed).not.toHaveProperty('logoUri');
+    expect(await column('branded')).toBeNull();
+    await store().create({ clientId: 'local-logo', redirectUris: ['http://localhost:3000/cb'], logoUri: 'http://localhost:3000/logo.png' });
+    expect(await store().find('local-logo')).toMatchObject({ logoUri: 'http://localhost:3000/logo.png' });
+  });
+
+  it.each([
+    ['/logo.png', 'logo_uri "/logo.png" is not an absolute URL'],
+    ['http://cdn.example/logo.png', 'logo_uri "http://cdn.example/logo.png" must use https; http is allowed only for localhost and 127.0.0.1'],
+    ['data:image/png;base64,AAAA', 'logo_uri "data:image/png;base64,AAAA" must use https; http is allowed only for localhost and 127.0.0.1'],
+    ['javascript:alert(1)', 'logo_uri "javascript:alert(1)" must use https; http is allowed only for localhost and 127.0.0.1'],
+    ['https://cdn.example/logo.png#top', 'logo_uri "https://cdn.example/logo.png#top" must not contain a fragment'],
+    ['https://user:pw@cdn.example/logo.png', 'logo_uri "https://user:pw@cdn.example/logo.png" must not contain credentials'],
+    // The URL parser keeps `;` and `'` in a host: its origin would add a directive to the consent page's CSP.
+    ["https://cdn.example;script-src*/logo.png", `logo_uri "https://cdn.example;script-src*/logo.png" must name its host by a DNS name or an IP address`],
+    ["https://a'unsafe-inline'/logo.png", `logo_uri "https://a'unsafe-inline'/logo.png" must name its host by a DNS name or an IP address`],
+    [`https://cdn.example/${'a'.repeat(2030)}`, 'logo_uri must be at most 2048 characters'],
+  ])('refuses %s on create and update (invalid_input, field logo_uri)', async (logoUri, message) => {
+    const expected = { code: 'invalid_input', field: 'logo_uri', message };
+    expect(await refusal(store().create({ clientId: 'bad-logo', redirectUris: ['https://bad.example/cb'], logoUri }))).toEqual(expected);
+    expect(await store().find('bad-logo')).toBeUndefined();
+    await store().create({ clientId: 'good-logo', redirectUris: ['https://good.example/cb'], logoUri: 'https://good.example/logo.png' });
+    expect(await refusal(store().update('good-logo', { logoUri }))).toEqual(expected);
+    expect(await column('good-logo')).toBe('https://good.example/logo.png');
+    await store().remove('good-logo');
+  });
+
+  it('takes a logo of exactly 2048 characters', async () => {
+    const logoUri = `https://cdn.example/${'a'.repeat(2048 - 'https://cdn.example/'.length)}`;
+    expect(logoUri).toHaveLength(2048);
+    await store().create({ clientId: 'long-logo', redirectUris: ['https://long.example/cb'], logoUri });
+    expect(await column('long-logo')).toBe(logoUri);
+  });
+});

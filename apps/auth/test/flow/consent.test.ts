@@ -73,6 +73,40 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(await server.app.services.consents.find((await accountOf(user.username)).id, THIRD.clientId)).toBeUndefined();
   });
 
+  it('a client with a logo: the page shows it escaped, at a fixed size, and only this response lets img-src reach its origin', async () => {
+    const logoUri = 'https://cdn.logo.example:8443/brand/logo.png?size=48&theme=dark';
+    await server.app.services.clients.create({ clientId: 'logo-app', name: 'Logo "App"', redirectUris: ['https://logo-app.example/cb'], logoUri });
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const url = authorizeUrl(server, { clientId: 'logo-app', redirectUri: 'https://logo-app.example/cb' });
+    const signInPage = await request(jar, url);
+    // The login page of the same client keeps images same-origin: only the consent page shows the logo.
+    expect(signInPage.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
+    expect(signInPage.text).not.toContain('<img');
+    const page = await login(user, jar, url);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      '<div class="client-brand"><img id="consent-logo" class="client-logo" src="https://cdn.logo.example:8443/brand/logo.png?size=48&amp;theme=dark" alt="Logo &quot;App&quot; logo" width="48" height="48" referrerpolicy="no-referrer"><h1>Allow <span id="consent-client">Logo &quot;App&quot;</span> to access your account?</h1></div>',
+    );
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https://cdn.logo.example:8443; connect-src 'self'; manifest-src 'self'; form-action 'self' https://logo-app.example; frame-ancestors 'none'; base-uri 'none'",
+    );
+    // A JSON caller gets the URL to show and no widened policy (it renders no image here).
+    const again = new CookieJar();
+    expect((await login(user, again, url)).status).toBe(200);
+    const step = await request(again, url, { headers: { accept: 'application/json' } });
+    expect(step.json<Record<string, unknown>>()).toMatchObject({ status: 'consent_required', client: 'Logo "App"', logo_uri: logoUri });
+    expect(step.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
+    // Without a logo: no image, and img-src stays same-origin.
+    const plain = await login(user, new CookieJar(), third());
+    expect(plain.text).not.toContain('<img');
+    expect(plain.text).toContain('<div class="client-brand"><h1>Allow <span id="consent-client">Third &lt;App&gt;</span>');
+    expect(plain.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self' http://127.0.0.1:8; frame-ancestors 'none'; base-uri 'none'",
+    );
+    await server.app.services.clients.remove('logo-app');
+  });
+
   it('Deny returns access_denied to the client with its state and iss, and records nothing', async () => {
     const user = await server.createUser();
     const jar = new CookieJar();
@@ -250,6 +284,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
       interaction: body.interaction,
       next: '/consent',
       client: 'Third <App>',
+      logo_uri: null,
       scopes: [
         { scope: 'openid', description: 'Know who you are (your Gatehouse user id)' },
         { scope: 'email', description: 'See your e-mail address' },
@@ -277,6 +312,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
       interaction: body.interaction,
       next: '/consent',
       client: 'Third <App>',
+      logo_uri: null,
       scopes: [
         { scope: 'openid', description: 'Know who you are (your Gatehouse user id)' },
         { scope: 'profile', description: 'See your name and username' },

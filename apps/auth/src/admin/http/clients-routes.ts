@@ -15,8 +15,9 @@
  *   their keys) are 400 `validation_failed` naming the field;
  * - a client registers `first_party`, `response_types` (code, id_token), its one
  *   `token_endpoint_auth_method` (private_key_jwt with exactly one of `jwks`, public keys only, and
- *   `jwks_uri`; it gets no secret) and `dpop_bound_access_tokens` (client-store.ts); reads show them
- *   all (`jwks` and `jwks_uri` null when absent).
+ *   `jwks_uri`; it gets no secret), `dpop_bound_access_tokens` and `logo_uri` (shown on the consent
+ *   page; PATCH with null removes it) (client-store.ts); reads show them all (`jwks`, `jwks_uri` and
+ *   `logo_uri` null when absent).
  */
 import { z } from 'zod';
 import type { ClientAdmin, ClientView } from '../../clients/client-admin.ts';
@@ -41,6 +42,7 @@ function clientJson(c: ClientView) {
     dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
     jwks: c.jwks ?? null,
     jwks_uri: c.jwksUri ?? null,
+    logo_uri: c.logoUri ?? null,
     id_token_field: c.idTokenField ?? null,
     created_at: iso(c.createdAt),
     updated_at: iso(c.updatedAt),
@@ -56,6 +58,8 @@ const AuthMethod = z.enum(CLIENT_AUTH_METHODS);
 /** A JWK Set's outer shape; what its keys hold is the store's rule (public keys only). */
 const Jwks = z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) });
 const JwksUri = z.string().max(2048);
+/** Its length and form are the store's rules (client-store.ts): one message for both clients of the store. */
+const LogoUri = z.string();
 
 /** Field shapes here; the client rules themselves are the store's (client-store.ts). */
 const NewClientBody = z.strictObject({
@@ -71,12 +75,13 @@ const NewClientBody = z.strictObject({
   name: z.string().optional(),
   first_party: z.boolean().optional(),
   dpop_bound_access_tokens: z.boolean().optional(),
+  logo_uri: LogoUri.optional(),
   id_token_field: z.string().optional(),
 });
 
 const CHANGEABLE = [
   'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'name', 'response_types', 'token_endpoint_auth_method',
-  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens',
+  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens', 'logo_uri',
 ] as const;
 
 const ClientChangesBody = z
@@ -91,6 +96,7 @@ const ClientChangesBody = z
     jwks_uri: JwksUri.optional(),
     first_party: z.boolean().optional(),
     dpop_bound_access_tokens: z.boolean().optional(),
+    logo_uri: LogoUri.nullable().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` });
 
@@ -166,6 +172,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
             ...(body.name !== undefined ? { name: body.name } : {}),
             ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
             ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
+            ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
             ...(body.id_token_field !== undefined ? { idTokenField: body.id_token_field } : {}),
           }),
       );
@@ -194,6 +201,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
         ...(body.jwks_uri !== undefined ? { jwksUri: body.jwks_uri } : {}),
         ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
         ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
+        ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
       };
       return { status: 200, body: clientJson(await answered(() => clients.update(actor, params.id!, changes))) };
     },

@@ -257,6 +257,7 @@ const clientMetadata = {
   jwks_uri: { type: 'string', maxLength: 2048, description: 'private_key_jwt: where the client serves its JWK Set; https, or http on localhost / 127.0.0.1' },
   first_party: { type: 'boolean', description: 'The operator\'s own client: no consent page unless the request sends prompt=consent' },
   dpop_bound_access_tokens: { type: 'boolean', description: 'RFC 9449: every access token of the client must be DPoP-bound' },
+  logo_uri: { type: 'string', format: 'uri', maxLength: 2048, description: 'RFC 7591: the client\'s logo, shown beside its name on the consent page; https, or http on localhost / 127.0.0.1; no fragment or credentials' },
 };
 
 const clientsPaths: Json = {
@@ -290,6 +291,7 @@ const clientsPaths: Json = {
           jwks_uri: clientMetadata.jwks_uri,
           first_party: { ...clientMetadata.first_party, default: false },
           dpop_bound_access_tokens: { ...clientMetadata.dpop_bound_access_tokens, default: false },
+          logo_uri: clientMetadata.logo_uri,
           id_token_field: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' },
         },
       },
@@ -325,6 +327,7 @@ const clientsPaths: Json = {
           response_types: responseTypeList,
           token_endpoint_auth_method: authMethod,
           ...clientMetadata,
+          logo_uri: { ...clientMetadata.logo_uri, type: ['string', 'null'], description: `${clientMetadata.logo_uri.description}; null removes it` },
         },
       },
       responses: { '200': clientBody, '404': clientNotFound },
@@ -485,7 +488,7 @@ const schemas: Json = {
     type: 'object',
     required: [
       'client_id', 'name', 'public', 'token_endpoint_auth_method', 'grant_types', 'response_types', 'redirect_uris', 'post_logout_redirect_uris',
-      'first_party', 'dpop_bound_access_tokens', 'jwks', 'jwks_uri', 'id_token_field', 'created_at', 'updated_at', 'secret_rotated_at', 'previous_secret_expires_at',
+      'first_party', 'dpop_bound_access_tokens', 'jwks', 'jwks_uri', 'logo_uri', 'id_token_field', 'created_at', 'updated_at', 'secret_rotated_at', 'previous_secret_expires_at',
     ],
     properties: {
       client_id: { type: 'string' },
@@ -500,6 +503,7 @@ const schemas: Json = {
       dpop_bound_access_tokens: clientMetadata.dpop_bound_access_tokens,
       jwks: { ...clientMetadata.jwks, type: ['object', 'null'] },
       jwks_uri: { ...clientMetadata.jwks_uri, type: ['string', 'null'] },
+      logo_uri: { ...clientMetadata.logo_uri, type: ['string', 'null'] },
       id_token_field: { type: ['string', 'null'] },
       created_at: { type: 'string', format: 'date-time' },
       updated_at: { type: ['string', 'null'], format: 'date-time' },
