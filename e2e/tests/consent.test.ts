@@ -2,7 +2,9 @@
  * Issue 29's consent step in a real browser against the whole stack: a relying party that is
  * not first-party (registered with `authctl client add`, as an operator registers a third-party
  * app; its redirect URI is a small server this test runs) sends the user through the login to
- * the consent page, which is checked with axe-core and photographed at 390 and 1280 px; Allow is
+ * the consent page, which shows the app's logo (registered with `--logo-uri`: a PNG this test
+ * draws and serves from another loopback origin, which the page's CSP allows for images on that
+ * page only), is checked with axe-core and photographed at 390 and 1280 px; Allow is
  * pressed with the keyboard only and the browser lands at the app with a code. The account page
  * then lists the app under Connected apps (checked and photographed the same way), Revoke
  * removes it, and the next authorization asks again, where Deny returns access_denied.
@@ -13,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
@@ -29,6 +32,9 @@ let page: Page;
 let user: E2eUser;
 let rp: Server;
 let redirectUri: string;
+let logoServer: Server;
+let logoUri: string;
+let logoRequests = 0;
 const cspViolations: string[] = [];
 
 /** The relying party's redirect URI: a page that shows what the authorization server sent back. */
@@ -37,6 +43,41 @@ async function startRelyingParty(): Promise<Server> {
     const query = new URL(req.url ?? '/', 'http://rp').searchParams;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="en"><title>Movie Night</title><main><h1>Movie Night</h1><p id="result">${query.has('code') ? 'code received' : `error: ${query.get('error') ?? 'none'}`}</p></main></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** A PNG of one colour, `size` px square, drawn here (RFC 2083 chunks: IHDR, IDAT, IEND). */
+function solidPng(size: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const framed = Buffer.alloc(body.length + 8);
+    framed.writeUInt32BE(data.length, 0);
+    body.copy(framed, 4);
+    framed.writeUInt32BE(crc32(body), body.length + 4);
+    return framed;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** The app's logo host: its own loopback origin, apart from the redirect URI's. */
+async function startLogoServer(): Promise<Server> {
+  const png = solidPng(96, [178, 34, 52]);
+  const server = createServer((req, res) => {
+    if (req.url !== '/movie-night.png') {
+      res.writeHead(404).end();
+      return;
+    }
+    logoRequests += 1;
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server;
@@ -74,9 +115,11 @@ async function checkAtBothWidths(name: string): Promise<void> {
 beforeAll(async () => {
   rp = await startRelyingParty();
   redirectUri = `http://127.0.0.1:${(rp.address() as AddressInfo).port}/cb`;
+  logoServer = await startLogoServer();
+  logoUri = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/movie-night.png`;
   stack = await startStack({ name: 'consent', clientApps: false });
   // As an operator registers someone else's app: no --first-party.
-  execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), 'client', 'add', CLIENT_ID, '--public', '--redirect-uri', redirectUri, '--name', 'Movie Night', '--json'], {
+  execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), 'client', 'add', CLIENT_ID, '--public', '--redirect-uri', redirectUri, '--name', 'Movie Night', '--logo-uri', logoUri, '--json'], {
     cwd: stack.dataDir,
     env: stack.authEnv,
   });
@@ -94,15 +137,23 @@ afterAll(async () => {
   await browser?.close();
   await stack?.stop();
   await new Promise((resolve) => rp?.close(resolve));
+  await new Promise((resolve) => logoServer?.close(resolve));
 });
 
 describe('issue 29, the consent step in Chromium', () => {
-  it('after the login, the app that is not first-party asks: its name and each scope in plain words', async () => {
+  it('after the login, the app that is not first-party asks: its name, its logo and each scope in plain words', async () => {
     await page.goto(authorizeUrl('first'));
     expect(await text('h1')).toBe('Sign in');
+    expect(logoRequests).toBe(0);
     await submitPassword(page, user);
     await submitCode(page, user);
     expect(await text('h1')).toBe('Allow Movie Night to access your account?');
+    // The logo loaded from its own origin (the CSP let it through), drawn at 48 px whatever its size.
+    const logo = page.locator('#consent-logo');
+    await logo.evaluate((img: HTMLImageElement) => img.decode());
+    expect(await logo.evaluate((img: HTMLImageElement) => ({ alt: img.alt, src: img.currentSrc, natural: img.naturalWidth }))).toEqual({ alt: 'Movie Night logo', src: logoUri, natural: 96 });
+    expect(await logo.boundingBox()).toMatchObject({ width: 48, height: 48 });
+    expect(logoRequests).toBe(1);
     expect(await text('#consent-username')).toBe(user.username);
     expect(await page.locator('#consent-scopes li').allTextContents()).toEqual([
       'Know who you are (your Gatehouse user id) openid',
