@@ -218,6 +218,8 @@ export function checkRedirectUri(uri: string, field: 'redirect_uris' | 'post_log
   }
   if (uri.includes('#')) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain a fragment`, field);
   if (url.username || url.password) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must not contain credentials`, field);
+  // The origin of a redirect or post-logout URI goes into a page's CSP form-action as it is.
+  if (!isSafeHost(url.hostname)) throw new ClientRegistryError('invalid_redirect_uri', `redirect URI "${uri}" must name its host by a DNS name or an IP address`, field);
 }
 
 function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {

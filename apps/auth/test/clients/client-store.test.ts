@@ -182,6 +182,9 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
       ['http://app.example/cb', 'redirect URI "http://app.example/cb" must use https; http is allowed only for localhost and 127.0.0.1'],
       ['https://app.example/cb#x', 'redirect URI "https://app.example/cb#x" must not contain a fragment'],
       ['https://user:pw@app.example/cb', 'redirect URI "https://user:pw@app.example/cb" must not contain credentials'],
+      // Characters the URL parser keeps in a host but that would end or split a CSP directive.
+      ["https://a;script-src*.example/cb", 'redirect URI "https://a;script-src*.example/cb" must name its host by a DNS name or an IP address'],
+      ["https://a,b.example/cb", 'redirect URI "https://a,b.example/cb" must name its host by a DNS name or an IP address'],
     ];
     for (const [uri, message] of cases) {
       await expectClientError(store().create({ clientId: 'bad', redirectUris: [uri] }), 'invalid_redirect_uri', message);
