@@ -35,11 +35,7 @@ const database = await openAtStart(
     url: config.databaseUrl,
     timeoutMs: config.databaseConnectTimeout * 1000,
     setting: 'API_DATABASE_CONNECT_TIMEOUT',
-    onRetry: (attempt) =>
-      logger.warn(
-        { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
-        `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (API_DATABASE_CONNECT_TIMEOUT)`,
-      ),
+    warn: (fields, message) => logger.warn(fields, message),
   },
 ).catch((error: unknown) => {
   if (!(error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError)) throw error;

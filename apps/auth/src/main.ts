@@ -41,11 +41,7 @@ async function main(): Promise<void> {
         url: config.databaseUrl,
         timeoutMs: config.databaseConnectTimeout * 1000,
         setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
-        onRetry: (attempt) =>
-          logger.warn(
-            { event: 'database.unreachable_at_start', target: attempt.target, reason: attempt.reason, attempt: attempt.attempt, retry_in_ms: attempt.retryInMs },
-            `cannot reach the database at ${attempt.target} (${attempt.reason}); retrying in ${attempt.retryInMs} ms (AUTH_DATABASE_CONNECT_TIMEOUT)`,
-          ),
+        warn: (fields, message) => logger.warn(fields, message),
       },
     );
   } catch (error) {

@@ -41,7 +41,12 @@ export interface OpenAtStartOptions {
   /** The setting that holds the timeout, named in the final message (`AUTH_DATABASE_CONNECT_TIMEOUT`). */
   readonly setting?: string;
   /** Told of every failed attempt that will be retried. */
-  readonly onRetry: (attempt: FailedAttempt) => void;
+  readonly onRetry?: (attempt: FailedAttempt) => void;
+  /**
+   * Given the log line of every failed attempt that will be retried (event
+   * `database.unreachable_at_start`, naming `setting`): a logger's `warn`, so every app logs the same line.
+   */
+  readonly warn?: (fields: Record<string, unknown>, message: string) => void;
   /** Injected by tests. */
   readonly clock?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -113,7 +118,11 @@ export async function openAtStart<T>(open: () => Promise<T>, options: OpenAtStar
         throw new DatabaseUnreachableError(`cannot open the database at ${target}: ${reason} (tried ${tried}${setting})`, { cause: error });
       }
       const retryInMs = Math.min(wait, left);
-      options.onRetry({ target, reason, retryInMs, attempt });
+      options.onRetry?.({ target, reason, retryInMs, attempt });
+      options.warn?.(
+        { event: 'database.unreachable_at_start', target, reason, attempt, retry_in_ms: retryInMs },
+        `cannot reach the database at ${target} (${reason}); retrying in ${retryInMs} ms${options.setting ? ` (${options.setting})` : ''}`,
+      );
       await sleep(retryInMs);
       wait = Math.min(wait * 2, LONGEST_WAIT_MS);
     }

@@ -34,6 +34,26 @@ describe('openAtStart', () => {
     ]);
   });
 
+  it('gives a logger the same warn line for every retried attempt, naming the timeout setting', async () => {
+    const time = fakeTime();
+    const lines: Array<[Record<string, unknown>, string]> = [];
+    let calls = 0;
+    await openAtStart(
+      async () => {
+        calls += 1;
+        if (calls < 2) throw refused();
+        return 'open';
+      },
+      { url: 'postgres://gatehouse:pw@10.0.0.5:5432/auth', timeoutMs: 30_000, setting: 'API_DATABASE_CONNECT_TIMEOUT', warn: (f, m) => lines.push([f, m]), ...time },
+    );
+    expect(lines).toEqual([
+      [
+        { event: 'database.unreachable_at_start', target: '10.0.0.5:5432', reason: 'connection refused', attempt: 1, retry_in_ms: 500 },
+        'cannot reach the database at 10.0.0.5:5432 (connection refused); retrying in 500 ms (API_DATABASE_CONNECT_TIMEOUT)',
+      ],
+    ]);
+  });
+
   it('gives up at the timeout with one line: host, port, reason, attempts (never the password)', async () => {
     const time = fakeTime();
     const error = await openAtStart(() => Promise.reject(refused()), { url: 'postgres://gatehouse:pw@10.0.0.5/auth', timeoutMs: 5_000, setting: 'AUTH_DATABASE_CONNECT_TIMEOUT', onRetry: () => {}, ...time }).catch((e: unknown) => e);
