@@ -35,7 +35,7 @@ const database = await openAtStart(
     url: config.databaseUrl,
     timeoutMs: config.databaseConnectTimeout * 1000,
     setting: 'API_DATABASE_CONNECT_TIMEOUT',
-    warn: (fields, message) => logger.warn(fields, message),
+    warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
   },
 ).catch((error: unknown) => {
   if (!(error instanceof SchemaBehindError || error instanceof MigrationError || error instanceof DatabaseUnreachableError)) throw error;

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
         url: config.databaseUrl,
         timeoutMs: config.databaseConnectTimeout * 1000,
         setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
-        warn: (fields, message) => logger.warn(fields, message),
+        warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
       },
     );
   } catch (error) {
