@@ -171,7 +171,10 @@ const PUBLIC_NAMES = {
   AUTH_API_AUDIENCE: "the resource server's audience, the same as the API's API_AUDIENCE",
 } as const;
 
-const ENCRYPTION_KEY_RULE = 'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)';
+/** The one recipe for every secret, as deploy/scripts/generate-secrets.sh runs it. */
+const SECRET_RECIPE = "`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='`";
+
+const ENCRYPTION_KEY_RULE = `AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (${SECRET_RECIPE}); AUTH_ENCRYPTION_KEYS, the keyring, is the name to use`;
 
 function decodeKey(value: string): Buffer | undefined {
   const key = Buffer.from(value, 'base64url');
@@ -192,7 +195,7 @@ function encryptionKeyring(e: { AUTH_ENCRYPTION_KEY?: string | undefined; AUTH_E
     const keys = e.AUTH_ENCRYPTION_KEYS.map(decodeKey);
     const bad = keys.flatMap((key, i) => (key ? [] : [i + 1]));
     if (e.AUTH_ENCRYPTION_KEYS.length === 0 || bad.length) {
-      problems.sentence('AUTH_ENCRYPTION_KEYS', `AUTH_ENCRYPTION_KEYS: each key must be 32 bytes, base64url-encoded (e.g. \`openssl rand -base64 32\`), comma-separated${bad.length ? `; key ${bad.join(', ')} is not` : ''}`);
+      problems.sentence('AUTH_ENCRYPTION_KEYS', `AUTH_ENCRYPTION_KEYS: each key must be 32 bytes, base64url-encoded (${SECRET_RECIPE}), comma-separated${bad.length ? `; key ${bad.join(', ')} is not` : ''}`);
       return undefined;
     }
     const ring = keys as Buffer[];
@@ -237,15 +240,17 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
   let encryptionKeys = encryptionKeyring(e, problems);
   const keyringSet = e.AUTH_ENCRYPTION_KEY || e.AUTH_ENCRYPTION_KEYS !== undefined;
   if (production) {
-    const missing = [!cookieKeys?.length && 'AUTH_COOKIE_KEYS', !keyringSet && 'AUTH_ENCRYPTION_KEY'].filter((name): name is string => name !== false && !problems.has(name));
-    if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production`);
+    // A keyring refused under either name (a bad AUTH_ENCRYPTION_KEY_FILE…) is not also "missing".
+    const keyringRefused = problems.has('AUTH_ENCRYPTION_KEYS') || problems.has('AUTH_ENCRYPTION_KEY');
+    const missing = [!cookieKeys?.length && !problems.has('AUTH_COOKIE_KEYS') && 'AUTH_COOKIE_KEYS', !keyringSet && !keyringRefused && 'AUTH_ENCRYPTION_KEYS'].filter((name): name is string => name !== false);
+    if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production (each: ${SECRET_RECIPE})`);
   } else if (!problems.size && (!cookieKeys?.length || !encryptionKeys)) {
     // Secrets are generated only for a configuration that will start, never beside a refused one.
     const dev = loadDevSecrets(e.AUTH_DATA_DIR);
     cookieKeys = cookieKeys?.length ? cookieKeys : dev.cookieKeys;
     const devKey = decodeKey(dev.encryptionKey);
     encryptionKeys ??= devKey ? [devKey] : undefined;
-    if (!encryptionKeys) problems.sentence('AUTH_ENCRYPTION_KEY', `${ENCRYPTION_KEY_RULE}; the generated one in ${e.AUTH_DATA_DIR} is not`);
+    if (!encryptionKeys) problems.sentence('AUTH_ENCRYPTION_KEYS', `the encryption key generated in ${e.AUTH_DATA_DIR} is not 32 bytes, base64url-encoded: set AUTH_ENCRYPTION_KEYS (${SECRET_RECIPE})`);
   }
   if (cookieKeys?.some((k) => k.length < 32)) problems.sentence('AUTH_COOKIE_KEYS', 'AUTH_COOKIE_KEYS: each key must be at least 32 characters');
   const rotation = e.AUTH_KEY_ROTATION_INTERVAL;

@@ -28,7 +28,7 @@ describe('loadConfig reports', () => {
         '  AUTH_ISSUER: Invalid URL',
         '  AUTH_PORT: Invalid input: expected number, received NaN',
         '  AUTH_DATABASE_URL: unsupported database URL "mysql://gatehouse:***@db/auth": use sqlite:<file>, sqlite::memory: or postgres://user@host:port/db',
-        '  AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production',
+        `  AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEYS must be set when NODE_ENV=production (each: \`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`)`,
         '  AUTH_KEY_PREPUBLISH: 1800 s must be shorter than AUTH_KEY_ROTATION_INTERVAL (1000 s)',
       ].join('\n'),
     );

@@ -42,8 +42,8 @@ describe('loadConfig', () => {
   });
 
   it('refuses to start in production without the secrets', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC })).toThrow('AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
-    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: COOKIE })).toThrow('AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC })).toThrow(`AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEYS must be set when NODE_ENV=production (each: \`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`)`);
+    expect(() => loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: COOKIE })).toThrow(`AUTH_ENCRYPTION_KEYS must be set when NODE_ENV=production (each: \`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`)`);
     const config = loadConfig({ NODE_ENV: 'production', ...PUBLIC, AUTH_COOKIE_KEYS: COOKIE, AUTH_ENCRYPTION_KEY: KEY });
     expect(config.production).toBe(true);
     expect(config.devSeed).toBe(false);
@@ -52,7 +52,7 @@ describe('loadConfig', () => {
   it('names the bad setting in one message', () => {
     expect(() => loadConfig({ AUTH_PORT: 'abc', AUTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-')) })).toThrow(/^invalid setting AUTH_PORT: /);
     expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: 'short', AUTH_COOKIE_KEYS: COOKIE })).toThrow(
-      'AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`)',
+      `AUTH_ENCRYPTION_KEY must be 32 bytes, base64url-encoded (\`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`); AUTH_ENCRYPTION_KEYS, the keyring, is the name to use`,
     );
     expect(() => loadConfig({ AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: 'short' })).toThrow('AUTH_COOKIE_KEYS: each key must be at least 32 characters');
     expect(() => loadConfig({ AUTH_API_TOKEN_FORMAT: 'paseto', AUTH_ENCRYPTION_KEY: KEY, AUTH_COOKIE_KEYS: COOKIE })).toThrow(/^invalid setting AUTH_API_TOKEN_FORMAT/);

@@ -33,11 +33,11 @@ describe('the encryption keyring', () => {
       'AUTH_ENCRYPTION_KEY and AUTH_ENCRYPTION_KEYS are both set: set only AUTH_ENCRYPTION_KEYS (the new key first, then the old ones)',
     );
     expect(() => loadConfig({ ...PRODUCTION, AUTH_ENCRYPTION_KEYS: `${b64(NEW)},short` })).toThrow(
-      'AUTH_ENCRYPTION_KEYS: each key must be 32 bytes, base64url-encoded (e.g. `openssl rand -base64 32`), comma-separated; key 2 is not',
+      `AUTH_ENCRYPTION_KEYS: each key must be 32 bytes, base64url-encoded (\`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`), comma-separated; key 2 is not`,
     );
     expect(() => loadConfig({ ...PRODUCTION, AUTH_ENCRYPTION_KEYS: ' , ' })).toThrow('AUTH_ENCRYPTION_KEYS: each key must be 32 bytes');
     expect(() => loadConfig({ ...PRODUCTION, AUTH_ENCRYPTION_KEYS: `${b64(NEW)},${b64(NEW)}` })).toThrow('AUTH_ENCRYPTION_KEYS: a key is listed twice');
-    expect(() => loadConfig(PRODUCTION)).toThrow('AUTH_ENCRYPTION_KEY must be set when NODE_ENV=production');
+    expect(() => loadConfig(PRODUCTION)).toThrow(`AUTH_ENCRYPTION_KEYS must be set when NODE_ENV=production (each: \`openssl rand -base64 32 | tr '+/' '-_' | tr -d '='\`)`);
   });
 
   it('AUTH_ENCRYPTION_KEYS may come from a file (AUTH_ENCRYPTION_KEYS_FILE)', () => {
