@@ -122,7 +122,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   // Events the database cannot take wait in memory, then in the spool under the data directory.
   registerBuildInfo(metrics, readBuildInfo('auth', new URL('../package.json', import.meta.url)));
-  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool') });
+  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool'), logger: baseLogger });
   const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
   const logger = withAuditSink(baseLogger, auditSink);
   const policy = keyPolicy(config);

@@ -1,17 +1,28 @@
 /**
  * The audit sink's overflow on disk (audit-sink.ts): audit events that could not be written to the
  * database while it was unreachable, kept until it is back. Rules:
- * - one file per process, `<dataDir>/audit-spool/<pid>.ndjson`, one JSON record per line, in the
- *   order the events were emitted; two instances sharing a data directory never write one file;
+ * - one file per process, `<dataDir>/audit-spool/<host>-<pid>.ndjson` (host: os.hostname() with
+ *   every character outside [A-Za-z0-9._-] made `_`), one JSON record per line, in the order the
+ *   events were emitted. The host is in the name because containers sharing a data volume all run
+ *   as pid 1: by pid alone they would write, and adopt, one file;
  * - at most `maxRecords` records (default 100,000, some 30 MB): `append` keeps what fits and returns how many it kept (the
  *   caller counts the rest as dropped);
  * - `takeAll` hands every record back, oldest first, and removes the file: the caller owns them;
- * - at start a spool left by a process that is gone (a crash or a restart during an outage: its
- *   pid runs no more, or is ours again in a new container) is adopted, so its events are written too;
+ * - at start a spool of this host whose process is gone (a crash or a restart during an outage: its
+ *   pid runs no more here, or is ours again in a new container with the same host name) is
+ *   adopted, so its events are written too;
+ * - a spool of another host (or a name without a host) is never adopted: whether its process still
+ *   runs cannot be checked from here, and taking the file of a live instance would race its
+ *   appends. No age bound replaces that check: an instance in a long outage with a full spool
+ *   writes nothing, so an old file may still be live. Such files are reported once at start
+ *   (`audit.spool_foreign`, warn, with their names): start that host again on this directory (a
+ *   stable host name per data volume, deploy/compose.yaml), or, once it is gone for good, rename
+ *   the file to `<this host>-<a pid not running here>.ndjson` so the next start adopts it;
  * - a line that is not a record (a write cut short by a crash) is skipped, never fatal;
  * - writes are synchronous: they happen only during an outage, at most once per batch window.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord } from './audit-event-store.ts';
 
@@ -31,8 +42,17 @@ export interface AuditSpoolOptions {
   maxRecords?: number;
   /** This process's id (a test names another). */
   pid?: number;
-  /** Whether a process id still runs (a test decides). */
+  /** This machine's name, os.hostname() by default (a test names another). */
+  hostname?: string;
+  /** Whether a process id still runs on this host (a test decides). */
   isRunning?: (pid: number) => boolean;
+  /** Where spools of other hosts are reported, once at start. */
+  logger?: { warn(fields: Record<string, unknown>, message: string): void };
+}
+
+/** The host part of a spool's name: os.hostname() restricted to [A-Za-z0-9._-]. */
+function spoolHostName(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_') || 'unknown';
 }
 
 function running(pid: number): boolean {
@@ -66,30 +86,41 @@ function readRecords(file: string): AuditRecord[] {
 
 export function createAuditSpool(options: AuditSpoolOptions): AuditSpool {
   const pid = options.pid ?? process.pid;
+  const host = spoolHostName(options.hostname ?? hostname());
   const isRunning = options.isRunning ?? running;
-  const file = join(options.directory, `${pid}.ndjson`);
+  const file = join(options.directory, `${host}-${pid}.ndjson`);
   const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
   let size = 0;
 
   if (existsSync(options.directory)) {
-    for (const name of readdirSync(options.directory)) {
-      const match = /^(\d+)\.ndjson$/.exec(name);
-      if (!match) continue;
-      const owner = Number(match[1]);
-      if (owner !== pid && isRunning(owner)) continue;
-      const path = join(options.directory, name);
-      if (owner !== pid) {
-        // Renamed first: another instance adopting the same orphan finds it gone.
-        const claimed = `${path}.adopting-${pid}`;
-        try {
-          renameSync(path, claimed);
-        } catch {
-          continue;
-        }
-        const records = readRecords(claimed);
-        if (records.length > 0) appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''));
-        rmSync(claimed, { force: true });
+    const foreign: string[] = [];
+    for (const name of readdirSync(options.directory).sort()) {
+      if (!name.endsWith('.ndjson')) continue;
+      // The pid is the last `-<digits>`: a host name may hold dashes and digits itself.
+      const match = /^(.+)-(\d+)\.ndjson$/.exec(name);
+      if (!match || match[1] !== host) {
+        foreign.push(name);
+        continue;
       }
+      const owner = Number(match[2]);
+      if (owner === pid || isRunning(owner)) continue;
+      const path = join(options.directory, name);
+      // Renamed first: another instance of this host adopting the same orphan finds it gone.
+      const claimed = `${path}.adopting-${pid}`;
+      try {
+        renameSync(path, claimed);
+      } catch {
+        continue;
+      }
+      const records = readRecords(claimed);
+      if (records.length > 0) appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+      rmSync(claimed, { force: true });
+    }
+    if (foreign.length > 0) {
+      options.logger?.warn(
+        { event: 'audit.spool_foreign', host, files: foreign },
+        'audit spools of another host left alone: their process cannot be checked from here; start that host on this directory, or rename a file to this host to adopt it',
+      );
     }
     if (existsSync(file)) size = readRecords(file).length;
   }

@@ -286,14 +286,14 @@ describe('audit sink during a database outage (a store that fails, then recovers
     const flaky = flakyStore();
     const metrics = new Registry();
     const directory = spoolDirectory();
-    const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, memoryLimit: 3, spool: createAuditSpool({ directory, maxRecords: 4 }) });
+    const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, memoryLimit: 3, spool: createAuditSpool({ directory, hostname: 'auth-1', maxRecords: 4 }) });
     const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
     audit(logger, 'token.issued', { client_id: 'e1', grant_type: 'client_credentials' });
     await vi.advanceTimersByTimeAsync(100);
     for (const id of ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9']) audit(logger, 'token.issued', { client_id: id, grant_type: 'client_credentials' });
     // e1-e3 went to the spool when e4 came, e4-e6 when e7 came (one fitted, two dropped); e7-e9 wait in memory.
-    expect(readdirSync(directory)).toEqual([`${process.pid}.ndjson`]);
-    expect(readFileSync(join(directory, `${process.pid}.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId)).toEqual(['e1', 'e2', 'e3', 'e4']);
+    expect(readdirSync(directory)).toEqual([`auth-1-${process.pid}.ndjson`]);
+    expect(readFileSync(join(directory, `auth-1-${process.pid}.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId)).toEqual(['e1', 'e2', 'e3', 'e4']);
     expect(await droppedTotal(metrics)).toBe(2);
     expect(lines.filter((l) => l.event === 'audit.events_dropped').map((l) => [l.level, l.dropped, l.audit_event])).toEqual([[40, 2, 'token.issued']]);
     const pending = await metrics.getSingleMetric('gatehouse_audit_events_pending')!.get();
@@ -310,22 +310,22 @@ describe('audit sink during a database outage (a store that fails, then recovers
     const { logger: base } = capture();
     const flaky = flakyStore();
     const directory = spoolDirectory();
-    const first = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, spool: createAuditSpool({ directory, pid: 4001, isRunning: () => false }) });
+    const first = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, spool: createAuditSpool({ directory, hostname: 'auth-1', pid: 4001, isRunning: () => false }) });
     first.record('token.issued', { client_id: 'before-restart', grant_type: 'client_credentials' });
     await first.flush();
-    expect(readdirSync(directory)).toEqual(['4001.ndjson']);
+    expect(readdirSync(directory)).toEqual(['auth-1-4001.ndjson']);
     // A torn last line (a crash mid-write) is skipped.
-    writeFileSync(join(directory, '4001.ndjson'), `${readFileSync(join(directory, '4001.ndjson'), 'utf8')}{"occurredAt":1,"ev`);
+    writeFileSync(join(directory, 'auth-1-4001.ndjson'), `${readFileSync(join(directory, 'auth-1-4001.ndjson'), 'utf8')}{"occurredAt":1,"ev`);
     // A spool of a process that still runs is left alone.
     mkdirSync(directory, { recursive: true });
-    writeFileSync(join(directory, '4003.ndjson'), '');
+    writeFileSync(join(directory, 'auth-1-4003.ndjson'), '');
     flaky.state.down = false;
-    const spool = createAuditSpool({ directory, pid: 4002, isRunning: (pid) => pid === 4003 });
+    const spool = createAuditSpool({ directory, hostname: 'auth-1', pid: 4002, isRunning: (pid) => pid === 4003 });
     expect(spool.size).toBe(1);
     createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, spool });
     await vi.advanceTimersByTimeAsync(100);
     expect(flaky.written).toEqual(['before-restart']);
-    expect(readdirSync(directory).sort()).toEqual(['4003.ndjson']);
+    expect(readdirSync(directory).sort()).toEqual(['auth-1-4003.ndjson']);
   });
 });
 
