@@ -1,9 +1,16 @@
 /**
  * The revocation feed, `GET /oauth2/v1/revocations`, that resource servers follow so a revoked
  * JWT access token is refused everywhere within seconds without a call per request. Rules:
- * - only confidential clients may read it, with HTTP Basic client credentials (RFC 6749 2.3.1),
- *   compared in constant time (the current secret, or the previous one during a rotation's grace
- *   period: clients/client-secret.ts); anything else is 401 with `WWW-Authenticate: Basic`;
+ * - only the resource servers' own clients may read it (the API's client, AUTH_API_CLIENT_ID:
+ *   token-policies.ts resourceServerClients), since every event names a user (`sub`) and a grant;
+ * - they authenticate with HTTP Basic client credentials (RFC 6749 2.3.1), compared in constant
+ *   time (the current secret, or the previous one during a rotation's grace period:
+ *   clients/client-secret.ts); no, malformed or wrong credentials, or those of a public client,
+ *   are 401 invalid_client with `WWW-Authenticate: Basic`;
+ * - the registered method is honoured: HTTP Basic is client_secret_basic, so a client registered
+ *   for another method (client_secret_post has no body on a GET or an event stream; the JWT
+ *   methods need an assertion) is 401 invalid_client saying so, once its secret matched;
+ * - a client that authenticated but is not a resource server's is 403 unauthorized_client;
  * - `?since=<cursor>` (default 0: every revocation still in force) answers a JSON page
  *   `{ events, cursor, more }` of at most `limit` (1-1000, default 500) events, oldest first;
  * - with `Accept: text/event-stream` it is a Server-Sent Events stream: each event carries
@@ -26,6 +33,8 @@ import { openEventStream } from '../http/event-stream.ts';
 export interface RevocationFeedDeps {
   revocations: Pick<RevocationStore, 'since'>;
   clients: Pick<ClientStore, 'find'>;
+  /** The clients that may read the feed: the resource servers' own (token-policies.ts resourceServerClients). */
+  readers: readonly string[];
   logger: Logger;
   /** Open streams, ended with a retry hint on shutdown. */
   streams?: StreamRegistry;
@@ -45,8 +54,8 @@ function decodePart(value: string): string {
   }
 }
 
-/** The confidential client named by a valid Basic header, or undefined. */
-async function authenticate(ctx: Context, clients: RevocationFeedDeps['clients']): Promise<string | undefined> {
+/** Who the Basic header names: a client whose secret matched, with its registered method; undefined: no valid credentials. */
+async function authenticate(ctx: Context, clients: RevocationFeedDeps['clients']): Promise<{ clientId: string; method: string } | undefined> {
   const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(ctx.get('authorization'));
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
@@ -59,7 +68,7 @@ async function authenticate(ctx: Context, clients: RevocationFeedDeps['clients']
     safeEqual(secret, 'x'.repeat(43));
     return undefined;
   }
-  return clientSecretMatches(secret, { current: client.clientSecret, previous: client.previousClientSecret }) ? clientId : undefined;
+  return clientSecretMatches(secret, { current: client.clientSecret, previous: client.previousClientSecret }) ? { clientId, method: client.tokenEndpointAuthMethod } : undefined;
 }
 
 function fail(ctx: Context, status: number, error: string, description: string): void {
@@ -88,11 +97,16 @@ export function revocationFeed(deps: RevocationFeedDeps) {
       ctx.set('Allow', 'GET, HEAD');
       return fail(ctx, 405, 'method_not_allowed', 'The revocation feed is read with GET.');
     }
-    const clientId = await authenticate(ctx, deps.clients);
-    if (!clientId) {
+    const client = await authenticate(ctx, deps.clients);
+    if (!client || client.method !== 'client_secret_basic') {
       ctx.set('WWW-Authenticate', 'Basic realm="revocations", charset="UTF-8"');
-      return fail(ctx, 401, 'invalid_client', 'The revocation feed needs the credentials of a confidential client (HTTP Basic).');
+      if (!client) return fail(ctx, 401, 'invalid_client', "The revocation feed needs the credentials of the resource server's client (HTTP Basic).");
+      return fail(ctx, 401, 'invalid_client', `The revocation feed accepts HTTP Basic credentials only: register the client for client_secret_basic (it is registered for ${client.method}).`);
     }
+    if (!deps.readers.includes(client.clientId)) {
+      return fail(ctx, 403, 'unauthorized_client', "Only the resource server's client may read the revocation feed.");
+    }
+    const clientId = client.clientId;
     const stream = ctx.accepts('application/json', 'text/event-stream') === 'text/event-stream' && ctx.get('accept').includes('text/event-stream');
     const since = parseCursor((stream && ctx.get('last-event-id')) || (ctx.query.since as string | undefined));
     if (since === undefined) return fail(ctx, 400, 'invalid_request', 'since (or Last-Event-ID) must be a non-negative integer cursor.');

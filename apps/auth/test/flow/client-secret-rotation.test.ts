@@ -2,7 +2,8 @@
  * Client secret rotation with a grace period (clients/client-admin.ts, oidc/client-secret-check.ts)
  * against a running server: the new secret works at once; the replaced one keeps working at the
  * token, introspection and revocation endpoints (client_secret_basic and client_secret_post) and
- * at the revocation feed until the grace period ends, then gets invalid_client (401). Time moves
+ * at the revocation feed (which authenticates it, then answers 403: only the API's client reads
+ * it) until the grace period ends, then gets invalid_client (401). Time moves
  * only by the injected clock. Also the service's other changes seen on the wire, and its audit lines.
  */
 import { Writable } from 'node:stream';
@@ -87,8 +88,9 @@ describe.each(TEST_ENGINES)('client secret rotation on %s', (engine) => {
     expect(await introspect(fresh, fromOld)).toMatchObject({ status: 200, body: { active: true, client_id: 'svc-basic' } });
     expect(await revoke(old, fromNew)).toEqual({ status: 200, body: undefined });
     expect((await introspect(fresh, fromNew)).body).toEqual({ active: false });
-    expect(await feed('svc-basic', oldSecret)).toBe(200);
-    expect(await feed('svc-basic', rotated.clientSecret)).toBe(200);
+    // The feed authenticates both secrets (403: svc-basic is not the resource server's client, which alone reads it).
+    expect(await feed('svc-basic', oldSecret)).toBe(403);
+    expect(await feed('svc-basic', rotated.clientSecret)).toBe(403);
 
     // The last millisecond of the grace period still accepts the old secret; its end does not.
     clock.now = rotatedAt + 24 * HOUR - 1;
@@ -99,7 +101,7 @@ describe.each(TEST_ENGINES)('client secret rotation on %s', (engine) => {
     expect(await revoke(old, fromOld)).toEqual({ status: 401, body: INVALID_CLIENT });
     expect(await feed('svc-basic', oldSecret)).toBe(401);
     expect((await token(fresh)).status).toBe(200);
-    expect(await feed('svc-basic', rotated.clientSecret)).toBe(200);
+    expect(await feed('svc-basic', rotated.clientSecret)).toBe(403);
     expect((await admin.get('svc-basic'))).not.toHaveProperty('previousSecretExpiresAt');
   });
 

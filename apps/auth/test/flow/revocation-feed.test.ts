@@ -35,19 +35,60 @@ describe.each(TEST_ENGINES)('the revocation feed on %s', (engine) => {
     return tokens.body as { access_token: string; refresh_token: string };
   }
 
-  it('needs a confidential client: no, wrong or public credentials are 401 with a Basic challenge', async () => {
-    const none = await fetch(feedUrl());
-    expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Basic realm="revocations", charset="UTF-8"');
-    expect(await none.json()).toEqual({
-      error: 'invalid_client',
-      error_description: 'The revocation feed needs the credentials of a confidential client (HTTP Basic).',
-    });
-    const wrong = await fetch(feedUrl(), { headers: { authorization: basic('api', 'not-the-secret-at-all') } });
-    expect(wrong.status).toBe(401);
+  const BASIC_CHALLENGE = 'Basic realm="revocations", charset="UTF-8"';
+  const answer = async (res: Response) => ({ status: res.status, wwwAuthenticate: res.headers.get('www-authenticate'), cacheControl: res.headers.get('cache-control'), body: await res.json() });
+  const noCredentials = {
+    status: 401,
+    wwwAuthenticate: BASIC_CHALLENGE,
+    cacheControl: 'no-store',
+    body: { error: 'invalid_client', error_description: "The revocation feed needs the credentials of the resource server's client (HTTP Basic)." },
+  };
+
+  it('needs credentials: no, wrong or public credentials are 401 invalid_client with a Basic challenge', async () => {
+    expect(await answer(await fetch(feedUrl()))).toEqual(noCredentials);
+    expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic('api', 'not-the-secret-at-all') } }))).toEqual(noCredentials);
+    expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic('nobody', 'not-the-secret-at-all') } }))).toEqual(noCredentials);
     await server.app.services.clients.create({ clientId: 'feed-spa', public: true, redirectUris: ['http://127.0.0.1:7/feed'] });
-    const publicClient = await fetch(feedUrl(), { headers: { authorization: basic('feed-spa', 'anything-at-all') } });
-    expect(publicClient.status).toBe(401);
+    expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic('feed-spa', 'anything-at-all') } }))).toEqual(noCredentials);
+  });
+
+  it("only the resource server's client (AUTH_API_CLIENT_ID) reads it: another confidential client is 403 unauthorized_client", async () => {
+    const forbidden = {
+      status: 403,
+      wwwAuthenticate: null,
+      cacheControl: 'no-store',
+      body: { error: 'unauthorized_client', error_description: "Only the resource server's client may read the revocation feed." },
+    };
+    // A relying party with valid credentials: every event names a user and a grant, not its business.
+    expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic(server.testClient.clientId, server.testClient.clientSecret) } }))).toEqual(forbidden);
+    const secret = 'a-machine-client-secret-long-enough-0123456789';
+    await server.app.services.clients.create({ clientId: 'feed-machine', redirectUris: [], grantTypes: ['client_credentials'], clientSecret: secret });
+    expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic('feed-machine', secret), accept: 'text/event-stream' } }))).toEqual(forbidden);
+    expect((await fetch(feedUrl(), { headers: { authorization: apiAuth() } })).status).toBe(200);
+  });
+
+  it('honours the registered method: HTTP Basic is client_secret_basic, a client registered for another is 401 saying so', async () => {
+    const { clients } = server.app.services;
+    const wrongMethod = (method: string) => ({
+      status: 401,
+      wwwAuthenticate: BASIC_CHALLENGE,
+      cacheControl: 'no-store',
+      body: {
+        error: 'invalid_client',
+        error_description: `The revocation feed accepts HTTP Basic credentials only: register the client for client_secret_basic (it is registered for ${method}).`,
+      },
+    });
+    try {
+      for (const method of ['client_secret_post', 'client_secret_jwt'] as const) {
+        await clients.update('api', { authMethod: method });
+        expect(await answer(await fetch(feedUrl(), { headers: { authorization: apiAuth() } })), method).toEqual(wrongMethod(method));
+        // Only once the secret matched does the answer name the registered method.
+        expect(await answer(await fetch(feedUrl(), { headers: { authorization: basic('api', 'not-the-secret-at-all') } })), method).toEqual(noCredentials);
+      }
+    } finally {
+      await clients.update('api', { authMethod: 'client_secret_basic' });
+    }
+    expect((await fetch(feedUrl(), { headers: { authorization: apiAuth() } })).status).toBe(200);
   });
 
   it('refuses a bad cursor or limit with 400, and other methods with 405', async () => {
