@@ -22,8 +22,18 @@ function spoolDirectory(): string {
   return directory;
 }
 
-const record = (clientId: string): AuditRecord => ({ event: 'token.issued', occurredAt: 1, fields: { client_id: clientId, grant_type: 'client_credentials' } }) as AuditRecord;
-const clientsOf = (records: AuditRecord[]) => records.map((r) => (r.fields as { client_id?: string }).client_id);
+const record = (clientId: string): AuditRecord => ({
+  occurredAt: 1,
+  event: 'token.issued',
+  accountId: null,
+  username: null,
+  clientId,
+  actorKind: null,
+  actor: null,
+  ip: null,
+  fields: { grant_type: 'client_credentials' },
+});
+const clientsOf = (records: AuditRecord[]) => records.map((r) => r.clientId);
 const line = (clientId: string) => `${JSON.stringify(record(clientId))}\n`;
 
 function warnings() {
