@@ -120,3 +120,32 @@ describe('createSecretBox', () => {
     expect(() => createSecretBox([])).toThrow('the secret box needs at least one key');
   });
 });
+
+describe('a rolling key rotation (apps/auth/README.md, Rotating the key): every pair of instances running at once reads what the other sealed', () => {
+  const old = Buffer.alloc(32, 1);
+  const next = Buffer.alloc(32, 2);
+  const swap = (a: ReturnType<typeof createSecretBox>, b: ReturnType<typeof createSecretBox>) => {
+    expect(b.open(a.seal('sealed by a'))).toBe('sealed by a');
+    expect(a.open(b.seal('sealed by b'))).toBe('sealed by b');
+  };
+
+  it('phase 1 rolls <old>,<new> out while <old> still runs: both seal under the old key', () => {
+    const before = createSecretBox([old]);
+    const phase1 = createSecretBox([old, next]);
+    expect(phase1.keyId).toBe(before.keyId);
+    swap(before, phase1);
+  });
+
+  it('phase 2 rolls <new>,<old> out while <old>,<new> still runs: the new key seals, and every instance already opens it', () => {
+    const phase1 = createSecretBox([old, next]);
+    const phase2 = createSecretBox([next, old]);
+    expect(sealedKeyId(phase2.seal('x'))).toBe(secretBoxKeyId(next));
+    expect(sealedKeyId(phase1.seal('x'))).toBe(secretBoxKeyId(old));
+    swap(phase1, phase2);
+  });
+
+  it('why two phases: in a one-step roll an instance still on <old> cannot open what a restarted <new>,<old> sealed', () => {
+    const sealed = createSecretBox([next, old]).seal('a TOTP secret enrolled during the roll');
+    expectDecryptFailed(() => createSecretBox([old]).open(sealed), 'unknown_key');
+  });
+});
