@@ -4,7 +4,10 @@
  * - expiry is absolute (epoch ms) and enforced on read: an expired row is never returned;
  *   purgeExpired() deletes them in bulk;
  * - `consumed` lives in its own column and is returned as epoch seconds, as oidc-provider expects;
- * - revokeByGrantId removes rows of every model that carry the grant;
+ * - revokeByGrantId removes rows of every token model that carry the grant, in one statement; an
+ *   Interaction carrying it stays: a sign-in in progress is no credential of the grant, and
+ *   oidc-provider's switch to another account logs the previous one out (revoking its grants) in
+ *   the middle of the interaction it then resumes (prompt=select_account, prompt=login);
  * - the Client model is served read-only from the ClientStore (registration happens through authctl);
  * - `insertOnce` (replay-detection.ts) stores a row only when none of that model and id is stored
  *   unexpired, in one statement: of two servers storing the same id at once, one is told no;
@@ -202,7 +205,7 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet({ payload: v.payload, expires_at: v.expires_at, consumed_at: sql<null>`null` }).where('oidc_payloads.expires_at', '<=', v.now)),
     ),
     destroy: precompile(db, ['model', 'id'], (v) => db.deleteFrom('oidc_payloads').where('model', '=', v.model).where('id', '=', v.id)),
-    revokeByGrantId: precompile(db, ['grantId'], (v) => db.deleteFrom('oidc_payloads').where('grant_id', '=', v.grantId)),
+    revokeByGrantId: precompile(db, ['grantId'], (v) => db.deleteFrom('oidc_payloads').where('grant_id', '=', v.grantId).where('model', '!=', sql.lit('Interaction'))),
   };
   const first = async (query: Promise<{ rows: Row[] }>) => toPayload((await query).rows[0]);
 

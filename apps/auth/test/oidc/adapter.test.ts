@@ -117,7 +117,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     expect(await interactions.findByUid('shared-uid')).toEqual({ uid: 'shared-uid' });
   });
 
-  it('destroy removes one row; revokeByGrantId removes every model’s rows of that grant', async () => {
+  it('destroy removes one row; revokeByGrantId removes every token model’s rows of that grant, not an interaction', async () => {
     clock.now = T;
     const { adapter } = setup();
     const access = adapter.adapterFactory('AccessToken');
@@ -133,11 +133,15 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     expect(await access.find('at1')).toEqual({ grantId: 'g9' });
 
     await codes.upsert('c9', { grantId: 'g9' }, 60);
+    // An interaction started under the grant outlives its revocation (a logout while switching accounts).
+    const interactions = adapter.adapterFactory('Interaction');
+    await interactions.upsert('i9', { grantId: 'g9', uid: 'i9' }, 600);
     await access.revokeByGrantId('g9');
     expect(await access.find('at1')).toBeUndefined();
     expect(await refresh.find('rt1')).toBeUndefined();
     expect(await codes.find('c9')).toBeUndefined();
     expect(await access.find('at2')).toEqual({ grantId: 'g10' });
+    expect(await interactions.find('i9')).toEqual({ grantId: 'g9', uid: 'i9' });
   });
 
   it('serves the Client model from the client store and ignores writes to it', async () => {
