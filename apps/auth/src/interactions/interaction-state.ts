@@ -21,8 +21,8 @@ export interface PendingLogin {
   pendingRecoveryCodes?: string;
 }
 
-/** The steps an interaction can be at: oidc-provider's prompts (its base policy). */
-export type InteractionPrompt = 'login' | 'consent';
+/** The steps an interaction can be at: the prompts of oidc/interaction-policy.ts. */
+export type InteractionPrompt = 'select_account' | 'login' | 'consent';
 
 /**
  * The interaction bound to this browser; the form's `uid` must match the cookie's, and its

@@ -8,11 +8,13 @@ import { clientName, loadInteraction, redirectOrigin } from './interaction-state
 import { createConsentHandler, type ConsentDeps } from './consent.ts';
 import { CONSENT_PATH, renderConsentStep, type ConsentStepDeps } from './consent-step.ts';
 import { createLoginHandler, type LoginDeps } from './login.ts';
+import { createSelectAccountHandler, type SelectAccountDeps } from './select-account.ts';
+import { renderSelectAccountStep, SELECT_ACCOUNT_PATH, type SelectAccountStepDeps } from './select-account-step.ts';
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
 
 /** What the interaction routes use: the union of their handlers' needs. */
-export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps & ConsentDeps & ConsentStepDeps;
+export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps & ConsentDeps & ConsentStepDeps & SelectAccountDeps & SelectAccountStepDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
 async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
@@ -30,12 +32,17 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string): Promi
 }
 
 /**
- * Renders the step an interaction is at: the consent page for oidc-provider's `consent` prompt,
- * the password step otherwise (HTML, or JSON for API clients).
+ * Renders the step an interaction is at: the account selection for the `select_account` prompt,
+ * the consent page for the `consent` prompt, the password step otherwise (HTML, or JSON for API
+ * clients).
  */
-export function interactionRenderer(deps: ConsentStepDeps) {
+export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps) {
   return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
+    if (interaction?.prompt.name === 'select_account') {
+      await renderSelectAccountStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
+      return;
+    }
     if (interaction?.prompt.name === 'consent') {
       await renderConsentStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
       return;
@@ -52,9 +59,10 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   router.get('/mfa/push/:id', createPushPollHandler(deps));
   router.get('/mfa/push/:id/status', createPushStatusHandler(deps));
   router.post(CONSENT_PATH, createConsentHandler(deps));
+  router.post(SELECT_ACCOUNT_PATH, createSelectAccountHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
-    const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['login', 'consent']);
+    const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['select_account', 'login', 'consent']);
     await renderInteraction(ctx, provider, interaction.uid);
   });
   return router;

@@ -54,6 +54,8 @@ export interface AuditFields {
   'login.passkey.success': { account_id: string; credential_id: string; ip: string };
   'login.passkey.failure': { ip: string; reason: PasskeyRefusalReason; account_id?: string; credential_id?: string };
   'login.account_disabled': { account_id: string; ip: string };
+  /** The account-selection step (prompt=select_account): `continue` as the session's account, or sign in with `another`. */
+  'login.account_selected': { account_id: string; client_id: string; ip: string; choice: 'continue' | 'another' };
   'token.issued': { client_id: string | undefined; grant_type: string };
   /**
    * A JWT access token revoked at the revocation endpoint names its client and jti; oidc-provider's

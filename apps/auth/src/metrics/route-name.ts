@@ -10,6 +10,7 @@ import { AUTH_STATIC_ASSETS } from '../views/static-assets.ts';
 import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
 import { ACCOUNT_ROUTES } from '../account/routes.ts';
 import { CONSENT_PATH } from '../interactions/consent-step.ts';
+import { SELECT_ACCOUNT_PATH } from '../interactions/select-account-step.ts';
 import { ADMIN_ROUTE_PATTERNS } from '../admin/http/admin-paths.ts';
 
 export const authRouteName = routeTable([
@@ -31,6 +32,7 @@ export const authRouteName = routeTable([
   AUTH_ROUTES.login,
   AUTH_ROUTES.mfaVerify,
   CONSENT_PATH,
+  SELECT_ACCOUNT_PATH,
   '/mfa/push/:id',
   '/mfa/push/:id/status',
   ...AUTH_STATIC_ASSETS.map((asset) => asset.path),
