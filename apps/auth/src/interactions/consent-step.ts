@@ -6,9 +6,9 @@
  *   allows that one origin for this response only;
  * - it lists what the client gets if the user allows: the OpenID scopes asked for, and the API
  *   scopes the access policy lets it have (those missing from the grant, and those already in
- *   it), in plain words (consent/scope-descriptions.ts); the claims asked for one by one;
+ *   it), in plain words (consent/scope-descriptions.ts);
  * - a JSON caller gets `{ status: 'consent_required', interaction, next: '/consent', client,
- *   logo_uri (null when none), scopes: [{ scope, description }], claims }`;
+ *   logo_uri (null when none), scopes: [{ scope, description }] }`;
  * - Allow ends in a redirect to the client: this page's form-action allows its origin.
  */
 import type { Context } from 'koa';
@@ -31,22 +31,8 @@ const words = (value: unknown): string[] => (typeof value === 'string' ? value.s
 export interface ConsentRequest {
   accountId: string;
   clientId: string;
-  /** What Allow grants: scopes in the order asked, and claims asked for by name. */
+  /** What Allow grants: scopes in the order asked. */
   scopes: string[];
-  claims: string[];
-}
-
-/** The claims named in the request's `claims` parameter (OIDC Core 5.5), id_token and userinfo alike. */
-function requestedClaims(param: unknown): string[] {
-  if (typeof param !== 'string') return [];
-  try {
-    const parsed = JSON.parse(param) as { id_token?: unknown; userinfo?: unknown };
-    const names = [parsed.id_token, parsed.userinfo].flatMap((part) => (part && typeof part === 'object' ? Object.keys(part) : []));
-    return [...new Set(names)];
-  } catch {
-    // oidc-provider refused a malformed `claims` before the interaction began.
-    return [];
-  }
 }
 
 /** What the consent step asks the user about. */
@@ -62,7 +48,6 @@ export async function consentRequest(provider: Provider, interaction: Interactio
     accountId: String(interaction.session?.accountId ?? ''),
     clientId: String(interaction.params.client_id ?? ''),
     scopes,
-    claims: requestedClaims(interaction.params.claims),
   };
 }
 
@@ -84,8 +69,7 @@ export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { 
         ...(client.logoUri ? { logoUri: client.logoUri } : {}),
         username: account?.username ?? '',
         scopes,
-        claims: request.claims,
       }),
-    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes, claims: request.claims },
+    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes },
   );
 }

@@ -7,8 +7,8 @@
  * - `decision` is `allow` or `deny` (else 400 invalid_request);
  * - deny: audited `consent.denied`; the authorization ends with `access_denied`, returned to the
  *   client's redirect URI with its `state` and `iss` (oidc-provider's resume);
- * - allow: audited `consent.granted`; for a client that is not first-party the scopes and claims
- *   shown are added to the user's consent record for it (consent/consent-store.ts), from which
+ * - allow: audited `consent.granted`; for a client that is not first-party the scopes shown
+ *   are added to the user's consent record for it (consent/consent-store.ts), from which
  *   the grant is then built (oidc/grants.ts); a first-party client (asked with prompt=consent)
  *   is granted what it asks for anyway, so nothing is recorded; the authorization resumes with
  *   a code;
@@ -43,7 +43,7 @@ export function createConsentHandler(deps: ConsentDeps) {
       returnTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The user did not allow the application to access their account.' });
     } else {
       const client = await provider.Client.find(request.clientId);
-      if (client && !isFirstParty(client)) await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes, claims: request.claims });
+      if (client && !isFirstParty(client)) await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes });
       audit(deps.logger, 'consent.granted', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip, scopes: request.scopes.join(' ') });
       // Merged with the login of this authorization (prompt=login consent, max_age), so the
       // resume does not ask for it again.

@@ -4,14 +4,15 @@
  *   is granted what it asks for without a consent page: the grant is created, or widened, to
  *   cover the request; `prompt=consent` still shows the page (oidc-provider's consent prompt);
  * - any other client is granted only what the user allowed it before (consent/consent-store.ts):
- *   the requested scopes and claims found in the user's consent record for it. What is missing
- *   makes oidc-provider's consent prompt ask (op_scopes_missing, op_claims_missing,
- *   rs_scopes_missing), and the consent page (interactions/consent.ts) adds it to the record;
+ *   the requested scopes found in the user's consent record for it. What is missing makes
+ *   oidc-provider's consent prompt ask (op_scopes_missing, rs_scopes_missing), and the consent
+ *   page (interactions/consent.ts) adds it to the record; there are no claims to grant one by
+ *   one (the `claims` parameter is not supported);
  * - scopes outside the provider's list are never granted because oidc-provider filters them
  *   before this runs, and API scopes the access policy refuses the client or the user are left
  *   out (policy/), consented or not;
  * - a grant of the session that belongs to another account, or (for a client that is not
- *   first-party) holds a scope or claim the consent record does not, is never reused: a new
+ *   first-party) holds a scope the consent record does not, is never reused: a new
  *   grant starts from the record.
  */
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
@@ -43,23 +44,18 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: GrantDeps): Prom
   if (grant && (grant.accountId !== accountId || grant.clientId !== client.clientId)) grant = undefined;
 
   let allowed: (scope: string) => boolean = () => true;
-  let allowedClaim: (claim: string) => boolean = () => true;
   if (!isFirstParty(client)) {
     const consent = await deps.consents.find(accountId, client.clientId);
     const scopes = new Set(consent?.scopes);
-    const claims = new Set(consent?.claims);
     allowed = (scope) => scopes.has(scope);
-    allowedClaim = (claim) => claims.has(claim);
     // A grant holding more than the record (revoked since, or of a client id registered again) is not reused.
-    if (grant && !heldWithin(grant, allowed, allowedClaim)) grant = undefined;
+    if (grant && !heldWithin(grant, allowed)) grant = undefined;
   }
   grant ??= new oidc.provider.Grant({ clientId: client.clientId, accountId });
 
   const requested = [...oidc.requestParamScopes].filter(allowed);
   const oidcScopes = requested.filter((s) => !s.includes(':'));
   if (oidcScopes.length) grant.addOIDCScope(oidcScopes.join(' '));
-  const claims = [...(oidc.requestParamClaims ?? [])].filter(allowedClaim);
-  if (claims.length) grant.addOIDCClaims(claims);
   for (const [indicator, server] of Object.entries(oidc.resourceServers ?? {})) {
     const offered = new Set((server.scope ?? '').split(' '));
     const wanted = await deps.gate.grantable(requested.filter((s) => offered.has(s)), client.clientId, accountId);
@@ -71,8 +67,7 @@ async function loadExistingGrant(ctx: KoaContextWithOIDC, deps: GrantDeps): Prom
 
 const words = (value: unknown): string[] => (typeof value === 'string' ? value.split(' ').filter(Boolean) : []);
 
-/** Whether every scope and claim the grant holds passes the checks. */
-function heldWithin(grant: Grant, scope: (s: string) => boolean, claim: (c: string) => boolean): boolean {
-  const scopes = [...words(grant.openid?.scope), ...Object.values(grant.resources ?? {}).flatMap(words)];
-  return scopes.every(scope) && (grant.openid?.claims ?? []).every(claim);
+/** Whether every scope the grant holds passes the check. */
+function heldWithin(grant: Grant, scope: (s: string) => boolean): boolean {
+  return [...words(grant.openid?.scope), ...Object.values(grant.resources ?? {}).flatMap(words)].every(scope);
 }

@@ -10,8 +10,6 @@ export interface ConsentPageModel {
   /** Who is signed in (the account that would grant). */
   username: string;
   scopes: ScopeDescription[];
-  /** Individual claims asked for with the `claims` parameter. */
-  claims: string[];
 }
 
 /**
@@ -34,7 +32,6 @@ export function consentPage(model: ConsentPageModel): string {
 <ul class="scopes" id="consent-scopes">${model.scopes.map(
       (s) => html`<li data-scope="${s.scope}">${s.description}${s.description === s.scope ? '' : html` <code>${s.scope}</code>`}</li>`,
     )}</ul>
-${model.claims.length ? html`<p id="consent-claims">and to read these details of your profile: ${model.claims.map((c, i) => html`${i ? ', ' : ''}<code>${c}</code>`)}.</p>` : ''}
 <form method="post" action="/consent">
 <input type="hidden" name="uid" value="${model.uid}">
 <button type="submit" name="decision" value="allow" id="consent-allow" autofocus>Allow</button>

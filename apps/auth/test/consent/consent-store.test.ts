@@ -33,11 +33,11 @@ describe.each(TEST_ENGINES)('consent store on %s', (engine) => {
     const { accountId, clientId } = await accountAndClient();
     const other = await accountAndClient();
     expect(await store.find(accountId, clientId)).toBeUndefined();
-    const first = await store.allow(accountId, clientId, { scopes: ['openid', 'profile'], claims: [] });
-    expect(first).toEqual({ accountId, clientId, scopes: ['openid', 'profile'], claims: [], grantedAt: clock.now, updatedAt: clock.now });
+    const first = await store.allow(accountId, clientId, { scopes: ['openid', 'profile'] });
+    expect(first).toEqual({ accountId, clientId, scopes: ['openid', 'profile'], grantedAt: clock.now, updatedAt: clock.now });
     clock.now += 60_000;
-    const grown = await store.allow(accountId, clientId, { scopes: ['profile', 'movies:read', 'offline_access'], claims: ['email'] });
-    const expected = { accountId, clientId, scopes: ['openid', 'profile', 'movies:read', 'offline_access'], claims: ['email'], grantedAt: clock.now - 60_000, updatedAt: clock.now };
+    const grown = await store.allow(accountId, clientId, { scopes: ['profile', 'movies:read', 'offline_access'] });
+    const expected = { accountId, clientId, scopes: ['openid', 'profile', 'movies:read', 'offline_access'], grantedAt: clock.now - 60_000, updatedAt: clock.now };
     expect(grown).toEqual(expected);
     expect(await store.find(accountId, clientId)).toEqual(expected);
     // Other users and other clients are other records.
@@ -50,10 +50,10 @@ describe.each(TEST_ENGINES)('consent store on %s', (engine) => {
     const store = createConsentStore(database.db, () => clock.now);
     const { accountId, clientId: older } = await accountAndClient();
     const { accountId: otherAccount, clientId: newer } = await accountAndClient();
-    await store.allow(accountId, older, { scopes: ['openid'], claims: [] });
+    await store.allow(accountId, older, { scopes: ['openid'] });
     clock.now += 1_000;
-    await store.allow(accountId, newer, { scopes: ['openid', 'email'], claims: [] });
-    await store.allow(otherAccount, older, { scopes: ['openid'], claims: [] });
+    await store.allow(accountId, newer, { scopes: ['openid', 'email'] });
+    await store.allow(otherAccount, older, { scopes: ['openid'] });
     expect((await store.listByAccount(accountId)).map((c) => [c.clientId, c.scopes])).toEqual([
       [newer, ['openid', 'email']],
       [older, ['openid']],
@@ -70,9 +70,9 @@ describe.each(TEST_ENGINES)('consent store on %s', (engine) => {
     const clients = createClientStore(database.db, box);
     const { accountId, clientId } = await accountAndClient();
     const second = await accountAndClient();
-    await store.allow(accountId, clientId, { scopes: ['openid'], claims: [] });
-    await store.allow(accountId, second.clientId, { scopes: ['openid'], claims: [] });
-    await store.allow(second.accountId, second.clientId, { scopes: ['openid'], claims: [] });
+    await store.allow(accountId, clientId, { scopes: ['openid'] });
+    await store.allow(accountId, second.clientId, { scopes: ['openid'] });
+    await store.allow(second.accountId, second.clientId, { scopes: ['openid'] });
 
     expect(await clients.remove(clientId)).toBe(true);
     expect(await store.find(accountId, clientId)).toBeUndefined();
