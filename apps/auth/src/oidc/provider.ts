@@ -18,7 +18,8 @@
  *   when the request is https (directly or through a trusted proxy);
  * - a first-party client is granted what it asks for; any other client gets what the user allowed
  *   it on the consent page, remembered per user and client (grants.ts, interactions/consent.ts);
- *   `prompt=consent` always shows the page; offline_access needs `prompt=consent` (OIDC Core §11);
+ *   `prompt=consent` always shows the page; offline_access is asked on it like any scope, with or
+ *   without `prompt=consent`, and granted without it to a first-party client (offline-access.ts);
  * - the API scopes of every grant pass the access policy (policy/scope-policy.ts): the grant
  *   built at authorization (grants.ts) and the resource server's scopes at every token request
  *   (resource-server.ts) leave out what the client or the user may not have;
@@ -41,6 +42,7 @@ import { audit } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { grantLoader } from './grants.ts';
+import { keepOfflineAccess } from './offline-access.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
 import { clientKeysFetch } from './client-keys-fetch.ts';
 import { detectReplaysOnce } from './replay-detection.ts';
@@ -96,6 +98,9 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     findAccount: createFindAccount(deps.accounts),
     claims: CLAIMS,
     scopes: [...OIDC_SCOPES],
+    // Not an extra parameter: the validator of `scope`, run after oidc-provider's scope check,
+    // keeps an offline_access sent without prompt=consent (offline-access.ts).
+    extraParams: { scope: keepOfflineAccess },
     // API scopes belong to the API resource server (resource-server.ts); discovery-scopes.ts lists them.
     conformIdTokenClaims: false,
     routes: {

@@ -1,14 +1,15 @@
 /**
  * The consent step over HTTP (interactions/consent.ts, oidc/grants.ts): when the page is shown
  * and when not, Allow and Deny, the record remembered across sessions, first-party clients,
- * prompt=none and prompt=consent, offline_access, and revoking an app on the account page.
+ * prompt=none and prompt=consent, offline_access (with and without prompt=consent, through PAR,
+ * for a first-party client), and revoking an app on the account page.
  * Time moves only by the injected clock (one TOTP step per sign-in). SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { captureLogger } from '../support/push.ts';
 import { jsonBody } from '../support/cookie-jar.ts';
-import { authorizeUrl, basic, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
+import { authorizeUrl, basic, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, logout, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const THIRD = { clientId: 'third-app', clientSecret: 'third-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:8/cb' };
 
@@ -270,6 +271,100 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(refreshed.status).toBe(200);
     expect(refreshed.body.scope).toBe('openid offline_access');
     expect((await server.app.services.consents.find((await accountOf(user.username)).id, THIRD.clientId))!.scopes).toEqual(['openid', 'offline_access']);
+  });
+
+  it('offline_access without prompt=consent asks on the page; Allow yields a refresh token that survives an SSO logout, and the next sign-in asks nothing', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const page = await login(user, jar, third({ scope: 'openid offline_access' }));
+    expect(page.status).toBe(200);
+    const items = [...page.text.matchAll(/<li data-scope="([^"]+)">(.*?)<\/li>/g)].map((m) => m[1]);
+    expect(items).toEqual(['openid', 'offline_access']);
+    expect(page.text).toContain('<li data-scope="offline_access">Stay connected when you are not using it (until you revoke it here or on your account page) <code>offline_access</code></li>');
+    const tokens = await exchange(server, codeFrom((await decide(jar, uidOf(page.text), 'allow')).location), {}, THIRD);
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.scope).toBe('openid offline_access');
+    expect(tokens.body.refresh_token).toEqual(expect.stringMatching(/^[\w-]{40,}$/));
+    const account = await accountOf(user.username);
+    expect((await server.app.services.consents.find(account.id, THIRD.clientId))!.scopes).toEqual(['openid', 'offline_access']);
+
+    await logout(server, jar, String(tokens.body.id_token));
+    expect((await request(jar, third({ scope: 'openid offline_access', prompt: 'none' }))).location).toContain('error=login_required');
+    const refreshed = await tokenRequest({ grant_type: 'refresh_token', refresh_token: String(tokens.body.refresh_token) });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe('openid offline_access');
+
+    // Remembered: a new SSO session goes straight back to the client, and so does prompt=none.
+    const other = new CookieJar();
+    const again = await login(user, other, third({ scope: 'openid offline_access' }));
+    expect(again.status).toBe(302);
+    const silent = await request(other, third({ scope: 'openid offline_access', prompt: 'none' }));
+    expect(silent.status).toBe(302);
+    const quiet = await exchange(server, codeFrom(silent.location), {}, THIRD);
+    expect(quiet.body.scope).toBe('openid offline_access');
+  });
+
+  it('offline_access not allowed yet: prompt=none answers consent_required, and the page asks for it alone', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    expect((await decide(jar, uidOf((await login(user, jar, third({ scope: 'openid' }))).text), 'allow')).status).toBe(302);
+    const silent = await request(jar, third({ scope: 'openid offline_access', prompt: 'none', state: 'off' }));
+    expect(silent.status).toBe(302);
+    const target = new URL(silent.location!);
+    expect(`${target.origin}${target.pathname}`).toBe(THIRD.redirectUri);
+    expect(Object.fromEntries(target.searchParams)).toEqual({ error: 'consent_required', error_description: 'requested scopes not granted', state: 'off', iss: server.issuer });
+    const step = await request(jar, third({ scope: 'openid offline_access' }), { headers: { accept: 'application/json' } });
+    expect(step.status).toBe(200);
+    expect(step.json<{ scopes: Array<{ scope: string }> }>().scopes.map((s) => s.scope)).toEqual(['openid', 'offline_access']);
+  });
+
+  it('offline_access through PAR without prompt=consent is asked on the page too', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const discovery = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as { pushed_authorization_request_endpoint: string };
+    const pushed = await fetch(discovery.pushed_authorization_request_endpoint, {
+      method: 'POST',
+      headers: { authorization: basic(THIRD.clientId, THIRD.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ response_type: 'code', client_id: THIRD.clientId, redirect_uri: THIRD.redirectUri, scope: 'openid offline_access', state: 'par', nonce: 'n-par' }),
+    });
+    expect(pushed.status).toBe(201);
+    const { request_uri } = (await pushed.json()) as { request_uri: string };
+    const url = new URL('/oauth2/v1/authorize', server.issuer);
+    url.search = new URLSearchParams({ client_id: THIRD.clientId, request_uri }).toString();
+    const page = await login(user, jar, url.toString());
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<li data-scope="offline_access">');
+    const tokens = await exchange(server, codeFrom((await decide(jar, uidOf(page.text), 'allow')).location), {}, THIRD);
+    expect(tokens.body.scope).toBe('openid offline_access');
+  });
+
+  it('offline_access is left out for a client not allowed refresh_token: no page item, no refresh token', async () => {
+    const client = { clientId: 'no-refresh-app', clientSecret: 'no-refresh-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:8/nr' };
+    await server.app.services.clients.create({ clientId: client.clientId, name: 'No Refresh', redirectUris: [client.redirectUri], clientSecret: client.clientSecret, grantTypes: ['authorization_code'] });
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const page = await login(user, jar, authorizeUrl(server, { clientId: client.clientId, redirectUri: client.redirectUri, scope: 'openid offline_access' }));
+    expect(page.status).toBe(200);
+    expect([...page.text.matchAll(/<li data-scope="([^"]+)">/g)].map((m) => m[1])).toEqual(['openid']);
+    const tokens = await exchange(server, codeFrom((await decide(jar, uidOf(page.text), 'allow')).location), {}, client);
+    expect(tokens.body.scope).toBe('openid');
+    expect(tokens.body.refresh_token).toBeUndefined();
+    await server.app.services.clients.remove(client.clientId);
+  });
+
+  it('a first-party client gets offline_access without the page; its refresh token survives an SSO logout, and nothing is recorded', async () => {
+    const user = await server.createUser();
+    const jar = new CookieJar();
+    const direct = await login(user, jar, authorizeUrl(server, { scope: 'openid offline_access' }));
+    expect(direct.status).toBe(302);
+    const tokens = await exchange(server, codeFrom(direct.location));
+    expect(tokens.status).toBe(200);
+    expect(tokens.body.scope).toBe('openid offline_access');
+    await logout(server, jar, String(tokens.body.id_token));
+    const refreshed = await refresh(server, String(tokens.body.refresh_token));
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe('openid offline_access');
+    expect(await server.app.services.consents.find((await accountOf(user.username)).id, server.testClient.clientId)).toBeUndefined();
   });
 
   it('a JSON caller gets the consent step as JSON and answers it with JSON', async () => {
