@@ -1,7 +1,8 @@
 /**
  * Discovery says only what is true (issue 29): every response type, response mode, grant type
  * and client authentication method it lists works for a client registered for it, over real
- * HTTP; what it leaves out (implicit access tokens, hybrid responses) is refused. The
+ * HTTP, and so does every auth method and signing algorithm it lists for the token,
+ * introspection and revocation endpoints, at each of them; what it leaves out (implicit access tokens, hybrid responses) is refused. The
  * `id_token` response type with `form_post` is driven the way express-openid-connect's minimal
  * configuration sends it (response_type=id_token, response_mode=form_post, a nonce).
  */
@@ -16,12 +17,21 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>/;
 
-interface Discovery {
+/** The client authentication metadata of the endpoints that authenticate clients (RFC 8414 §2). */
+type EndpointAuthMetadata = {
+  [K in `${'token' | 'introspection' | 'revocation'}_endpoint_auth_${'methods' | 'signing_alg_values'}_supported`]: string[];
+};
+
+interface Discovery extends EndpointAuthMetadata {
   response_types_supported: string[];
   response_modes_supported: string[];
   grant_types_supported: string[];
-  token_endpoint_auth_methods_supported: string[];
 }
+
+const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** How a registered client authenticates at an endpoint: headers and form parameters, a fresh assertion each time. */
+type Authenticate = (endpointUrl: string) => Promise<{ headers: Record<string, string>; params: Record<string, string> }>;
 
 /** The hidden fields of the form_post page (views/form-post-page.ts). */
 function formFields(html: string): Record<string, string> {
@@ -141,7 +151,6 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
   it('every client authentication method works for a client registered for it', async () => {
     const tokenEndpoint = `${server.issuer}/oauth2/v1/token`;
     const assertion = (clientId: string) => new SignJWT({}).setIssuer(clientId).setSubject(clientId).setAudience(tokenEndpoint).setJti(randomBytes(12).toString('hex')).setIssuedAt().setExpirationTime('1m');
-    const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
     for (const method of discovery.token_endpoint_auth_methods_supported) {
       const machine = { grantTypes: ['client_credentials'], redirectUris: [] };
       if (method === 'client_secret_basic') {
@@ -166,6 +175,86 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
         const code = new URL(done.location!).searchParams.get('code')!;
         expect((await token({ grant_type: 'authorization_code', client_id: c.clientId, code, redirect_uri: c.redirectUri, code_verifier: verifier })).status, method).toBe(200);
       } else expect.unreachable(`discovery lists ${method}, which this test cannot check`);
+    }
+  });
+
+  it('every auth method and signing algorithm listed for the token, introspection and revocation endpoints works there for a client registered for it', async () => {
+    const endpointUrl = { token: `${server.issuer}/oauth2/v1/token`, introspection: `${server.issuer}/oauth2/v1/introspect`, revocation: `${server.issuer}/oauth2/v1/revoke` };
+    async function call(endpoint: keyof typeof endpointUrl, authenticate: Authenticate, params: Record<string, string>) {
+      const auth = await authenticate(endpointUrl[endpoint]);
+      const res = await fetch(endpointUrl[endpoint], {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth.headers },
+        body: new URLSearchParams({ ...params, ...auth.params }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : text };
+    }
+    const assertion = (clientId: string, aud: string) =>
+      new SignJWT({}).setIssuer(clientId).setSubject(clientId).setAudience(aud).setJti(randomBytes(12).toString('hex')).setIssuedAt().setExpirationTime('1m');
+    const machine = { grantTypes: ['client_credentials'], redirectUris: [] };
+
+    /** Registers a client for `method` (and `alg`, for the JWT methods); returns how it authenticates and a token of its own. */
+    async function enroll(method: string, alg: string | undefined): Promise<{ clientId: string; authenticate: Authenticate; issued: string }> {
+      let registered: { clientId: string; clientSecret?: string; redirectUri: string };
+      let authenticate: Authenticate;
+      if (method === 'client_secret_basic') {
+        registered = await register({ ...machine, clientSecret: randomBytes(16).toString('hex') });
+        authenticate = async () => ({ headers: { authorization: basic(registered.clientId, registered.clientSecret!) }, params: {} });
+      } else if (method === 'client_secret_post') {
+        registered = await register({ ...machine, clientSecret: randomBytes(16).toString('hex'), authMethod: method });
+        authenticate = async () => ({ headers: {}, params: { client_id: registered.clientId, client_secret: registered.clientSecret! } });
+      } else if (method === 'client_secret_jwt') {
+        registered = await register({ ...machine, clientSecret: randomBytes(32).toString('hex'), authMethod: method });
+        const key = new TextEncoder().encode(registered.clientSecret!);
+        authenticate = async (aud) => ({
+          headers: {},
+          params: { client_id: registered.clientId, client_assertion_type: JWT_BEARER, client_assertion: await assertion(registered.clientId, aud).setProtectedHeader({ alg: alg! }).sign(key) },
+        });
+      } else if (method === 'private_key_jwt') {
+        const { privateKey, publicKey } = await generateKeyPair(alg!);
+        registered = await register({ ...machine, authMethod: method, jwks: { keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: alg!, use: 'sig' }] } });
+        authenticate = async (aud) => ({
+          headers: {},
+          params: { client_id: registered.clientId, client_assertion_type: JWT_BEARER, client_assertion: await assertion(registered.clientId, aud).setProtectedHeader({ alg: alg!, kid: 'k1' }).sign(privateKey) },
+        });
+      } else if (method === 'none') {
+        registered = await register({ public: true });
+        authenticate = async () => ({ headers: {}, params: { client_id: registered.clientId } });
+        const { verifier, challenge } = pkcePair();
+        const done = await freshSignIn(authorize(registered, { response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256' }));
+        const code = new URL(done.location!).searchParams.get('code')!;
+        const issued = await call('token', authenticate, { grant_type: 'authorization_code', code, redirect_uri: registered.redirectUri, code_verifier: verifier });
+        expect(issued.status, method).toBe(200);
+        return { clientId: registered.clientId, authenticate, issued: String((issued.body as Record<string, unknown>).access_token) };
+      } else return expect.unreachable(`discovery lists ${method}, which this test cannot check`);
+      const issued = await call('token', authenticate, { grant_type: 'client_credentials' });
+      expect(issued.status, `${method} ${alg ?? ''}`).toBe(200);
+      return { clientId: registered.clientId, authenticate, issued: String((issued.body as Record<string, unknown>).access_token) };
+    }
+
+    for (const endpoint of ['token', 'introspection', 'revocation'] as const) {
+      const methods = discovery[`${endpoint}_endpoint_auth_methods_supported`];
+      const algs = discovery[`${endpoint}_endpoint_auth_signing_alg_values_supported`];
+      expect(methods, endpoint).toEqual(discovery.token_endpoint_auth_methods_supported);
+      // Every algorithm belongs to a listed JWT method: HMAC to client_secret_jwt, the others to private_key_jwt.
+      for (const alg of algs) expect(methods, `${endpoint} ${alg}`).toContain(alg.startsWith('HS') ? 'client_secret_jwt' : 'private_key_jwt');
+      const cases = methods.flatMap((method): { method: string; alg: string | undefined }[] =>
+        method === 'client_secret_jwt' ? algs.filter((a) => a.startsWith('HS')).map((alg) => ({ method, alg }))
+        : method === 'private_key_jwt' ? algs.filter((a) => !a.startsWith('HS')).map((alg) => ({ method, alg }))
+        : [{ method, alg: undefined }],
+      );
+      for (const { method, alg } of cases) {
+        const label = `${endpoint} ${method} ${alg ?? ''}`;
+        // enroll() got the client its token at the token endpoint, authenticating by this method and algorithm.
+        const client = await enroll(method, alg);
+        if (endpoint === 'introspection') {
+          expect(await call('introspection', client.authenticate, { token: client.issued }), label).toMatchObject({ status: 200, body: { active: true, client_id: client.clientId } });
+        } else if (endpoint === 'revocation') {
+          expect(await call('revocation', client.authenticate, { token: client.issued }), label).toEqual({ status: 200, body: '' });
+          expect(await call('introspection', client.authenticate, { token: client.issued }), label).toEqual({ status: 200, body: { active: false } });
+        }
+      }
     }
   });
 
