@@ -7,32 +7,31 @@
  * - one problem is thrown as exactly that line; several as `invalid settings:` followed by one
  *   indented line each (`  NAME: why`, or the sentence), in the order they were found;
  * - {@link ConfigProblems.has} tells a cross-field check that one of its inputs is already
- *   reported, so it does not add a second, misleading problem built on a default.
+ *   reported, so it does not add a second, misleading problem built on a default;
+ * - a line already reported is not added again (several configurations merged into one report,
+ *   like the client launcher's two apps, share their common problems).
  */
-import { ConfigError } from './config-error.ts';
-
-interface Problem {
-  readonly setting: string;
-  /** The line when it is the only problem. */
-  readonly alone: string;
-  /** The line in a list of several. */
-  readonly listed: string;
-}
+import { ConfigError, type ConfigProblem } from './config-error.ts';
 
 export class ConfigProblems {
-  readonly #problems: Problem[] = [];
+  readonly #problems: ConfigProblem[] = [];
+
+  /** Adds one problem as found (a merged report adds another's `ConfigError.found`), unless its line is already there. */
+  add(problem: ConfigProblem): void {
+    if (!this.#problems.some((p) => p.listed === problem.listed)) this.#problems.push(problem);
+  }
 
   /**
    * A bad value: `invalid setting NAME: why`. `concerns` is the setting {@link has} answers for
    * when it differs from the one named (a secret's `NAME_FILE` concerns NAME).
    */
   invalid(setting: string, why: string, concerns: string = setting): void {
-    this.#problems.push({ setting: concerns, alone: `invalid setting ${setting}: ${why}`, listed: `${setting}: ${why}` });
+    this.add({ setting: concerns, alone: `invalid setting ${setting}: ${why}`, listed: `${setting}: ${why}` });
   }
 
   /** A rule that is not a single bad value, as one sentence that names the setting(s); `setting` is the one {@link has} answers for. */
   sentence(setting: string, text: string): void {
-    this.#problems.push({ setting, alone: text, listed: text });
+    this.add({ setting, alone: text, listed: text });
   }
 
   /**
@@ -57,8 +56,9 @@ export class ConfigProblems {
   throwIfAny(): void {
     if (!this.#problems.length) return;
     const [only] = this.#problems;
-    if (this.#problems.length === 1) throw new ConfigError(only!.alone);
-    const lines = this.#problems.map((p) => p.listed);
-    throw new ConfigError(`invalid settings:\n${lines.map((line) => `  ${line}`).join('\n')}`, lines);
+    const found = [...this.#problems];
+    if (found.length === 1) throw new ConfigError(only!.alone, [only!.alone], found);
+    const lines = found.map((p) => p.listed);
+    throw new ConfigError(`invalid settings:\n${lines.map((line) => `  ${line}`).join('\n')}`, lines, found);
   }
 }

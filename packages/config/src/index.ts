@@ -1,9 +1,12 @@
 export { ConfigError } from './config-error.ts';
+export type { ConfigProblem } from './config-error.ts';
+export { readNodeEnv } from './node-env.ts';
+export type { NodeEnv } from './node-env.ts';
 export { ConfigProblems } from './config-problems.ts';
 export { parseEnv, refuseRenamed } from './parse-env.ts';
 export type { ParseEnvOptions } from './parse-env.ts';
 export { bool, checkedString, list, logLevel, LOG_LEVELS, port, seconds, trimTrailingSlashes, url } from './env-primitives.ts';
-export { loadOrCreateSecretsFile } from './secrets-file.ts';
+export { loadOrCreateSecretsFile, peekSecretsFile } from './secrets-file.ts';
 export { closestName, editDistance, refuseUnknown } from './unknown-variables.ts';
 export type { KnownVariables } from './unknown-variables.ts';
 export { readSecretFiles } from './secret-files.ts';
