@@ -1,8 +1,11 @@
 /**
  * The authorization server's settings, read once from the environment.
  * Rules:
+ * - NODE_ENV is development (unset), test or production; any other value is refused with the
+ *   mode meant (packages/config node-env.ts), never read as development;
  * - every variable has a development default, except the secrets, which are generated
- *   once into `<dataDir>/auth-secrets.json` outside production;
+ *   once into `<dataDir>/auth-secrets.json` outside production (at start, never by
+ *   `config check`);
  * - the at-rest keyring is AUTH_ENCRYPTION_KEYS (comma-separated; the first key seals, every key
  *   opens) or AUTH_ENCRYPTION_KEY (a ring of one); setting both is refused;
  * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY(S) must be set, and so must
@@ -30,10 +33,10 @@
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES, DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
-import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, seconds, url } from '@gatehouse/config';
+import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, readNodeEnv, seconds, url } from '@gatehouse/config';
 import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 import type { RegulationRule } from '../regulation/regulator.ts';
-import { loadDevSecrets } from './dev-secrets.ts';
+import { loadDevSecrets, type DevSecrets } from './dev-secrets.ts';
 
 export interface DevClient {
   readonly clientId: DevClientId;
@@ -115,7 +118,6 @@ const rotationInterval = z
   .transform((v) => (v === 'off' || Number(v) === 0 ? null : Number(v)));
 
 const Env = z.object({
-  NODE_ENV: z.string().default('development'),
   AUTH_ISSUER: url.default(DEV_TOPOLOGY.auth.url),
   AUTH_HOST: z.string().default('127.0.0.1'),
   AUTH_PORT: port.default(DEV_TOPOLOGY.auth.port),
@@ -225,11 +227,20 @@ function regulationProblems(e: z.infer<typeof Env>, problems: ConfigProblems): v
   }
 }
 
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * The development secrets of a data directory (dev-secrets.ts): start-up loads or creates
+   * `auth-secrets.json`; `config check` passes `previewDevSecrets`, which writes nothing.
+   */
+  readonly devSecrets?: (dataDir: string) => DevSecrets;
+}
+
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
-export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
+export function loadConfig(env: Record<string, string | undefined>, options: LoadConfigOptions = {}): AuthConfig {
   const problems = new ConfigProblems();
+  const production = readNodeEnv(env, problems) === 'production';
   const e = parseEnv(Env, env, { problems, strict: STRICT, secrets: SECRETS });
-  const production = e.NODE_ENV === 'production';
   if (production) {
     for (const [name, why] of Object.entries(PUBLIC_NAMES)) if (env[name] === undefined && !problems.has(name)) problems.requiredInProduction(name, why);
     if (e.AUTH_DEV_SEED) {
@@ -246,7 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     if (missing.length) problems.sentence(missing[0]!, `${missing.join(' and ')} must be set when NODE_ENV=production (each: ${SECRET_RECIPE})`);
   } else if (!problems.size && (!cookieKeys?.length || !encryptionKeys)) {
     // Secrets are generated only for a configuration that will start, never beside a refused one.
-    const dev = loadDevSecrets(e.AUTH_DATA_DIR);
+    const dev = (options.devSecrets ?? loadDevSecrets)(e.AUTH_DATA_DIR);
     cookieKeys = cookieKeys?.length ? cookieKeys : dev.cookieKeys;
     const devKey = decodeKey(dev.encryptionKey);
     encryptionKeys ??= devKey ? [devKey] : undefined;

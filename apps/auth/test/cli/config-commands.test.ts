@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,31 @@ describe('authctl config check', () => {
     const run = await cli(['config', 'check'], { ...rest, AUTH_DATABASE_URL: `sqlite:${join(dir, 'auth.db')}` });
     expect(run.code).toBe(0);
     expect(existsSync(join(dir, 'auth.db'))).toBe(false);
+  });
+
+  it('a misspelt NODE_ENV is refused with the mode meant, listed with the production problems', async () => {
+    const { AUTH_ISSUER: _issuer, ...rest } = PRODUCTION;
+    expect(await cli(['config', 'check'], { ...rest, NODE_ENV: 'prod' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'auth: invalid settings:',
+        '  NODE_ENV=prod: not one of development, test, production; did you mean production?',
+        '  AUTH_ISSUER must be set when NODE_ENV=production (the public https URL of this server, e.g. https://id.example.com)',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('development in an empty directory: the secrets a start would generate are named, not written; the directory stays empty', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-config-check-'));
+    const data = join(dir, 'data');
+    expect(await cli(['config', 'check'], { AUTH_DATA_DIR: data, AUTH_DATABASE_URL: `sqlite:${join(data, 'auth.db')}` })).toEqual({
+      code: 0,
+      stdout: `auth: configuration ok (development; issuer http://localhost:3000; audience http://localhost:4000/api; database sqlite:${join(data, 'auth.db')}; migrations auto; development secrets would be generated at first start in ${join(data, 'auth-secrets.json')})\n`,
+      stderr: '',
+    });
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('usage errors exit 2', async () => {

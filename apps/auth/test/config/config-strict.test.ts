@@ -1,5 +1,5 @@
-/** Strict configuration: unknown AUTH_ variables, production's required names and refusals, secrets from files. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+/** Strict configuration: NODE_ENV, unknown AUTH_ variables, production's required names and refusals, secrets from files. */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,24 @@ describe('auth configuration, strictly', () => {
       `AUTH_COOKIE_KEYS_FILE: cannot read ${join(dir, 'missing')}: no such file`,
       'AUTH_ENCRYPTION_KEY_FILE: set either AUTH_ENCRYPTION_KEY or AUTH_ENCRYPTION_KEY_FILE, not both',
     ]);
+  });
+
+  it('a misspelt NODE_ENV is refused with the mode meant, never taken as development', () => {
+    expect(refusal({ ...PRODUCTION, NODE_ENV: 'prod' }).message).toBe('NODE_ENV=prod: not one of development, test, production; did you mean production?');
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: 'test' }).production).toBe(false);
+  });
+
+  it('a misspelt NODE_ENV is listed with the production problems it would have hidden; no dev secret is written, no dev seed on', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-strict-'));
+    expect(refusal({ NODE_ENV: 'prod', AUTH_DATA_DIR: dir, AUTH_DEV_SEED: 'true', AUTH_ISUER: 'https://id.example.com' }).problems).toEqual([
+      'NODE_ENV=prod: not one of development, test, production; did you mean production?',
+      'AUTH_ISUER: not a setting of auth; did you mean AUTH_ISSUER?',
+      'AUTH_ISSUER must be set when NODE_ENV=production (the public https URL of this server, e.g. https://id.example.com)',
+      "AUTH_API_AUDIENCE must be set when NODE_ENV=production (the resource server's audience, the same as the API's API_AUDIENCE)",
+      'AUTH_DEV_SEED must not be true when NODE_ENV=production: it creates the demo user and registers the development clients with their public secrets',
+      expect.stringMatching(/^AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEYS? must be set when NODE_ENV=production/),
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('AUTH_DATABASE_CONNECT_TIMEOUT: seconds of retrying at start (30 by default, 0 for one attempt)', () => {
