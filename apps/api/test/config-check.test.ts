@@ -1,6 +1,6 @@
 /** `config:check`: the start-up lines and exit 1, or one ok line; nothing opened, nothing listening. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +15,8 @@ const PRODUCTION = {
   API_PUBLIC_URL: 'https://api.example.com',
   API_INTROSPECTION_CLIENT_SECRET: 'a-real-secret',
 };
-const check = (env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, [SCRIPT], { env, encoding: 'utf8', timeout: 30_000 });
+const check = (env: Record<string, string>, cwd?: string) => {
+  const r = spawnSync(process.execPath, [SCRIPT], { env, cwd, encoding: 'utf8', timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 };
 
@@ -43,5 +43,26 @@ describe('api config:check', () => {
         '',
       ].join('\n'),
     });
+  });
+
+  it('a misspelt NODE_ENV: refused with the mode meant, in the one list', () => {
+    expect(check({ ...PRODUCTION, NODE_ENV: 'prod', API_PUBLIC_URL: '' })).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: [
+        'api: invalid settings:',
+        '  NODE_ENV=prod: not one of development, test, production; did you mean production?',
+        '  API_PUBLIC_URL: Invalid URL',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  it('development defaults, run in an empty directory: ok, and the directory stays empty', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-api-check-'));
+    const run = check({ PATH: process.env.PATH ?? '' }, dir);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^api: configuration ok \(development; .*; database sqlite:\.\/data\/api\.db; /);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

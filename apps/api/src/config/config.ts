@@ -1,6 +1,9 @@
 /**
  * The resource server's settings, read once from the environment.
  * Rules:
+ * - NODE_ENV is development (unset), test or production; any other value is refused with the
+ *   mode meant (packages/config node-env.ts), never read as development; the migrate step
+ *   refuses it too;
  * - every variable has a development default, except API_INTROSPECTION_CLIENT_SECRET,
  *   whose development default `dev-api-secret` is refused when NODE_ENV=production;
  * - the server listens on loopback (127.0.0.1) unless API_HOST says otherwise;
@@ -27,7 +30,7 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { AUTH_ROUTES, DEFAULT_API_AUDIENCE, DEV_TOPOLOGY } from '@gatehouse/contracts';
-import { bool, checkedString, ConfigError, ConfigProblems, logLevel, parseEnv, port, seconds, url } from '@gatehouse/config';
+import { bool, checkedString, ConfigError, ConfigProblems, logLevel, parseEnv, port, readNodeEnv, seconds, url } from '@gatehouse/config';
 import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 
 export type TokenMode = 'jwt' | 'introspection';
@@ -94,7 +97,6 @@ export const DEV_INTROSPECTION_SECRET = 'dev-api-secret';
 const DEFAULT_COLLECTIONS_FILE = fileURLToPath(new URL('../../collections.json', import.meta.url));
 
 const Env = z.object({
-  NODE_ENV: z.string().default('development'),
   API_HOST: z.string().min(1).default('127.0.0.1'),
   API_PORT: port.default(DEV_TOPOLOGY.api.port),
   API_DATABASE_URL: checkedString(databaseUrlProblem).default('sqlite:./data/api.db'),
@@ -147,15 +149,18 @@ const PUBLIC_NAMES = {
 
 /** The database settings alone, for the migrate step (it needs neither the issuer nor the secret); the rest of the environment is still checked for unknown names. */
 export function apiDatabaseSettings(env: Record<string, string | undefined>): { databaseUrl: string } {
-  const e = parseEnv(Env.pick({ API_DATABASE_URL: true }), env, { renamed: RENAMED, strict: STRICT, secrets: ['API_DATABASE_URL'] });
+  const problems = new ConfigProblems();
+  readNodeEnv(env, problems);
+  const e = parseEnv(Env.pick({ API_DATABASE_URL: true }), env, { problems, renamed: RENAMED, strict: STRICT, secrets: ['API_DATABASE_URL'] });
+  problems.throwIfAny();
   return { databaseUrl: e.API_DATABASE_URL };
 }
 
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
   const problems = new ConfigProblems();
+  const production = readNodeEnv(env, problems) === 'production';
   const e = parseEnv(Env, env, { problems, renamed: RENAMED, strict: STRICT, secrets: SECRETS });
-  const production = e.NODE_ENV === 'production';
   if (production) {
     for (const [name, why] of Object.entries(PUBLIC_NAMES)) if (env[name] === undefined && !problems.has(name)) problems.requiredInProduction(name, why);
   }

@@ -1,4 +1,4 @@
-/** Strict configuration: unknown API_ variables, production's required names, secrets from files. */
+/** Strict configuration: NODE_ENV, unknown API_ variables, production's required names, secrets from files. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +55,18 @@ describe('API configuration, strictly', () => {
     expect(refusal(() => loadConfig({ ...PRODUCTION, API_INTROSPECTION_CLIENT_SECRET_FILE: join(dir, 'secret') })).message).toBe(
       'invalid setting API_INTROSPECTION_CLIENT_SECRET_FILE: set either API_INTROSPECTION_CLIENT_SECRET or API_INTROSPECTION_CLIENT_SECRET_FILE, not both',
     );
+  });
+
+  it('a misspelt NODE_ENV is refused with the mode meant, listed with the production problems it would have hidden', () => {
+    expect(refusal(() => loadConfig({ ...PRODUCTION, NODE_ENV: 'prod' })).message).toBe('NODE_ENV=prod: not one of development, test, production; did you mean production?');
+    expect(refusal(() => loadConfig({ NODE_ENV: 'Production', API_AUDIENCE: 'https://api.example.com/api' })).problems).toEqual([
+      'NODE_ENV=Production: not one of development, test, production; did you mean production?',
+      "AUTH_ISSUER must be set when NODE_ENV=production (the authorization server's public https URL, its AUTH_ISSUER)",
+      'API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production',
+      'API_PUBLIC_URL must be set when NODE_ENV=production (the https origin clients reach the API at)',
+    ]);
+    expect(loadConfig({ NODE_ENV: 'test' }).production).toBe(false);
+    expect(refusal(() => apiDatabaseSettings({ NODE_ENV: 'staging', API_DATABASE_URL: 'sqlite::memory:' })).message).toBe('NODE_ENV=staging: not one of development, test, production');
   });
 
   it('the migrate step reads only the database, and still refuses unknown names', () => {
