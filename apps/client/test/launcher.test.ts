@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { APPS, childEnv } from '../src/launcher.ts';
 
@@ -42,5 +47,25 @@ describe('the launcher of app-one and app-two', () => {
     const two = childEnv(appTwo, env);
     expect(two).toMatchObject({ CLIENT_METRICS_PORT: '9101' });
     expect(two.CLIENT_METRICS_HOST).toBeUndefined();
+  });
+
+  it('start refuses before starting either app, listing the launcher\'s problems and both apps\' at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-launcher-'));
+    const start = fileURLToPath(new URL('../src/start.ts', import.meta.url));
+    const run = spawnSync(process.execPath, [start], { cwd: dir, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com' }, encoding: 'utf8', timeout: 30_000 });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      status: 1,
+      stdout: '',
+      stderr: [
+        'client: invalid settings:',
+        '  APP_TWO_URL must be set when NODE_ENV=production (the public https URL of app-two; its /callback is the registered redirect URI)',
+        "  AUTH_ISSUER must be set when NODE_ENV=production (the authorization server's public https URL, its AUTH_ISSUER)",
+        "  API_URL must be set when NODE_ENV=production (the API's public URL, its API_PUBLIC_URL)",
+        '  app-one (APP_ONE_*): CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set when NODE_ENV=production',
+        '  app-two (APP_TWO_*): CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set when NODE_ENV=production',
+        '',
+      ].join('\n'),
+    });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

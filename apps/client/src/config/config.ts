@@ -1,9 +1,13 @@
 /**
  * The relying party's settings, read once from the environment.
  * Rules:
+ * - NODE_ENV is development (unset), test or production; any other value is refused with the
+ *   mode meant (packages/config node-env.ts), never read as development; the migrate step
+ *   refuses it too;
  * - every variable has a development default; CLIENT_SECRET defaults to the well-known development
  *   secret of the client id (DEV_DEFAULTS) and CLIENT_COOKIE_KEYS are generated once into
- *   `<CLIENT_DATA_DIR>/<client id>-secrets.json`, both outside production only;
+ *   `<CLIENT_DATA_DIR>/<client id>-secrets.json`, both outside production only (at start, never
+ *   by `config:check`);
  * - with NODE_ENV=production, CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set, and the
  *   development secrets are refused;
  * - with NODE_ENV=production, the public names AUTH_ISSUER, API_URL and CLIENT_URL must be set
@@ -24,9 +28,9 @@
  */
 import { z } from 'zod';
 import { DEV_DEFAULTS, DEV_TOPOLOGY, parseScope } from '@gatehouse/contracts';
-import { loadDevSecrets } from './dev-secrets.ts';
+import { loadDevSecrets, type ClientDevSecrets } from './dev-secrets.ts';
 import { RENAMED_SETTINGS } from './renamed-settings.ts';
-import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, seconds, trimTrailingSlashes, url } from '@gatehouse/config';
+import { bool, checkedString, ConfigError, ConfigProblems, list, logLevel, parseEnv, port, readNodeEnv, seconds, trimTrailingSlashes, url } from '@gatehouse/config';
 import { databaseUrlProblem, type MigrateMode } from '@gatehouse/db';
 
 export interface ClientConfig {
@@ -79,7 +83,6 @@ const DEFAULT_ITEM_FIELDS: Record<string, string> = { movies: 'title', customers
 
 
 const Env = z.object({
-  NODE_ENV: z.string().default('development'),
   CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-" (at most 64)').default('app-one'),
   CLIENT_SECRET: z.string().min(8).optional(),
   CLIENT_HOST: z.string().min(1).default('127.0.0.1'),
@@ -130,19 +133,32 @@ const devApp = (clientId: string) => (clientId === 'app-two' ? DEV_TOPOLOGY['app
 
 /** The database of one app, from the same variables as {@link loadConfig}, without its secrets (for `migrate`). */
 export function clientDatabaseUrl(env: Record<string, string | undefined>): string {
+  const problems = new ConfigProblems();
+  readNodeEnv(env, problems);
   const e = parseEnv(Env.pick({ CLIENT_ID: true, CLIENT_DATABASE_URL: true, CLIENT_DATA_DIR: true }), env, {
+    problems,
     renamed: RENAMED_SETTINGS,
     strict: STRICT,
     secrets: ['CLIENT_DATABASE_URL'],
   });
+  problems.throwIfAny();
   return databaseUrlOf(e.CLIENT_DATABASE_URL, e.CLIENT_DATA_DIR, e.CLIENT_ID);
 }
 
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /**
+   * The development cookie keys of one app (dev-secrets.ts): start-up loads or creates
+   * `<client id>-secrets.json`; the checks pass `previewDevSecrets`, which writes nothing.
+   */
+  readonly devSecrets?: (dataDir: string, clientId: string) => ClientDevSecrets;
+}
+
 /** Reads, validates and freezes the configuration. Throws one {@link ConfigError} listing every problem. */
-export function loadConfig(env: Record<string, string | undefined>): ClientConfig {
+export function loadConfig(env: Record<string, string | undefined>, options: LoadConfigOptions = {}): ClientConfig {
   const problems = new ConfigProblems();
+  const production = readNodeEnv(env, problems) === 'production';
   const e = parseEnv(Env, env, { problems, renamed: RENAMED_SETTINGS, strict: STRICT, secrets: SECRETS });
-  const production = e.NODE_ENV === 'production';
   const clientId = e.CLIENT_ID;
   const devSecret = (DEV_DEFAULTS.clientSecrets as Record<string, string>)[clientId];
 
@@ -161,7 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): ClientConfi
 
   let cookieKeys = e.CLIENT_COOKIE_KEYS;
   // Keys are generated only for a configuration that will start, never beside a refused one.
-  if (!cookieKeys?.length && !production && !problems.size) cookieKeys = loadDevSecrets(e.CLIENT_DATA_DIR, clientId).cookieKeys;
+  if (!cookieKeys?.length && !production && !problems.size) cookieKeys = (options.devSecrets ?? loadDevSecrets)(e.CLIENT_DATA_DIR, clientId).cookieKeys;
   if (cookieKeys?.some((k) => k.length < 32)) problems.sentence('CLIENT_COOKIE_KEYS', 'CLIENT_COOKIE_KEYS: each key must be at least 32 characters');
 
   const issuerUrl = new URL(e.AUTH_ISSUER);

@@ -1,10 +1,10 @@
-/** Strict configuration: unknown CLIENT_ variables, production's required names, secrets from files. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+/** Strict configuration: NODE_ENV, unknown CLIENT_ variables, production's required names, secrets from files. */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clientDatabaseUrl, ConfigError, loadConfig } from '../../src/config/config.ts';
-import { APPS, childEnv, checkLauncherEnv } from '../../src/launcher.ts';
+import { APPS, checkLaunch, childEnv, checkLauncherEnv } from '../../src/launcher.ts';
 
 const KEY = 'k'.repeat(32);
 const PRODUCTION = {
@@ -27,6 +27,20 @@ function refusal(fn: () => unknown): ConfigError {
 }
 
 describe('client configuration, strictly', () => {
+  it('a misspelt NODE_ENV is refused with the mode meant, never taken as development; the migrate step refuses it too', () => {
+    expect(refusal(() => loadConfig({ ...PRODUCTION, NODE_ENV: 'prod' })).message).toBe('NODE_ENV=prod: not one of development, test, production; did you mean production?');
+    const dir = mkdtempSync(join(tmpdir(), 'gh-client-env-'));
+    const { CLIENT_URL: _u, CLIENT_COOKIE_KEYS: _k, ...rest } = PRODUCTION;
+    expect(refusal(() => loadConfig({ ...rest, NODE_ENV: 'prod', CLIENT_DATA_DIR: dir })).problems).toEqual([
+      'NODE_ENV=prod: not one of development, test, production; did you mean production?',
+      'CLIENT_URL must be set when NODE_ENV=production (the public https URL of this app; its /callback is the registered redirect URI)',
+      'CLIENT_COOKIE_KEYS must be set when NODE_ENV=production',
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(refusal(() => clientDatabaseUrl({ NODE_ENV: 'dev' })).message).toBe('NODE_ENV=dev: not one of development, test, production; did you mean development?');
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: 'test' }).production).toBe(false);
+  });
+
   it('refuses an unknown CLIENT_ variable with the closest name, every problem at once', () => {
     expect(refusal(() => loadConfig({ ...PRODUCTION, CLIENT_SCOPE: 'openid', CLIENT_COOKIE_KEY: KEY, CLIENT_PORT: 'x' })).problems).toEqual([
       'CLIENT_SCOPE: not a setting of client; did you mean CLIENT_SCOPES?',
@@ -74,6 +88,39 @@ describe('the launcher under production', () => {
     );
     expect(() => checkLauncherEnv({ NODE_ENV: 'production', APP_ONE_URL: 'https://one.example.com', APP_TWO_URL: 'https://two.example.com' })).not.toThrow();
     expect(() => checkLauncherEnv({ NODE_ENV: 'development' })).not.toThrow();
+  });
+
+  it('lists the launcher\'s problems and both apps\' in one report: shared ones once, each app\'s own named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-launch-'));
+    expect(refusal(() => checkLaunch({ NODE_ENV: 'prod', CLIENT_DATA_DIR: dir, APP_ONE_URL: 'https://one.example.com', APP_ONE_CLIENT_SECRET: 'a-real-secret-123', APP_ONE_COOKIE_KEYS: KEY, APP_TWO_COOKIE_KEY: KEY })).message).toBe(
+      [
+        'invalid settings:',
+        'NODE_ENV=prod: not one of development, test, production; did you mean production?',
+        "APP_TWO_COOKIE_KEY: not a setting of the launcher (each app's settings are APP_ONE_* / APP_TWO_*); did you mean APP_TWO_COOKIE_KEYS?",
+        'APP_TWO_URL must be set when NODE_ENV=production (the public https URL of app-two; its /callback is the registered redirect URI)',
+        "AUTH_ISSUER must be set when NODE_ENV=production (the authorization server's public https URL, its AUTH_ISSUER)",
+        "API_URL must be set when NODE_ENV=production (the API's public URL, its API_PUBLIC_URL)",
+        'app-two (APP_TWO_*): CLIENT_SECRET and CLIENT_COOKIE_KEYS must be set when NODE_ENV=production',
+      ].join('\n  '),
+    );
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a renamed variable and an app\'s unparsable URL join the same report, without a stack trace', () => {
+    expect(refusal(() => checkLaunch({ APP_ONE_URL: 'one.example.com', APP_ONE_DATABASE_URL: 'sqlite::memory:' })).problems).toEqual([
+      'APP_ONE_DATABASE_URL: renamed to CLIENT_DATABASE_URL; set CLIENT_DATABASE_URL instead (APP_ONE_DATABASE_URL is no longer read)',
+      'app-one (APP_ONE_*): CLIENT_URL: Invalid URL',
+    ]);
+  });
+
+  it('a valid launch: both apps\' configurations, nothing written', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-launch-'));
+    const apps = checkLaunch({ CLIENT_DATA_DIR: dir });
+    expect(apps.map(({ config, wouldCreate }) => [config.clientId, config.publicUrl, wouldCreate])).toEqual([
+      ['app-one', 'http://localhost:3001', join(dir, 'app-one-secrets.json')],
+      ['app-two', 'http://localhost:3002', join(dir, 'app-two-secrets.json')],
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('refuses a CLIENT_* or APP_* variable it would drop, with the closest name it reads', () => {
