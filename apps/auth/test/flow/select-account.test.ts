@@ -89,7 +89,7 @@ describe.each(TEST_ENGINES)('prompt=select_account on %s', (engine) => {
     expect(page.text).toContain(`<input type="hidden" name="uid" value="${uidOf(page.text)}">`);
     expect(page.text).toContain('<strong id="select-account-client">Picky &lt;App&gt; &amp; &quot;Co&quot;</strong>');
     expect(page.text).toContain(
-      `<button type="submit" name="choice" value="continue" id="select-account-continue" autofocus>Continue as <span id="select-account-username">${user.username}</span></button>`,
+      `<button type="submit" name="choice" value="continue" id="select-account-continue" autofocus>Continue as <span id="select-account-username" class="account-name">${user.username}</span></button>`,
     );
     expect(page.text).toContain('<button type="submit" name="choice" value="another" class="secondary" id="select-account-another">Use another account</button>');
     expect(page.text).not.toContain('<script');
@@ -144,7 +144,7 @@ describe.each(TEST_ENGINES)('prompt=select_account on %s', (engine) => {
     expect(quiet.status).toBe(302);
     expect(await subOf(quiet.location)).toBe(await accountId(second));
     const again = await request(jar, select());
-    expect(again.text).toContain(`Continue as <span id="select-account-username">${second.username}</span>`);
+    expect(again.text).toContain(`Continue as <span id="select-account-username" class="account-name">${second.username}</span>`);
   });
 
   it('prompt=none with select_account is refused as OIDC Core says (none only alone), at the client with its state', async () => {
