@@ -284,6 +284,8 @@ describe('oauth4webapi 3.8.8', () => {
     const [client, auth] = basic(rotating);
     const flow = await codeFlow(client, auth, { scope: `${SCOPE} offline_access` });
     expect(flow.steps).toEqual(['consent']);
+    // offline_access without prompt=consent: asked on the consent page and granted, as at Okta and Auth0.
+    expect(flow.result.scope).toBe(`${SCOPE} offline_access`);
     const refreshToken = flow.result.refresh_token!;
     const refresh = async (token: string) =>
       oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, token, insecure));
@@ -291,8 +293,7 @@ describe('oauth4webapi 3.8.8', () => {
     expect(refreshed.refresh_token).toEqual(expect.any(String));
     expect(refreshed.refresh_token).not.toBe(refreshToken);
     expect(refreshed.access_token).not.toBe(flow.result.access_token);
-    // The access token's scope: offline_access belongs to the refresh token.
-    expect(refreshed.scope).toBe(SCOPE);
+    expect(refreshed.scope).toBe(`${SCOPE} offline_access`);
     expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: API_AUDIENCE, client_id: rotating.client_id, sub: flow.idToken.sub });
     expect((await readMovies(refreshed.access_token)).status).toBe(200);
 

@@ -1,8 +1,9 @@
 /**
  * openid-client v6 (the certified relying-party library) against the real stack with its
  * defaults, apart from `allowInsecureRequests` (the stack is plain http on loopback): discovery,
- * the code flow with PKCE, userinfo with an access token that also carries an API scope, the
- * API with that same token, and refresh. The client is registered for `client_secret_post`,
+ * the code flow with PKCE asking for `offline_access` without `prompt=consent` (as Okta and Auth0
+ * clients do: the consent page asks for it), userinfo with an access token that also carries an
+ * API scope, the API with that same token, and refresh after the SSO session ended. The client is registered for `client_secret_post`,
  * the method openid-client uses when given a secret; the one registered method is the only one
  * the server accepts, so a client registered for `client_secret_basic` is refused.
  */
@@ -86,6 +87,8 @@ describe('openid-client 6.8.9', () => {
       groups: user.groups,
     });
     expect(tokens.token_type).toBe('bearer');
+    // offline_access without prompt=consent: asked on the consent page and granted, not dropped.
+    expect(tokens.scope).toBe(SCOPE);
     expect(tokens.refresh_token).toEqual(expect.any(String));
     expect(decodeJwt(tokens.access_token)).toMatchObject({ aud: API_AUDIENCE, client_id: registered.client_id, sub });
   });
@@ -104,7 +107,16 @@ describe('openid-client 6.8.9', () => {
     expect(api.status).toBe(200);
   });
 
-  it('refresh: new tokens with a new refresh token; userinfo with the new access token', async () => {
+  it('refresh after the SSO session ended (offline_access): new tokens with a new refresh token; userinfo with the new access token', async () => {
+    // RP-initiated logout with the ID token as hint: the SSO session ends (prompt=none then
+    // answers login_required), the offline grant does not.
+    await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href);
+    await page.locator('h1', { hasText: 'Signed out' }).waitFor();
+    const silent = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: SCOPE, prompt: 'none', state: client.randomState() });
+    await page.goto(silent.href);
+    await page.waitForURL((url) => url.href.startsWith(redirectUri));
+    expect(new URL(page.url()).searchParams.get('error')).toBe('login_required');
+
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.refresh_token).toEqual(expect.any(String));
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
