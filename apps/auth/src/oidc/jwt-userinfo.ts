@@ -30,7 +30,6 @@ import type { Context, Next } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contracts';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { readBody } from '../http/read-body.ts';
 import { CLAIMS, accountClaims } from './find-account.ts';
 import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
 import type { userinfoDpop } from './userinfo-dpop.ts';
@@ -71,6 +70,26 @@ type OidcContext = Context & { oidc?: KoaContextWithOIDC['oidc'] };
 
 /** oidc-provider's answer when a request carries its token in more than one way (oidc_context.js). */
 const ONE_MECHANISM = 'access token must only be provided using one mechanism';
+
+/** oidc-provider's limit for a request body (selective_body.js); a larger one is refused as it refuses it. */
+const BODY_LIMIT = 56 * 1024;
+
+/**
+ * Whether the form body of a request that also has a header token carries `access_token`;
+ * undefined when the body cannot be read (larger than the limit). Other fields, repeated or
+ * not, are not this check's business (userinfo reads none of them for a JWT).
+ */
+async function formHasAccessToken(ctx: Context): Promise<boolean | undefined> {
+  if (Number(ctx.get('content-length') || 0) > BODY_LIMIT) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > BODY_LIMIT) return undefined;
+    chunks.push(chunk);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8')).has('access_token');
+}
 
 /** A token oidc-provider refused as invalid_token: one it does not know (a JWT), or one with an audience. */
 function refusedAsInvalidToken(ctx: Context): boolean {
@@ -122,7 +141,8 @@ export function jwtUserinfo(deps: JwtUserinfoDeps) {
     const token = await find(match[2]!);
     if (token === undefined) return next();
     // A second token in the query string or the form body: the request is malformed (RFC 6750 §2).
-    const inForm = ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') && (await readBody(ctx)).fields.access_token !== undefined;
+    const inForm = ctx.method === 'POST' && ctx.is('application/x-www-form-urlencoded') ? await formHasAccessToken(ctx) : false;
+    if (inForm === undefined) return refuse(ctx, deps.realm, 400, 'invalid_request', 'failed to parse the request body', scheme);
     if (ctx.query.access_token !== undefined || inForm) return refuse(ctx, deps.realm, 400, 'invalid_request', ONE_MECHANISM, scheme);
     await answer(ctx, token, { scheme, token: match[2]!, method: ctx.method, proof: ctx.req.headers.dpop });
   };

@@ -69,8 +69,15 @@ describe.each(TEST_ENGINES)('userinfo with the token in a form body (JWT access 
     // oidc-provider's own answers: body and query together, and the query string alone.
     expect(await userinfo(as, { form: { access_token: tokens.access_token }, query: `?access_token=${tokens.access_token}` })).toEqual(invalidRequest(as.issuer, description));
     expect(await userinfo(as, { query: `?access_token=${tokens.access_token}` })).toEqual(invalidRequest(as.issuer, 'access tokens must not be provided via query parameter'));
-    // The header alone, with a form body that carries no token, still answers.
+    // The header alone, with a form body that carries no token, still answers, whatever else the body repeats.
     expect((await userinfo(as, { authorization: `Bearer ${tokens.access_token}`, form: { scope: 'openid' } })).status).toBe(200);
+    const repeated = await fetch(`${as.issuer}/oauth2/v1/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': FORM }, body: 'claims=a&claims=a' });
+    expect(repeated.status).toBe(200);
+    // A body larger than oidc-provider reads is refused in JSON, as oidc-provider refuses it.
+    const large = await fetch(`${as.issuer}/oauth2/v1/userinfo`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': FORM }, body: `x=${'a'.repeat(57 * 1024)}` });
+    expect({ status: large.status, body: await large.json() }).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'failed to parse the request body' } });
+    const largeAlone = await fetch(`${as.issuer}/oauth2/v1/userinfo`, { method: 'POST', headers: { 'content-type': FORM }, body: `access_token=${tokens.access_token}&x=${'a'.repeat(57 * 1024)}` });
+    expect({ status: largeAlone.status, body: await largeAlone.json() }).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'failed to parse the request body' } });
   });
 
   it('a body token without openid is 403, a revoked or forged one 401, as in the header', async () => {
