@@ -1,9 +1,10 @@
 #!/bin/sh
 # Creates the role the apps connect as and one database per app, owned by that role (so its
 # migrations may create tables; it needs no other privilege, and no superuser). Run it as a
-# PostgreSQL superuser (PGHOST, PGUSER… as psql reads them); running it again changes nothing,
-# and with other names it creates an empty database to restore into (section 7).
-#   DB_ROLE=gatehouse DB_PASSWORD=… sh deploy/scripts/create-databases.sh auth api client
+# PostgreSQL superuser (PGHOST, PGUSER… as psql reads them), with the environment file loaded
+# (DB_ROLE, DB_PASSWORD: deploy/env.example); running it again changes nothing, and with other
+# names it creates an empty database to restore into (deploy/README.md section 7).
+#   sh deploy/scripts/create-databases.sh auth api client
 set -eu
 : "${DB_ROLE:?DB_ROLE is not set}" "${DB_PASSWORD:?DB_PASSWORD is not set}"
 [ "$#" -gt 0 ] || { echo "create-databases: name the databases to create (auth api client)" >&2; exit 1; }

@@ -1,6 +1,8 @@
 /**
  * Issue 30: deploy/README.md, followed as written. Every step runs the script the guide shows
- * (deploy/scripts/*.sh), with one environment file's variables, on a clean PostgreSQL (its own
+ * (deploy/scripts/*.sh), with the environment file generate-secrets.sh makes from
+ * deploy/env.example (parsed, then only the hosts, ports, role and database names a test on one
+ * host must change; check-config.sh accepts it for every app), on a clean PostgreSQL (its own
  * role and databases, made by create-databases.sh) and Debian's nginx (the site rendered by
  * render-nginx.sh): secrets, databases, migrations, first registration, the load balancer, two
  * auth and two API instances on one host (metrics ports of their own), one relying party; then a
@@ -12,7 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeProtectedHeader } from 'jose';
@@ -43,6 +45,23 @@ function variables(output: string): Record<string, string> {
   return Object.fromEntries(output.trim().split('\n').map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 }
 
+/**
+ * An environment file as systemd and compose read it: `NAME=value` lines (a value in double quotes
+ * loses them), comments and blank lines skipped. `documented` also holds the names of commented-out
+ * settings (`# NAME=value`), the file's optional ones.
+ */
+function environmentFile(text: string): { values: Record<string, string>; documented: Set<string> } {
+  const values: Record<string, string> = {};
+  const documented = new Set<string>();
+  for (const line of text.split('\n')) {
+    const setting = /^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (!setting) continue;
+    documented.add(setting[2]!);
+    if (!setting[1]) values[setting[2]!] = setting[3]!.replace(/^"(.*)"$/, '$1');
+  }
+  return { values, documented };
+}
+
 type Name = 'auth-1' | 'auth-2' | 'api-1' | 'api-2' | 'app-one';
 interface Running {
   child: ChildProcess;
@@ -64,13 +83,22 @@ let nginx: ChildProcess | undefined;
 let accessLog: string;
 const user: E2eUser = { username: `alice-${suffix}`, password: `pw-${randomBytes(12).toString('base64url')}`, name: 'Alice', email: `alice-${suffix}@example.com`, groups: ['admins'] };
 
-const databaseUrl = (password: string, name: string) => `postgres://${role}:${encodeURIComponent(password)}@${superuser.PGHOST}:${superuser.PGPORT}/${name}`;
+/** One of the environment file's database URLs (its password kept) on the test's server, role and database. */
+function databaseUrl(url: string, name: string): string {
+  const moved = new URL(url);
+  Object.assign(moved, { hostname: superuser.PGHOST, port: superuser.PGPORT, username: role, pathname: `/${name}` });
+  return moved.toString();
+}
+/** The environment file's own database URLs, before the test points them at its databases. */
+let fileUrls: { auth: string; api: string; client: string };
 
+/** One instance, as the guide starts it: start.sh, which becomes the app (exec), so SIGTERM reaches it. */
 async function start(name: Name, extra: Record<string, string>, ready: string): Promise<void> {
-  const script = name.startsWith('auth') ? 'apps/auth/dist/main.js' : name.startsWith('api') ? 'apps/api/dist/main.js' : 'apps/client/dist/main.js';
+  const app = name.startsWith('auth') ? 'auth' : name.startsWith('api') ? 'api' : 'client';
   const port = Number(Object.entries(extra).find(([key]) => /^(AUTH|API|CLIENT)_PORT$/.test(key))![1]);
   const metricsPort = Number(Object.entries(extra).find(([key]) => key.endsWith('_METRICS_PORT'))![1]);
-  const instance: Running = { child: spawn(process.execPath, [join(REPO_ROOT, script)], { cwd: dir, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] }), stdout: '', stderr: '', metricsPort };
+  const child = spawn('sh', [join(SCRIPTS, 'start.sh'), app], { cwd: dir, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const instance: Running = { child, stdout: '', stderr: '', metricsPort };
   const log = createWriteStream(join(LOGS, `${name}.log`), { flags: 'a' });
   instance.child.stdout!.on('data', (chunk: Buffer) => ((instance.stdout += chunk.toString()), log.write(chunk)));
   instance.child.stderr!.on('data', (chunk: Buffer) => ((instance.stderr += chunk.toString()), log.write(chunk)));
@@ -84,7 +112,7 @@ async function stopApps(): Promise<void> {
 
 /** Starts the five instances the guide describes, on the databases of `set`. */
 async function startApps(set: ReturnType<typeof databases>, ports: Record<string, number>): Promise<void> {
-  env = { ...env, AUTH_DATABASE_URL: databaseUrl(env.DB_PASSWORD!, set.auth), API_DATABASE_URL: databaseUrl(env.DB_PASSWORD!, set.api), CLIENT_DATABASE_URL: databaseUrl(env.DB_PASSWORD!, set.client) };
+  env = { ...env, AUTH_DATABASE_URL: databaseUrl(fileUrls.auth, set.auth), API_DATABASE_URL: databaseUrl(fileUrls.api, set.api), CLIENT_DATABASE_URL: databaseUrl(fileUrls.client, set.client) };
   // Two instances of one app on one host: a port and a metrics port of their own each.
   await Promise.all([
     start('auth-1', { AUTH_PORT: String(ports.auth1), AUTH_METRICS_PORT: String(ports.authMetrics1) }, '/readyz'),
@@ -107,55 +135,63 @@ beforeAll(async () => {
   ports = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await freePort()] as const)));
   urls = { auth: `https://127.0.0.1:${ports.authLb}`, api: `https://127.0.0.1:${ports.apiLb}`, app: `https://127.0.0.1:${ports.appLb}` };
   const { cert, key } = selfSignedCertificate(dir);
-  const base = { PATH: process.env.PATH ?? '', HOME: dir };
+  // The scripts' `node` is the one running this test (Node 24), whatever the host's PATH holds first.
+  const base = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, HOME: dir };
 
-  // 1. Secrets: one recipe, printed for the environment file.
-  const secrets = variables(script('generate-secrets.sh', [], base));
-  expect(Object.keys(secrets)).toEqual(['AUTH_ENCRYPTION_KEYS', 'AUTH_COOKIE_KEYS', 'CLIENT_COOKIE_KEYS', 'DB_PASSWORD']);
-  for (const value of Object.values(secrets)) expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  // 2. The role and the databases, as the PostgreSQL superuser.
-  script('create-databases.sh', [first.auth, first.api, first.client], { ...base, ...superuser, DB_ROLE: role, DB_PASSWORD: secrets.DB_PASSWORD! });
-  // The environment file (env.example's names); the certificate's CA for the apps' own https calls.
-  env = {
-    ...base,
-    ...secrets,
-    NODE_ENV: 'production',
-    TRUST_PROXY: 'true',
-    LOG_LEVEL: 'info',
+  // 1. Secrets: the environment file, made from env.example with every secret filled by the one recipe.
+  const file = environmentFile(script('generate-secrets.sh', [join(REPO_ROOT, 'deploy/env.example')], base));
+  for (const name of ['DB_PASSWORD', 'AUTH_ENCRYPTION_KEYS', 'AUTH_COOKIE_KEYS', 'CLIENT_COOKIE_KEYS']) expect(file.values[name], name).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  fileUrls = { auth: file.values.AUTH_DATABASE_URL!, api: file.values.API_DATABASE_URL!, client: file.values.CLIENT_DATABASE_URL! };
+  for (const url of Object.values(fileUrls)) expect(decodeURIComponent(new URL(url).password)).toBe(file.values.DB_PASSWORD);
+  expect(Object.entries(file.values).filter(([, value]) => value.includes('${') || value === '')).toEqual([]);
+  expect(Object.keys(variables(script('generate-secrets.sh', [], base)))).toEqual(['DB_PASSWORD', 'AUTH_ENCRYPTION_KEYS', 'AUTH_COOKIE_KEYS', 'CLIENT_COOKIE_KEYS']);
+
+  // What a test on one host must change: its role (one per run), public URLs on loopback ports,
+  // its certificate, its data directory, the nginx upstreams and listeners. Nothing the file lacks.
+  const overrides: Record<string, string> = {
+    DB_ROLE: role,
     NODE_EXTRA_CA_CERTS: cert,
     AUTH_ISSUER: urls.auth,
     AUTH_DATA_DIR: join(dir, 'auth-data'),
     AUTH_API_AUDIENCE: `${urls.api}/api`,
     API_PUBLIC_URL: urls.api,
     API_AUDIENCE: `${urls.api}/api`,
-    API_INTROSPECTION_CLIENT_ID: 'api',
-    CLIENT_ID: 'app-one',
     CLIENT_URL: urls.app,
     API_URL: urls.api,
+    AUTH_SERVER_NAME: '127.0.0.1', API_SERVER_NAME: '127.0.0.1', APP_SERVER_NAME: '127.0.0.1',
+    AUTH_LISTEN: `127.0.0.1:${ports.authLb}`, API_LISTEN: `127.0.0.1:${ports.apiLb}`, APP_LISTEN: `127.0.0.1:${ports.appLb}`,
+    TLS_CERT: cert, TLS_KEY: key,
+    AUTH_1: `127.0.0.1:${ports.auth1}`, AUTH_2: `127.0.0.1:${ports.auth2}`, API_1: `127.0.0.1:${ports.api1}`, API_2: `127.0.0.1:${ports.api2}`, APP_1: `127.0.0.1:${ports.app1}`,
+    ACCESS_LOG: join(LOGS, 'nginx-access.log'),
   };
-  env = { ...env, AUTH_DATABASE_URL: databaseUrl(secrets.DB_PASSWORD!, first.auth), API_DATABASE_URL: databaseUrl(secrets.DB_PASSWORD!, first.api), CLIENT_DATABASE_URL: databaseUrl(secrets.DB_PASSWORD!, first.client) };
+  expect(Object.keys(overrides).filter((name) => !file.documented.has(name))).toEqual([]);
+  env = { ...base, ...file.values, ...overrides };
+
+  // 2. The role and the databases, as the PostgreSQL superuser (DB_ROLE and DB_PASSWORD from the file).
+  script('create-databases.sh', [first.auth, first.api, first.client], { ...env, ...superuser });
+  env = { ...env, AUTH_DATABASE_URL: databaseUrl(fileUrls.auth, first.auth), API_DATABASE_URL: databaseUrl(fileUrls.api, first.api), CLIENT_DATABASE_URL: databaseUrl(fileUrls.client, first.client) };
   // 3. Migrations: before any client exists (the API's step needs only its database).
   const migrated = script('migrate.sh', [], env);
   expect(migrated).toContain('api: applied');
+  // Before registration, the check names exactly the two secrets register-clients.sh prints.
+  const early = spawnSync('sh', [join(SCRIPTS, 'check-config.sh')], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  expect(early.status).toBe(1);
+  expect(early.stderr.trim().split('\n')).toEqual(['api: API_INTROSPECTION_CLIENT_SECRET must be set when NODE_ENV=production', 'app-one: CLIENT_SECRET must be set when NODE_ENV=production']);
   // 4. First registration: the clients' secrets go into the environment file.
   const registered = variables(script('register-clients.sh', [], env));
   expect(Object.keys(registered)).toEqual(['CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET']);
   env = { ...env, ...registered };
+  // Now the file is whole: every app accepts it (exit 0), one line each.
+  const accepted = script('check-config.sh', [], env);
+  expect(accepted.trim().split('\n').map((line) => line.slice(0, line.indexOf(' (')))).toEqual(['auth: configuration ok', 'api: configuration ok', 'app-one: configuration ok']);
   script('add-user.sh', [user.username, user.email, user.name, 'admins'], env, `${user.password}\n`);
   const totp = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/auth/dist/cli/main.js'), 'user', 'totp', user.username, '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
   expect(totp.status).toBe(0);
   user.totpSecret = new URL((JSON.parse(totp.stdout) as { otpauth_uri: string }).otpauth_uri).searchParams.get('secret')!;
 
-  // 5. The load balancer: the site rendered with the template's own variables only.
-  accessLog = join(LOGS, 'nginx-access.log');
-  const site = script('render-nginx.sh', [], {
-    ...base,
-    AUTH_SERVER_NAME: '127.0.0.1', API_SERVER_NAME: '127.0.0.1', APP_SERVER_NAME: '127.0.0.1',
-    AUTH_LISTEN: `127.0.0.1:${ports.authLb}`, API_LISTEN: `127.0.0.1:${ports.apiLb}`, APP_LISTEN: `127.0.0.1:${ports.appLb}`,
-    TLS_CERT: cert, TLS_KEY: key, TLS_PROTOCOLS: 'TLSv1.2 TLSv1.3',
-    AUTH_1: `127.0.0.1:${ports.auth1}`, AUTH_2: `127.0.0.1:${ports.auth2}`, API_1: `127.0.0.1:${ports.api1}`, API_2: `127.0.0.1:${ports.api2}`, APP_1: `127.0.0.1:${ports.app1}`,
-    ACCESS_LOG: accessLog,
-  });
+  // 5. The load balancer: the site rendered with the template's own variables only, from the file.
+  accessLog = env.ACCESS_LOG!;
+  const site = script('render-nginx.sh', [], env);
   expect(site).toContain('proxy_set_header X-Request-Id $request_id;');
   expect(site).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
   const nginxDir = join(dir, 'nginx');
@@ -328,11 +364,11 @@ describe('deploy/README.md, followed with its scripts', () => {
     script('backup.sh', [backups], env);
     expect(readdirSync(backups).sort()).toEqual(['api.dump', 'auth.dump', 'client.dump']);
     script('create-databases.sh', [restored.auth, restored.api, restored.client], { ...env, ...superuser, DB_ROLE: role });
-    script('restore.sh', [join(backups, 'auth.dump'), databaseUrl(env.DB_PASSWORD!, restored.auth)], env);
-    script('restore.sh', [join(backups, 'api.dump'), databaseUrl(env.DB_PASSWORD!, restored.api)], env);
-    script('restore.sh', [join(backups, 'client.dump'), databaseUrl(env.DB_PASSWORD!, restored.client)], env);
+    script('restore.sh', [join(backups, 'auth.dump'), databaseUrl(fileUrls.auth, restored.auth)], env);
+    script('restore.sh', [join(backups, 'api.dump'), databaseUrl(fileUrls.api, restored.api)], env);
+    script('restore.sh', [join(backups, 'client.dump'), databaseUrl(fileUrls.client, restored.client)], env);
     // Restoring again over the restored data works too (--clean --if-exists).
-    script('restore.sh', [join(backups, 'auth.dump'), databaseUrl(env.DB_PASSWORD!, restored.auth)], env);
+    script('restore.sh', [join(backups, 'auth.dump'), databaseUrl(fileUrls.auth, restored.auth)], env);
     await stopApps();
     running.clear();
     await startApps(restored, ports);
