@@ -1,9 +1,10 @@
 /**
  * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (docs/spec.md §4.2 "Login operations"),
  * without weakening any check the library makes:
- * - `GET /oauth2/v1/authorize` that needs a login or a consent answers 200 with that step's page
- *   itself instead of a 303 to the interaction URL (so does a resume that needs the consent after
- *   a login); the interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
+ * - `GET /oauth2/v1/authorize` that needs an account selection, a login or a consent answers 200
+ *   with that step's page itself instead of a 303 to the interaction URL (so does a resume that
+ *   needs the next step: the consent after a login, the login after "Use another account"); the
+ *   interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
  * - the interaction and resume cookies are scoped to `/` instead of `/interaction/<uid>` and
  *   `/oauth2/v1/authorize/<uid>`, so `/login` and `/mfa/verify` receive them; they stay signed,
  *   httpOnly and SameSite=Lax, and the resume step still checks them;
@@ -19,7 +20,7 @@ const ROOT_SCOPED = new Set([COOKIE_NAMES.interaction, `${COOKIE_NAMES.interacti
 type CookieSet = Context['cookies']['set'];
 
 export interface WireContractDeps {
-  /** Renders the step (login, consent) of an interaction that oidc-provider just started (status 200). */
+  /** Renders the step (select_account, login, consent) of an interaction that oidc-provider just started (status 200). */
   renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void>;
 }
 
