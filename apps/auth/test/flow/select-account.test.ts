@@ -2,7 +2,8 @@
  * prompt=select_account over HTTP (oidc/interaction-policy.ts, interactions/select-account*.ts):
  * with an SSO session the account-selection page ("Continue as", "Use another account"), without
  * one the login form; continuing gives a code for the session's account, another account goes
- * through the login and replaces the session's account; the page's CSRF and input checks, its
+ * through the login and replaces the session's account (at a client that is not first-party, the
+ * new account is then asked for its consent); the page's CSRF and input checks, its
  * JSON variant, and its combinations with prompt=none, prompt=login and max_age.
  * Time moves only by the injected clock (one TOTP step per sign-in). SQLite and PostgreSQL.
  */
@@ -13,6 +14,7 @@ import { jsonBody, type HttpResponse } from '../support/cookie-jar.ts';
 import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const PICKY = { clientId: 'picky-app', clientSecret: 'picky-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:6/cb' };
+const THIRD = { clientId: 'third-app', clientSecret: 'third-app-secret-0123456789abcdef', redirectUri: 'http://127.0.0.1:8/cb' };
 
 describe.each(TEST_ENGINES)('prompt=select_account on %s', (engine) => {
   let server: TestAuthServer;
@@ -29,6 +31,14 @@ describe.each(TEST_ENGINES)('prompt=select_account on %s', (engine) => {
       clientSecret: PICKY.clientSecret,
       grantTypes: ['authorization_code', 'refresh_token'],
       firstParty: true,
+    });
+    // Not first-party: each account allows it on the consent page.
+    await server.app.services.clients.create({
+      clientId: THIRD.clientId,
+      name: 'Third App',
+      redirectUris: [THIRD.redirectUri],
+      clientSecret: THIRD.clientSecret,
+      grantTypes: ['authorization_code', 'refresh_token'],
     });
   });
   afterAll(() => server.close());
@@ -145,6 +155,31 @@ describe.each(TEST_ENGINES)('prompt=select_account on %s', (engine) => {
     expect(await subOf(quiet.location)).toBe(await accountId(second));
     const again = await request(jar, select());
     expect(again.text).toContain(`Continue as <span id="select-account-username" class="account-name">${second.username}</span>`);
+  });
+
+  it('another account at a client that is not first-party: the new account gets the consent page, then a code for it', async () => {
+    const first = await server.createUser();
+    const second = await server.createUser();
+    const jar = new CookieJar();
+    const third = { clientId: THIRD.clientId, redirectUri: THIRD.redirectUri, scope: 'openid profile' };
+    const allow = (uid: string) =>
+      request(jar, `${server.issuer}/consent`, { method: 'POST', headers: { ...form({}).headers, origin: server.issuer }, body: form({ uid, decision: 'allow' }).body });
+    const consentFirst = await login(first, jar, authorizeUrl(server, third));
+    expect(consentFirst.text).toContain('id="consent-allow"');
+    expect((await allow(uidOf(consentFirst.text))).status).toBe(302);
+
+    const page = await request(jar, select(third));
+    expect(page.text).toContain(`Continue as <span id="select-account-username" class="account-name">${first.username}</span>`);
+    const loginForm = await choose(jar, uidOf(page.text), 'another');
+    const signOut = await completeLogin(jar, loginForm, second);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(signOut.text)![1]!;
+    const confirmed = await request(jar, `${server.issuer}/oauth2/v1/logout/confirm`, { method: 'POST', headers: { ...form({}).headers, origin: server.issuer }, body: form({ xsrf, logout: 'yes' }).body });
+    const consentSecond = await request(jar, new URL(confirmed.location!, server.issuer).toString());
+    expect(consentSecond.status).toBe(200);
+    expect(consentSecond.text).toContain(`Signed in as <strong id="consent-username">${second.username}</strong>`);
+    const done = await allow(uidOf(consentSecond.text));
+    expect(done.status).toBe(302);
+    expect(await subOf(done.location, THIRD)).toBe(await accountId(second));
   });
 
   it('prompt=none with select_account is refused as OIDC Core says (none only alone), at the client with its state', async () => {
