@@ -10,21 +10,11 @@
  *   back: enabling only allows new sign-ins, and the earlier tokens stay revoked.
  */
 import type { Account, AccountStore } from './account-store.ts';
-import type { RevocationStore } from '../revocation/revocation-store.ts';
 import type { EndedSessions } from '../admin/user-sessions.ts';
 import { endAccountAccess, type EndAccountAccessDeps } from './end-account-access.ts';
 
 export interface AccountLifecycleDeps extends EndAccountAccessDeps {
   accounts: Pick<AccountStore, 'setDisabled'>;
-}
-
-/**
- * Ends every access token of `sub` issued up to now. `iat` has one-second precision, so a token
- * issued in the current second counts as issued before (the cut-off is now + 1 ms).
- */
-export function revokeEverythingOf(deps: { revocations: Pick<RevocationStore, 'revokeSubject'>; clock: () => number; accessTokenTtl: number }, sub: string): Promise<void> {
-  const now = deps.clock();
-  return deps.revocations.revokeSubject(sub, now + 1, now + (deps.accessTokenTtl + 1) * 1000);
 }
 
 /** Disables the account and ends everything it holds (what was ended in `ended`); undefined when there is no such user. */

@@ -11,14 +11,13 @@
  *   session back, only the right to sign in;
  * - the account page's metadata of the ended sessions goes with them;
  * - with `revokeSubject` (disable, remove: nothing of the account is kept), every access token
- *   of the subject issued up to now is revoked by subject too (disable-account.ts
- *   revokeEverythingOf: an `account-disabled` event), which also reaches tokens whose grant
+ *   of the subject issued up to now is revoked by subject too (revokeEverythingOf below: an
+ *   `account-disabled` event), which also reaches tokens whose grant
  *   row was already gone.
  */
 import type { EndedSessions, UserSessionStore } from '../admin/user-sessions.ts';
 import type { SessionMetaStore } from '../account/session-meta-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
-import { revokeEverythingOf } from './disable-account.ts';
 
 export interface EndAccountAccessDeps {
   userSessions: Pick<UserSessionStore, 'endAll' | 'endOthers'>;
@@ -42,4 +41,13 @@ export async function endAccountAccess(deps: EndAccountAccessDeps, accountId: st
   const ended = options.keepSessionId === undefined ? await deps.userSessions.endAll(accountId) : await deps.userSessions.endOthers(accountId, options.keepSessionId);
   await deps.sessionMeta.remove(ended.sessionUids);
   return ended;
+}
+
+/**
+ * Ends every access token of `sub` issued up to now. `iat` has one-second precision, so a token
+ * issued in the current second counts as issued before (the cut-off is now + 1 ms).
+ */
+function revokeEverythingOf(deps: { revocations: Pick<RevocationStore, 'revokeSubject'>; clock: () => number; accessTokenTtl: number }, sub: string): Promise<void> {
+  const now = deps.clock();
+  return deps.revocations.revokeSubject(sub, now + 1, now + (deps.accessTokenTtl + 1) * 1000);
 }
