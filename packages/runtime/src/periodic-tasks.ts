@@ -2,9 +2,10 @@
  * Work a server does on a schedule (signing-key checks, purges of expired rows), owned by the
  * start-up path and never by incoming requests: an idle instance rotates its keys on time.
  * Rules:
- * - {@link periodicTasks} only decides what is due, by the injected clock: a task runs when
- *   `everyMs` have passed since it last ran (or since the tasks were created); tests call
- *   `runDue()` after moving their clock, without any timer;
+ * - {@link periodicTasks} only decides what is due, by the injected clock: a task is due every
+ *   `everyMs` counted from when the tasks were created (a run late by a few ms does not push the
+ *   next one back, so timer jitter never skips a period); tests call `runDue()` after moving
+ *   their clock, without any timer;
  * - {@link runOnTimer} calls `runDue()` on a real timer of the shortest period; the timer is
  *   unref'd (it never keeps a process alive), a tick that finds the previous run still going is
  *   skipped (no overlap), and `stop()` clears it and waits for a run in progress, so shutdown
@@ -44,8 +45,11 @@ export function periodicTasks(tasks: readonly PeriodicTask[], clock: () => numbe
     async runDue() {
       for (const task of tasks) {
         const now = clock();
-        if (now - lastRun.get(task)! < task.everyMs) continue;
-        lastRun.set(task, now);
+        const last = lastRun.get(task)!;
+        if (now - last < task.everyMs) continue;
+        // The next period counts from the schedule, not from when this run began: a timer tick a
+        // few ms earlier than the last one must still find the task due.
+        lastRun.set(task, last + Math.floor((now - last) / task.everyMs) * task.everyMs);
         await task.run(now).catch(() => undefined);
       }
     },

@@ -28,6 +28,18 @@ describe('periodicTasks', () => {
     expect(runs).toEqual(['keys@5000', 'keys@60000', 'purge@60000']);
   });
 
+  it('counts periods from the schedule: a tick a few ms earlier than the last one still finds the task due', async () => {
+    let now = 0;
+    const runs: number[] = [];
+    const tasks = periodicTasks([{ name: 'keys', everyMs: 5_000, run: async (at) => void runs.push(at) }], () => now);
+    for (const tick of [5_007, 10_002, 15_001, 19_999, 20_000, 31_000, 35_000]) {
+      now = tick;
+      await tasks.runDue();
+    }
+    // 31 000 is two periods late: it runs once, and 35 000 is the next period on the schedule.
+    expect(runs).toEqual([5_007, 10_002, 15_001, 20_000, 31_000, 35_000]);
+  });
+
   it('a task that throws does not stop the others', async () => {
     let now = 0;
     const runs: string[] = [];
