@@ -23,7 +23,9 @@ export interface Discovery {
 }
 
 export function createDiscovery(options: { issuer: string; fetch: typeof fetch; clock: () => number; retryMs?: number }): Discovery {
-  const retryMs = options.retryMs ?? 5_000;
+  // One second: short enough that an API started beside its authorization server (pnpm dev)
+  // validates tokens as soon as that server answers, long enough that an outage is one fetch a second.
+  const retryMs = options.retryMs ?? 1_000;
   let metadata: AuthorizationServerMetadata | undefined;
   let pending: Promise<AuthorizationServerMetadata> | undefined;
   let failedAt = -Infinity;
