@@ -25,9 +25,9 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 /**
  * `app` is the Koa application the middleware is mounted on (oidc-provider's Provider is one itself; its `.app` getter is deprecated):
  * `href` and `URL` are replaced once on its request prototype, which every context it creates
- * inherits (those oidc-provider creates later from the same request included). Defining them on
- * each request's own object gave every request object new hidden classes (issue 13: V8's map
- * transitions showed in the token endpoint's profile).
+ * inherits (those oidc-provider creates later from the same request included). They are never
+ * defined on a request's own object, which would give every request object new hidden classes
+ * (bench/README.md, Profiling).
  */
 export function pinPublicOrigin(issuer: string, app: Pick<Koa, 'request'>) {
   const { origin, host } = new URL(issuer);

@@ -25,7 +25,7 @@
  *   client lookup of a refresh request (`refreshTokenOfRequest`) reads the client, the scope
  *   policies and the presented token with those three in one statement; the lookups oidc-provider
  *   and the stores make next in that request are answered from that read, once each, and every
- *   write through the adapter drops what is left of it (issue 13: one round trip instead of six);
+ *   write through the adapter drops what is left of it (one round trip, not one per lookup: bench/README.md);
  * - inside a request, a RefreshToken's consumption (rotation) is committed together with the next
  *   RefreshToken stored in that request (the rotated one): one statement on PostgreSQL; on SQLite
  *   one transaction, shared with the rotations of the other requests of the same event-loop turn

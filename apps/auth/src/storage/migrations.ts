@@ -307,8 +307,8 @@ export const authMigrations: Migrations = {
   '017_oidc_payloads_sparse_indexes': {
     async up(db: Kysely<unknown>) {
       // Only sessions and interactions carry a uid, and no model Gatehouse enables carries a user
-      // code: indexes of the rows that have one. Before, every stored token and grant added a NULL
-      // entry to both, and every refresh-token rotation rewrote their last NULL page (issue 13).
+      // code: indexes of the rows that have one, so stored tokens and grants add no NULL entries
+      // and a refresh-token rotation rewrites no index page it does not need (bench/README.md).
       // `uid = ?` (and a join on it) still finds its row through the index: it implies NOT NULL.
       for (const column of ['uid', 'user_code'] as const) {
         await db.schema.dropIndex(`oidc_payloads_${column}`).execute();
