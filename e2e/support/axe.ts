@@ -4,6 +4,8 @@
  */
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { screenshot } from './browser.ts';
 
 export interface AxeViolation {
   id: string;
@@ -23,4 +25,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+/**
+ * The checks every page gets at a phone's and a desktop's width (390 and 1280 px): no serious
+ * axe violation, no horizontal scrolling, and a screenshot `<name>-<width>.png`.
+ */
+export async function checkAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, `${name}-${width}`);
+  }
 }

@@ -22,6 +22,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
+/** Collects the page's Content-Security-Policy violations as Chromium reports them on the console. */
+export function cspViolationsOf(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
+  return violations;
+}
+
 /** The submit button of the one-time-code form (the page may offer other methods in forms of their own). */
 export const CODE_SUBMIT = 'form:has(#code) button[type=submit]';
 

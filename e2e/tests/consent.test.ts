@@ -19,8 +19,8 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
-import { seriousViolations } from '../support/axe.ts';
+import { cspViolationsOf, launchBrowser, submitCode, submitPassword } from '../support/browser.ts';
+import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 const CLIENT_ID = 'movie-night';
@@ -35,7 +35,7 @@ let redirectUri: string;
 let logoServer: Server;
 let logoUri: string;
 let logoRequests = 0;
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 /** The relying party's redirect URI: a page that shows what the authorization server sent back. */
 async function startRelyingParty(): Promise<Server> {
@@ -103,14 +103,6 @@ function authorizeUrl(state: string): string {
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
-/** Axe at both widths, and a screenshot of each. */
-async function checkAtBothWidths(name: string): Promise<void> {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, `${name}-${width}`);
-  }
-}
 
 beforeAll(async () => {
   rp = await startRelyingParty();
@@ -127,9 +119,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-  });
+  cspViolations = cspViolationsOf(page);
 });
 
 afterAll(async () => {
@@ -161,7 +151,7 @@ describe('issue 29, the consent step in Chromium', () => {
       'See your e-mail address email',
       'View your movies movies:read',
     ]);
-    await checkAtBothWidths('consent-page');
+    await checkAtBothWidths(page, 'consent-page');
   });
 
   it('Allow, by keyboard only, continues to the app with a code', async () => {
@@ -185,7 +175,7 @@ describe('issue 29, the consent step in Chromium', () => {
     expect(await page.locator('#app-list li').count()).toBe(1);
     expect(await text('#app-list li strong')).toBe('Movie Night');
     expect(await text('#app-list li .muted')).toBe('openid profile email movies:read');
-    await checkAtBothWidths('account-connected-apps');
+    await checkAtBothWidths(page, 'account-connected-apps');
     await Promise.all([page.waitForURL(`${stack.authUrl}/account?done=apps#apps`), page.click('#app-list li button[type=submit]')]);
     expect(await text('#notice')).toBe("The application's access was revoked. Its sign-ins and refresh tokens ended.");
     expect(await text('#app-list')).toBe('No application has asked for access to your account.');

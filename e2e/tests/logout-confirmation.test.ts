@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
-import { seriousViolations } from '../support/axe.ts';
+import { cspViolationsOf, launchBrowser, submitCode, submitPassword } from '../support/browser.ts';
+import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -18,19 +18,11 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let user: E2eUser;
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
-/** Axe at both widths, and a screenshot of each. */
-async function checkAtBothWidths(name: string): Promise<void> {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, `${name}-${width}`);
-  }
-}
 
 beforeAll(async () => {
   stack = await startStack({ name: 'logout-confirmation', clientApps: false });
@@ -38,9 +30,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-  });
+  cspViolations = cspViolationsOf(page);
 });
 
 afterAll(async () => {
@@ -63,7 +53,7 @@ describe('issue 29, logout without id_token_hint asks the user, in Chromium', ()
     expect(await page.locator('script').count()).toBe(0);
     expect(await text('h1')).toBe('Sign out of Gatehouse?');
     expect(await text('#logout-username')).toBe(user.username);
-    await checkAtBothWidths('logout-confirmation');
+    await checkAtBothWidths(page, 'logout-confirmation');
   });
 
   it('by keyboard: Tab reaches "Stay signed in", which keeps the session', async () => {

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -22,16 +22,14 @@ let page: Page;
 let cdp: CDPSession;
 let authenticatorId: string;
 let user: E2eUser;
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 beforeAll(async () => {
   stack = await startStack({ name: 'passkeys' });
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-  });
+  cspViolations = cspViolationsOf(page);
   // Chromium's virtual authenticator answers a conditional (autofill) request at once; the
   // scenarios that click a button turn conditional mediation off with this flag (per origin).
   await context.addInitScript(() => {

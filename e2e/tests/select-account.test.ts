@@ -16,8 +16,8 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
-import { seriousViolations } from '../support/axe.ts';
+import { cspViolationsOf, launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
+import { checkAtBothWidths, seriousViolations } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 const CLIENT_ID = 'film-club';
@@ -32,7 +32,7 @@ let rp: Server;
 let redirectUri: string;
 let firstSub: string;
 const verifiers = new Map<string, string>();
-const cspViolations: string[] = [];
+let cspViolations: string[] = [];
 
 /** The relying party's redirect URI: a page that shows what the authorization server sent back. */
 async function startRelyingParty(): Promise<Server> {
@@ -98,9 +98,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext();
   page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
-  });
+  cspViolations = cspViolationsOf(page);
 });
 
 afterAll(async () => {
@@ -125,13 +123,7 @@ describe('issue 29, prompt=select_account in Chromium', () => {
     expect(await text('#select-account-client')).toBe('Film Club');
     expect(await text('#select-account-continue')).toBe(`Continue as ${first.username}`);
     expect(await text('#select-account-another')).toBe('Use another account');
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      expect(await seriousViolations(page)).toEqual([]);
-      // Both choices fit the width: no horizontal scrolling.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      await screenshot(page, `select-account-page-${width}`);
-    }
+    await checkAtBothWidths(page, 'select-account-page');
   });
 
   it('"Continue as", by keyboard only, lands at the app with a code for the same account', async () => {
