@@ -1,12 +1,17 @@
 /**
  * One side-by-side comparison: a subject (Gatehouse) against its baseline, measured in
- * alternating rounds (A,B then B,A …) of one run. Rules, as in apps/api/bench/token-validation.bench.ts:
+ * alternating rounds (A,B then B,A …) of one run. Rules, as in apps/api/bench/token-validation.bench.ts
+ * (bench/README.md, "How it measures"):
+ * - warm-up measurements of each side come first and are not counted;
+ * - the rounds are an even number (an odd request is rounded up), so every order is paired with
+ *   its reverse;
  * - each round yields its own subject/baseline ratio from two measurements seconds apart, so
  *   slow drift of the machine (the neighbours on 2 shared cores) cancels out;
  * - the one measured second in a round runs a little differently (the other process collected
  *   its garbage meanwhile), and the order flips every round, so two consecutive rounds are
  *   combined by their geometric mean;
- * - the figure is the median of those pair ratios, which a few disturbed rounds do not move.
+ * - the figure is the median of those pair ratios, which a few disturbed rounds do not move;
+ *   the subject's and the baseline's rates are reported as the medians of their rounds.
  */
 export interface Measure {
   /** Runs one measurement and answers its rate (operations per second). */
@@ -24,7 +29,7 @@ export interface Comparison {
   readonly budget: number | undefined;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,7 +47,10 @@ export async function compare(options: {
   warmups?: number;
   /** Called once per round with both rates (for the log). */
   onRound?: (round: number, subject: number, baseline: number) => void;
+  /** Waits between measurements (default: a real timer; tests pass one that does not wait). */
+  pause?: (ms: number) => Promise<void>;
 }): Promise<Comparison> {
+  const pause = options.pause ?? sleep;
   const rounds = 2 * Math.ceil(options.rounds / 2);
   // Warm-up: JIT, pools, caches; not counted.
   for (let i = 0; i < (options.warmups ?? 1); i++) {
