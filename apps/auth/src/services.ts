@@ -15,7 +15,7 @@ import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
 import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
 import { currentOidcRequest, currentRefreshTokenParam } from './oidc/current-request.ts';
-import { createReadAhead } from './oidc/read-ahead.ts';
+import { createReadAhead, NO_READ_AHEAD } from './oidc/read-ahead.ts';
 import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
 import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
 import { createPushStore, type PushStore } from './push/push-store.ts';
@@ -89,16 +89,22 @@ export interface AuthServerOptions {
    * every request. SQLite needs none.
    */
   clientChangeListener?: ChangeListener;
+  /**
+   * `joined` (the default): a token request's lookups are answered by one joined read where they can
+   * be (oidc/read-ahead.ts); `plain`: every store reads on its own. Both answer the same; tests
+   * compare them.
+   */
+  tokenPathReads?: 'joined' | 'plain';
 }
 
 export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now, server: AuthServerOptions = {}): AuthServices {
   const db = database.db;
   const box = createSecretBox(config.encryptionKeys);
   // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
-  const readAhead = createReadAhead(currentOidcRequest);
+  const readAhead = server.tokenPathReads === 'plain' ? NO_READ_AHEAD : createReadAhead(currentOidcRequest);
   // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).
   const clientChanges = createClientChangeTracker(database.readNowVersion ?? server.clientChangeListener?.version);
-  const clients = createClientStore(db, box, clock, { readAhead, engine: database.engine, changes: clientChanges });
+  const clients = createClientStore(db, box, clock, server.tokenPathReads === 'plain' ? undefined : { readAhead, engine: database.engine, changes: clientChanges });
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.

@@ -18,6 +18,7 @@ import { createLogger, type Logger } from '../../src/logging/logger.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import { createApp, type AuthApp } from '../../src/app.ts';
+import { createAuthServices } from '../../src/services.ts';
 import { hashPassword } from '../../src/accounts/password.ts';
 import { loadSigningJwks, rotateSigningKeys } from '../../src/keys/signing-keys.ts';
 import { keyPolicy } from '../../src/keys/key-policy.ts';
@@ -40,6 +41,8 @@ export interface TestAuthServerOptions {
   outage?: boolean;
   /** The registry the server records its metrics into (default: its own, without process metrics). */
   metrics?: Registry;
+  /** How the token path reads its rows (services.ts `tokenPathReads`): joined by default. */
+  tokenPathReads?: 'joined' | 'plain';
 }
 
 export interface TestUser {
@@ -92,7 +95,8 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     ...options.env,
   });
   const database = await openAuthDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
-  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics });
+  const chosen = options.tokenPathReads ? createAuthServices(config, database, options.clock, { tokenPathReads: options.tokenPathReads }) : undefined;
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(chosen ? { services: chosen } : {}) });
   server.on('request', app.callback());
   const { services } = app;
   const clock = options.clock ?? Date.now;
