@@ -32,6 +32,18 @@ describe('bad input gets a clear 4xx', () => {
     expect(res.text).not.toMatch(/at \w+ \(/);
   });
 
+  it.each([
+    ['a wrong content type', { 'content-type': 'application/x-www-form-urlencoded' }, 'code=a', 415, 'unsupported_media_type', 'Send the request as application/json.'],
+    ['an oversized body', { 'content-type': 'application/json' }, JSON.stringify({ code: 'c'.repeat(9_000) }), 413, 'payload_too_large', 'Request body is larger than 8192 bytes.'],
+    ['malformed JSON', { 'content-type': 'application/json' }, '{"code":', 400, 'invalid_request', 'The request body is not valid JSON.'],
+    ['an empty body', { 'content-type': 'application/json' }, '', 400, 'invalid_request', 'The request body is not valid JSON.'],
+    ['a JSON array', { 'content-type': 'application/json' }, '["code"]', 400, 'invalid_request', 'The JSON body must be an object.'],
+  ])('POST /authenticator/api/register with %s', async (_name, headers, body, status, error, description) => {
+    const res = await request(new CookieJar(), `${server.issuer}/authenticator/api/register`, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body });
+    expect(res.status).toBe(status);
+    expect(res.json()).toEqual(expect.objectContaining({ error, error_description: description }));
+  });
+
   it('POST /login without an interaction cookie is interaction_expired (HTML page for browsers)', async () => {
     jar = new CookieJar();
     const res = await post('/login', form({ username: 'a', password: 'b' }));

@@ -10,7 +10,8 @@
  * - a query parameter given twice is refused; unknown body members are refused (strict objects);
  * - control characters (NUL included) never reach a handler or the database: a path parameter
  *   holding one names nothing (404), a query value holding one is a validation failure;
- * - bodies are JSON only (`application/json` or `application/*+json`), at most 64 KiB; a route
+ * - bodies are JSON only (`application/json` or `application/*+json`), at most 64 KiB, read by the
+ *   shared reader (`@gatehouse/http` readRequestBody) and answered as problems here; a route
  *   whose body schema accepts `undefined` (optional body) may also be called without a body;
  * - every answer has `Cache-Control: no-store`; errors are problem documents (problem.ts); an
  *   unreachable database is 503 `temporarily_unavailable` with Retry-After; anything unexpected
@@ -19,6 +20,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { isDatabaseUnavailable } from '@gatehouse/db';
+import { BodyError, readRequestBody } from '@gatehouse/http';
 import type { Logger } from '../../logging/logger.ts';
 import type { AdminScope } from '../../policy/admin-scopes.ts';
 import type { Actor } from '../user-admin.ts';
@@ -121,22 +123,24 @@ function hasBody(ctx: Context): boolean {
   return Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
 }
 
+/** The body as JSON, under the shared reader's rules; its refusals as the admin API's problems. */
 async function readJson(ctx: Context): Promise<unknown> {
-  if (!ctx.request.is('application/json', 'application/*+json')) {
-    throw new AdminProblem(415, 'unsupported_media_type', 'Send the body as application/json.');
-  }
-  if (Number(ctx.get('content-length') || 0) > BODY_LIMIT) throw new AdminProblem(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) throw new AdminProblem(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT} bytes.`);
-    chunks.push(chunk);
-  }
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new AdminProblem(400, 'malformed_body', 'The body is not valid JSON.');
+    return (await readRequestBody(ctx.req, { limit: BODY_LIMIT, accept: ['application/json', 'application/*+json'] })).value;
+  } catch (thrown) {
+    if (!(thrown instanceof BodyError)) throw thrown;
+    switch (thrown.code) {
+      case 'unsupported_media_type':
+        throw new AdminProblem(415, 'unsupported_media_type', 'Send the body as application/json.');
+      case 'payload_too_large':
+        throw new AdminProblem(413, 'payload_too_large', `The body is larger than ${BODY_LIMIT} bytes.`);
+      case 'aborted':
+        throw new AdminProblem(400, 'malformed_body', 'The body ended before it was complete.');
+      case 'empty_body':
+      case 'malformed_json':
+      case 'not_an_object':
+        throw new AdminProblem(400, 'malformed_body', 'The body is not valid JSON.');
+    }
   }
 }
 
