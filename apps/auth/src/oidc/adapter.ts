@@ -19,21 +19,22 @@
  *   session that no longer exists (expired, logged out), refused requests included, so storing
  *   it would let one stale cookie add a row per request. Not finding it later means the same;
  * - every query is compiled once, when the adapter is created (`precompile` of @gatehouse/db):
- *   the token endpoint runs several per request, and building them cost as much as running them;
+ *   the token endpoint runs several per request, and building one costs as much as running it;
  * - inside an oidc-provider request (`readAhead`, read-ahead.ts), finding a RefreshToken reads in
  *   the same statement its Grant, its Session (by the token's sessionUid) and its account, and the
  *   client lookup of a refresh request (`refreshTokenOfRequest`) reads the client, the scope
  *   policies and the presented token with those three in one statement; the lookups oidc-provider
  *   and the stores make next in that request are answered from that read, once each, and every
- *   write through the adapter drops what is left of it (one round trip, not one per lookup: bench/README.md);
+ *   write through the adapter drops what is left of it (one round trip, not one per lookup;
+ *   bench/README.md, "Token path");
  * - inside a request, a RefreshToken's consumption (rotation) is committed together with the next
  *   RefreshToken stored in that request (the rotated one): one statement on PostgreSQL; on SQLite
  *   one transaction, shared with the rotations of the other requests of the same event-loop turn
  *   (group-commit.ts: one WAL sync for all, each response still follows its own commit and its
  *   sync, which on a SQLite file runs while the request signs its tokens). Any other
  *   adapter call of the request, or the end of the request (flushPendingWrites, before the
- *   response), commits a consumption left alone first. Either both are stored or neither (before,
- *   a failure between them lost the client its refresh token).
+ *   response), commits a consumption left alone first. Either both are stored or neither (a failure
+ *   between them would lose the client its refresh token).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';

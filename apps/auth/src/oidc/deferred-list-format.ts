@@ -1,9 +1,9 @@
 /**
- * Keeps ICU's locale data out of an idle authorization server (issue 13, memory). Rules:
+ * Keeps ICU's locale data out of an idle authorization server. Rules:
  * - oidc-provider creates two `Intl.ListFormat` when it is imported (its error messages, e.g.
- *   "must be one of a, b or c"); the first use of any `Intl` service maps about 13 MB of ICU data
- *   from the `node` binary (bench/README.md, memory), although those lists are formatted only
- *   when a request is refused;
+ *   "must be one of a, b or c"); the first use of any `Intl` service maps ICU's data from the
+ *   `node` binary into resident memory (bench/README.md, "Memory"), although those lists are
+ *   formatted only when a request is refused;
  * - this module, imported first by main.ts, puts a deferring `Intl.ListFormat` in place while the
  *   modules are evaluated: an instance keeps its arguments and builds the real formatter on its
  *   first call, so each call answers exactly what the real one answers (bad arguments throw at

@@ -1,5 +1,5 @@
 /**
- * Group commit of the refresh-token rotations on SQLite (issue 13). Rules:
+ * Group commit of the refresh-token rotations on SQLite. Rules:
  * - each caller's writes run inside one transaction shared with the rotations of the other
  *   requests that reached this point in the same turn of the event loop; every caller is answered
  *   only once that transaction is committed, so a response still follows its own commit (the
@@ -11,16 +11,16 @@
  * - with `afterCommit` (SQLite: the log synced in libuv's pool), the transaction commits without
  *   waiting for the disk: each caller learns when its writes are committed (`committed`: it may go
  *   on with its request) and when afterCommit has run (`durable`: only then may it answer). What
- *   was answered is as durable as before; the event loop serves other requests, and the request
- *   itself goes on (its signatures), while the disk works;
+ *   is answered is as durable as with a synchronous commit; the event loop serves other requests,
+ *   and the request itself goes on (its signatures), while the disk works;
  * - while one group's afterCommit runs, the next group forms and waits: it commits, as one
- *   transaction, when that afterCommit has settled. Its callers wait no longer than before (a
- *   commit made during a sync waited for the sync after it anyway), and the group is larger: fewer
+ *   transaction, when that afterCommit has settled. Its callers wait no longer than they would alone (a
+ *   commit made during a sync waits for the sync after it anyway), and the group is larger: fewer
  *   commits, so fewer log pages written for the same rows (the same hot pages are rewritten by
  *   every commit), fewer checkpoints, and fewer statements per rotation.
  * Why: on SQLite each commit waits for fsync inside the synchronous statement, blocking every
- * request; under refresh load that wait was the largest cost of the token endpoint (profiles),
- * and the cores idled through it (bench/README.md, tenth pass).
+ * request; under refresh load that wait is the largest cost of the token endpoint, and the cores
+ * idle through it (bench/README.md, "Token path").
  */
 
 /** Runs `work` for every item inside one transaction. */

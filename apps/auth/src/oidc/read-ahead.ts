@@ -1,10 +1,10 @@
 /**
  * Rows read ahead for the request being served, so that one SQL statement answers lookups
- * oidc-provider makes one after the other in the same request (issue 13: every statement is a
- * round trip to PostgreSQL). Rules:
+ * oidc-provider makes one after the other in the same request (every statement is a round trip
+ * to PostgreSQL; bench/README.md, "Token path"). Rules:
  * - scoped to ONE request: the rows are kept per request object (oidc-provider's `Provider.ctx`,
  *   set only inside its own endpoints), in a WeakMap; another request, or code outside a
- *   request (CLI, admin API, tests), never sees them and reads the database as before;
+ *   request (CLI, admin API, tests), never sees them and reads the database;
  * - each row answers one lookup at most: take() removes it, so a second lookup of the same
  *   thing in the same request reads the database again;
  * - a row "not found" is kept too (value undefined): the lookup answers not found, as the
