@@ -138,7 +138,7 @@ function buildAuthenticator(config: ApiConfig, deps: ApiDeps): { authenticator: 
 
 export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
   const app = new Koa<ApiState>({ proxy: config.trustProxy });
-  const store = createItemStore(deps.database.db as Kysely<ApiSchema>, deps.database);
+  const store = createItemStore(deps.database.db as Kysely<ApiSchema>, deps.database.engine === 'sqlite' ? deps.database : undefined);
   const { authenticator, feed } = buildAuthenticator(config, deps);
   const dpopProofs = createDpopProofStore(deps.database.db as Kysely<ApiSchema>);
   const dpop = createDpopBinding({ store: dpopProofs, clock: deps.clock, windowSeconds: config.dpopProofWindow, publicUrl: config.publicUrl, realm: config.realm });

@@ -53,10 +53,10 @@ async function main(): Promise<void> {
     throw error;
   }
   // PostgreSQL: client rows are reused until a change is heard (clients/client-change-tracker.ts).
-  const clientChangeListener = database.listen?.(CLIENT_CHANGES_CHANNEL, {
+  const clientChangeListener = database.engine === 'postgres' ? database.listen(CLIENT_CHANGES_CHANNEL, {
     onLost: (error) => logger.warn({ err: error, event: 'clients.change_listener_lost' }, 'stopped hearing client changes; reading every client until listening again'),
     onListening: () => logger.info({ event: 'clients.change_listener_back' }, 'hearing client changes again'),
-  });
+  }) : undefined;
   const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
   const metrics = createMetricsRegistry();
   const app = await createApp(config, { database, logger, services, metrics }).catch((error: unknown) => {

@@ -103,7 +103,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
   const readAhead = server.tokenPathReads === 'plain' ? NO_READ_AHEAD : createReadAhead(currentOidcRequest);
   // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).
-  const clientChanges = createClientChangeTracker(database.readNowVersion ?? server.clientChangeListener?.version);
+  const clientChanges = createClientChangeTracker(database.engine === 'sqlite' ? database.readNowVersion : server.clientChangeListener?.version);
   const clients = createClientStore(db, box, clock, server.tokenPathReads === 'plain' ? undefined : { readAhead, engine: database.engine, changes: clientChanges });
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
@@ -121,7 +121,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulator: createRegulator({ store: regulationStore, clock, rules: regulationRules(config) }),
     knownDevices: createKnownDevices({ keys: config.cookieKeys, ttl: config.regulation.knownDeviceTtl, clock }),
     totp: createTotp(),
-    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam, ...(database.deferredSync ? { deferredSync: database.deferredSync } : {}) }),
+    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam, ...(database.engine === 'sqlite' && database.deferredSync ? { deferredSync: database.deferredSync } : {}) }),
     devices: createDeviceStore(db, clock),
     enrollments: createEnrollmentStore(db, clock),
     pushes: createPushStore(db, clock),

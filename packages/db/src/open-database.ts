@@ -26,46 +26,61 @@ export interface PoolStats {
   readonly waiting: number;
 }
 
-/** An open database: a Kysely instance plus the engine behind it. */
-export interface Database<Schema = unknown> {
+/** What every open database has, whatever its engine. */
+interface OpenDatabase<Schema> {
   readonly db: Kysely<Schema>;
-  readonly engine: Engine;
-  /**
-   * SQLite only (undefined on PostgreSQL): runs a read at once and returns its rows without a
-   * promise, on a second connection whose snapshot is shared by the reads of one event-loop turn
-   * and renewed as soon as this process writes (sqlite-snapshot-reader.ts). It sees committed rows
-   * only, never a transaction in progress. For hot reads (the API's item reads).
-   */
-  readonly readNow?: SqliteReadNow;
-  /**
-   * SQLite only: a number naming the committed state `readNow` sees now. It moves whenever anything
-   * has been committed since, by this process or another one on the same file; while it stays, a
-   * repeated `readNow` returns the same rows, so a result may be reused (the API's item reads).
-   */
-  readonly readNowVersion?: () => number;
-  /**
-   * SQLite on a file only: commits whose wait for the disk leaves the event loop
-   * (sqlite-log-sync.ts). A normal SQLite commit calls fsync inside the statement, and the whole
-   * process waits for the disk. Here `transaction` commits without it (`PRAGMA synchronous =
-   * NORMAL` for that commit only; every other commit stays FULL) and `sync` then waits for the log
-   * in libuv's pool. Answer a caller only once `sync` has resolved: what was answered is then as
-   * durable as after a normal commit. Until then the rows are visible to other reads, and a crash
-   * of the machine (not of the process) could lose them, with nobody having been told they were
-   * stored. For hot writes (the token endpoint's refresh-token rotations).
-   */
-  readonly deferredSync?: DeferredSync<Schema>;
-  /**
-   * PostgreSQL only: listens on a notification channel with a connection of its own
-   * (pg-change-listener.ts), for a cache that other processes' commits must invalidate (a trigger
-   * sends the notifications). Closed with the database.
-   */
-  readonly listen?: (channel: string, options?: ChangeListenerOptions) => ChangeListener;
   /** The connection pool's numbers now; undefined for SQLite, which has one embedded connection. */
   poolStats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
-/** See {@link Database.deferredSync}. */
+/** An open SQLite database, with the reads and commits only an embedded engine offers. */
+export interface SqliteDatabase<Schema = unknown> extends OpenDatabase<Schema> {
+  readonly engine: 'sqlite';
+  /**
+   * Runs a read at once and returns its rows without a promise, on a second connection whose
+   * snapshot is shared by the reads of one event-loop turn and renewed as soon as this process
+   * writes (sqlite-snapshot-reader.ts). It sees committed rows only, never a transaction in
+   * progress. For hot reads (the API's item reads).
+   */
+  readonly readNow: SqliteReadNow;
+  /**
+   * A number naming the committed state `readNow` sees now. It moves whenever anything has been
+   * committed since, by this process or another one on the same file; while it stays, a repeated
+   * `readNow` returns the same rows, so a result may be reused (the API's item reads).
+   */
+  readonly readNowVersion: () => number;
+  /**
+   * On a file (undefined in memory, which has no log to wait for): commits whose wait for the disk
+   * leaves the event loop (sqlite-log-sync.ts). A normal SQLite commit calls fsync inside the
+   * statement, and the whole process waits for the disk. Here `transaction` commits without it
+   * (`PRAGMA synchronous = NORMAL` for that commit only; every other commit stays FULL) and `sync`
+   * then waits for the log in libuv's pool. Answer a caller only once `sync` has resolved: what was
+   * answered is then as durable as after a normal commit. Until then the rows are visible to other
+   * reads, and a crash of the machine (not of the process) could lose them, with nobody having been
+   * told they were stored. For hot writes (the token endpoint's refresh-token rotations).
+   */
+  readonly deferredSync: DeferredSync<Schema> | undefined;
+}
+
+/** An open PostgreSQL database, with the notifications only a server engine offers. */
+export interface PostgresDatabase<Schema = unknown> extends OpenDatabase<Schema> {
+  readonly engine: 'postgres';
+  /**
+   * Listens on a notification channel with a connection of its own (pg-change-listener.ts), for a
+   * cache that other processes' commits must invalidate (a trigger sends the notifications).
+   * Closed with the database.
+   */
+  listen(channel: string, options?: ChangeListenerOptions): ChangeListener;
+}
+
+/**
+ * An open database: a Kysely instance plus the engine behind it. Tagged by `engine`: what only
+ * one engine offers is a member of that engine's type, reached after checking `engine`.
+ */
+export type Database<Schema = unknown> = SqliteDatabase<Schema> | PostgresDatabase<Schema>;
+
+/** See {@link SqliteDatabase.deferredSync}. */
 export interface DeferredSync<Schema> {
   /** Runs `work` in one transaction committed without waiting for the disk. */
   transaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
@@ -130,7 +145,8 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
       await db.destroy();
       await log?.close();
     };
-    return { db, engine: 'sqlite', readNow, readNowVersion, ...(deferredSync ? { deferredSync } : {}), poolStats: () => undefined, close };
+    const database: SqliteDatabase<Schema> = { db, engine: 'sqlite', readNow, readNowVersion, deferredSync, poolStats: () => undefined, close };
+    return database;
   }
   const pg = pgDriver();
   // The precompiled queries' SQL texts, run as named prepared statements (pg-named-statements.ts).
@@ -155,7 +171,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   nameStatementsOf(db, statementNames);
   const listeners = new Set<ChangeListener>();
-  return {
+  const database: PostgresDatabase<Schema> = {
     db,
     engine: 'postgres',
     listen: (channel, listenOptions) => {
@@ -169,4 +185,5 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
       await db.destroy();
     },
   };
+  return database;
 }

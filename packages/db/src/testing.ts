@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Engine } from './open-database.ts';
+import type { Database, Engine } from './open-database.ts';
 
 /** A throw-away database for one test file. */
 export interface TestDatabase {
@@ -14,6 +14,12 @@ export interface TestDatabase {
 
 /** The engines every storage suite runs on. */
 export const TEST_ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** `database` as the type of its engine, which must be `engine` (a test states what it opened). */
+export function onEngine<E extends Engine, Schema>(database: Database<Schema>, engine: E): Extract<Database<Schema>, { engine: E }> {
+  if (database.engine !== engine) throw new Error(`expected a ${engine} database, got ${database.engine}`);
+  return database as Extract<Database<Schema>, { engine: E }>;
+}
 
 /** Server used for PostgreSQL tests; `TEST_POSTGRES_URL` overrides it. */
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

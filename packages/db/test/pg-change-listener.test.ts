@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import pg from 'pg';
 import { openDatabase, type ChangeListener } from '../src/index.ts';
 import { listenForChanges } from '../src/pg-change-listener.ts';
-import { createPostgresOutage, createTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { createPostgresOutage, createTestDatabase, onEngine, type TestDatabase } from '../src/testing.ts';
 
 const CHANNEL = 'gatehouse_test_changes';
 
@@ -109,7 +109,7 @@ describe('listenForChanges (PostgreSQL)', () => {
     await notify();
 
     const db = openDatabase(database.url);
-    const fromDatabase = db.listen!(CHANNEL);
+    const fromDatabase = onEngine(db, 'postgres').listen(CHANNEL);
     await fromDatabase.listening();
     expect(fromDatabase.version()).toEqual(expect.any(Number));
     await db.close();
@@ -121,7 +121,8 @@ describe('listenForChanges (PostgreSQL)', () => {
   it('is PostgreSQL only', async () => {
     const sqlite = await createTestDatabase('sqlite');
     const db = openDatabase(sqlite.url);
-    expect(db.listen).toBeUndefined();
+    expect(db.engine).toBe('sqlite');
+    expect('listen' in db).toBe(false);
     await db.close();
     await sqlite.drop();
   });

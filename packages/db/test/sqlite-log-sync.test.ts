@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { migrateToLatest, openDatabase, type Database } from '../src/index.ts';
 import { coalescedSync } from '../src/sqlite-log-sync.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { createTestDatabase, onEngine, type TestDatabase } from '../src/testing.ts';
 
 /** A flush the test finishes by hand: each call is one pending entry. */
 function manualFlush() {
@@ -85,7 +85,7 @@ describe('Database.deferredSync on SQLite', () => {
     target = await createTestDatabase('sqlite');
     database = openDatabase<Schema>(target.url);
     await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations);
-    const deferred = database.deferredSync!;
+    const deferred = onEngine(database, 'sqlite').deferredSync!;
     expect(await synchronous(database.db)).toBe(2);
     const seen = await deferred.transaction(async (trx) => {
       await trx.insertInto('tokens').values({ id: 'a', value: 'one' }).execute();
@@ -107,12 +107,13 @@ describe('Database.deferredSync on SQLite', () => {
     target = await createTestDatabase('sqlite');
     database = openDatabase<Schema>(target.url);
     await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations);
-    await database.deferredSync!.transaction((trx) => trx.insertInto('tokens').values({ id: 'r', value: 'rotated' }).execute());
+    const sqlite = onEngine(database, 'sqlite');
+    await sqlite.deferredSync!.transaction((trx) => trx.insertInto('tokens').values({ id: 'r', value: 'rotated' }).execute());
     const path = target.url.slice('sqlite:'.length);
     expect(existsSync(`${path}-wal`)).toBe(true);
-    await Promise.all([database.deferredSync!.sync(), database.deferredSync!.sync()]);
+    await Promise.all([sqlite.deferredSync!.sync(), sqlite.deferredSync!.sync()]);
     // Another connection's read-now sees it, and so does a fresh open.
-    expect(database.readNow!('select value from tokens where id = ?', ['r'])).toEqual([{ value: 'rotated' }]);
+    expect(sqlite.readNow('select value from tokens where id = ?', ['r'])).toEqual([{ value: 'rotated' }]);
     await database.close();
     database = openDatabase<Schema>(target.url);
     expect(await database.db.selectFrom('tokens').select('value').where('id', '=', 'r').execute()).toEqual([{ value: 'rotated' }]);
@@ -120,10 +121,11 @@ describe('Database.deferredSync on SQLite', () => {
 
   it('is absent in memory and on PostgreSQL, where there is nothing to defer', async () => {
     const memory = openDatabase('sqlite::memory:');
-    expect(memory.deferredSync).toBeUndefined();
+    expect(onEngine(memory, 'sqlite').deferredSync).toBeUndefined();
     await memory.close();
     target = await createTestDatabase('postgres');
     database = openDatabase<Schema>(target.url);
-    expect(database.deferredSync).toBeUndefined();
+    expect(database.engine).toBe('postgres');
+    expect('deferredSync' in database).toBe(false);
   });
 });

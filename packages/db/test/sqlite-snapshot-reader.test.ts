@@ -6,7 +6,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/index.ts';
-import { createTestDatabase, type TestDatabase } from '../src/testing.ts';
+import { createTestDatabase, onEngine, type TestDatabase } from '../src/testing.ts';
 
 interface Schema {
   things: { id: number; name: string };
@@ -18,7 +18,7 @@ describe('readNow on SQLite', () => {
   let target: TestDatabase;
   let database: Database<Schema>;
   let db: Kysely<Schema>;
-  const name = (id: number) => (database.readNow!('select name from things where id = ?', [id]) as Array<{ name: string }>)[0]?.name;
+  const name = (id: number) => (onEngine(database, 'sqlite').readNow('select name from things where id = ?', [id]) as Array<{ name: string }>)[0]?.name;
 
   beforeEach(async () => {
     target = await createTestDatabase('sqlite');
@@ -64,7 +64,7 @@ describe('readNow on SQLite', () => {
   });
 
   it('names the committed state: readNowVersion moves on every commit, this process’s or another’s, and only then', async () => {
-    const version = database.readNowVersion!;
+    const version = onEngine(database, 'sqlite').readNowVersion;
     const first = version();
     expect(name(1)).toBe('one');
     await nextTurn();
@@ -113,10 +113,11 @@ describe('readNow on an in-memory SQLite database', () => {
     try {
       await sql`create table things (id integer primary key, name text not null)`.execute(database.db);
       await (database.db as Kysely<Schema>).insertInto('things').values({ id: 7, name: 'seven' }).execute();
-      expect(database.readNow!('select name from things where id = ?', [7])).toEqual([{ name: 'seven' }]);
-      const before = database.readNowVersion!();
+      const sqlite = onEngine(database, 'sqlite');
+      expect(sqlite.readNow('select name from things where id = ?', [7])).toEqual([{ name: 'seven' }]);
+      const before = sqlite.readNowVersion();
       await (database.db as Kysely<Schema>).updateTable('things').set({ name: 'sept' }).where('id', '=', 7).execute();
-      expect(database.readNowVersion!()).not.toBe(before);
+      expect(sqlite.readNowVersion()).not.toBe(before);
     } finally {
       await database.close();
     }

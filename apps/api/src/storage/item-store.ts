@@ -12,7 +12,7 @@
  *   answers are kept while the database is unchanged (item-json-cache.ts).
  */
 import { sql, type Kysely, type QueryResult } from 'kysely';
-import { precompile, precompileReadNow, type Database } from '@gatehouse/db';
+import { precompile, precompileReadNow, type SqliteDatabase } from '@gatehouse/db';
 import type { Item, ItemValue } from '../collections/item-validator.ts';
 import { itemJsonCache, type ItemJsonCacheLimits } from './item-json-cache.ts';
 import type { ApiSchema } from './schema.ts';
@@ -52,8 +52,8 @@ function dataOf(item: Item): string {
   return JSON.stringify(fields);
 }
 
-/** SQLite's reads at once and the version of what they see (undefined on PostgreSQL). */
-export type ImmediateReads = Pick<Database, 'readNow' | 'readNowVersion'>;
+/** SQLite's reads at once and the version of what they see (PostgreSQL has none). */
+export type ImmediateReads = Pick<SqliteDatabase, 'readNow' | 'readNowVersion'>;
 
 export function createItemStore(db: Kysely<ApiSchema>, immediate?: ImmediateReads, cacheLimits?: ItemJsonCacheLimits): ItemStore {
   const { readNow, readNowVersion } = immediate ?? {};

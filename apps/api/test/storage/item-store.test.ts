@@ -16,7 +16,7 @@ describe.each(TEST_ENGINES)('item store on %s', (engine) => {
     target = await createTestDatabase(engine);
     database = openDatabase<ApiSchema>(target.url);
     expect(await migrateToLatest(database.db as Kysely<unknown>, 'api', apiMigrations)).toEqual(['001_items', '002_dpop_proofs']);
-    store = createItemStore(database.db, database);
+    store = createItemStore(database.db, database.engine === 'sqlite' ? database : undefined);
   });
   afterAll(async () => {
     await database.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import type { ChangeListener, Database } from '@gatehouse/db';
-import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
+import { createTestDatabase, onEngine, type TestDatabase } from '@gatehouse/db/testing';
 import { CLIENT_CHANGES_CHANNEL, createClientChangeTracker, reportingChange } from '../../src/clients/client-change-tracker.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
@@ -65,7 +65,7 @@ describe('migration 016: client changes notify on PostgreSQL', () => {
   beforeAll(async () => {
     target = await createTestDatabase('postgres');
     database = await openAuthDatabase(target.url);
-    listener = database.listen!(CLIENT_CHANGES_CHANNEL);
+    listener = onEngine(database, 'postgres').listen(CLIENT_CHANGES_CHANNEL);
     await listener.listening();
   });
   afterAll(async () => {

@@ -528,7 +528,7 @@ describe.each(TEST_ENGINES)('client store: rows reused while the data is unchang
     database = await openAuthDatabase(target.url);
     // A second connection to the same database: another process, as authctl is.
     other = await openAuthDatabase(target.url);
-    listener = database.listen?.(CLIENT_CHANGES_CHANNEL);
+    listener = database.engine === 'postgres' ? database.listen(CLIENT_CHANGES_CHANNEL) : undefined;
     await listener?.listening();
   });
   afterAll(async () => {
@@ -547,7 +547,7 @@ describe.each(TEST_ENGINES)('client store: rows reused while the data is unchang
     if (listener) await vi.waitFor(() => expect(listener!.version()).not.toBe(before));
   }
   /** A store as the server builds it (services.ts), inside one request, and its statement count. */
-  function tokenEndpointStore(tracker = createClientChangeTracker(database.readNowVersion ?? listener?.version)) {
+  function tokenEndpointStore(tracker = createClientChangeTracker(database.engine === 'sqlite' ? database.readNowVersion : listener?.version)) {
     const readAhead = createReadAhead(() => ({}));
     const clients = createClientStore(database.db, box, () => NOW, { readAhead, engine, changes: tracker });
     const policies = createScopePolicyStore(database.db, () => NOW, readAhead, tracker);

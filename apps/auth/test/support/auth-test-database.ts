@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Kysely } from 'kysely';
-import type { Database, Engine } from '@gatehouse/db';
+import type { Database, Engine, SqliteDatabase } from '@gatehouse/db';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
@@ -9,7 +9,7 @@ import type { AuthSchema } from '../../src/storage/schema.ts';
  * Registers hooks that give a describe block a migrated auth database on one engine.
  * Read `.db` inside tests (it is set in beforeAll).
  */
-export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchema>; readonly url: string; readonly deferredSync: Database<AuthSchema>['deferredSync'] } {
+export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchema>; readonly url: string; readonly deferredSync: SqliteDatabase<AuthSchema>['deferredSync'] } {
   let target: TestDatabase | undefined;
   let database: Database<AuthSchema> | undefined;
   beforeAll(async () => {
@@ -32,7 +32,7 @@ export function useAuthDatabase(engine: Engine): { readonly db: Kysely<AuthSchem
     /** SQLite on a file: commits that wait for the disk off the event loop (Database.deferredSync). */
     get deferredSync() {
       if (!database) throw new Error('auth test database not open yet');
-      return database.deferredSync;
+      return database.engine === 'sqlite' ? database.deferredSync : undefined;
     },
   };
 }
