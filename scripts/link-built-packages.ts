@@ -8,12 +8,12 @@
  * - Node looks for `@gatehouse/<name>` in `dist/node_modules` first (it walks up from the importing
  *   file), so `node dist/main.js` needs no flag, while `node src/main.ts` (pnpm dev) and the tests
  *   keep resolving the sources through the workspace link; the package's modules resolve their
- *   own dependencies from the package's folder (the symlink's target), as before;
+ *   own dependencies from the package's folder (the symlink's target), as without the link;
  * - a package whose `dist/` is missing or older than one of its sources fails the build, naming
  *   it (`pnpm build` builds the packages first: turbo's `^build`); so does a linked package that
  *   itself depends on a workspace package (it would load that one's sources again).
- * Why: a process that loads one `.ts` file loads Node's type stripper (WebAssembly) with it, about
- * 25 MB of resident memory per process (bench/README.md, memory budget).
+ * Why: a process that loads one `.ts` file loads Node's type stripper (WebAssembly) with it, which
+ * holds resident memory for the life of the process (bench/README.md, "Memory").
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

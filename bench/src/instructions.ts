@@ -1,7 +1,7 @@
 /**
  * `pnpm bench:instructions`: the CPU work per request counted in instructions (valgrind's
  * callgrind), Gatehouse against the same baselines as the suite, for a repeatable figure where
- * the throughput ratios of suite.ts move with the neighbours (issue 13). Not a test, not timed.
+ * the throughput ratios of suite.ts move with the neighbours. Not a test, not timed.
  *
  *   cc    the token endpoint's client_credentials grant (auth on SQLite) against oidc-provider
  *         with its memory adapter (baselines/memory-provider.ts)

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: Gatehouse against baselines, side by side, in one interleaved run (issue 13).
+ * `pnpm bench`: Gatehouse against baselines, side by side, in one interleaved run.
  * Not a test: it is not part of `pnpm test`. It exits 1 when a budget is missed.
  *
  *   1. API read: authorized `GET /api/movies/1` against bare Koa + @koa/router answering the

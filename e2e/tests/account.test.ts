@@ -1,5 +1,5 @@
 /**
- * Issue 10's self-service account page in a real browser against the whole stack (one stack for
+ * The self-service account page in a real browser against the whole stack (one stack for
  * the file): context A signs in at app-one and opens /account; context B, with no session, opens
  * /account and is taken through the login and back. A signs the other sessions out, and B's next
  * visit to /account needs a sign-in again; A changes the password (a listed password is refused

@@ -1,5 +1,5 @@
 /**
- * Issue 29's consent step in a real browser against the whole stack: a relying party that is
+ * The consent step in a real browser against the whole stack: a relying party that is
  * not first-party (registered with `authctl client add`, as an operator registers a third-party
  * app; its redirect URI is a small server this test runs) sends the user through the login to
  * the consent page, which shows the app's logo (registered with `--logo-uri`: a PNG this test

@@ -1,5 +1,5 @@
 /**
- * Issue 30: deploy/README.md, followed as written. Every step runs the script the guide shows
+ * deploy/README.md, followed as written. Every step runs the script the guide shows
  * (deploy/scripts/*.sh), with the environment file generate-secrets.sh makes from
  * deploy/env.example (parsed, then only the hosts, ports, role and database names a test on one
  * host must change; check-config.sh accepts it for every app), on a clean PostgreSQL (its own

@@ -1,5 +1,5 @@
 /**
- * Scenario 6 of issue 4: a wrong password, a wrong code and a lockout, each with its message.
+ * Scenario 6 of e2e/README.md, "Scenarios": a wrong password, a wrong code and a lockout, each with its message.
  * Its own stack: failures count against the client IP too (every test browses from 127.0.0.1),
  * so a lockout here must not lock out the other scenarios. The lockout test runs last.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 29's logout confirmation in a real browser against the whole stack: a signed-in browser
+ * The logout confirmation in a real browser against the whole stack: a signed-in browser
  * sent to /oauth2/v1/logout without an id_token_hint (as any site could send it) is asked, on a
  * page without script, checked with axe-core and photographed at 390 and 1280 px. By keyboard
  * only: Tab reaches "Stay signed in", which keeps the session (the account page opens); back on

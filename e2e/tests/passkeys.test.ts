@@ -1,5 +1,5 @@
 /**
- * Issue 11 in a real browser against the whole stack: passkeys through Chromium's virtual
+ * Passkeys in a real browser against the whole stack, through Chromium's virtual
  * authenticator (DevTools protocol WebAuthn domain, through playwright-core's CDP session: a
  * CTAP2 platform authenticator with resident keys and user verification). The user signs in with
  * password + TOTP and registers a passkey on the account page (/account); then, with the cookies gone,

@@ -1,5 +1,5 @@
 /**
- * Issue 8: the production path, proven. Built output, NODE_ENV=production, PostgreSQL, two auth
+ * The production path, proven. Built output, NODE_ENV=production, PostgreSQL, two auth
  * and two API instances behind nginx terminating TLS (support/production-stack.ts), one relying
  * party. The test's own HTTP client accepts the self-signed certificate the suite generated;
  * the apps trust it through NODE_EXTRA_CA_CERTS, the browser through ignoreHTTPSErrors.

@@ -1,5 +1,5 @@
 /**
- * Issue 5 in a real browser against the whole stack: push approval with number matching.
+ * Push approval with number matching in a real browser against the whole stack.
  * Context "owner" signs in with password + TOTP and enrolls a web authenticator from the devices
  * page; context "phone" is that authenticator (its P-256 key lives in the phone context's
  * IndexedDB); context "laptop" signs in at app-one, chooses push, and lands on app-one's landing

@@ -1,5 +1,5 @@
 /**
- * Issue 29's prompt=select_account in a real browser against the whole stack: a first-party
+ * prompt=select_account in a real browser against the whole stack: a first-party
  * public app (registered with `authctl client add --first-party --public`; its redirect URI is a
  * small server this test runs) signs a user in, then asks with prompt=select_account. The
  * account-selection page is checked with axe-core and photographed at 390 and 1280 px; "Continue

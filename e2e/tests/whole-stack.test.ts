@@ -1,5 +1,5 @@
 /**
- * Scenarios 1–5 of issue 4 in a real browser against the whole stack. The authorization server
+ * Scenarios 1–5 of e2e/README.md, "Scenarios", in a real browser against the whole stack. The authorization server
  * issues 3-second access tokens, the API allows no clock leeway, the apps refresh with no skew
  * and re-check the SSO session every 6 seconds: expiry and SSO checks happen within seconds.
  */

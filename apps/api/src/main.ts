@@ -56,7 +56,7 @@ const server = app.listen(config.port, config.host, () => {
     { event: 'api_started', url: `http://${config.host}:${config.port}`, database: redactUrl(config.databaseUrl), tokenMode: config.tokenMode, collections: [...definition.collections.keys()] },
     'API listening',
   );
-  // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
+  // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, "Memory").
   releaseStartupMemoryLater();
 });
 // Load the keys early so /readyz turns green without waiting for the first request.

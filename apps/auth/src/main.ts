@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.port, config.host, () => {
     logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
     if (seeded) process.stdout.write(seeded.banner);
-    // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
+    // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, "Memory").
     releaseStartupMemoryLater();
   });
   // Key checks and purges run on a timer of their own, never on a request (packages/runtime periodic-tasks.ts).

@@ -57,7 +57,7 @@ async function main(): Promise<void> {
       { event: 'client_started', client_id: config.clientId, url: config.publicUrl, issuer: config.issuer, api: config.apiUrl, database: redactUrl(config.databaseUrl) },
       `${config.clientId} listening on http://${config.host}:${config.port} (open ${config.publicUrl}/)`,
     );
-    // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
+    // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, "Memory").
     releaseStartupMemoryLater();
   });
   // Purges run on a timer of their own, never on a request (packages/runtime periodic-tasks.ts).

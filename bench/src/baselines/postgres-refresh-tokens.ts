@@ -1,5 +1,5 @@
 /**
- * The floor of a token endpoint that stores its refresh tokens in PostgreSQL (issue 13): an
+ * The floor of a token endpoint that stores its refresh tokens in PostgreSQL: an
  * oidc-provider adapter that keeps every model in oidc-provider's own memory adapter, as the
  * memory baseline does, except RefreshToken, which it keeps in one PostgreSQL table with the
  * least work a durable rotation can do:

@@ -105,7 +105,7 @@ export interface OpenDatabaseOptions {
 const INT8_OID = 20;
 
 // `pg` is loaded when the first PostgreSQL database is opened: a process on SQLite never holds it
-// (about 1.5 MB of heap and its code; issue 13, memory). It is CommonJS, so require loads it in place.
+// (its heap and its code; bench/README.md, "Memory"). It is CommonJS, so require loads it in place.
 const require = createRequire(import.meta.url);
 let loadedPg: typeof pgModule | undefined;
 function pgDriver(): typeof pgModule {

@@ -2,9 +2,9 @@
  * Named prepared statements for the precompiled queries on PostgreSQL.
  *
  * Kysely sends every query as `client.query(sql, values)`: an unnamed statement, which PostgreSQL
- * parses and plans again on each call. Measured on the token endpoint's client read (issue 13,
- * fifth pass): 87–127 µs of the PostgreSQL backend's CPU per query unnamed, 33–40 µs named, and
- * PostgreSQL shares the cores with the servers. So the SQL texts of `precompile` and
+ * parses and plans again on each call: on the token endpoint's client read that costs the
+ * PostgreSQL backend several times the CPU of a named statement, and PostgreSQL shares the cores
+ * with the servers (bench/README.md, "Token path"). So the SQL texts of `precompile` and
  * `precompileSql` (precompile.ts: a fixed, small set, made at start) get a name here, and the pool's clients run them as named statements: each
  * connection parses one once and then only binds and executes it.
  *

@@ -10,8 +10,8 @@
  * - it runs on the database it was compiled for, or on `on` (a transaction of that database);
  * - on PostgreSQL it runs as a named prepared statement, parsed once per connection
  *   (pg-named-statements.ts); on SQLite the driver's cache already keeps it prepared.
- * Why: building and compiling a Kysely query cost about as much as running it on SQLite (bench
- * profiles of the API read and of the token endpoint; bench/README.md).
+ * Why: building and compiling a Kysely query costs about as much as running it on SQLite, on the
+ * API read and on the token endpoint alike (bench/README.md, "Token path").
  */
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { SqliteReadNow } from './open-database.ts';

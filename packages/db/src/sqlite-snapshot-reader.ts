@@ -8,14 +8,14 @@
  *   anything since it was taken (its write counter moved): a read never misses a write this
  *   process committed before the read began;
  * - the connection opens on the first read, so a process that never reads this way has one
- *   connection, as before;
+ *   connection;
  * - `version()` is the snapshot's `PRAGMA data_version`, read when the snapshot opens: SQLite changes
  *   it whenever another connection (this process's own writing one included) has committed since
  *   this connection last looked, so two equal versions mean the same committed data, and a result
  *   read at one version may be reused while the version stays (the API's item reads).
  * Why: a read in its own transaction takes and releases the WAL read lock and checks the file's
  * size, three system calls per read, which on this kind of machine cost more than the read
- * itself (bench/README.md, API read). A turn's reads share them.
+ * itself (bench/README.md, "API read"). A turn's reads share them.
  */
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { bindParameters } from './sqlite-driver.ts';

@@ -2,14 +2,14 @@
  * Signs and checks cookie values for Koa's signed cookies (`ctx.cookies`, used by koa-session and
  * by oidc-provider), in place of the `keygrip` object Koa builds from a list of keys. Rules:
  * - the signature is the one keygrip makes by default, HMAC-SHA1 of the cookie's `name=value`
- *   in base64url without padding, so cookies signed before keep their sessions;
+ *   in base64url without padding, so cookies keygrip signed keep their sessions;
  * - `sign` uses the first key; `index` answers which key signed a value (0 the current one, a
  *   higher index an older one still accepted during a rotation) or -1;
  * - signatures are compared in constant time (crypto.timingSafeEqual); a digest of the wrong
  *   length is refused without comparing (the length of a signature is no secret);
  * - at least one key, and no empty key.
  * Why: keygrip turns each string key into a new HMAC key and compares with tsscmp, which costs
- * two more HMACs per check: about 7% of the auth server's own CPU in a login (bench/README.md).
+ * two more HMACs per check, a visible share of the auth server's own CPU in a login.
  * Here each key becomes a KeyObject once.
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';

@@ -10,8 +10,8 @@
  *   them; a field that is not a string, number or boolean (an object, an error) sends the whole
  *   line through pino, so its redaction and serializers apply;
  * - undefined fields are left out, a number that is not finite is written `null`, as pino does.
- * Why: pino's general path (the formatter's copy check, its serializer lookups per field)
- * cost about 4 µs of each request line, a tenth of the API's item read (bench/README.md).
+ * Why: pino's general path (the formatter's copy check, its serializer lookups per field) is a
+ * large share of the API's item read (bench/README.md, "API read").
  */
 import { symbols, type Logger } from 'pino';
 import { SECRET_FIELD_NAMES } from './redaction.ts';

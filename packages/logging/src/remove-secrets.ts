@@ -9,8 +9,8 @@
  *   (pino.stdSerializers.err: type, message, stack, its own fields), so `err.code` or
  *   `err.token` are removed like any other field;
  * - the work is proportional to the fields of the line, not to the number of paths: the paths
- *   are compiled once into a tree (pino's own `redact` walked every path for every line, the
- *   largest cost of a request line in the API read profile; bench/README.md).
+ *   are compiled once into a tree (walking every path for every line, as pino's own `redact`
+ *   does, is the largest cost of a request line; bench/README.md, "API read").
  */
 import { stdSerializers } from 'pino';
 

@@ -8,10 +8,10 @@
  *   shutdownOnSignals, an uncaught exception), what is waiting is written first;
  * - a line is never dropped for being late or many; if standard output is gone (EPIPE), lines
  *   are dropped from then on, as pino does.
- * Why: a write per line was one system call per request, on this kind of machine the largest
+ * Why: a write per line is one system call per request, on this kind of machine the largest
  * cost of a request after the socket itself; pino's own asynchronous destination (sonic-boom with
- * `minLength`) measured the byte length of its whole waiting buffer on every line, which cost
- * more than the line itself (bench/README.md, API read). What it costs: a process killed with
+ * `minLength`) measures the byte length of its whole waiting buffer on every line, which costs
+ * more than the line itself (bench/README.md, "API read"). What it costs: a process killed with
  * SIGKILL, or by the kernel, loses at most the last {@link STDOUT_FLUSH_MS} of lines.
  */
 import { writeSync } from 'node:fs';

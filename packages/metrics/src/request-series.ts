@@ -8,8 +8,8 @@
  * - a label set is validated once, when its series is made; `observe` only adds;
  * - `reset()` (the registry's `resetMetrics`) empties every series, and a series shows again
  *   once it is observed, as prom-client's do.
- * Why: prom-client validated and hashed the labels of both metrics on every request (3 to 4 µs of
- * the API's item read, a tenth of it; bench/README.md). Its exposition format is still its own:
+ * Why: prom-client validates and hashes the labels of both metrics on every request, a large share
+ * of the API's item read (bench/README.md, "API read"). Its exposition format is still its own:
  * these objects answer the registry's `get()` like its metrics.
  */
 import type { Metric, Registry } from 'prom-client';

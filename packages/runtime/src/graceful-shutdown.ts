@@ -55,8 +55,8 @@ export function gracefulShutdown(options: GracefulShutdownOptions): GracefulShut
   // request) and is closed; one whose response is not finished is answered first; one that has
   // had no request yet is left alone: its request may be on its way, and closing it would cut
   // that request (http.Server#close, through closeIdleConnections, would do exactly that).
-  // Why a map set per request and no listener on each response: those listeners and sets cost
-  // 1.5 to 3 µs of every request, a tenth of a small one (bench/README.md, API read).
+  // Why a map set per request and no listener on each response: those listeners and sets are a
+  // visible share of a small request (bench/README.md, "API read").
   const current = new Map<Socket, ServerResponse | undefined>();
   // Idle connections as the drain's sweeps saw them: the response that was last and finished,
   // and since when. A new request on the connection replaces its response, so it is not idle.

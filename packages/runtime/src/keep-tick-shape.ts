@@ -8,8 +8,8 @@
  * - a memory-reducing full collection (V8's memory reducer when a busy process goes idle, or
  *   releaseStartupMemory) does not retain maps that no live object uses. Between requests no tick
  *   object is alive, so those maps die, the next tick gets new ones, and from then on every
- *   `nextTick` (about seven per HTTP request) defines its properties through V8's runtime: about
- *   14 times the work, a fifth of the API's item read (bench/README.md, ninth pass);
+ *   `nextTick` (several per HTTP request) defines its properties through V8's runtime, many times
+ *   the work (bench/README.md, "API read");
  * - one tick object kept here keeps its map and, through each map's back pointer, the whole chain
  *   alive, so later ticks find the same maps. It costs one small object; its callback does nothing.
  * - call it once, early (main); more calls change nothing.

@@ -4,7 +4,7 @@
  *   outgoing requests) grow V8's young generation to its maximum and leave garbage that V8's
  *   own idle collector does not reclaim within minutes; one full collection of the kind V8 runs
  *   under memory pressure (`flavor: 'last-resort'`) frees it and shrinks the young generation to
- *   its minimum (about 15 to 30 MB of resident memory per app, bench/README.md);
+ *   its minimum (bench/README.md, "Memory");
  * - never on a request path: it pauses the process for a few tens of milliseconds; under load
  *   the young generation grows back as V8 sees fit, so throughput is unchanged;
  * - V8's `gc` is reached by turning `--expose-gc` on for one fresh context and off again; the

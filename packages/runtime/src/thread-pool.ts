@@ -5,9 +5,8 @@
  *   Left alone, libuv starts 4 threads the first time anything uses it, whatever the machine;
  * - on fewer cores than that, the pool's threads compete with the event loop, the one thread every
  *   request needs, and the kernel shares a core evenly between runnable threads: under token load
- *   on 2 cores the authorization server's event loop waited for a core about a third of the time
- *   (its /proc schedstat) while the machine still idled between signatures (bench/README.md,
- *   tenth pass);
+ *   the authorization server's event loop waits for a core while the machine still idles between
+ *   signatures (bench/README.md, "Token path");
  * - so one thread per core this process may use (`availableParallelism`), at least 2 (a slow file
  *   or DNS call never stops every signature) and at most 64;
  * - an operator's `UV_THREADPOOL_SIZE` is kept as it is: libuv reads it;

@@ -11,8 +11,8 @@
  * - scope is not decided here: the caller checks the scope of every request against the principal;
  * - entries are found by the token's last {@link KEY_CHARS} characters (a JWT's signature) and
  *   used only when the whole token is the same: a token arrives as a new string with every
- *   request, and hashing all of it (about 800 characters) for the lookup cost more than the rest of
- *   the check (bench/README.md, API read). Two tokens with the same ending share a slot: the one
+ *   request, and hashing all of it for the lookup costs more than the rest of the check
+ *   (bench/README.md, "API read"). Two tokens with the same ending share a slot: the one
  *   checked last holds it, the other is checked afresh.
  */
 import type { VerifiedToken } from './principal.ts';

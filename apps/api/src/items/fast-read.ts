@@ -15,7 +15,7 @@
  * body; and it writes the same request line and request metrics. test/items/fast-read.test.ts
  * compares the two answer for answer.
  * Why: Koa's context, seven middleware and three routers cost more than the read itself; this
- * request is most of an API's traffic (bench/README.md, API read).
+ * request is most of an API's traffic (bench/README.md, "API read").
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';

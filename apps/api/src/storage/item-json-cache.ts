@@ -6,8 +6,8 @@
  * - only items found are kept (a missing id is read again each time);
  * - bounded: at most `maxEntries` items and `maxChars` characters of JSON; past either, the oldest
  *   entries go first.
- * Why: the point read was the largest part of the API's item read that is not bare Koa's (about
- * 15 µs of CPU per request in a server on this machine against 2.6 µs in a tight loop; bench/README.md).
+ * Why: the point read is the largest part of the API's item read that is not bare Koa's, and in a
+ * server it costs several times what it costs in a tight loop (bench/README.md, "API read").
  * Reads far outnumber writes in an API, and a hot item is read many times between two writes.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Host-header safety (issue 12): every absolute URL the API writes (`Location`, `Link` next and
+ * Host-header safety: every absolute URL the API writes (`Location`, `Link` next and
  * deprecation, paging `next`, the HTML page's next link, OpenAPI `servers`, problem `type`, the
  * problem documentation) starts with API_PUBLIC_URL. A foreign `Host`, `X-Forwarded-Host`,
  * `Forwarded` or an absolute-form request target never shows up in any header or body, with

@@ -1,5 +1,5 @@
 /**
- * Issue 12: every route of the resource server, driven with random and hostile requests over real
+ * Every route of the resource server, driven with random and hostile requests over real
  * HTTP (createApp on SQLite, a local issuer signing real RS256 tokens). Invariants (@gatehouse/fuzz):
  * no 5xx, no stack trace or internal path, every 4xx an RFC 9457 problem (JSON, XML or the HTML
  * page) or Node's parser rejection, no stored item changed by a refused request, and the API

@@ -7,11 +7,10 @@
  * - `slots` must be a positive integer.
  * Why: argon2id is CPU- and memory-hard (19 MiB per operation) and runs on libuv's worker pool,
  * four threads by default, which the token endpoint's RSA signatures (WebCrypto) and file work
- * share. Four hashes at once would take every pool thread for 25 ms or more each during a burst of
- * sign-ins, and a token request's signature would wait behind them; on 2 cores they also slow each
- * other down (in a login-only measurement, 25-26 ms of CPU per verification with four at once, 23 ms
- * with two). One hash per core keeps the cores busy and leaves pool threads for the rest. The
- * login bench's throughput ratio does not separate the two settings (bench/README.md).
+ * share. Four hashes at once would take every pool thread for the whole of a hash during a burst of
+ * sign-ins, and a token request's signature would wait behind them; on fewer cores than hashes they
+ * also slow each other down (each verification takes more CPU). One hash per core keeps the cores
+ * busy and leaves pool threads for the rest.
  */
 export type HashingSlots = <T>(task: () => Promise<T>) => Promise<T>;
 

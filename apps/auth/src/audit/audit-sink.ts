@@ -8,14 +8,14 @@
  *   their order;
  * - the first event of an empty queue starts a batch window of BATCH_WINDOW_MS: the events of every
  *   request answered meanwhile share one insert (one commit, one fsync on SQLite) instead of one
- *   each, so token-endpoint load does not become one write transaction per request (bench/README.md).
+ *   each, so token-endpoint load does not become one write transaction per request (bench/README.md, "Token path").
  *   100 ms is the bound the log lines have too (@gatehouse/logging). The timer never keeps a process
  *   alive: shutdown, the CLI and the admin API's audit-events listing call `flush()`, which writes
  *   at once;
  * - the events that arrive while a batch is being written wait for a window of their own, which
  *   opens when that write ends; only a full batch (MAX_BATCH) waiting, or a flush, writes them at
  *   once. So under load there are at most about ten inserts a second whatever the write takes, and
- *   a slow insert does not shrink the batches (bench/README.md). An event waits at most one window
+ *   a slow insert does not shrink the batches. An event waits at most one window
  *   and one write;
  * - no event is lost to an outage: a batch that cannot be written stays first in the queue and is
  *   tried again after RETRY_MIN_MS, doubling up to RETRY_MAX_MS (a flush tries at once). The first

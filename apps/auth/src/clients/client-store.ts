@@ -441,7 +441,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     return secret;
   };
   // Optional members are assigned, not spread in: after a spread V8 defines every later member
-  // of the literal through its runtime, and this runs on every token request (bench/README.md).
+  // of the literal through its runtime, and this runs on every token request (bench/README.md, "Token path").
   const toRecord = (row: Selectable<ClientsTable>): ClientRecord => {
     const record: ClientRecord = {
       clientId: row.client_id,

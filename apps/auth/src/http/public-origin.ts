@@ -27,7 +27,7 @@ const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  * `href` and `URL` are replaced once on its request prototype, which every context it creates
  * inherits (those oidc-provider creates later from the same request included). They are never
  * defined on a request's own object, which would give every request object new hidden classes
- * (bench/README.md, Profiling).
+ * (bench/README.md, "Token path").
  */
 export function pinPublicOrigin(issuer: string, app: Pick<Koa, 'request'>) {
   const { origin, host } = new URL(issuer);

@@ -11,9 +11,9 @@
  *   path: the group then runs for every request (the same behaviour, without the shortcut);
  * - inside the group the parts run in the given order, each router's routes then its allowed
  *   methods, exactly as if each had been mounted on the app one after the other.
- * Why: the token endpoint and the other OAuth endpoints went through eleven of these middleware
- * on every request, each testing the path against its routes: about a tenth of the main thread's
- * instructions per client_credentials request (bench/README.md, eighth pass).
+ * Why: mounted one by one, these middleware would each test the path of every token request and
+ * every other OAuth request against their routes, a cost those endpoints never need (bench/README.md,
+ * "Token path").
  */
 import type Router from '@koa/router';
 import type { Context, Middleware, Next } from 'koa';

@@ -1,4 +1,4 @@
-/** qrcode (and its PNG encoder) loads on the first QR code drawn, not at start (bench/README.md, memory). */
+/** qrcode (and its PNG encoder) loads on the first QR code drawn, not at start (bench/README.md, "Memory"). */
 let library: Promise<typeof import('qrcode')> | undefined;
 const qrcode = () => (library ??= import('qrcode'));
 

@@ -308,7 +308,7 @@ export const authMigrations: Migrations = {
     async up(db: Kysely<unknown>) {
       // Only sessions and interactions carry a uid, and no model Gatehouse enables carries a user
       // code: indexes of the rows that have one, so stored tokens and grants add no NULL entries
-      // and a refresh-token rotation rewrites no index page it does not need (bench/README.md).
+      // and a refresh-token rotation rewrites no index page it does not need (bench/README.md, "Token path").
       // `uid = ?` (and a join on it) still finds its row through the index: it implies NOT NULL.
       for (const column of ['uid', 'user_code'] as const) {
         await db.schema.dropIndex(`oidc_payloads_${column}`).execute();

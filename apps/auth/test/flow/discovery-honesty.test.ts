@@ -1,5 +1,5 @@
 /**
- * Discovery says only what is true (issue 29): every response type, response mode, grant type
+ * Discovery says only what is true: every response type, response mode, grant type
  * and client authentication method it lists works for a client registered for it, over real
  * HTTP, and so does every auth method and signing algorithm it lists for the token,
  * introspection and revocation endpoints, at each of them; what it leaves out (implicit access tokens, hybrid responses) is refused. The

@@ -1,5 +1,5 @@
 /**
- * Host-header safety (issue 12): discovery and every absolute URL the authorization server
+ * Host-header safety: discovery and every absolute URL the authorization server
  * writes come from AUTH_ISSUER. A client that names another host — `Host`, `X-Forwarded-Host`,
  * `Forwarded`, or an absolute-form request target — on every hop of a sign-in, a token exchange,
  * the logout pages, the device enrollment and the error pages never sees that host in any header

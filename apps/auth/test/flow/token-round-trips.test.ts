@@ -1,5 +1,5 @@
 /**
- * The statements a token request runs (issue 13): the client with the scope policies in one read
+ * The statements a token request runs: the client with the scope policies in one read
  * (with a refresh request's token, its grant, session and account too), and the rotation's two
  * writes in one commit; and what was read ahead never outlives its request: a revocation, a disabled
  * account, a policy change or a removed client acts at the very next request.

@@ -1,5 +1,5 @@
 /**
- * Host-header safety (issue 12): the relying party's absolute URLs (the authorization request's
+ * Host-header safety: the relying party's absolute URLs (the authorization request's
  * redirect_uri, the end-session request's post_logout_redirect_uri, the callback's redirect) come
  * from CLIENT_URL and AUTH_ISSUER only. A browser that names another host — `Host`,
  * `X-Forwarded-Host`, `Forwarded`, or an absolute-form request target — on every hop of the

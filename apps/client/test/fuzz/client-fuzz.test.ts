@@ -1,5 +1,5 @@
 /**
- * Issue 12: every route of the relying party, driven with random and hostile requests over real
+ * Every route of the relying party, driven with random and hostile requests over real
  * HTTP (createApp on SQLite, a real test authorization server, the stub API). The fuzz holds a
  * signed-in session (its cookies and CSRF token are mixed into the requests, tampered or not),
  * pending logins (their `state` values and the login cookie of the browser that started them), and the cookies of a session that was signed
