@@ -19,7 +19,7 @@ import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
 export interface UserSession {
-  /** The session's id (the value behind the session cookie: shown to operators only). */
+  /** The session's id (the value behind the session cookie: never shown, admin/json/session-json.ts). */
   id: string;
   /** oidc-provider's stable id of the session (kept while the cookie's id rotates). */
   uid: string | undefined;

@@ -18,10 +18,13 @@
  *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
  * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
  *   24h when absent, at most 30 days; the old secret works until the printed time, then never;
+ * - `--json` prints the admin API's body (admin/json/client-json.ts): a client, with its secret
+ *   after add and rotate-secret; a list as `{ items, next }` (`next` null: every client at once);
  * - `client scopes` (the API scopes a client may request) is in scope-commands.ts.
  */
 import { readFileSync } from 'node:fs';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { clientJson, clientWithSecretJson } from '../admin/json/client-json.ts';
 import { DEFAULT_GRACE_SECONDS, type ClientView } from '../clients/client-admin.ts';
 import { CLIENT_AUTH_METHODS, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
@@ -67,30 +70,6 @@ export async function runClientCommand(sub: string | undefined, args: readonly s
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** A client as `--json` prints it: never a secret. */
-function clientJson(c: ClientView): Record<string, unknown> {
-  return {
-    client_id: c.clientId,
-    name: c.name,
-    public: c.public,
-    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
-    grant_types: c.grantTypes,
-    response_types: responseTypesOf(c),
-    redirect_uris: c.redirectUris,
-    post_logout_redirect_uris: c.postLogoutRedirectUris,
-    first_party: c.firstParty === true,
-    dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
-    ...(c.jwks ? { jwks: c.jwks } : {}),
-    ...(c.jwksUri ? { jwks_uri: c.jwksUri } : {}),
-    ...(c.logoUri ? { logo_uri: c.logoUri } : {}),
-    ...(c.idTokenField ? { id_token_field: c.idTokenField } : {}),
-    created_at: iso(c.createdAt),
-    ...(c.updatedAt !== undefined ? { updated_at: iso(c.updatedAt) } : {}),
-    ...(c.secretRotatedAt !== undefined ? { secret_rotated_at: iso(c.secretRotatedAt) } : {}),
-    ...(c.previousSecretExpiresAt !== undefined ? { previous_secret_expires_at: iso(c.previousSecretExpiresAt) } : {}),
-  };
-}
 
 const AUTH_METHOD_NAMES = new Set<string>(CLIENT_AUTH_METHODS);
 
@@ -179,7 +158,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
   });
   const clientId = created.client.clientId;
   if (values.json) {
-    ctx.printJson({ client_id: clientId, ...(created.clientSecret ? { client_secret: created.clientSecret } : {}) });
+    ctx.printJson(clientWithSecretJson(created.client, created.clientSecret));
     return;
   }
   if (created.clientSecret === undefined) {
@@ -195,7 +174,7 @@ async function listClients(args: readonly string[], ctx: CliContext): Promise<vo
   const { values } = parseCommand(args, { command: 'client list', positionals: [], options: { json: { type: 'boolean' } } });
   const { items: all } = await (await ctx.clientAdmin()).list();
   if (values.json) {
-    ctx.printJson(all.map(clientJson));
+    ctx.printJson({ items: all.map(clientJson), next: null });
     return;
   }
   if (all.length === 0) {
@@ -338,7 +317,7 @@ async function rotateSecret(args: readonly string[], ctx: CliContext): Promise<v
   const rotated = await (await ctx.clientAdmin()).rotateSecret(CLI_OPERATOR, positionals[0]!, graceSeconds === undefined ? {} : { graceSeconds });
   const expiresAt = rotated.previousSecretExpiresAt;
   if (values.json) {
-    ctx.printJson({ client_id: rotated.client.clientId, client_secret: rotated.clientSecret, previous_secret_expires_at: expiresAt === undefined ? null : iso(expiresAt) });
+    ctx.printJson(clientWithSecretJson(rotated.client, rotated.clientSecret));
     return;
   }
   ctx.print(`rotated the secret of client ${rotated.client.clientId}`);

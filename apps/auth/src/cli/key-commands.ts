@@ -7,9 +7,11 @@
  * - running servers notice the new key set by polling, no restart needed;
  * - only key ids and dates are printed, never key material;
  * - both verbs go through the key service (admin/key-admin.ts), shared with the admin API;
+ *   `--json` prints the admin API's body (admin/json/key-json.ts: a rotation, `{ items }`);
  *   a rotation is audited (`admin.keys.rotated`, actor `operator:cli`).
  */
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { keyJson, keyRotationJson } from '../admin/json/key-json.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
@@ -37,12 +39,7 @@ async function rotate(args: readonly string[], ctx: CliContext): Promise<void> {
   const result = await (await ctx.keyAdmin()).rotate(CLI_OPERATOR);
   const expiresAt = iso(result.retiredExpireAt)!;
   if (values.json) {
-    ctx.printJson({
-      kid: result.kid,
-      retired: result.retired,
-      ...(result.retired.length ? { retired_expire_at: expiresAt } : {}),
-      ...(result.discarded.length ? { discarded: result.discarded } : {}),
-    });
+    ctx.printJson(keyRotationJson(result));
     return;
   }
   ctx.print(`new active signing key: ${result.kid}`);
@@ -55,17 +52,7 @@ async function list(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'keys list', positionals: [], options: { json: { type: 'boolean' } } });
   const states = await (await ctx.keyAdmin()).list();
   if (values.json) {
-    ctx.printJson(
-      states.map((key) => ({
-        kid: key.kid,
-        alg: key.alg,
-        status: key.state,
-        created_at: iso(key.createdAt),
-        activates_at: iso(key.activatesAt),
-        retired_at: iso(key.retiredAt),
-        expires_at: iso(key.expiresAt),
-      })),
-    );
+    ctx.printJson({ items: states.map(keyJson) });
     return;
   }
   if (states.length === 0) {

@@ -11,6 +11,9 @@
  *   to sign in, never a session;
  * - `user list` shows who is disabled and who is locked out by brute-force regulation now and
  *   until when (the user service's lockedUntil, as the admin API shows it);
+ * - `--json` prints a user, a list and sessions in the admin API's shapes (admin/json/): the same
+ *   object as the admin API's body for the same stored user (a list's `next` is null: authctl
+ *   lists every user at once; sessions without their ids);
  * - output never contains a password or its hash; `user totp` prints the enrolment URI, which is its purpose;
  * - `user reset-link` prints a one-time password-reset link (admin/password-reset.ts) for the
  *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
@@ -18,6 +21,8 @@
 import { checkPassword } from '../accounts/password-policy.ts';
 import { CLI_OPERATOR, type Ended } from '../admin/user-admin.ts';
 import { issuePasswordReset } from '../admin/password-reset.ts';
+import { sessionJson } from '../admin/json/session-json.ts';
+import { userDetailsJson, userJson } from '../admin/json/user-json.ts';
 import { createTotp } from '../mfa/totp.ts';
 import { qrTerminal } from '../mfa/qr.ts';
 import { parseCommand, required, UsageError } from './args.ts';
@@ -100,9 +105,10 @@ async function addUser(args: readonly string[], ctx: CliContext): Promise<void> 
   if (!values['password-stdin']) throw new UsageError(`${command}: missing required option --password-stdin (the password is read from standard input)`);
   const password = readPassword(ctx.io.stdin);
   const groups = (values.groups ?? '').split(',').map((g) => g.trim()).filter(Boolean);
-  const account = await (await ctx.userAdmin()).create(CLI_OPERATOR, { username: positionals[0]!, email, name, groups, password });
+  const admin = await ctx.userAdmin();
+  const account = await admin.create(CLI_OPERATOR, { username: positionals[0]!, email, name, groups, password });
   if (values.json) {
-    ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
+    ctx.printJson(userDetailsJson(await admin.get(account.id), await admin.lockedUntil(account.username)));
   } else {
     ctx.print(`created user ${account.username} (id ${account.id})`);
   }
@@ -120,9 +126,10 @@ async function updateUser(args: readonly string[], ctx: CliContext): Promise<voi
   if (values.email === undefined && values.name === undefined && groups === undefined) {
     throw new UsageError(`${command}: give at least one of --email, --name, --groups, --clear-groups`);
   }
-  const account = await (await ctx.userAdmin()).update(CLI_OPERATOR, positionals[0]!, { email: values.email, name: values.name, groups });
+  const admin = await ctx.userAdmin();
+  const account = await admin.update(CLI_OPERATOR, positionals[0]!, { email: values.email, name: values.name, groups });
   if (values.json) {
-    ctx.printJson({ id: account.id, username: account.username, email: account.email, name: account.name, groups: account.groups });
+    ctx.printJson(userDetailsJson(await admin.get(account.id), await admin.lockedUntil(account.username)));
     return;
   }
   ctx.print(`updated ${account.username}: email ${account.email}, name ${account.name}, groups ${account.groups.join(',') || '(none)'}`);
@@ -136,21 +143,7 @@ async function listUsers(args: readonly string[], ctx: CliContext): Promise<void
   const locks = await Promise.all(all.map((a) => users.lockedUntil(a.username)));
   const lockedUntil = (i: number) => (locks[i] === null ? null : new Date(locks[i]!).toISOString());
   if (values.json) {
-    ctx.printJson(
-      all.map((a, i) => ({
-        id: a.id,
-        username: a.username,
-        email: a.email,
-        name: a.name,
-        groups: a.groups,
-        totp_enrolled: a.totpEnrolled,
-        disabled: a.disabledAt !== null,
-        disabled_at: a.disabledAt === null ? null : new Date(a.disabledAt).toISOString(),
-        locked: lockedUntil(i) !== null,
-        locked_until: lockedUntil(i),
-        created_at: new Date(a.createdAt).toISOString(),
-      })),
-    );
+    ctx.printJson({ items: all.map((a, i) => userJson(a, locks[i] ?? null)), next: null });
     return;
   }
   if (all.length === 0) {
@@ -206,15 +199,7 @@ async function listSessions(args: readonly string[], ctx: CliContext): Promise<v
   const { positionals, values } = parseCommand(args, { command: 'user sessions', positionals: ['username'], options: { json: { type: 'boolean' } } });
   const { account, sessions } = await (await ctx.userAdmin()).listSessions(positionals[0]!);
   if (values.json) {
-    ctx.printJson(
-      sessions.map((s) => ({
-        id: s.id,
-        signed_in_at: iso(s.signedInAt),
-        last_used_at: iso(s.lastUsedAt),
-        expires_at: iso(s.expiresAt),
-        clients: s.clients.map((c) => ({ client_id: c.clientId, grant_id: c.grantId ?? null })),
-      })),
-    );
+    ctx.printJson({ items: sessions.map(sessionJson) });
     return;
   }
   if (sessions.length === 0) {

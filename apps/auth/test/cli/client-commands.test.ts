@@ -95,7 +95,8 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     const json = await cli(['client', 'rotate-secret', 'svc', '--grace', '90m', '--json']);
     expect(json.code).toBe(0);
     const body = JSON.parse(json.stdout) as Record<string, unknown>;
-    expect(body).toEqual({ client_id: 'svc', client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previous_secret_expires_at: '2026-11-21T13:30:00.000Z' });
+    // The admin API's rotation answer: the client with its new secret (admin/json/client-json.ts).
+    expect(body).toMatchObject({ client_id: 'svc', client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), previous_secret_expires_at: '2026-11-21T13:30:00.000Z', secret_rotated_at: '2026-11-21T12:00:00.000Z' });
     const seconds = await cli(['client', 'rotate-secret', 'svc', '--grace', '3601']);
     expect(seconds.stdout.split('\n')[3]).toBe('The previous secret keeps working until 2026-11-21T13:00:01.000Z (grace 3601s); deploy the new one before then.');
     const days = await cli(['client', 'rotate-secret', 'svc', '--grace', '30d', '--json']);
@@ -162,8 +163,14 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       post_logout_redirect_uris: [],
       first_party: false,
       dpop_bound_access_tokens: false,
+      jwks: null,
+      jwks_uri: null,
+      logo_uri: null,
+      id_token_field: null,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:01:00.000Z',
+      secret_rotated_at: null,
+      previous_secret_expires_at: null,
     });
     expect(JSON.parse((await cli(['client', 'show', 'web', '--json'])).stdout)).toEqual(JSON.parse(json.stdout));
     expect(auditOf('admin.client.updated')).toEqual([
@@ -233,7 +240,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       jwks: { keys: [jwk] },
     });
     const added = await cli(['client', 'add', 'eoc', '--redirect-uri', 'http://localhost:3000/callback', '--response-type', 'id_token', '--first-party', '--json']);
-    expect(JSON.parse(added.stdout)).toEqual({ client_id: 'eoc', client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(JSON.parse(added.stdout)).toMatchObject({ client_id: 'eoc', first_party: true, response_types: ['id_token'], client_secret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     const shown = await cli(['client', 'show', 'eoc']);
     expect(shown.stdout).toContain('\ngrant_types: implicit\nresponse_types: id_token\n');
     expect(shown.stdout).toContain('\nfirst_party: yes\ndpop_bound_access_tokens: no\n');
@@ -310,7 +317,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect(JSON.parse(changed.stdout)).toMatchObject({ client_id: 'branded', logo_uri: 'http://127.0.0.1:8080/logo.svg' });
     const removed = await cli(['client', 'update', 'branded', '--no-logo-uri', '--json']);
     expect(removed.code).toBe(0);
-    expect(JSON.parse(removed.stdout)).not.toHaveProperty('logo_uri');
+    expect(JSON.parse(removed.stdout)).toMatchObject({ logo_uri: null });
     expect((await cli(['client', 'show', 'branded'])).stdout).not.toContain('logo_uri');
     expect(await cli(['client', 'update', 'branded', '--logo-uri', 'https://a.example/l.png', '--no-logo-uri'])).toEqual({
       code: 2,

@@ -131,7 +131,20 @@ describe('authctl user', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const body = JSON.parse(run.stdout) as Record<string, unknown>;
-    expect(body).toEqual({ id: expect.any(String), username: 'alice', email: 'alice@example.com', name: 'Alice Example', groups: ['admins', 'users'] });
+    // The admin API's user (admin/json/user-json.ts), as POST /admin/v1/users answers.
+    expect(body).toEqual({
+      id: expect.any(String),
+      username: 'alice',
+      email: 'alice@example.com',
+      name: 'Alice Example',
+      groups: ['admins', 'users'],
+      disabled: false,
+      disabled_at: null,
+      locked: false,
+      locked_until: null,
+      created_at: '2026-11-21T12:00:00.000Z',
+      second_factors: { totp: false, devices: 0, passkeys: 0, recovery_codes_left: 0 },
+    });
     expect(run.stdout).not.toContain('correct horse');
     await withServerView(async ({ accounts }) => {
       const alice = await accounts.findByUsername('alice');
@@ -196,8 +209,9 @@ describe('authctl user', () => {
         '',
       ].join('\n'),
     });
-    const json = JSON.parse((await cli(['user', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
-    expect(json.map((u) => [u.username, u.groups, u.totp_enrolled, u.created_at])).toEqual([
+    const json = JSON.parse((await cli(['user', 'list', '--json'])).stdout) as { items: Record<string, unknown>[]; next: null };
+    expect(json.next).toBeNull();
+    expect(json.items.map((u) => [u.username, u.groups, u.disabled, u.created_at])).toEqual([
       ['alice', ['admins', 'users'], false, '2026-11-21T12:00:00.000Z'],
       ['bob', [], false, '2026-11-21T12:00:00.000Z'],
     ]);
@@ -246,7 +260,7 @@ describe('authctl user', () => {
       expect(rows.map((r) => ({ type: r.type, issued_before: Number(r.issued_before) }))).toEqual([{ type: 'subject', issued_before: NOW + 1 }]);
       await db.deleteFrom('token_revocations').execute();
     });
-    expect(JSON.parse((await cli(['user', 'list', '--json'])).stdout).find((u: { username: string }) => u.username === 'bob').disabled).toBe(true);
+    expect(JSON.parse((await cli(['user', 'list', '--json'])).stdout).items.find((u: { username: string }) => u.username === 'bob').disabled).toBe(true);
     expect(await cli(['user', 'enable', 'bob'])).toEqual({ code: 0, stdout: 'enabled user bob: they may sign in again (no earlier session comes back)\n', stderr: '' });
     await withServerView(async ({ accounts }) => expect((await accounts.findByUsername('bob'))!.disabledAt).toBeNull());
     expect(await cli(['user', 'disable', 'nobody'])).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: unknown user "nobody"\n' });
@@ -332,7 +346,7 @@ describe('authctl client', () => {
       ].join('\n'),
     );
     const json = await cli(['client', 'list', '--json']);
-    expect((JSON.parse(json.stdout) as Array<{ client_id: string }>).map((c) => c.client_id)).toEqual(['introspector', 'spa', 'web']);
+    expect((JSON.parse(json.stdout) as { items: { client_id: string }[] }).items.map((c) => c.client_id)).toEqual(['introspector', 'spa', 'web']);
     for (const secret of secrets) {
       expect(table.stdout).not.toContain(secret);
       expect(json.stdout).not.toContain(secret);
@@ -351,7 +365,7 @@ describe('authctl client', () => {
       expect((await clients.find('seed-variant'))!.idTokenField).toBe('JWT_token');
       expect((await clients.find('web'))!.idTokenField).toBeUndefined();
     });
-    const listed = JSON.parse((await cli(['client', 'list', '--json'])).stdout) as Array<{ client_id: string; id_token_field?: string }>;
+    const listed = (JSON.parse((await cli(['client', 'list', '--json'])).stdout) as { items: { client_id: string; id_token_field: string | null }[] }).items;
     expect(listed.find((c) => c.client_id === 'seed-variant')!.id_token_field).toBe('JWT_token');
     expect(await cli(['client', 'add', 'bad-field', '--redirect-uri', 'https://seed.example/cb', '--id-token-field', 'access_token'])).toEqual({
       code: 1,
@@ -370,12 +384,12 @@ describe('authctl keys', () => {
 
   it('rotates: the first rotation creates a key, the next retires it until its tokens expire', async () => {
     const created = JSON.parse((await cli(['keys', 'rotate', '--json'])).stdout) as { kid: string; retired: string[] };
-    expect(created).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), retired: [] });
+    expect(created).toEqual({ kid: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), retired: [], retired_expire_at: null, discarded: [] });
     first = created.kid;
     const run = await cli(['keys', 'rotate', '--json']);
     expect(run.code).toBe(0);
     const body = JSON.parse(run.stdout) as { kid: string; retired: string[]; retired_expire_at: string };
-    expect(body).toEqual({ kid: expect.any(String), retired: [first], retired_expire_at: RETIRED_UNTIL });
+    expect(body).toEqual({ kid: expect.any(String), retired: [first], retired_expire_at: RETIRED_UNTIL, discarded: [] });
     second = body.kid;
     await withServerView(async ({ keys }) => {
       const jwks = await loadSigningJwks(keys, NOW);
@@ -386,8 +400,8 @@ describe('authctl keys', () => {
 
   it('lists keys with their state and activation time, and no key material', async () => {
     const run = await cli(['keys', 'list', '--json']);
-    const listed = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
-    expect(listed.map((k) => [k.kid, k.status, k.created_at, k.activates_at, k.retired_at, k.expires_at])).toEqual([
+    const listed = (JSON.parse(run.stdout) as { items: Record<string, unknown>[] }).items;
+    expect(listed.map((k) => [k.kid, k.state, k.created_at, k.activates_at, k.retired_at, k.expires_at])).toEqual([
       [second, 'active', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', null, null],
       [first, 'retired', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', '2026-11-21T12:00:00.000Z', RETIRED_UNTIL],
     ]);
@@ -406,8 +420,8 @@ describe('authctl keys', () => {
     await withServerView(async ({ keys }) => {
       expect(await keys.insert(pending)).toBe(true);
     });
-    const listed = JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
-    expect(listed.map((k) => [k.kid, k.status, k.activates_at])).toEqual([
+    const listed = (JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as { items: Record<string, unknown>[] }).items;
+    expect(listed.map((k) => [k.kid, k.state, k.activates_at])).toEqual([
       [second, 'active', '2026-11-21T12:00:00.000Z'],
       [pending.kid, 'pending', '2026-11-21T13:00:00.000Z'],
       [first, 'retired', '2026-11-21T12:00:00.000Z'],
@@ -419,9 +433,9 @@ describe('authctl keys', () => {
     expect(run.stdout).toBe(
       `new active signing key: ${third}\nretired: ${second} (published until ${RETIRED_UNTIL})\ndiscarded pending key: ${pending.kid} (it never signed)\n`,
     );
-    const after = JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as Array<Record<string, unknown>>;
+    const after = (JSON.parse((await cli(['keys', 'list', '--json'])).stdout) as { items: Record<string, unknown>[] }).items;
     // Both retired keys were created at the same pinned instant: their relative order is the kid's.
-    expect(after.map((k) => [k.kid, k.status])[0]).toEqual([third, 'active']);
-    expect(after.slice(1).map((k) => [k.kid, k.status]).sort()).toEqual([[first, 'retired'], [second, 'retired']].sort());
+    expect(after.map((k) => [k.kid, k.state])[0]).toEqual([third, 'active']);
+    expect(after.slice(1).map((k) => [k.kid, k.state]).sort()).toEqual([[first, 'retired'], [second, 'retired']].sort());
   });
 });

@@ -17,39 +17,15 @@
  *   `token_endpoint_auth_method` (private_key_jwt with exactly one of `jwks`, public keys only, and
  *   `jwks_uri`; it gets no secret), `dpop_bound_access_tokens` and `logo_uri` (shown on the consent
  *   page; PATCH with null removes it) (client-store.ts); reads show them all (`jwks`, `jwks_uri` and
- *   `logo_uri` null when absent).
+ *   `logo_uri` null when absent), in the shape of admin/json/client-json.ts, as `authctl client
+ *   --json` prints it.
  */
 import { z } from 'zod';
-import type { ClientAdmin, ClientView } from '../../clients/client-admin.ts';
-import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, responseTypesOf, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
+import type { ClientAdmin } from '../../clients/client-admin.ts';
+import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
+import { clientJson, clientWithSecretJson } from '../json/client-json.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
-
-const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
-
-/** A client as the admin API shows it (schema `Client` in openapi.ts): never a secret. */
-function clientJson(c: ClientView) {
-  return {
-    client_id: c.clientId,
-    name: c.name,
-    public: c.public,
-    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
-    grant_types: c.grantTypes,
-    response_types: responseTypesOf(c),
-    redirect_uris: c.redirectUris,
-    post_logout_redirect_uris: c.postLogoutRedirectUris,
-    first_party: c.firstParty === true,
-    dpop_bound_access_tokens: c.dpopBoundAccessTokens === true,
-    jwks: c.jwks ?? null,
-    jwks_uri: c.jwksUri ?? null,
-    logo_uri: c.logoUri ?? null,
-    id_token_field: c.idTokenField ?? null,
-    created_at: iso(c.createdAt),
-    updated_at: iso(c.updatedAt),
-    secret_rotated_at: iso(c.secretRotatedAt),
-    previous_secret_expires_at: iso(c.previousSecretExpiresAt),
-  };
-}
 
 const Uris = z.array(z.string().max(2048)).max(32);
 const Grants = z.array(z.string()).max(8);
@@ -179,7 +155,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
       return {
         status: 201,
         headers: { Location: `${ADMIN_BASE}/clients/${encodeURIComponent(created.client.clientId)}` },
-        body: { ...clientJson(created.client), ...(created.clientSecret !== undefined ? { client_secret: created.clientSecret } : {}) },
+        body: clientWithSecretJson(created.client, created.clientSecret),
       };
     },
   });
@@ -215,7 +191,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     async handle({ params, body, actor }) {
       const grace = body?.grace_seconds;
       const rotated = await answered(() => clients.rotateSecret(actor, params.id!, grace === undefined ? {} : { graceSeconds: grace }));
-      return { status: 200, body: { ...clientJson(rotated.client), client_secret: rotated.clientSecret } };
+      return { status: 200, body: clientWithSecretJson(rotated.client, rotated.clientSecret) };
     },
   });
 

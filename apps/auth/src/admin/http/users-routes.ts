@@ -6,11 +6,8 @@
  *   service with the token's actor;
  * - the list pages by username (keyset: `limit` 1..200, default 50; `after` the opaque cursor
  *   of the previous page's `next`); `q` matches a substring of username or email, ignoring case;
- * - a user is shown without credentials: no password hash, TOTP secret or recovery codes, only
- *   which second factors are enrolled; `locked` / `locked_until` say whether brute-force
- *   regulation locks the account out now and until when (the service's lockedUntil, as
- *   `authctl user list` shows it); sessions are shown without their ids (an id is the value
- *   of the session cookie: whoever reads it could use the session);
+ * - users, sessions and grants are shown in the shapes of admin/json/ (user-json.ts,
+ *   session-json.ts), as `authctl user ... --json` prints them: no credential, no session id;
  * - a password refused by the policy is 422 with the rule's code (`password_too_short`, ...);
  *   a taken username is 409 `duplicate_username`; other field rules are 400 `validation_failed`;
  * - DELETE removes the user; it, disable, the new password and the second-factor reset end every
@@ -24,59 +21,10 @@ import { AccountError, type Account } from '../../accounts/account-store.ts';
 import { PasswordPolicyError } from '../../accounts/password-policy.ts';
 import { UserAdminError, type Actor, type UserAdmin, type UserDetails } from '../user-admin.ts';
 import type { IssuedPasswordReset } from '../password-reset.ts';
-import type { UserGrant, UserSession } from '../user-sessions.ts';
+import { grantJson, sessionJson } from '../json/session-json.ts';
+import { userDetailsJson, userJson } from '../json/user-json.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
-/** A user as the admin API shows it (schema `User` in openapi.ts); `lockedUntil` from UserAdmin.lockedUntil. */
-function userJson(account: Account, lockedUntil: number | null) {
-  return {
-    id: account.id,
-    username: account.username,
-    email: account.email,
-    name: account.name,
-    groups: account.groups,
-    disabled: account.disabledAt !== null,
-    disabled_at: iso(account.disabledAt),
-    locked: lockedUntil !== null,
-    locked_until: iso(lockedUntil),
-    created_at: iso(account.createdAt),
-  };
-}
-
-function userDetailsJson({ account, secondFactors }: UserDetails, lockedUntil: number | null) {
-  return {
-    ...userJson(account, lockedUntil),
-    second_factors: {
-      totp: secondFactors.totp,
-      devices: secondFactors.devices,
-      passkeys: secondFactors.passkeys,
-      recovery_codes_left: secondFactors.recoveryCodesLeft,
-    },
-  };
-}
-
-function sessionJson(session: UserSession) {
-  return {
-    signed_in_at: session.signedInAt === undefined ? null : iso(session.signedInAt),
-    last_used_at: session.lastUsedAt === undefined ? null : iso(session.lastUsedAt),
-    expires_at: session.expiresAt === undefined ? null : iso(session.expiresAt),
-    clients: session.clients.map((c) => ({ client_id: c.clientId, grant_id: c.grantId ?? null })),
-  };
-}
-
-function grantJson(grant: UserGrant) {
-  return {
-    id: grant.id,
-    client_id: grant.clientId,
-    openid_scopes: grant.openidScopes,
-    resources: Object.entries(grant.resources).map(([resource, scopes]) => ({ resource, scopes })),
-    created_at: grant.createdAt === undefined ? null : iso(grant.createdAt),
-    expires_at: grant.expiresAt === undefined ? null : iso(grant.expiresAt),
-  };
-}
 
 const Groups = z.array(z.string()).max(64);
 
