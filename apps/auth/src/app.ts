@@ -9,16 +9,21 @@
  * Expired oidc rows, passkey challenges, old regulation records and audit events older than
  * AUTH_AUDIT_RETENTION_DAYS are purged by the same `maintenance`, every PURGE_INTERVAL_MS.
  * Every audit event the app emits is stored too (audit/audit-sink.ts, attached to the app's logger).
- * Outer middleware order: request metrics → /healthz, /readyz → the current provider.
- * The provider's own middleware (build()): public origin (http/public-origin.ts) → request id →
- * access log → security headers → error handler → pending adapter writes (oidc/pending-writes.ts)
- * → session use (account/session-use.ts) →
- * unrouted answers (404/405 in contract shape) → Okta's JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → what discovery leaves out → form_post page
- * (oidc/form-post.ts) → revocation
- * feed → JWT userinfo → JWT introspection → token response → the app's own routes, entered only by
- * the paths they serve (http/route-group.ts): admin API (/admin/v1, admin/http/) → static files →
- * interaction routes → authenticator routes → passkey routes → account routes; then
- * oidc-provider's endpoints.
+ * Gatehouse's Koa app is in front of the mounted provider (its `callback()`, swapped on a key
+ * rotation). Its order: request metrics → /healthz, /readyz → every path whose first segment is
+ * not one of the own routes' goes to the current provider → the shared plumbing (http/plumbing.ts:
+ * public origin → request id → request scope → access log → security headers → error handler) →
+ * unrouted answers (404/405 in contract shape) → the own routes (http/route-group.ts): admin API
+ * (/admin/v1, admin/http/) → static files → authenticator routes → passkey device routes →
+ * account routes. None of these needs oidc-provider's request context (the SSO session is read
+ * with Session.get from the request).
+ * The provider's own middleware (build()): the same plumbing → pending adapter writes
+ * (oidc/pending-writes.ts) → session use (account/session-use.ts) → unrouted answers → Okta's
+ * JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → what discovery leaves
+ * out → form_post page (oidc/form-post.ts) → revocation feed → JWT userinfo → JWT introspection →
+ * token response → DPoP-required answer → the sign-in pages (interaction routes, passkey sign-in),
+ * entered only by their paths, which resume the authorization through the provider's endpoint
+ * inside their request; then oidc-provider's endpoints.
  */
 import Koa from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -40,20 +45,16 @@ import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
 import { discoveryUnadvertised } from './oidc/discovery-unadvertised.ts';
 import { formPostWithoutInlineScript } from './oidc/form-post.ts';
-import { accessLog, requestId } from '@gatehouse/http';
-import { errorHandler } from './http/request-context.ts';
 import { join } from 'node:path';
-import { requestScope } from './logging/request-scope.ts';
 import { registerSigningKeyAge } from './metrics/signing-key-age.ts';
 import { createAuditSpool } from './audit/audit-spool.ts';
-import { pinPublicOrigin } from './http/public-origin.ts';
+import { requestPlumbing } from './http/plumbing.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
-import { authSecurityHeaders } from './http/security-headers.ts';
 import { interactionRenderer, interactionRoutes } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
 import { authenticatorRoutes } from './authenticator/routes.ts';
 import { authStaticAssets } from './views/static-assets.ts';
-import { passkeyRoutes } from './passkeys/passkey-routes.ts';
+import { passkeyDeviceRoutes, passkeySignInRoutes } from './passkeys/passkey-routes.ts';
 import { accountRoutes } from './account/routes.ts';
 import { sessionUse } from './account/session-use.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
@@ -68,7 +69,7 @@ import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { ADMIN_BASE } from './admin/http/admin-router.ts';
-import { firstSegment, routeGroup } from './http/route-group.ts';
+import { firstSegment, routeGroup, servedSegments, type RouteGroupPart } from './http/route-group.ts';
 import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
@@ -166,6 +167,24 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     logger,
   }).middleware();
 
+  // Gatehouse's own routes, answered by the outer app: none needs oidc-provider's request context.
+  const ownRoutes: RouteGroupPart[] = [
+    { middleware: adminApi, segments: [firstSegment(ADMIN_BASE)] },
+    staticAssets,
+    authenticatorRoutes(handlerServices),
+    passkeyDeviceRoutes(handlerServices),
+    accountRoutes(handlerServices),
+  ];
+  const ownSegments = servedSegments(ownRoutes);
+  if (ownSegments === undefined) throw new Error('every route of the app names its first path segment');
+  // The sign-in pages, entered only by their paths (http/route-group.ts); the OAuth endpoints skip them.
+  const signInParts = [interactionRoutes(handlerServices), passkeySignInRoutes(handlerServices)];
+  const signInRoutes = routeGroup(signInParts);
+  const signInSegments = servedSegments(signInParts);
+  if (signInSegments === undefined || [...signInSegments].some((segment) => ownSegments.has(segment))) {
+    throw new Error('the sign-in pages and the app\'s own routes share no first path segment');
+  }
+
   const build = (jwks: SigningKeySet) => {
     signingKeys = jwks.keys;
     signingSince = jwks.signingSince;
@@ -179,15 +198,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       metrics: authMetrics,
       clock,
     });
-    // The issuer's origin first (every URL oidc-provider builds from the request); then request id →
-    // access log → security headers → error handler: the headers are set in `finally` outside the
-    // error handler, so error pages carry them too.
-    provider.use(pinPublicOrigin(config.issuer, provider));
-    provider.use(requestId);
-    provider.use(requestScope);
-    provider.use(accessLog(logger));
-    provider.use(authSecurityHeaders);
-    provider.use(errorHandler(logger));
+    // The shared plumbing (http/plumbing.ts), then what needs oidc-provider's context or wraps its answers.
+    for (const middleware of requestPlumbing(config.issuer, provider, logger)) provider.use(middleware);
     provider.use(commitPendingWrites(services.oidcAdapter));
     provider.use(sessionUse(handlerServices));
     provider.use(unroutedAnswers);
@@ -201,17 +213,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtIntrospection({ tokens, logger, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
     provider.use(dpopRequiredAnswer(provider));
-    // Entered only by the paths these serve (http/route-group.ts); the OAuth endpoints skip them.
-    provider.use(
-      routeGroup([
-        { middleware: adminApi, segments: [firstSegment(ADMIN_BASE)] },
-        staticAssets,
-        interactionRoutes(handlerServices),
-        authenticatorRoutes(handlerServices),
-        passkeyRoutes(handlerServices),
-        accountRoutes(handlerServices),
-      ]),
-    );
+    // The sign-in pages resume the authorization inside their request: the provider's resume
+    // endpoint runs next, in the same context (interactions/mfa/complete-login.ts).
+    provider.use(signInRoutes);
     current = { provider, handler: provider.callback(), fingerprint: jwks.fingerprint };
   };
 
@@ -275,10 +279,17 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     ],
     clock,
   );
-  app.use(async (ctx) => {
+  // Every request whose first path segment is not one of Gatehouse's own routes' goes to the
+  // current provider, which has its own copy of the plumbing; the rest is answered here.
+  app.use(async (ctx, next) => {
+    if (ownSegments.has(firstSegment(ctx.path))) return next();
     ctx.respond = false;
     await current.handler(ctx.req, ctx.res);
   });
+  for (const middleware of requestPlumbing(config.issuer, app, logger)) app.use(middleware);
+  // A path of an own route that no route answers gets the contract's 404 or 405 (http/unrouted.ts).
+  app.use(unroutedAnswers);
+  app.use(routeGroup(ownRoutes));
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
   Object.defineProperty(app, 'maintenance', { value: maintenance });

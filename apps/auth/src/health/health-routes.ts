@@ -1,10 +1,10 @@
 /**
- * Liveness and readiness, answered by the outer Koa app before anything reaches oidc-provider.
+ * Liveness and readiness, answered by Gatehouse's Koa app (app.ts) ahead of the plumbing and oidc-provider.
  * `/healthz` answers 200 while the process serves requests. `/readyz` answers 200 only when
  * every readiness check passes (app.ts lists them), otherwise 503 naming each check `ok` or
  * `failing`. Both are public, uncached JSON and reveal nothing more; other methods get 405.
- * Like every answer of the server they carry `X-Request-Id` (the provider's own middleware, which
- * sets it for everything else, never sees these requests).
+ * Like every answer of the server they carry `X-Request-Id` (the shared plumbing, http/plumbing.ts,
+ * which sets it for everything else, never sees these requests).
  */
 import Router from '@koa/router';
 import { AUTH_ROUTES } from '@gatehouse/contracts';

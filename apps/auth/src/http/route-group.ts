@@ -1,11 +1,13 @@
 /**
- * The app's own routes (admin API, static files, interaction, authenticator, passkey and account
- * routers) as one middleware that is entered only by a request whose path could be theirs.
+ * A group of the app's own routes (routers, or a middleware such as the admin API) as one
+ * middleware that is entered only by a request whose path could be theirs; `servedSegments`
+ * names those paths' first segments (app.ts hands every other request to oidc-provider).
  * Rules:
  * - each part names the first path segments it serves: a router's are read from its routes when
  *   the group is built; a plain middleware (the admin API) names its own;
  * - a request whose first segment (compared without case, as @koa/router does by default) is
- *   none of them goes straight on to oidc-provider's endpoints, untouched: no router of the group
+ *   none of them goes straight on to the next middleware (oidc-provider's endpoints, after the
+ *   sign-in pages), untouched: no router of the group
  *   could have matched it, so none would have answered, set `Allow` or changed anything;
  * - a router with a route whose first segment is a parameter, a pattern or empty could match any
  *   path: the group then runs for every request (the same behaviour, without the shortcut);
@@ -48,21 +50,27 @@ function routerSegments(router: Router): string[] | undefined {
   return segments;
 }
 
+/**
+ * The first segments the parts serve, lower-cased, or undefined when a router has a route that
+ * could match any path.
+ */
+export function servedSegments(parts: readonly RouteGroupPart[]): ReadonlySet<string> | undefined {
+  const segments = new Set<string>();
+  for (const part of parts) {
+    const served = isRouter(part) ? routerSegments(part) : part.segments.map((segment) => segment.toLowerCase());
+    if (served === undefined) return undefined;
+    for (const segment of served) segments.add(segment);
+  }
+  return segments;
+}
+
 export function routeGroup(parts: readonly RouteGroupPart[]): Middleware {
   const chain: Middleware[] = [];
-  const segments = new Set<string>();
-  let anyPath = false;
   for (const part of parts) {
-    if (isRouter(part)) {
-      chain.push(part.routes() as unknown as Middleware, part.allowedMethods() as unknown as Middleware);
-      const served = routerSegments(part);
-      if (served === undefined) anyPath = true;
-      else for (const segment of served) segments.add(segment);
-    } else {
-      chain.push(part.middleware);
-      for (const segment of part.segments) segments.add(segment.toLowerCase());
-    }
+    if (isRouter(part)) chain.push(part.routes() as unknown as Middleware, part.allowedMethods() as unknown as Middleware);
+    else chain.push(part.middleware);
   }
+  const segments = servedSegments(parts);
   const run = (ctx: Context, next: Next): Promise<unknown> => {
     const step = (index: number): Promise<unknown> => {
       const middleware = chain[index];
@@ -72,7 +80,7 @@ export function routeGroup(parts: readonly RouteGroupPart[]): Middleware {
     return step(0);
   };
   return async function appRoutes(ctx: Context, next: Next): Promise<void> {
-    if (anyPath || segments.has(firstSegment(ctx.path))) await run(ctx, next);
+    if (segments === undefined || segments.has(firstSegment(ctx.path))) await run(ctx, next);
     else await next();
   };
 }

@@ -4,15 +4,24 @@ import { createRegisterHandler, createRegistrationOptionsHandler, createRemovePa
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { createPasswordlessLoginHandler, type PasswordlessLoginDeps } from './passwordless-login.ts';
 
-/** What the passkey routes use: the union of their handlers' needs. */
-export type PasskeyRoutesDeps = CeremonyOptionsDeps & PasswordlessLoginDeps & ManagePasskeysDeps;
+/** What the passkey sign-in routes use: the union of their handlers' needs. */
+export type PasskeySignInRoutesDeps = CeremonyOptionsDeps & PasswordlessLoginDeps;
 
-/** WebAuthn: passwordless sign-in, second-factor options, and the devices page's passkeys. */
-export function passkeyRoutes(deps: PasskeyRoutesDeps): Router {
+/**
+ * WebAuthn in an interaction: passwordless sign-in and second-factor options. The sign-in
+ * resumes the authorization inside its request, so these run in oidc-provider's stack (app.ts).
+ */
+export function passkeySignInRoutes(deps: PasskeySignInRoutesDeps): Router {
   const router = new Router();
   router.post(PASSKEY_PATHS.loginOptions, createLoginOptionsHandler(deps));
   router.post(PASSKEY_PATHS.login, createPasswordlessLoginHandler(deps));
   router.post(PASSKEY_PATHS.mfaOptions, createMfaOptionsHandler(deps));
+  return router;
+}
+
+/** WebAuthn on the signed-in devices page: registration options, registration, removal. */
+export function passkeyDeviceRoutes(deps: ManagePasskeysDeps): Router {
+  const router = new Router();
   router.post(PASSKEY_PATHS.registerOptions, createRegistrationOptionsHandler(deps));
   router.post(PASSKEY_PATHS.register, createRegisterHandler(deps));
   router.post(PASSKEY_PATHS.remove, createRemovePasskeyHandler(deps));

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstSegment, routeGroup } from '../../src/http/route-group.ts';
+import { firstSegment, routeGroup, servedSegments } from '../../src/http/route-group.ts';
 
 /** The app under test: [group] → a last middleware standing for oidc-provider's endpoints. */
 async function serveGroup(parts: Parameters<typeof routeGroup>[0], entered: string[]) {
@@ -145,5 +145,25 @@ describe('routeGroup with a route that could match any path', () => {
     const deeper = await fetch(`${server.url}/oauth2/v1/token`);
     expect(await deeper.json()).toEqual({ endpoint: '/oauth2/v1/token' });
     expect(deeper.headers.get('x-entered')).toBe('endpoint');
+  });
+});
+
+describe('servedSegments', () => {
+  it('names the first segments of every part, lower-cased, prefixes included', () => {
+    const pages = new Router();
+    pages.get('/login', () => undefined);
+    pages.post('/mfa/push/:id', () => undefined);
+    const prefixed = new Router({ prefix: '/Account' });
+    prefixed.get('/password', () => undefined);
+    const segments = servedSegments([{ segments: ['Admin'], middleware: async () => undefined }, pages, prefixed]);
+    expect(segments && [...segments].sort()).toEqual(['account', 'admin', 'login', 'mfa']);
+  });
+
+  it('is undefined when a route could match any path', () => {
+    const catchAll = new Router();
+    catchAll.get('/:page', () => undefined);
+    const pages = new Router();
+    pages.get('/login', () => undefined);
+    expect(servedSegments([pages, catchAll])).toBeUndefined();
   });
 });

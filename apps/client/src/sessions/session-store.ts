@@ -4,7 +4,7 @@
  * - rows are keyed by the SHA-256 of the cookie's session key, and scoped to this client id;
  * - a session ends at its absolute `expiresAt` (set at login) or the store's maxAge, whichever
  *   is first; an expired row reads as no session;
- * - expired rows are purged lazily.
+ * - expired rows are deleted by the periodic purge (app.ts `maintenance`, on a timer), never by a request.
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';

@@ -1,8 +1,8 @@
 /**
  * The admin API at /admin/v1 (docs/spec.md, admin API): the router (admin-router.ts) with the
- * bearer check (bearer.ts), the OpenAPI document and one route file per resource. Mounted in the
- * provider's middleware chain before the interaction routes (app.ts), so it runs inside the
- * request id, access log and security headers, and answers everything under /admin/v1 itself.
+ * bearer check (bearer.ts), the OpenAPI document and one route file per resource. Mounted first
+ * among the app's own routes, in front of oidc-provider (app.ts), so it runs inside the request
+ * id, access log and security headers, and answers everything under /admin/v1 itself.
  */
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { AuditTrail } from '../../audit/audit-trail.ts';
