@@ -79,7 +79,8 @@ import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
 import { authRouteName } from './metrics/route-name.ts';
 import { healthRoutes } from './health/health-routes.ts';
-import { createAuditSink, withAuditSink } from './audit/audit-sink.ts';
+import { createAuditSink } from './audit/audit-sink.ts';
+import { createAuditor } from './audit/auditor.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
@@ -118,14 +119,14 @@ export interface AuthApp extends Koa {
 
 export async function createApp(config: AuthConfig, deps: AppDeps): Promise<AuthApp> {
   const clock = deps.clock ?? Date.now;
-  const baseLogger = deps.logger ?? createLogger({ level: config.logLevel });
+  const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const services = deps.services ?? createAuthServices(config, deps.database, clock);
   const metrics = deps.metrics ?? createMetricsRegistry({ processMetrics: false });
   // Events the database cannot take wait in memory, then in the spool under the data directory.
   registerBuildInfo(metrics, readBuildInfo('auth', new URL('../package.json', import.meta.url)));
-  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool'), logger: baseLogger });
-  const auditSink = createAuditSink({ store: services.auditEvents, clock, logger: baseLogger, spool, metrics });
-  const logger = withAuditSink(baseLogger, auditSink);
+  const spool = createAuditSpool({ directory: join(config.dataDir, 'audit-spool'), logger });
+  const auditSink = createAuditSink({ store: services.auditEvents, clock, logger, spool, metrics });
+  const audit = createAuditor({ logger, sink: auditSink });
   const policy = keyPolicy(config);
   // A keyring that cannot open every sealed secret stops start-up with one line (secrets/sealed-survey.ts).
   await checkSealedSecrets(deps.database.db, services.box);
@@ -135,7 +136,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
   // Each route factory's type takes only the services its handlers use.
-  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, clock, metrics: authMetrics };
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics };
 
   const staticAssets = authStaticAssets();
 
@@ -156,14 +157,14 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     tokens,
     accounts: services.accounts,
     policies: services.scopePolicies,
-    users: createUserAdmin({ ...services, logger, clock, accessTokenTtl: config.accessTokenTtl }),
-    issuePasswordReset: (actor, username) => issuePasswordReset({ ...services, logger, issuer: config.issuer }, actor, username),
+    users: createUserAdmin({ ...services, audit, clock, accessTokenTtl: config.accessTokenTtl }),
+    issuePasswordReset: (actor, username) => issuePasswordReset({ ...services, audit, issuer: config.issuer }, actor, username),
     // reloadKeys is defined below; it is only called once requests are served.
-    keys: createKeyAdmin({ keys: services.keys, logger, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    keys: createKeyAdmin({ keys: services.keys, audit, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     auditTrail: services.auditTrail,
     flushAudit: () => auditSink.flush(),
     clock,
-    clients: createClientAdmin({ clients: services.clients, logger }),
+    clients: createClientAdmin({ clients: services.clients, audit }),
     logger,
   }).middleware();
 
@@ -195,6 +196,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       consents: services.consents,
       jwks: { keys: jwks.keys } as { keys: Record<string, unknown>[] },
       logger,
+      audit,
       metrics: authMetrics,
       clock,
     });
@@ -210,7 +212,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(formPostWithoutInlineScript);
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, readers: resourceServerClients(config).map((server) => server.clientId), logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));
-    provider.use(jwtIntrospection({ tokens, logger, resourceServers: resourceServerClients(config) }));
+    provider.use(jwtIntrospection({ tokens, audit, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
     provider.use(dpopRequiredAnswer(provider));
     // The sign-in pages resume the authorization inside their request: the provider's resume

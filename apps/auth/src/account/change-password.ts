@@ -18,13 +18,12 @@ import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { audit } from '../logging/logger.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { newPassword } from './new-password.ts';
 import { requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
 import { requireSession } from './signed-in.ts';
 
-export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'logger'>;
+export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'audit'>;
 
 export function createChangePasswordHandler(deps: ChangePasswordDeps) {
   return async function changePassword(ctx: Context): Promise<void> {
@@ -39,14 +38,14 @@ export function createChangePasswordHandler(deps: ChangePasswordDeps) {
         await requireCurrentPassword(ctx, deps, account, current.slice(0, 1024));
       } catch (error) {
         if (error instanceof AuthError && error.code === 'invalid_current_password') {
-          audit(deps.logger, 'account.password_change.refused', { account_id: account.id, ip: ctx.ip, reason: 'invalid_current_password' });
+          deps.audit.record('account.password_change.refused', { account_id: account.id, ip: ctx.ip, reason: 'invalid_current_password' });
         }
         throw error;
       }
       const password = newPassword(body);
       await deps.accounts.setPassword(account.id, await hashPassword(password));
       const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
-      audit(deps.logger, 'account.password_changed', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+      deps.audit.record('account.password_changed', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
       if (body.json) {
         ctx.status = 200;
         ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };

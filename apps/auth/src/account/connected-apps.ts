@@ -17,7 +17,6 @@ import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { audit } from '../logging/logger.ts';
 import type { ConnectedAppView } from '../views/account-page.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
@@ -40,7 +39,7 @@ export async function connectedApps(deps: ConnectedAppsDeps, accountId: string):
   );
 }
 
-export type RevokeAppDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'consents' | 'userSessions' | 'logger'>;
+export type RevokeAppDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'consents' | 'userSessions' | 'audit'>;
 
 export function createRevokeAppHandler(deps: RevokeAppDeps) {
   return async function revokeApp(ctx: Context): Promise<void> {
@@ -54,7 +53,7 @@ export function createRevokeAppHandler(deps: RevokeAppDeps) {
     if (!revoked && grants.length === 0) throw new AuthError(404, 'not_found', 'No such application is connected to your account.');
     let ended = 0;
     for (const grant of grants) if (await deps.userSessions.endGrant(account.id, grant.id)) ended += 1;
-    audit(deps.logger, 'consent.revoked', { account_id: account.id, client_id: clientId, ip: ctx.ip, grants: ended });
+    deps.audit.record('consent.revoked', { account_id: account.id, client_id: clientId, ip: ctx.ip, grants: ended });
     if (body.json) {
       ctx.status = 200;
       ctx.body = { client_id: clientId, grants_ended: ended };

@@ -22,7 +22,6 @@ import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { audit } from '../logging/logger.ts';
 import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
 import { ACCOUNT_PATH } from './account-client.ts';
 import { newPassword } from './new-password.ts';
@@ -30,7 +29,7 @@ import { newPassword } from './new-password.ts';
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
 
 export type PasswordResetPageDeps = OriginDeps &
-  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'revocations' | 'regulationStore' | 'logger' | 'clock'> & {
+  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
     config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
   };
 
@@ -83,7 +82,7 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
     await deps.accounts.setPassword(account.id, hash);
     const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id);
     await deps.regulationStore.clear(lockoutKeys(account.username));
-    audit(deps.logger, 'account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+    deps.audit.record('account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
     ctx.status = 200;
     if (body.json) {
       ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };

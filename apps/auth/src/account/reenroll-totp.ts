@@ -23,7 +23,6 @@ import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { secondFactorKeys } from '../interactions/regulation-keys.ts';
-import { audit } from '../logging/logger.ts';
 import { qrSvg } from '../mfa/qr.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { requireCurrentFactor, requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
@@ -31,7 +30,7 @@ import { requireSession, type SignedIn } from './signed-in.ts';
 
 const ENROLLMENT_TTL_MS = 10 * 60 * 1000;
 
-export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'revocations' | 'logger'>;
+export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'revocations' | 'audit'>;
 
 interface PendingSecret {
   accountId: string;
@@ -84,7 +83,7 @@ export function createStartTotpHandler(deps: ReenrollTotpDeps) {
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       const reason = refusalReason(error);
-      if (reason) audit(deps.logger, 'account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'current', reason });
+      if (reason) deps.audit.record('account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'current', reason });
       if (!body || body.json) throw error;
       await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error } });
     }
@@ -115,7 +114,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
       await deps.accounts.setTotpSecret(account.id, secret);
       await deps.accounts.consumeTotpStep(account.id, step);
       const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
-      audit(deps.logger, 'account.totp_reenrolled', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+      deps.audit.record('account.totp_reenrolled', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
       if (body.json) {
         ctx.status = 200;
         ctx.body = { totp_enrolled: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
@@ -126,7 +125,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
     } catch (error) {
       if (!(error instanceof AuthError)) throw error;
       const reason = refusalReason(error);
-      if (reason) audit(deps.logger, 'account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'confirm', reason });
+      if (reason) deps.audit.record('account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'confirm', reason });
       if (!body || body.json) throw error;
       const totpEnrollment = pending ? await enrollmentView(deps, signedIn, body.fields.enrollment!, pending.secret) : undefined;
       await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error }, ...(totpEnrollment ? { totpEnrollment } : {}) });

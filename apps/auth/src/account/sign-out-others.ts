@@ -10,10 +10,9 @@ import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { audit } from '../logging/logger.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
-export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'logger' | 'clock'> & {
+export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'audit' | 'clock'> & {
   config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
 };
 
@@ -23,7 +22,7 @@ export function createSignOutOthersHandler(deps: SignOutOthersDeps) {
     const { account, sessionId } = await requireSession(ctx, deps);
     const body = await readBody(ctx);
     const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: sessionId });
-    audit(deps.logger, 'account.sessions.signed_out', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+    deps.audit.record('account.sessions.signed_out', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
     if (body.json) {
       ctx.status = 200;
       ctx.body = { sessions_ended: ended.sessions, grants_ended: ended.grants };

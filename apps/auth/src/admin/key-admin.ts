@@ -8,7 +8,7 @@
  * - running instances pick the new key up on their next key check (app.ts); the admin API also
  *   reloads its own instance at once (onRotated).
  */
-import { audit, type Logger } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { KeyStore, SigningKey } from '../keys/key-store.ts';
 import { keyStates, rotateSigningKeys, type KeyState, type ManualRotation } from '../keys/signing-keys.ts';
 import { actorFields, type Actor } from './user-admin.ts';
@@ -33,7 +33,7 @@ export interface KeyAdmin {
 
 export interface KeyAdminDeps {
   keys: KeyStore;
-  logger: Logger;
+  audit: Auditor;
   clock: () => number;
   /** How long a retired key stays published (key-policy.ts retainMs). */
   retainMs: number;
@@ -56,7 +56,7 @@ export function createKeyAdmin(deps: KeyAdminDeps): KeyAdmin {
     },
     async rotate(actor) {
       const result = await rotateSigningKeys(deps.keys, { nowMs: deps.clock(), retainMs: deps.retainMs });
-      audit(deps.logger, 'admin.keys.rotated', { ...actorFields(actor), kid: result.kid, retired: result.retired.length });
+      deps.audit.record('admin.keys.rotated', { ...actorFields(actor), kid: result.kid, retired: result.retired.length });
       await deps.onRotated?.();
       return result;
     },

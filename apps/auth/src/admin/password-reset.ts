@@ -12,7 +12,7 @@
  */
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import type { PasswordResetStore } from '../account/password-reset-store.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import { actorFields, type Actor } from './user-admin.ts';
 
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
@@ -21,7 +21,7 @@ export const PASSWORD_RESET_PATH = '/account/password-reset';
 export interface PasswordResetDeps {
   accounts: Pick<AccountStore, 'findByUsername'>;
   passwordResets: Pick<PasswordResetStore, 'issue'>;
-  logger: Logger;
+  audit: Auditor;
   /** The server's issuer URL (config.issuer): the link's origin. */
   issuer: string;
 }
@@ -39,6 +39,6 @@ export async function issuePasswordReset(deps: PasswordResetDeps, actor: Actor, 
   if (!account) throw new AccountError('unknown_user', `unknown user "${username}"`);
   if (account.disabledAt !== null) throw new AccountError('invalid_input', `user "${account.username}" is disabled; enable it before issuing a reset link`);
   const { token, expiresAt } = await deps.passwordResets.issue(account.id, PASSWORD_RESET_TTL_MS);
-  audit(deps.logger, 'admin.user.reset_link_issued', { ...actorFields(actor), account_id: account.id, expires_at: new Date(expiresAt).toISOString() });
+  deps.audit.record('admin.user.reset_link_issued', { ...actorFields(actor), account_id: account.id, expires_at: new Date(expiresAt).toISOString() });
   return { account, url: `${deps.issuer}${PASSWORD_RESET_PATH}/${token}`, expiresAt };
 }

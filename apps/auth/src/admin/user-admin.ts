@@ -2,7 +2,7 @@
  * Operator changes to a user: one service for every front end (authctl today, an admin API
  * later). Rules:
  * - every change takes the `actor` who makes it and writes one audit event naming it
- *   (logging/logger.ts, `admin.user.*`); reads (listSessions) are not audited;
+ *   (audit/audit-events.ts, `admin.user.*`); reads (listSessions) are not audited;
  * - an unknown username is an AccountError (`unknown user "<name>"`), never a silent no-op;
  * - setPassword applies the password policy (accounts/password-policy.ts), ends the user's
  *   lockouts, since the counters guarded the old password, and ends every SSO session, grant
@@ -43,7 +43,8 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password.ts';
 import { CodedError } from '../errors/coded-error.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
-import { audit, type ActorFields, type Logger } from '../logging/logger.ts';
+import type { ActorFields } from '../audit/audit-events.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { RegulationStore } from '../regulation/regulation-store.ts';
 import type { Regulator } from '../regulation/regulator.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
@@ -68,7 +69,7 @@ export interface UserAdminDeps {
   regulator: Pick<Regulator, 'lockedUntil'>;
   userSessions: UserSessionStore;
   sessionMeta: Pick<SessionMetaStore, 'remove'>;
-  logger: Logger;
+  audit: Auditor;
   clock: () => number;
   /** The longest access-token lifetime, seconds (config.accessTokenTtl). */
   accessTokenTtl: number;
@@ -158,7 +159,7 @@ export function lockoutKeys(username: string): string[] {
 }
 
 export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
-  const { accounts, logger } = deps;
+  const { accounts, audit } = deps;
   const lifecycle = { accounts, revocations: deps.revocations, userSessions: deps.userSessions, sessionMeta: deps.sessionMeta, clock: deps.clock, accessTokenTtl: deps.accessTokenTtl };
 
   async function find(username: string): Promise<Account> {
@@ -196,7 +197,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       // Without a password: 32 random bytes nobody sees, so the account cannot sign in yet.
       const password = input.password ?? randomBytes(32).toString('base64url');
       const account = await accounts.create({ username: input.username, email: input.email, name: input.name, groups: input.groups, passwordHash: await hashPassword(password) });
-      audit(logger, 'admin.user.created', { ...actorFields(actor), account_id: account.id, password_set: input.password !== undefined });
+      audit.record('admin.user.created', { ...actorFields(actor), account_id: account.id, password_set: input.password !== undefined });
       return account;
     },
 
@@ -204,7 +205,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       const found = await find(username);
       const account = await accounts.update(found.id, changes);
       const fields = (['email', 'name', 'groups'] as const).filter((f) => changes[f] !== undefined);
-      audit(logger, 'admin.user.updated', { ...actorFields(actor), account_id: account.id, fields: fields.join(',') });
+      audit.record('admin.user.updated', { ...actorFields(actor), account_id: account.id, fields: fields.join(',') });
       return account;
     },
 
@@ -218,7 +219,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       for (const passkey of await deps.passkeys.listByAccount(account.id)) if (await deps.passkeys.remove(account.id, passkey.id)) passkeys++;
       const recoveryCodes = await deps.recoveryCodes.removeAll(account.id);
       const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
-      audit(logger, 'admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes, sessions, grants });
+      audit.record('admin.user.second_factors_reset', { ...actorFields(actor), account_id: account.id, totp, devices, passkeys, recovery_codes_removed: recoveryCodes, sessions, grants });
       return { account: { ...account, totpEnrolled: false }, totp, devices, passkeys, recoveryCodes, sessions, grants };
     },
 
@@ -230,7 +231,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
     async revokeGrant(actor, username, grantId) {
       const account = await find(username);
       if (!(await deps.userSessions.endGrant(account.id, grantId))) throw new UserAdminError('unknown_grant', `user "${account.username}" has no grant ${grantId}`);
-      audit(logger, 'admin.user.grant_revoked', { ...actorFields(actor), account_id: account.id, grant_id: grantId });
+      audit.record('admin.user.grant_revoked', { ...actorFields(actor), account_id: account.id, grant_id: grantId });
       return account;
     },
 
@@ -240,7 +241,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       await accounts.setPassword(account.id, await hashPassword(password));
       await deps.regulationStore.clear(lockoutKeys(account.username));
       const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
-      audit(logger, 'admin.user.password_set', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      audit.record('admin.user.password_set', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return { ...account, ended: { sessions, grants } };
     },
 
@@ -248,7 +249,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       const account = await disableAccount(lifecycle, username);
       if (!account) throw new AccountError('unknown_user', `unknown user "${username}"`);
       const { sessions, grants } = account.ended;
-      audit(logger, 'admin.user.disabled', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      audit.record('admin.user.disabled', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return account;
     },
 
@@ -257,21 +258,21 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
       // Ended first: the session and grant rows name the account, and go before it does.
       const { sessions, grants } = await endAccountAccess(lifecycle, account.id, { revokeSubject: true });
       if (!(await accounts.remove(account.username))) throw new AccountError('unknown_user', `unknown user "${username}"`);
-      audit(logger, 'admin.user.removed', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      audit.record('admin.user.removed', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return { account, sessions, grants };
     },
 
     async enable(actor, username) {
       const account = await enableAccount(lifecycle, username);
       if (!account) throw new AccountError('unknown_user', `unknown user "${username}"`);
-      audit(logger, 'admin.user.enabled', { ...actorFields(actor), account_id: account.id });
+      audit.record('admin.user.enabled', { ...actorFields(actor), account_id: account.id });
       return account;
     },
 
     async unlock(actor, username) {
       const account = await find(username);
       const cleared = await deps.regulationStore.clear(lockoutKeys(account.username));
-      audit(logger, 'admin.user.unlocked', { ...actorFields(actor), account_id: account.id, cleared });
+      audit.record('admin.user.unlocked', { ...actorFields(actor), account_id: account.id, cleared });
       return { account, cleared };
     },
 
@@ -287,7 +288,7 @@ export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
     async signOutEverywhere(actor, username) {
       const account = await find(username);
       const { sessions, grants } = await endAccountAccess(lifecycle, account.id);
-      audit(logger, 'admin.user.signed_out', { ...actorFields(actor), account_id: account.id, sessions, grants });
+      audit.record('admin.user.signed_out', { ...actorFields(actor), account_id: account.id, sessions, grants });
       return { account, sessions, grants };
     },
   };

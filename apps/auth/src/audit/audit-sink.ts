@@ -1,8 +1,5 @@
 /**
- * Stores every audit event that `audit()` (logging/logger.ts) writes. Rules:
- * - attached once to a logger (`withAuditSink`, in createApp and the CLI context); every child of
- *   that logger inherits it (pino children are prototype-linked), so callers keep calling
- *   `audit(logger, event, fields)` and nothing else changes at the call sites;
+ * Stores every audit event the auditor (auditor.ts) records. Rules:
  * - recording never blocks nor fails the caller: events are queued and written in the order they
  *   were emitted, by one writer at a time (a batch per insert), so the events of a request keep
  *   their order;
@@ -49,7 +46,6 @@ const RETRY_MAX_MS = 30_000;
 /** A username is whatever was typed; keep a bounded prefix of it. */
 const MAX_USERNAME = 200;
 
-const SINK = Symbol('gatehouse.auditSink');
 const SECRET_FIELDS = new Set(REDACT_PATHS.filter((path) => /^[A-Za-z_]+$/.test(path)));
 
 type Fields = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -245,16 +241,4 @@ export function createAuditSink(deps: AuditSinkDeps): AuditSink {
       }
     },
   };
-}
-
-/** A child of `logger` whose audit events (and those of its own children) go to `sink` too. */
-export function withAuditSink(logger: Logger, sink: AuditSink): Logger {
-  const child = logger.child({});
-  Object.defineProperty(child, SINK, { value: sink, enumerable: false });
-  return child;
-}
-
-/** The sink attached to this logger or one of its parents, if any. */
-export function auditSinkOf(logger: Logger): AuditSink | undefined {
-  return (logger as unknown as { [SINK]?: AuditSink })[SINK];
 }

@@ -11,7 +11,6 @@
  */
 import type { Context } from 'koa';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
-import { audit } from '../logging/logger.ts';
 import { normalizeDeviceName, type Device } from '../devices/device-store.ts';
 import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '../devices/signed-request.ts';
 import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
@@ -52,7 +51,7 @@ async function listing(deps: ListingDeps, device: Device) {
   };
 }
 
-export type RegisterDeps = Pick<HandlerServices, 'enrollments' | 'accounts' | 'devices' | 'logger'>;
+export type RegisterDeps = Pick<HandlerServices, 'enrollments' | 'accounts' | 'devices' | 'audit'>;
 
 export function createRegisterHandler(deps: RegisterDeps) {
   return async function register(ctx: Context): Promise<void> {
@@ -64,17 +63,17 @@ export function createRegisterHandler(deps: RegisterDeps) {
     if (!publicKey) throw invalidRequest('Field "public_key" must be an EC P-256 public JWK.');
     const signature = stringField(body, 'signature', 128);
     if (!(await verifySignature(publicKey, enrollMessage(code), signature))) {
-      audit(deps.logger, 'device.enrollment.refused', { reason: 'forged_signature', ip: ctx.ip });
+      deps.audit.record('device.enrollment.refused', { reason: 'forged_signature', ip: ctx.ip });
       throw new AuthError(401, 'invalid_signature', 'The enrollment is not signed by the submitted key.');
     }
     const accountId = await deps.enrollments.consume(code);
     const account = accountId ? await deps.accounts.findById(accountId) : undefined;
     if (!account) {
-      audit(deps.logger, 'device.enrollment.refused', { reason: 'invalid_code', ip: ctx.ip });
+      deps.audit.record('device.enrollment.refused', { reason: 'invalid_code', ip: ctx.ip });
       throw new AuthError(400, 'invalid_enrollment_code', 'This enrollment code is unknown, used or expired. Create a new one on the devices page.');
     }
     const device = await deps.devices.create({ accountId: account.id, name, publicKey });
-    audit(deps.logger, 'device.enrolled', { account_id: account.id, device_id: device.id, ip: ctx.ip });
+    deps.audit.record('device.enrolled', { account_id: account.id, device_id: device.id, ip: ctx.ip });
     ctx.status = 201;
     ctx.body = { device_id: device.id, name: device.name, username: account.username };
   };

@@ -5,13 +5,14 @@
  */
 import type { Context } from 'koa';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
-import { audit, type AuditFields, type Logger } from '../logging/logger.ts';
+import type { AuditFields } from '../audit/audit-events.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { Device, DeviceStore } from '../devices/device-store.ts';
 import { freshTimestamp, listMessage, MAX_SKEW_MS, verifySignature } from '../devices/signed-request.ts';
 
 export interface DeviceAuthDeps {
   devices: DeviceStore;
-  logger: Logger;
+  audit: Auditor;
   clock: () => number;
 }
 
@@ -27,7 +28,7 @@ export async function authenticateDevice(ctx: Context, deps: DeviceAuthDeps): Pr
   const nonce = queryField(ctx, 'nonce', /^[\w-]{16,64}$/);
   const signature = queryField(ctx, 'sig', /^[\w-]{1,128}$/);
   const refuse = (reason: AuditFields['device.request.refused']['reason'], error: AuthError): never => {
-    audit(deps.logger, 'device.request.refused', { reason, device_id: deviceId, ip: ctx.ip });
+    deps.audit.record('device.request.refused', { reason, device_id: deviceId, ip: ctx.ip });
     throw error;
   };
   const now = deps.clock();

@@ -18,7 +18,6 @@ import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
-import { audit } from '../logging/logger.ts';
 import { qrSvg } from '../mfa/qr.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
@@ -59,7 +58,7 @@ export function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
   if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
 }
 
-export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'logger'>;
+export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit'>;
 
 /** The old devices page: moved to the account page's devices section (301). */
 export function redirectDevicesPage(ctx: Context): void {
@@ -75,8 +74,8 @@ export function createEnrollHandler(deps: EnrollDeps) {
     const { code, expiresAt } = await deps.enrollments.issue(account.id);
     const url = `${deps.config.issuer}/authenticator#enroll=${code}`;
     const recoveryCodes = (await deps.recoveryCodes.remaining(account.id)) === 0 ? await deps.recoveryCodes.replace(account.id) : undefined;
-    audit(deps.logger, 'device.enrollment.issued', { account_id: account.id, ip: ctx.ip });
-    if (recoveryCodes) audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'device_enrollment' });
+    deps.audit.record('device.enrollment.issued', { account_id: account.id, ip: ctx.ip });
+    if (recoveryCodes) deps.audit.record('recovery.issued', { account_id: account.id, via: 'device_enrollment' });
     ctx.status = 201;
     if (json) {
       ctx.body = { enrollment_code: code, enrollment_url: url, expires_at: iso(expiresAt), ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) };
@@ -87,7 +86,7 @@ export function createEnrollHandler(deps: EnrollDeps) {
   };
 }
 
-export type RemoveDeviceDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'logger'>;
+export type RemoveDeviceDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'audit'>;
 
 export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
   return async function removeDevice(ctx: Context): Promise<void> {
@@ -97,7 +96,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
     const deviceId = body.fields.device_id ?? '';
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
     if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
-    audit(deps.logger, 'device.removed', { account_id: account.id, device_id: deviceId, via: 'devices_page' });
+    deps.audit.record('device.removed', { account_id: account.id, device_id: deviceId, via: 'devices_page' });
     // Open event streams of the removed device re-check it now and end with `event: revoked`.
     deps.pushHub.notify(account.id);
     if (body.json) {
@@ -109,7 +108,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
   };
 }
 
-export type RecoveryCodesDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'recoveryCodes' | 'logger'>;
+export type RecoveryCodesDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'recoveryCodes' | 'audit'>;
 
 export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
   return async function newRecoveryCodes(ctx: Context): Promise<void> {
@@ -117,7 +116,7 @@ export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
     const account = await sessionAccount(ctx, deps);
     const json = (await readBody(ctx)).json || wantsJson(ctx);
     const codes = await deps.recoveryCodes.replace(account.id);
-    audit(deps.logger, 'recovery.issued', { account_id: account.id, via: 'devices_page' });
+    deps.audit.record('recovery.issued', { account_id: account.id, via: 'devices_page' });
     ctx.status = 201;
     if (json) {
       ctx.body = { recovery_codes: codes };

@@ -6,7 +6,8 @@ import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
 import { keyPolicy } from '../keys/key-policy.ts';
 import { createClientAdmin, type ClientAdmin } from '../clients/client-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
-import { createAuditSink, withAuditSink } from '../audit/audit-sink.ts';
+import { createAuditSink } from '../audit/audit-sink.ts';
+import { createAuditor, type Auditor } from '../audit/auditor.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -37,8 +38,10 @@ export interface CliContext {
   keyAdmin(): Promise<KeyAdmin>;
   /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
   clientAdmin(): Promise<ClientAdmin>;
-  /** Where the commands' audit lines go (io.log). */
+  /** Where the commands' log lines go (io.log). */
   logger: Logger;
+  /** Where the commands' audit events go: a line on io.log and a row of the audit trail. */
+  audit: Auditor;
   /** Writes one line to stdout. */
   print(line: string): void;
   /** Writes a value as pretty JSON to stdout. */
@@ -49,13 +52,13 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
   const clock = io.clock ?? Date.now;
   let database: Promise<Database<AuthSchema>> | undefined;
   let services: Promise<AuthServices> | undefined;
-  const baseLogger: Logger = io.log
+  const logger: Logger = io.log
     ? createLogger({ level: config.logLevel, name: 'authctl', destination: { write: io.log } })
     : createLogger({ level: 'silent', name: 'authctl' });
   // Audit events of commands are stored like the server's (audit/audit-sink.ts), on the database
   // the command opened; close() waits for them.
-  const auditSink = createAuditSink({ store: { append: async (records) => (await context.stores()).auditEvents.append(records) }, clock, logger: baseLogger });
-  const logger = withAuditSink(baseLogger, auditSink);
+  const auditSink = createAuditSink({ store: { append: async (records) => (await context.stores()).auditEvents.append(records) }, clock, logger });
+  const audit = createAuditor({ logger, sink: auditSink });
   const context: CliContext = {
     io,
     config,
@@ -70,17 +73,18 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     },
     async userAdmin() {
       const stores = await context.stores();
-      return createUserAdmin({ ...stores, logger, clock, accessTokenTtl: config.accessTokenTtl });
+      return createUserAdmin({ ...stores, audit, clock, accessTokenTtl: config.accessTokenTtl });
     },
     async keyAdmin() {
       const { keys } = await context.stores();
-      return createKeyAdmin({ keys, logger, clock, retainMs: keyPolicy(config).retainMs });
+      return createKeyAdmin({ keys, audit, clock, retainMs: keyPolicy(config).retainMs });
     },
     async clientAdmin() {
       const stores = await context.stores();
-      return createClientAdmin({ clients: stores.clients, logger });
+      return createClientAdmin({ clients: stores.clients, audit });
     },
     logger,
+    audit,
     print: (line) => io.stdout(`${line}\n`),
     printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
   };

@@ -15,7 +15,6 @@ import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 import { ScopePolicyError } from '../policy/scope-policy-service.ts';
 import { actorFields, CLI_OPERATOR } from '../admin/user-admin.ts';
-import { audit } from '../logging/logger.ts';
 
 export const SCOPE_USAGE = [
   '  scope policy <scope> (--groups <group,group...> | --clear)',
@@ -58,14 +57,14 @@ async function setPolicy(args: readonly string[], ctx: CliContext): Promise<void
   const { scopePolicies } = await ctx.stores();
   if (values.clear) {
     await reported(() => scopePolicies.clear(scope));
-    audit(ctx.logger, 'admin.scope.policy_cleared', { ...actorFields(CLI_OPERATOR), scope });
+    ctx.audit.record('admin.scope.policy_cleared', { ...actorFields(CLI_OPERATOR), scope });
     ctx.print(`scope ${scope} is open to every user`);
     return;
   }
   const groups = values.groups!.split(',').map((g) => g.trim());
   if (groups.some((g) => g === '')) throw new UsageError(`${command}: --groups has an empty group name`);
   const saved = await reported(() => scopePolicies.restrict(scope, groups));
-  audit(ctx.logger, 'admin.scope.policy_set', { ...actorFields(CLI_OPERATOR), scope, groups: saved.groups.join(',') });
+  ctx.audit.record('admin.scope.policy_set', { ...actorFields(CLI_OPERATOR), scope, groups: saved.groups.join(',') });
   ctx.print(`scope ${scope} is granted only to users in: ${saved.groups.join(', ')}`);
 }
 
@@ -97,7 +96,7 @@ export async function clientScopes(args: readonly string[], ctx: CliContext): Pr
   const { scopePolicies } = await ctx.stores();
   if (values.any || scopes.length) {
     await reported(() => scopePolicies.setClientScopes(clientId, values.any ? null : scopes));
-    audit(ctx.logger, 'admin.client.scopes_set', { ...actorFields(CLI_OPERATOR), client_id: clientId, scopes: values.any ? '*' : [...new Set(scopes)].join(' ') });
+    ctx.audit.record('admin.client.scopes_set', { ...actorFields(CLI_OPERATOR), client_id: clientId, scopes: values.any ? '*' : [...new Set(scopes)].join(' ') });
   }
   const current = await reported(() => scopePolicies.clientScopes(clientId));
   if (values.json) {

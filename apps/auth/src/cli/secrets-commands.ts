@@ -12,7 +12,6 @@
  *   printed, only key ids.
  */
 import { CLI_OPERATOR, actorFields } from '../admin/user-admin.ts';
-import { audit } from '../logging/logger.ts';
 import { recoverLostKey } from '../secrets/recover-lost-key.ts';
 import { rekeySecrets } from '../secrets/rekey.ts';
 import { columnName } from '../secrets/sealed-columns.ts';
@@ -86,7 +85,7 @@ async function rekey(args: readonly string[], ctx: CliContext): Promise<void> {
     dryRun,
     onProgress: (p) => ctx.print(`${columnName(p.column)}: ${verb} ${p.rekeyed} of ${p.remaining}`),
   });
-  if (!dryRun) audit(ctx.logger, 'secrets.rekeyed', { ...actorFields(CLI_OPERATOR), key_id: result.keyId, rekeyed: result.rekeyed, unreadable: result.unreadable });
+  if (!dryRun) ctx.audit.record('secrets.rekeyed', { ...actorFields(CLI_OPERATOR), key_id: result.keyId, rekeyed: result.rekeyed, unreadable: result.unreadable });
   const changed = result.skipped ? `; ${plural(result.skipped, 'secret was', 'secrets were')} changed meanwhile and left as written (run it again to take them)` : '';
   ctx.print(`${verb} ${plural(result.rekeyed, 'secret', 'secrets')} under key ${result.keyId}${changed}`);
   if (result.problem) throw new CliError(result.problem);
@@ -101,7 +100,7 @@ async function recover(args: readonly string[], ctx: CliContext): Promise<void> 
   }
   const stores = await ctx.stores();
   const { db } = await ctx.database();
-  const result = await recoverLostKey({ db, box: stores.box, accounts: stores.accounts, keys: stores.keys, users: await ctx.userAdmin(), logger: ctx.logger, clock: ctx.now, actor: CLI_OPERATOR, dryRun });
+  const result = await recoverLostKey({ db, box: stores.box, accounts: stores.accounts, keys: stores.keys, users: await ctx.userAdmin(), logger: ctx.logger, audit: ctx.audit, clock: ctx.now, actor: CLI_OPERATOR, dryRun });
   if (values.json) {
     ctx.printJson({
       dry_run: dryRun,

@@ -236,7 +236,7 @@ async function resetMfa(args: readonly string[], ctx: CliContext): Promise<void>
 async function resetLink(args: readonly string[], ctx: CliContext): Promise<void> {
   const { positionals, values } = parseCommand(args, { command: 'user reset-link', positionals: ['username'], options: { json: { type: 'boolean' } } });
   const stores = await ctx.stores();
-  const issued = await issuePasswordReset({ ...stores, logger: ctx.logger, issuer: ctx.config.issuer }, CLI_OPERATOR, positionals[0]!);
+  const issued = await issuePasswordReset({ ...stores, audit: ctx.audit, issuer: ctx.config.issuer }, CLI_OPERATOR, positionals[0]!);
   const expiresAt = new Date(issued.expiresAt).toISOString();
   if (values.json) {
     ctx.printJson({ username: issued.account.username, url: issued.url, expires_at: expiresAt });

@@ -1,7 +1,7 @@
 /**
  * Operator changes to OAuth clients: the one service behind authctl and the admin API. Rules:
  * - every change takes the `actor` who makes it and writes one audit event naming it and the
- *   client (`admin.client.*`, logging/logger.ts); reads (get, list) are not audited;
+ *   client (`admin.client.*`, audit/audit-events.ts); reads (get, list) are not audited;
  * - reads never carry a secret (ClientView has none); a secret in clear is returned once, by
  *   create() and rotateSecret(), and never logged;
  * - create() and update() apply client-store.ts's rules (client id, redirect URIs with
@@ -19,7 +19,7 @@
  */
 import { keyCursor } from '../admin/key-cursor.ts';
 import { actorFields, type Actor } from '../admin/user-admin.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import { ClientRegistryError, type ClientChanges, type ClientRecord, type ClientStore, type NewClient } from './client-store.ts';
 
 /** A client as reads show it: everything but its secrets. */
@@ -30,7 +30,7 @@ const MAX_GRACE_SECONDS = 30 * 86_400;
 
 export interface ClientAdminDeps {
   clients: ClientStore;
-  logger: Logger;
+  audit: Auditor;
 }
 
 export interface ClientAdmin {
@@ -77,7 +77,7 @@ function unknownClient(clientId: string): ClientRegistryError {
 }
 
 export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
-  const { clients, logger } = deps;
+  const { clients, audit } = deps;
 
   return {
     async list(page = {}) {
@@ -99,7 +99,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
       const created = await clients.create(input);
       const record = await clients.find(created.clientId);
       if (!record) throw unknownClient(created.clientId);
-      audit(logger, 'admin.client.created', { ...actorFields(actor), client_id: record.clientId, public: record.public });
+      audit.record('admin.client.created', { ...actorFields(actor), client_id: record.clientId, public: record.public });
       return { client: toView(record), ...(created.clientSecret !== undefined ? { clientSecret: created.clientSecret } : {}) };
     },
 
@@ -109,7 +109,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
         throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP or a logo');
       }
       const record = await clients.update(clientId, changes);
-      audit(logger, 'admin.client.updated', { ...actorFields(actor), client_id: clientId, fields: fields.map((key) => CHANGE_FIELDS[key]).join(',') });
+      audit.record('admin.client.updated', { ...actorFields(actor), client_id: clientId, fields: fields.map((key) => CHANGE_FIELDS[key]).join(',') });
       return toView(record);
     },
 
@@ -121,7 +121,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
       const rotated = await clients.rotateSecret(clientId, graceSeconds * 1000);
       const record = await clients.find(clientId);
       if (!record) throw unknownClient(clientId);
-      audit(logger, 'admin.client.secret_rotated', {
+      audit.record('admin.client.secret_rotated', {
         ...actorFields(actor),
         client_id: clientId,
         grace_seconds: graceSeconds,
@@ -136,7 +136,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
 
     async remove(actor, clientId) {
       if (!(await clients.remove(clientId))) throw unknownClient(clientId);
-      audit(logger, 'admin.client.removed', { ...actorFields(actor), client_id: clientId });
+      audit.record('admin.client.removed', { ...actorFields(actor), client_id: clientId });
     },
   };
 }

@@ -19,14 +19,13 @@ import type { Context, Next } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
-import { audit } from '../logging/logger.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';
 import { isFirstParty } from '../oidc/grants.ts';
 import { consentRequest } from './consent-step.ts';
 import { resumeAuthorization } from './mfa/complete-login.ts';
 import type { HandlerServices } from './deps.ts';
 
-export type ConsentDeps = OriginDeps & Pick<HandlerServices, 'provider' | 'consents' | 'logger'>;
+export type ConsentDeps = OriginDeps & Pick<HandlerServices, 'provider' | 'consents' | 'audit'>;
 
 export function createConsentHandler(deps: ConsentDeps) {
   return async function consent(ctx: Context, next: Next): Promise<void> {
@@ -39,12 +38,12 @@ export function createConsentHandler(deps: ConsentDeps) {
     const request = await consentRequest(provider, interaction);
     let returnTo: string;
     if (decision === 'deny') {
-      audit(deps.logger, 'consent.denied', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip });
+      deps.audit.record('consent.denied', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip });
       returnTo = await provider.interactionResult(ctx.req, ctx.res, { error: 'access_denied', error_description: 'The user did not allow the application to access their account.' });
     } else {
       const client = await provider.Client.find(request.clientId);
       if (client && !isFirstParty(client)) await deps.consents.allow(request.accountId, request.clientId, { scopes: request.scopes });
-      audit(deps.logger, 'consent.granted', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip, scopes: request.scopes.join(' ') });
+      deps.audit.record('consent.granted', { account_id: request.accountId, client_id: request.clientId, ip: ctx.ip, scopes: request.scopes.join(' ') });
       // Merged with the login of this authorization (prompt=login consent, max_age), so the
       // resume does not ask for it again.
       returnTo = await provider.interactionResult(ctx.req, ctx.res, { consent: {} }, { mergeWithLastSubmission: true });

@@ -1,5 +1,6 @@
 import type { Provider } from 'oidc-provider';
 import type { AuthConfig } from '../config/config.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import type { AuthServices } from '../services.ts';
@@ -14,5 +15,7 @@ export interface HandlerServices extends AuthServices {
   /** The current provider (signing keys may reload and rebuild it). */
   provider: () => Provider;
   logger: Logger;
+  /** Where audit events are recorded (audit/auditor.ts). */
+  audit: Auditor;
   metrics: AuthMetrics;
 }

@@ -18,7 +18,6 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
 import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
 import { burnPasswordCheck, verifyPassword } from '../accounts/password.ts';
-import { audit } from '../logging/logger.ts';
 import { generateRecoveryCodes } from '../recovery/recovery-codes.ts';
 import { loginPage } from '../views/login-page.ts';
 import { clientName, loadInteraction, redirectOrigin, pendingLogin, savePendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
@@ -28,7 +27,7 @@ import { passwordKeys } from './regulation-keys.ts';
 import type { HandlerServices } from './deps.ts';
 
 export type LoginDeps = MfaStepDeps &
-  Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'box' | 'totp' | 'recoveryCodes' | 'logger' | 'metrics' | 'clock'>;
+  Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'box' | 'totp' | 'recoveryCodes' | 'audit' | 'metrics' | 'clock'>;
 
 export function createLoginHandler(deps: LoginDeps) {
   return async function login(ctx: Context): Promise<void> {
@@ -48,27 +47,27 @@ export function createLoginHandler(deps: LoginDeps) {
 
       const ban = await deps.regulator.check(keys);
       if (ban.state !== 'open') {
-        if (ban.state === 'locked') audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
-        else audit(deps.logger, 'login.throttled', { username, ip: ctx.ip, step: 'password', known_device, retry_after: ban.retryAfterSeconds });
+        if (ban.state === 'locked') deps.audit.record('login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
+        else deps.audit.record('login.throttled', { username, ip: ctx.ip, step: 'password', known_device, retry_after: ban.retryAfterSeconds });
         deps.metrics.login('password', ban.state);
         throw tooManyAttempts(ban.retryAfterSeconds);
       }
       const ok = account ? await verifyPassword(account.passwordHash, password) : (await burnPasswordCheck(password), false);
       if (!account || !ok) {
         const after = await deps.regulator.fail(keys);
-        audit(deps.logger, 'login.password.failure', { username, ip: ctx.ip });
+        deps.audit.record('login.password.failure', { username, ip: ctx.ip });
         deps.metrics.login('password', 'failure');
         if (after.state === 'locked') {
-          audit(deps.logger, 'login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
+          deps.audit.record('login.lockout', { username, ip: ctx.ip, step: 'password', known_device });
           deps.metrics.lockout('password');
         }
         throw new AuthError(401, 'invalid_credentials', 'Invalid username or password.');
       }
       if (account.disabledAt !== null) {
-        audit(deps.logger, 'login.account_disabled', { account_id: account.id, ip: ctx.ip });
+        deps.audit.record('login.account_disabled', { account_id: account.id, ip: ctx.ip });
         throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
       }
-      audit(deps.logger, 'login.password.success', { account_id: account.id, ip: ctx.ip });
+      deps.audit.record('login.password.success', { account_id: account.id, ip: ctx.ip });
       deps.metrics.login('password', 'success');
 
       const previous = pendingLogin(interaction);

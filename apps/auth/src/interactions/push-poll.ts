@@ -12,7 +12,6 @@
 import type { Context, Next } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
-import { audit } from '../logging/logger.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { loadInteraction, pendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { completeApprovedPush, type CompleteApprovedPushDeps } from './mfa/verify-push.ts';
@@ -24,7 +23,7 @@ const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 
 type LoadPushDeps = Pick<HandlerServices, 'provider' | 'pushes'>;
 export type PushStatusDeps = LoadPushDeps & Pick<HandlerServices, 'clock'>;
-export type PushPollDeps = LoadPushDeps & CompleteApprovedPushDeps & MfaStepDeps & Pick<HandlerServices, 'logger' | 'metrics'>;
+export type PushPollDeps = LoadPushDeps & CompleteApprovedPushDeps & MfaStepDeps & Pick<HandlerServices, 'audit' | 'metrics'>;
 
 async function loadPush(ctx: Context, deps: LoadPushDeps): Promise<{ interaction: Interaction; pending: PendingLogin; push: PushTransaction }> {
   const interaction = await loadInteraction(deps.provider(), ctx);
@@ -62,7 +61,7 @@ export function createPushPollHandler(deps: PushPollDeps) {
       if (push.state === 'REJECTED') {
         throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');
       }
-      audit(deps.logger, 'push.expired', { account_id: pending.accountId, push_id: push.id });
+      deps.audit.record('push.expired', { account_id: pending.accountId, push_id: push.id });
       deps.metrics.secondFactor('push', 'expired');
       throw new AuthError(401, 'push_timeout', 'The push request expired before it was approved. Send a new push or use a code instead.');
     } catch (error) {

@@ -21,14 +21,13 @@ import type { Context, Next } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
-import { audit } from '../logging/logger.ts';
 import type { SelectAccountResult } from '../oidc/interaction-policy.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';
 import { resumeAuthorization } from './mfa/complete-login.ts';
 import { SELECT_ACCOUNT_CHOICES } from './select-account-step.ts';
 import type { HandlerServices } from './deps.ts';
 
-export type SelectAccountDeps = OriginDeps & Pick<HandlerServices, 'provider' | 'logger'>;
+export type SelectAccountDeps = OriginDeps & Pick<HandlerServices, 'provider' | 'audit'>;
 
 const isChoice = (value: unknown): value is (typeof SELECT_ACCOUNT_CHOICES)[number] => (SELECT_ACCOUNT_CHOICES as readonly unknown[]).includes(value);
 
@@ -40,7 +39,7 @@ export function createSelectAccountHandler(deps: SelectAccountDeps) {
     const interaction = await loadInteraction(provider, ctx, body.fields.uid, ['select_account']);
     const choice = body.fields.choice;
     if (!isChoice(choice)) throw invalidRequest('Field "choice" must be "continue" or "another".');
-    audit(deps.logger, 'login.account_selected', {
+    deps.audit.record('login.account_selected', {
       account_id: String(interaction.session?.accountId ?? ''),
       client_id: String(interaction.params.client_id ?? ''),
       ip: ctx.ip,

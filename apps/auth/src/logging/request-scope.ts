@@ -2,11 +2,11 @@
  * The request an audit event belongs to. Rules:
  * - the middleware runs the rest of a request inside a scope holding its id (X-Request-Id, as
  *   @gatehouse/http's requestId set it); mount it right after that middleware;
- * - `audit()` (logger.ts) reads the id there and writes it on the audit line and the stored row,
- *   so one id leads from a row of the trail to nginx's and the apps' access lines;
+ * - the auditor (audit/auditor.ts) reads the id there and writes it on the audit line and the
+ *   stored row, so one id leads from a row of the trail to nginx's and the apps' access lines;
  * - outside a request (authctl, timers) there is no id.
  * Why a scope and not an argument: audit events are emitted by some seventy call sites, several
- * of them services that receive a logger and no request (admin/user-admin.ts) or oidc-provider's
+ * of them services that receive an auditor and no request (admin/user-admin.ts) or oidc-provider's
  * own events; oidc-provider keeps its request context the same way (AsyncLocalStorage).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -12,14 +12,13 @@
  */
 import type { Context, Next } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { Logger } from '../logging/logger.ts';
-import { audit } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
 import { mayIntrospect, type ResourceServerClient } from './token-policies.ts';
 
 export interface JwtIntrospectionDeps {
   tokens: JwtAccessTokens;
-  logger: Logger;
+  audit: Auditor;
   /** The resource servers' own clients, which may introspect the tokens of their audience. */
   resourceServers: readonly ResourceServerClient[];
 }
@@ -57,7 +56,7 @@ export function jwtIntrospection(deps: JwtIntrospectionDeps) {
     }
     if (claims && own) {
       await deps.tokens.revoke(claims);
-      audit(deps.logger, 'token.revoked', { token_type: 'access_token', client_id: client.clientId, jti: claims.jti });
+      deps.audit.record('token.revoked', { token_type: 'access_token', client_id: client.clientId, jti: claims.jti });
     }
     ctx.status = 200;
     ctx.body = '';

@@ -38,7 +38,7 @@ import type { AccountStore } from '../accounts/account-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { ConsentStore } from '../consent/consent-store.ts';
-import { audit } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import { CLAIMS, createFindAccount } from './find-account.ts';
 import { grantLoader } from './grants.ts';
@@ -81,6 +81,7 @@ export interface ProviderDeps {
   consents: Pick<ConsentStore, 'find'>;
   jwks: { keys: Record<string, unknown>[] };
   logger: Logger;
+  audit: Auditor;
   metrics: AuthMetrics;
   /** Epoch ms: when a rotated-out client secret stops working (client-secret-check.ts). */
   clock: () => number;
@@ -235,12 +236,12 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   });
   provider.on('grant.success', (ctx) => {
     const grantType = String(ctx.oidc.params?.grant_type ?? '');
-    audit(deps.logger, 'token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: grantType });
+    deps.audit.record('token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: grantType });
     deps.metrics.tokenIssued(grantType);
   });
-  provider.on('grant.revoked', (_ctx, grantId) => audit(deps.logger, 'grant.revoked', { grant_id: grantId }));
-  provider.on('access_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'access_token' }));
-  provider.on('refresh_token.destroyed', () => audit(deps.logger, 'token.revoked', { token_type: 'refresh_token' }));
-  provider.on('end_session.success', (ctx) => audit(deps.logger, 'session.logout', { client_id: ctx.oidc.client?.clientId }));
+  provider.on('grant.revoked', (_ctx, grantId) => deps.audit.record('grant.revoked', { grant_id: grantId }));
+  provider.on('access_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'access_token' }));
+  provider.on('refresh_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'refresh_token' }));
+  provider.on('end_session.success', (ctx) => deps.audit.record('session.logout', { client_id: ctx.oidc.client?.clientId }));
   return provider;
 }

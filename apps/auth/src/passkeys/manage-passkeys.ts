@@ -17,13 +17,12 @@ import { readBody, requireField } from '../http/read-body.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
 import { requireSameOrigin, sessionAccount, type OriginDeps, type SessionDeps } from '../authenticator/manage.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { audit } from '../logging/logger.ts';
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
 import { PasskeyRefused } from './passkey-policy.ts';
 import { CREDENTIAL_MAX } from './read-credential.ts';
 import { registrationOptions, verifyRegistration } from './registration.ts';
 
-export type ManagePasskeysDeps = SessionDeps & OriginDeps & CeremonyServices & Pick<HandlerServices, 'logger'>;
+export type ManagePasskeysDeps = SessionDeps & OriginDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
 
 export function createRegistrationOptionsHandler(deps: ManagePasskeysDeps) {
   return async function passkeyRegistrationOptions(ctx: Context): Promise<void> {
@@ -45,13 +44,13 @@ export function createRegisterHandler(deps: ManagePasskeysDeps) {
     const credential = requireField(body, 'credential', CREDENTIAL_MAX);
     try {
       const passkey = await verifyRegistration(ceremonyDeps(deps), account.id, name, credential);
-      audit(deps.logger, 'passkey.registered', { account_id: account.id, credential_id: passkey.id, device_type: passkey.deviceType, ip: ctx.ip });
+      deps.audit.record('passkey.registered', { account_id: account.id, credential_id: passkey.id, device_type: passkey.deviceType, ip: ctx.ip });
       ctx.status = 201;
       ctx.body = { id: passkey.id, name: passkey.name };
     } catch (error) {
-      if (error instanceof PasskeyRefused) audit(deps.logger, 'passkey.registration.refused', { account_id: account.id, reason: error.reason, ip: ctx.ip });
+      if (error instanceof PasskeyRefused) deps.audit.record('passkey.registration.refused', { account_id: account.id, reason: error.reason, ip: ctx.ip });
       else if (error instanceof AuthError && error.code === 'passkey_already_registered') {
-        audit(deps.logger, 'passkey.registration.refused', { account_id: account.id, reason: 'already_registered', ip: ctx.ip });
+        deps.audit.record('passkey.registration.refused', { account_id: account.id, reason: 'already_registered', ip: ctx.ip });
       }
       throw error;
     }
@@ -66,7 +65,7 @@ export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
     const id = body.fields.credential_id ?? '';
     if (!/^[\w-]{1,1400}$/.test(id)) throw invalidRequest('Field "credential_id" is required.');
     if (!(await deps.passkeys.remove(account.id, id))) throw new AuthError(404, 'not_found', 'No such passkey on your account.');
-    audit(deps.logger, 'passkey.removed', { account_id: account.id, credential_id: id, via: 'devices_page' });
+    deps.audit.record('passkey.removed', { account_id: account.id, credential_id: id, via: 'devices_page' });
     if (body.json || responseFormat(ctx) === 'json') {
       ctx.body = { removed: id };
       return;

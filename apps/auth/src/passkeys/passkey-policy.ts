@@ -9,6 +9,7 @@
  * - every refusal is a 4xx with a stable code and a message a person can act on; `reason` is
  *   what the audit log records.
  */
+import type { PasskeyErrorCode, PasskeyRefusalReason } from '../audit/audit-events.ts';
 import { AuthError } from '../errors/auth-error.ts';
 
 export const PASSKEY_TIMEOUT_MS = 120_000;
@@ -24,10 +25,8 @@ export function relyingParty(issuer: string): RelyingParty {
   return { id: url.hostname, origin: url.origin, name: 'Gatehouse' };
 }
 
-export type PasskeyRefusalReason = 'invalid_challenge' | 'unknown_credential' | 'foreign_credential' | 'verification_failed' | 'user_not_verified' | 'counter_regression';
-
-/** The stable error codes of the refusals (several reasons may share one, so nothing leaks). */
-export type PasskeyErrorCode = 'passkey_challenge_invalid' | 'passkey_unknown' | 'passkey_invalid' | 'passkey_user_not_verified' | 'passkey_cloned';
+// The reasons and codes belong to the audit catalogue: a refusal is recorded with its reason.
+export type { PasskeyErrorCode, PasskeyRefusalReason };
 
 const REFUSALS: Record<PasskeyRefusalReason, { code: PasskeyErrorCode; message: string }> = {
   invalid_challenge: { code: 'passkey_challenge_invalid', message: 'This passkey request expired or was already used. Try again.' },

@@ -30,7 +30,7 @@ import { clientName, loadInteraction, redirectOrigin, type Interaction } from '.
 import { finishLogin, passkeyAmr } from '../interactions/mfa/complete-login.ts';
 import { passwordKeys } from '../interactions/regulation-keys.ts';
 import { applyErrorHeaders, errorBody, respond } from '../interactions/respond.ts';
-import { audit, type AuditFields } from '../logging/logger.ts';
+import type { AuditFields } from '../audit/audit-events.ts';
 import type { RegulationState } from '../regulation/regulator.ts';
 import { loginPage } from '../views/login-page.ts';
 import { auditCloneSuspected } from './audit-clone.ts';
@@ -38,7 +38,7 @@ import { PasskeyAssertionRefused, verifyAuthentication } from './authentication.
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
 import { CREDENTIAL_MAX } from './read-credential.ts';
 
-export type PasswordlessLoginDeps = CeremonyServices & Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'logger' | 'metrics'>;
+export type PasswordlessLoginDeps = CeremonyServices & Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'audit' | 'metrics'>;
 
 /** The IP's counter alone, for an assertion whose credential is unknown. */
 const ipKeys = (ip: string): string[] => passwordKeys({ username: '', ip, device: undefined }).filter((key) => key.startsWith('ip:'));
@@ -54,10 +54,10 @@ export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
       const credential = requireField(body, 'credential', CREDENTIAL_MAX);
       const account = await verifyPasswordless(ctx, deps, interaction.uid, credential);
       if (account.account.disabledAt !== null) {
-        audit(deps.logger, 'login.account_disabled', { account_id: account.account.id, ip: ctx.ip });
+        deps.audit.record('login.account_disabled', { account_id: account.account.id, ip: ctx.ip });
         throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
       }
-      audit(deps.logger, 'login.passkey.success', { account_id: account.account.id, credential_id: account.credentialId, ip: ctx.ip });
+      deps.audit.record('login.passkey.success', { account_id: account.account.id, credential_id: account.credentialId, ip: ctx.ip });
       deps.metrics.login('passkey', 'success');
       await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
     } catch (error) {
@@ -85,8 +85,8 @@ async function verifyPasswordless(
   let lockout: AuditFields['login.lockout'] | undefined;
   const refuse = (ban: RegulationState): void => {
     if (ban.state === 'open') return;
-    if (lockout && ban.state === 'locked') audit(deps.logger, 'login.lockout', lockout);
-    if (lockout && ban.state === 'delayed') audit(deps.logger, 'login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
+    if (lockout && ban.state === 'locked') deps.audit.record('login.lockout', lockout);
+    if (lockout && ban.state === 'delayed') deps.audit.record('login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
     deps.metrics.login('passkey', ban.state);
     throw tooManyAttempts(ban.retryAfterSeconds);
   };
@@ -107,16 +107,16 @@ async function verifyPasswordless(
     if (!(error instanceof PasskeyAssertionRefused)) throw error;
     if (!account) refuse(await deps.regulator.check(keys));
     const after = await deps.regulator.fail(keys);
-    audit(deps.logger, 'login.passkey.failure', {
+    deps.audit.record('login.passkey.failure', {
       ip: ctx.ip,
       reason: error.reason,
       ...(account ? { account_id: account.id } : {}),
       ...(error.passkey ? { credential_id: error.passkey.id } : {}),
     });
-    auditCloneSuspected(ctx, deps.logger, error);
+    auditCloneSuspected(ctx, deps.audit, error);
     deps.metrics.login('passkey', 'failure');
     if (after.state === 'locked') {
-      if (lockout) audit(deps.logger, 'login.lockout', lockout);
+      if (lockout) deps.audit.record('login.lockout', lockout);
       deps.metrics.lockout('passkey');
     }
     throw error;

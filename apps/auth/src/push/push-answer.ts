@@ -13,7 +13,8 @@
  */
 import { AuthError } from '../errors/auth-error.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
-import { audit, type AuditFields, type Logger } from '../logging/logger.ts';
+import type { AuditFields } from '../audit/audit-events.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { DeviceStore } from '../devices/device-store.ts';
 import { answerMessage, verifySignature, type Decision } from '../devices/signed-request.ts';
 import type { PushHub } from './push-hub.ts';
@@ -24,7 +25,7 @@ export interface PushAnswerDeps {
   devices: DeviceStore;
   pushes: PushStore;
   pushHub: PushHub;
-  logger: Logger;
+  audit: Auditor;
   clock: () => number;
   metrics: AuthMetrics;
 }
@@ -41,7 +42,7 @@ export interface PushAnswer {
 
 export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Promise<PushState> {
   const refuse = (reason: AuditFields['push.answer.refused']['reason'], error: AuthError, accountId?: string): never => {
-    audit(deps.logger, 'push.answer.refused', { reason, push_id: answer.transactionId, device_id: answer.deviceId, account_id: accountId, ip: answer.ip });
+    deps.audit.record('push.answer.refused', { reason, push_id: answer.transactionId, device_id: answer.deviceId, account_id: accountId, ip: answer.ip });
     throw error;
   };
   const device = await deps.devices.find(answer.deviceId);
@@ -75,7 +76,7 @@ export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Prom
     refuse('already_decided', new AuthError(409, 'push_already_decided', 'This sign-in request was already answered.'), transaction.accountId);
   }
   deps.pushHub.notify(transaction.accountId);
-  audit(deps.logger, state === 'APPROVED' ? 'push.approved' : 'push.denied', { push_id: transaction.id, device_id: device!.id, account_id: transaction.accountId });
+  deps.audit.record(state === 'APPROVED' ? 'push.approved' : 'push.denied', { push_id: transaction.id, device_id: device!.id, account_id: transaction.accountId });
   // An approval is counted when it completes the login (mfa-verify.ts), a denial here.
   if (state === 'REJECTED') deps.metrics.secondFactor('push', 'denied');
   return state;

@@ -11,7 +11,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { AuthError } from '../errors/auth-error.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { DeviceStore } from '../devices/device-store.ts';
 import type { PushHub } from './push-hub.ts';
 import type { PushStore, PushTransaction } from './push-store.ts';
@@ -25,7 +25,7 @@ export interface PushChallengeDeps {
   devices: DeviceStore;
   pushes: PushStore;
   pushHub: PushHub;
-  logger: Logger;
+  audit: Auditor;
   clock: () => number;
 }
 
@@ -60,7 +60,7 @@ export async function startPush(deps: PushChallengeDeps, request: PushRequest): 
   const now = deps.clock();
   const recent = await deps.pushes.countSince(request.accountId, now - PUSH_RATE_WINDOW_MS);
   if (recent >= PUSH_RATE_MAX) {
-    audit(deps.logger, 'push.rate_limited', { account_id: request.accountId, ip: request.ip });
+    deps.audit.record('push.rate_limited', { account_id: request.accountId, ip: request.ip });
     const retryAfter = Math.ceil(PUSH_RATE_WINDOW_MS / 1000);
     throw new AuthError(429, 'too_many_pushes', 'Too many push requests. Wait a few minutes, or use a code instead.', {
       headers: { 'Retry-After': String(retryAfter) },
@@ -78,7 +78,7 @@ export async function startPush(deps: PushChallengeDeps, request: PushRequest): 
     expiresAt: now + PUSH_TTL_MS,
   });
   if (created) {
-    audit(deps.logger, 'push.sent', { account_id: request.accountId, push_id: transaction.id, ip: request.ip });
+    deps.audit.record('push.sent', { account_id: request.accountId, push_id: transaction.id, ip: request.ip });
     deps.pushHub.notify(request.accountId);
   }
   return transaction;

@@ -30,7 +30,8 @@ import { actorFields, type Actor, type UserAdmin } from '../admin/user-admin.ts'
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { KeyStore } from '../keys/key-store.ts';
 import { ensureSigningKey } from '../keys/signing-keys.ts';
-import { audit, type Logger } from '../logging/logger.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 import { forEachSealed, replaceSealed, SEALED_COLUMNS, type SealedColumn, type SealedRow } from './sealed-columns.ts';
 
@@ -42,6 +43,7 @@ export interface RecoverLostKeyDeps {
   /** Resets a user's second factors and ends their sessions (`user reset-mfa`). */
   users: Pick<UserAdmin, 'resetSecondFactors'>;
   logger: Logger;
+  audit: Auditor;
   clock: () => number;
   actor: Actor;
   dryRun?: boolean;
@@ -125,7 +127,7 @@ export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyR
       .where('client_secret_sealed', '=', row.sealed)
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) continue;
-    audit(deps.logger, 'admin.client.secret_rotated', { ...actorFields(deps.actor), client_id: row.rowKey, grace_seconds: 0 });
+    deps.audit.record('admin.client.secret_rotated', { ...actorFields(deps.actor), client_id: row.rowKey, grace_seconds: 0 });
     result.clients.push({ clientId: row.rowKey, clientSecret, previousOnly: false });
   }
   const previous = columnOf('clients', 'previous_secret_sealed');
@@ -137,7 +139,7 @@ export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyR
   }
 
   if (!deps.dryRun) {
-    audit(deps.logger, 'secrets.lost_key_recovered', {
+    deps.audit.record('secrets.lost_key_recovered', {
       ...actorFields(deps.actor),
       users: result.users.length,
       signing_keys: result.signingKeys.length,

@@ -5,6 +5,7 @@
  * malformed link is one clear 410 page. Time moves only by the injected clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { AccountError } from '../../src/accounts/account-store.ts';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
@@ -27,7 +28,7 @@ describe.each(TEST_ENGINES)('password-reset links on %s', (engine) => {
 
   const browser = () => new CookieJar({ 'x-forwarded-for': `198.51.100.${nextIp++}` });
   const issue = (username: string) =>
-    issuePasswordReset({ ...server.app.services, logger, issuer: server.issuer }, CLI_OPERATOR, username);
+    issuePasswordReset({ ...server.app.services, audit: createAuditor({ logger }), issuer: server.issuer }, CLI_OPERATOR, username);
   const open = (url: string, jar = browser()) => request(jar, url);
   const submit = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     request(browser(), url, { method: 'POST', headers: { ...form(fields).headers, origin: server.issuer, ...headers }, body: form(fields).body });

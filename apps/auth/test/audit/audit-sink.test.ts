@@ -1,4 +1,4 @@
-/** Every audit() of a logger with a sink is stored, in order, also through child loggers; a failed write is a warning, never an error to the caller. */
+/** Every event an auditor with a sink records is stored, in order; a failed write is a warning, never an error to the caller. */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,10 @@ import { TEST_ENGINES, createPostgresOutage, createTestDatabase } from '@gatehou
 import { Registry } from '@gatehouse/metrics';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import { createAuditEventStore } from '../../src/audit/audit-event-store.ts';
-import { createAuditSink, withAuditSink } from '../../src/audit/audit-sink.ts';
+import { createAuditSink } from '../../src/audit/audit-sink.ts';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { createAuditSpool } from '../../src/audit/audit-spool.ts';
-import { audit, createLogger } from '../../src/logging/logger.ts';
+import { createLogger } from '../../src/logging/logger.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const T = Date.parse('2026-11-21T08:00:00.000Z');
@@ -35,22 +36,19 @@ function capture() {
 describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
   const database = useAuthDatabase(engine);
 
-  it('stores what audit() logs, in emission order, with the emission time, through child loggers too', async () => {
+  it('stores what the auditor logs, in emission order, with the emission time; an auditor without a sink only logs', async () => {
     const { lines, logger: base } = capture();
     let now = T;
     const store = createAuditEventStore(database.db, engine);
     const sink = createAuditSink({ store, clock: () => now, logger: base });
-    const logger = withAuditSink(base, sink);
-    const child = logger.child({ request_id: 'r1' });
-    const grandchild = child.child({ step: 'x' });
-    audit(logger, 'login.password.failure', { username: 'Alice', ip: '10.0.0.1' });
+    const auditor = createAuditor({ logger: base, sink });
+    auditor.record('login.password.failure', { username: 'Alice', ip: '10.0.0.1' });
     now += 5;
-    audit(child, 'login.password.success', { account_id: 'acc-1', ip: '10.0.0.1' });
-    audit(grandchild, 'login.mfa.success', { account_id: 'acc-1', ip: '10.0.0.1', method: 'push', push_id: 'p1' });
-    audit(child, 'token.issued', { client_id: undefined, grant_type: 'client_credentials' });
-    audit(logger, 'admin.user.unlocked', { actor_kind: 'operator', actor: 'cli', account_id: 'acc-1', cleared: 3 });
-    // The parent logger is untouched: nothing it audits is stored.
-    audit(base, 'session.logout', { client_id: 'app-one' });
+    auditor.record('login.password.success', { account_id: 'acc-1', ip: '10.0.0.1' });
+    auditor.record('login.mfa.success', { account_id: 'acc-1', ip: '10.0.0.1', method: 'push', push_id: 'p1' });
+    auditor.record('token.issued', { client_id: undefined, grant_type: 'client_credentials' });
+    auditor.record('admin.user.unlocked', { actor_kind: 'operator', actor: 'cli', account_id: 'acc-1', cleared: 3 });
+    createAuditor({ logger: base }).record('session.logout', { client_id: 'app-one' });
     await sink.flush();
     expect(lines.filter((l) => l.audit === true).map((l) => l.event)).toEqual([
       'login.password.failure',
@@ -86,11 +84,11 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
   it('a failed write is one warning; the caller goes on, and the events are written once the table is back, in order', async () => {
     const { lines, logger: base } = capture();
     const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 200, logger: base });
-    const logger = withAuditSink(base, sink);
+    const auditor = createAuditor({ logger: base, sink });
     await sql`alter table audit_events rename to audit_events_away`.execute(database.db);
     try {
-      expect(() => audit(logger, 'login.password.failure', { username: 'carol', ip: '10.0.0.3' })).not.toThrow();
-      audit(logger, 'login.password.success', { account_id: 'acc-3', ip: '10.0.0.3' });
+      expect(() => auditor.record('login.password.failure', { username: 'carol', ip: '10.0.0.3' })).not.toThrow();
+      auditor.record('login.password.success', { account_id: 'acc-3', ip: '10.0.0.3' });
       await sink.flush();
     } finally {
       await sql`alter table audit_events_away rename to audit_events`.execute(database.db);
@@ -98,7 +96,7 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     expect(lines.filter((l) => l.level === 40).map((l) => ({ event: l.event, pending: l.pending, msg: l.msg, username: l.username, account_id: l.account_id, ip: l.ip }))).toEqual([
       { event: 'audit.persist_failed', pending: 2, msg: 'audit events not stored yet: kept until the database is back', username: undefined, account_id: undefined, ip: undefined },
     ]);
-    audit(logger, 'login.password.success', { account_id: 'acc-4', ip: '10.0.0.4' });
+    auditor.record('login.password.success', { account_id: 'acc-4', ip: '10.0.0.4' });
     await sink.flush();
     const stored = await database.db.selectFrom('audit_events').select(['username', 'account_id']).where('occurred_at', '=', T + 200).orderBy('id').execute();
     expect(stored).toEqual([
@@ -112,9 +110,9 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
   it('10000 waiting events and more are all written (the memory bound only moves events to the spool)', async () => {
     const { lines, logger: base } = capture();
     const sink = createAuditSink({ store: createAuditEventStore(database.db, engine), clock: () => T + 300, logger: base, spool: createAuditSpool({ directory: spoolDirectory() }) });
-    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
+    const auditor = createAuditor({ logger: base.child({}, { level: 'silent' }), sink });
     // Synchronous: nothing is written before the loop ends, so the queue really holds them all.
-    for (let i = 0; i <= 10_000; i++) audit(logger, 'push.expired', { account_id: `acc-${i}`, push_id: `p${i}` });
+    for (let i = 0; i <= 10_000; i++) auditor.record('push.expired', { account_id: `acc-${i}`, push_id: `p${i}` });
     expect(lines.filter((l) => l.level === 40)).toEqual([]);
     await sink.flush();
     const rows = await database.db.selectFrom('audit_events').select((eb) => eb.fn.countAll<number>().as('n')).where('occurred_at', '=', T + 300).executeTakeFirstOrThrow();
@@ -129,13 +127,13 @@ describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
     const batches: number[] = [];
     const counting = { append: (records: Parameters<typeof store.append>[0]) => (batches.push(records.length), store.append(records)) };
     const sink = createAuditSink({ store: counting, clock: () => T + 400, logger: base });
-    const logger = withAuditSink(base, sink);
+    const auditor = createAuditor({ logger: base, sink });
     // Each event after an await, as separate requests emit them; the window (a timer) cannot end meanwhile.
-    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'a', grant_type: 'refresh_token' });
     await Promise.resolve();
-    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'b', grant_type: 'refresh_token' });
     await Promise.resolve();
-    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'client_credentials' });
+    auditor.record('token.issued', { client_id: 'c', grant_type: 'client_credentials' });
     expect(batches).toEqual([]);
     await sink.flush();
     expect(batches).toEqual([3]);
@@ -175,16 +173,16 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     const { logger: base } = capture();
     const gate = gatedStore();
     const sink = createAuditSink({ store: gate.store as never, clock: () => T, logger: base });
-    const logger = withAuditSink(base, sink);
+    const auditor = createAuditor({ logger: base, sink });
 
-    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'a', grant_type: 'refresh_token' });
     await vi.advanceTimersByTimeAsync(99);
     expect(gate.batches).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(gate.batches).toEqual([['a']]);
     // During that write:
-    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'refresh_token' });
-    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'b', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'c', grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches).toEqual([['a']]);
     await vi.advanceTimersByTimeAsync(99);
@@ -193,7 +191,7 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     expect(gate.batches).toEqual([['a'], ['b', 'c']]);
 
     // A full batch (200) waiting when a write ends is written at once, the rest after a window.
-    for (let i = 0; i < 201; i++) audit(logger, 'token.issued', { client_id: `x${i}`, grant_type: 'refresh_token' });
+    for (let i = 0; i < 201; i++) auditor.record('token.issued', { client_id: `x${i}`, grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200]);
     await gate.release();
@@ -202,17 +200,17 @@ describe('audit sink batch windows (a store that answers when told)', () => {
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1]);
 
     // A flush during a write writes what arrives meanwhile without waiting for a window.
-    audit(logger, 'token.issued', { client_id: 'd', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'd', grant_type: 'refresh_token' });
     const flushed = sink.flush();
     await gate.release();
     expect(gate.batches.at(-1)).toEqual(['d']);
     await gate.release();
     await flushed;
     expect(gate.batches.map((b) => b.length)).toEqual([1, 2, 200, 1, 1]);
-    audit(logger, 'token.issued', { client_id: 'e', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'e', grant_type: 'refresh_token' });
     const again = sink.flush();
     expect(gate.batches.at(-1)).toEqual(['e']);
-    audit(logger, 'token.issued', { client_id: 'f', grant_type: 'refresh_token' });
+    auditor.record('token.issued', { client_id: 'f', grant_type: 'refresh_token' });
     await gate.release();
     expect(gate.batches.at(-1)).toEqual(['f']);
     await gate.release();
@@ -253,17 +251,17 @@ describe('audit sink during a database outage (a store that fails, then recovers
     const flaky = flakyStore();
     const metrics = new Registry();
     const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, spool: createAuditSpool({ directory: spoolDirectory() }) });
-    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
-    audit(logger, 'token.issued', { client_id: 'a', grant_type: 'client_credentials' });
+    const auditor = createAuditor({ logger: base.child({}, { level: 'silent' }), sink });
+    auditor.record('token.issued', { client_id: 'a', grant_type: 'client_credentials' });
     await vi.advanceTimersByTimeAsync(100);
     expect(flaky.state.attempts).toBe(1);
-    audit(logger, 'token.issued', { client_id: 'b', grant_type: 'client_credentials' });
+    auditor.record('token.issued', { client_id: 'b', grant_type: 'client_credentials' });
     // Retries after 1 s, then 2 s, then 4 s: no write in between, even as events arrive.
     await vi.advanceTimersByTimeAsync(999);
     expect(flaky.state.attempts).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(flaky.state.attempts).toBe(2);
-    audit(logger, 'token.issued', { client_id: 'c', grant_type: 'client_credentials' });
+    auditor.record('token.issued', { client_id: 'c', grant_type: 'client_credentials' });
     await vi.advanceTimersByTimeAsync(2_000);
     expect(flaky.state.attempts).toBe(3);
     flaky.state.down = false;
@@ -275,7 +273,7 @@ describe('audit sink during a database outage (a store that fails, then recovers
     expect(lines.filter((l) => l.event === 'audit.persist_recovered').map((l) => [l.level, l.dropped])).toEqual([[30, 0]]);
     expect(await droppedTotal(metrics)).toBe(0);
     // Back to batch windows: the next event waits 100 ms, not a retry delay.
-    audit(logger, 'token.issued', { client_id: 'd', grant_type: 'client_credentials' });
+    auditor.record('token.issued', { client_id: 'd', grant_type: 'client_credentials' });
     await vi.advanceTimersByTimeAsync(100);
     expect(flaky.written).toEqual(['a', 'b', 'c', 'd']);
   });
@@ -287,10 +285,10 @@ describe('audit sink during a database outage (a store that fails, then recovers
     const metrics = new Registry();
     const directory = spoolDirectory();
     const sink = createAuditSink({ store: flaky.store as never, clock: () => T, logger: base, metrics, memoryLimit: 3, spool: createAuditSpool({ directory, hostname: 'auth-1', maxRecords: 4 }) });
-    const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
-    audit(logger, 'token.issued', { client_id: 'e1', grant_type: 'client_credentials' });
+    const auditor = createAuditor({ logger: base.child({}, { level: 'silent' }), sink });
+    auditor.record('token.issued', { client_id: 'e1', grant_type: 'client_credentials' });
     await vi.advanceTimersByTimeAsync(100);
-    for (const id of ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9']) audit(logger, 'token.issued', { client_id: id, grant_type: 'client_credentials' });
+    for (const id of ['e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e9']) auditor.record('token.issued', { client_id: id, grant_type: 'client_credentials' });
     // e1-e3 went to the spool when e4 came, e4-e6 when e7 came (one fitted, two dropped); e7-e9 wait in memory.
     expect(readdirSync(directory)).toEqual([`auth-1-${process.pid}.ndjson`]);
     expect(readFileSync(join(directory, `auth-1-${process.pid}.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { clientId: string }).clientId)).toEqual(['e1', 'e2', 'e3', 'e4']);
@@ -337,15 +335,15 @@ describe('audit sink and a real PostgreSQL that restarts (a relay cut and restor
     try {
       const { lines, logger: base } = capture();
       const sink = createAuditSink({ store: createAuditEventStore(database.db, 'postgres'), clock: () => T, logger: base, spool: createAuditSpool({ directory: spoolDirectory() }) });
-      const logger = withAuditSink(base.child({}, { level: 'silent' }), sink);
-      audit(logger, 'token.issued', { client_id: 'before', grant_type: 'client_credentials' });
+      const auditor = createAuditor({ logger: base.child({}, { level: 'silent' }), sink });
+      auditor.record('token.issued', { client_id: 'before', grant_type: 'client_credentials' });
       await sink.flush();
       await outage.down();
-      for (const id of ['during-1', 'during-2', 'during-3', 'during-4']) audit(logger, 'token.issued', { client_id: id, grant_type: 'client_credentials' });
+      for (const id of ['during-1', 'during-2', 'during-3', 'during-4']) auditor.record('token.issued', { client_id: id, grant_type: 'client_credentials' });
       await sink.flush();
       expect(lines.filter((l) => l.event === 'audit.persist_failed')).toHaveLength(1);
       await outage.up();
-      audit(logger, 'token.issued', { client_id: 'after', grant_type: 'client_credentials' });
+      auditor.record('token.issued', { client_id: 'after', grant_type: 'client_credentials' });
       await sink.flush();
       const rows = await database.db.selectFrom('audit_events').select('client_id').orderBy('id').execute();
       expect(rows.map((r) => r.client_id)).toEqual(['before', 'during-1', 'during-2', 'during-3', 'during-4', 'after']);

@@ -5,6 +5,7 @@
  */
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
 import { createClientAdmin, type ClientAdmin } from '../../src/clients/client-admin.ts';
@@ -23,7 +24,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 describe.each(TEST_ENGINES)('client service on %s', (engine) => {
   const database = useAuthDatabase(engine);
   const admin = (): ClientAdmin =>
-    createClientAdmin({ clients: createClientStore(database.db, createSecretBox(Buffer.alloc(32, 7)), () => NOW), logger: pino({ level: 'silent' }) });
+    createClientAdmin({ clients: createClientStore(database.db, createSecretBox(Buffer.alloc(32, 7)), () => NOW), audit: createAuditor({ logger: pino({ level: 'silent' }) }) });
 
   it('creates and shows clients without their secrets', async () => {
     const created = await admin().create(CLI_OPERATOR, { clientId: 'b-app', redirectUris: ['https://b.example/cb'] });

@@ -9,7 +9,8 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { runCli } from '../../src/cli/run-cli.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import type { AuditQuery } from '../../src/audit/audit-trail.ts';
-import { createAuditSink, withAuditSink } from '../../src/audit/audit-sink.ts';
+import { createAuditSink } from '../../src/audit/audit-sink.ts';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { createUserAdmin } from '../../src/admin/user-admin.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, request, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
@@ -127,7 +128,7 @@ describe.each(TEST_ENGINES)('stored audit trail on %s', (engine) => {
     const admin = (await server.app.services.accounts.findByUsername((await server.createUser({ groups: ['admins'] })).username))!;
     const silent = createLogger({ level: 'silent' });
     const sink = createAuditSink({ store: server.app.services.auditEvents, clock: () => now, logger: silent });
-    const users = createUserAdmin({ ...server.app.services, logger: withAuditSink(silent, sink), clock: () => now, accessTokenTtl: server.config.accessTokenTtl });
+    const users = createUserAdmin({ ...server.app.services, audit: createAuditor({ logger: silent, sink }), clock: () => now, accessTokenTtl: server.config.accessTokenTtl });
     await users.signOutEverywhere({ kind: 'account', accountId: admin.id }, user.username);
     await sink.flush();
     const account = (await server.app.services.accounts.findByUsername(user.username))!;

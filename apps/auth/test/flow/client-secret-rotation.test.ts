@@ -9,6 +9,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
 import { createClientAdmin, type ClientAdmin } from '../../src/clients/client-admin.ts';
@@ -34,7 +35,7 @@ describe.each(TEST_ENGINES)('client secret rotation on %s', (engine) => {
         done();
       },
     });
-    admin = createClientAdmin({ clients: server.app.services.clients, logger: pino({ level: 'info' }, sink) });
+    admin = createClientAdmin({ clients: server.app.services.clients, audit: createAuditor({ logger: pino({ level: 'info' }, sink) }) });
   });
   afterAll(() => server.close());
 

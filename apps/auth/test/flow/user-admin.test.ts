@@ -6,6 +6,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { CLI_OPERATOR, createUserAdmin, type UserAdmin } from '../../src/admin/user-admin.ts';
 import { FEED_SETTLE_MS } from '../../src/revocation/revocation-store.ts';
@@ -28,7 +29,7 @@ describe.each(TEST_ENGINES)('user administration over HTTP on %s', (engine) => {
         done();
       },
     });
-    admin = createUserAdmin({ ...server.app.services, logger: pino({ level: 'info' }, sink), clock: () => clock.now, accessTokenTtl: server.config.accessTokenTtl });
+    admin = createUserAdmin({ ...server.app.services, audit: createAuditor({ logger: pino({ level: 'info' }, sink) }), clock: () => clock.now, accessTokenTtl: server.config.accessTokenTtl });
   });
   afterAll(() => server.close());
 

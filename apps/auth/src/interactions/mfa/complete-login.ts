@@ -16,7 +16,6 @@
  */
 import type { Context, Next } from 'koa';
 import { AuthError } from '../../errors/auth-error.ts';
-import { audit } from '../../logging/logger.ts';
 import type { HandlerServices } from '../deps.ts';
 import { redirectOrigin, type Interaction } from '../interaction-state.ts';
 
@@ -40,7 +39,7 @@ export type PassedFactor =
   /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
   | { method: 'passkey'; credentialId: string; amr: string[] };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'logger' | 'metrics' | 'knownDevices' | 'accounts'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -52,11 +51,10 @@ export async function completeLogin(
 ): Promise<void> {
   const account = await deps.accounts.findById(accountId);
   if (!account || account.disabledAt !== null) {
-    audit(deps.logger, 'login.account_disabled', { account_id: accountId, ip: ctx.ip });
+    deps.audit.record('login.account_disabled', { account_id: accountId, ip: ctx.ip });
     throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
   }
-  audit(
-    deps.logger,
+  deps.audit.record(
     'login.mfa.success',
     factor.method === 'push'
       ? { account_id: accountId, ip: ctx.ip, method: 'push', push_id: factor.pushId }

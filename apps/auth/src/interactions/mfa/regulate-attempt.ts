@@ -11,7 +11,7 @@
  */
 import type { Context } from 'koa';
 import { AuthError, tooManyAttempts } from '../../errors/auth-error.ts';
-import { audit, type AuditFields } from '../../logging/logger.ts';
+import type { AuditFields } from '../../audit/audit-events.ts';
 import type { SecondFactorMethod } from '../../metrics/auth-metrics.ts';
 import type { HandlerServices } from '../deps.ts';
 import type { PendingLogin } from '../interaction-state.ts';
@@ -24,7 +24,7 @@ export interface MfaAttempt {
   fail(code: MfaFailure, message: string): Promise<never>;
 }
 
-export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'knownDevices' | 'logger' | 'metrics'>;
+export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'knownDevices' | 'audit' | 'metrics'>;
 
 export async function regulateAttempt(ctx: Context, deps: RegulateAttemptDeps, pending: PendingLogin, method: SecondFactorMethod): Promise<MfaAttempt> {
   const device = deps.knownDevices.recognise(ctx, pending.accountId);
@@ -32,19 +32,19 @@ export async function regulateAttempt(ctx: Context, deps: RegulateAttemptDeps, p
   const lockout = { username: pending.username, account_id: pending.accountId, ip: ctx.ip, step: 'mfa', known_device: device !== undefined } as const;
   const ban = await deps.regulator.check(keys);
   if (ban.state !== 'open') {
-    if (ban.state === 'locked') audit(deps.logger, 'login.lockout', lockout);
-    else audit(deps.logger, 'login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
+    if (ban.state === 'locked') deps.audit.record('login.lockout', lockout);
+    else deps.audit.record('login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
     deps.metrics.login('mfa', ban.state);
     throw tooManyAttempts(ban.retryAfterSeconds);
   }
   return {
     async fail(code, message) {
       const after = await deps.regulator.fail(keys);
-      audit(deps.logger, 'login.mfa.failure', { account_id: pending.accountId, ip: ctx.ip, reason: code, method });
+      deps.audit.record('login.mfa.failure', { account_id: pending.accountId, ip: ctx.ip, reason: code, method });
       deps.metrics.login('mfa', 'failure');
       deps.metrics.secondFactor(method, 'failure');
       if (after.state === 'locked') {
-        audit(deps.logger, 'login.lockout', lockout);
+        deps.audit.record('login.lockout', lockout);
         deps.metrics.lockout('mfa');
       }
       throw new AuthError(401, code, message);

@@ -17,7 +17,7 @@ import { completeLogin, passkeyAmr, type CompleteLoginDeps } from './complete-lo
 import type { MfaRequest } from './read-mfa-request.ts';
 import type { MfaAttempt } from './regulate-attempt.ts';
 
-export type VerifyPasskeyDeps = CompleteLoginDeps & CeremonyServices & Pick<HandlerServices, 'logger'>;
+export type VerifyPasskeyDeps = CompleteLoginDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
 
 export async function verifyPasskey(ctx: Context, next: Next, deps: VerifyPasskeyDeps, request: MfaRequest, credential: string, attempt: MfaAttempt): Promise<void> {
   const { interaction, pending } = request;
@@ -26,7 +26,7 @@ export async function verifyPasskey(ctx: Context, next: Next, deps: VerifyPasske
     verified = await verifyAuthentication(ceremonyDeps(deps), interaction.uid, credential, { userVerification: 'preferred', accountId: pending.accountId });
   } catch (error) {
     if (!(error instanceof PasskeyAssertionRefused)) throw error;
-    auditCloneSuspected(ctx, deps.logger, error);
+    auditCloneSuspected(ctx, deps.audit, error);
     return attempt.fail(error.code as PasskeyErrorCode, error.message);
   }
   const { passkey, userVerified } = verified;

@@ -6,13 +6,12 @@
  * - an accepted code is audited `recovery.used`.
  */
 import type { Context, Next } from 'koa';
-import { audit } from '../../logging/logger.ts';
 import type { HandlerServices } from '../deps.ts';
 import { completeLogin, type CompleteLoginDeps } from './complete-login.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
 import type { MfaAttempt } from './regulate-attempt.ts';
 
-export type VerifyRecoveryCodeDeps = CompleteLoginDeps & Pick<HandlerServices, 'recoveryCodes' | 'logger'>;
+export type VerifyRecoveryCodeDeps = CompleteLoginDeps & Pick<HandlerServices, 'recoveryCodes' | 'audit'>;
 
 export async function verifyRecoveryCode(
   ctx: Context,
@@ -26,6 +25,6 @@ export async function verifyRecoveryCode(
   const result = await deps.recoveryCodes.consume(pending.accountId, code);
   if (result === 'used') return attempt.fail('code_replayed', 'That recovery code was already used. Each recovery code works once.');
   if (result !== 'accepted') return attempt.fail('invalid_code', 'That recovery code is not valid.');
-  audit(deps.logger, 'recovery.used', { account_id: pending.accountId, ip: ctx.ip });
+  deps.audit.record('recovery.used', { account_id: pending.accountId, ip: ctx.ip });
   await completeLogin(ctx, next, deps, request, pending.accountId, { method: 'recovery' });
 }

@@ -1,0 +1,148 @@
+/**
+ * The closed list of the authorization server's audit events: a stable `event` name and one
+ * field set per event, enforced by the auditor (auditor.ts). Rules:
+ * - fields are identifiers (account, client, device, push ids, IP), never credentials;
+ * - the reasons a step refuses are closed unions named here, so a new reason is a change to this
+ *   list (the passkey ones are re-exported by passkeys/passkey-policy.ts, which maps them to errors).
+ */
+
+/** Why a passkey ceremony was refused (passkeys/passkey-policy.ts maps each to an error). */
+export type PasskeyRefusalReason = 'invalid_challenge' | 'unknown_credential' | 'foreign_credential' | 'verification_failed' | 'user_not_verified' | 'counter_regression';
+
+/** The stable error codes of the passkey refusals (several reasons may share one, so nothing leaks). */
+export type PasskeyErrorCode = 'passkey_challenge_invalid' | 'passkey_unknown' | 'passkey_invalid' | 'passkey_user_not_verified' | 'passkey_cloned';
+
+/** Where a credential change was made: the login's TOTP enrollment, or the signed-in devices page. */
+export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
+
+/** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
+export type ActorFields = {
+  actor_kind: 'operator' | 'account' | 'client';
+  /** The operator's name (`cli` for authctl), the acting account's id, or the client's id (admin API machine token). */
+  actor: string;
+};
+
+/**
+ * The fields of each event. `login.lockout` (a lock starts, or an attempt is refused during one)
+ * and `login.throttled` (an attempt refused during a progressive delay, with the seconds left)
+ * name the typed username on both steps (it may match no account), plus the account on the
+ * second-factor step, and say whether the browser was a known device of the account
+ * (regulation/known-device.ts).
+ */
+export interface AuditFields {
+  'login.password.success': { account_id: string; ip: string };
+  'login.password.failure': { username: string; ip: string };
+  'login.mfa.success':
+    | { account_id: string; ip: string; method: 'totp' | 'recovery' }
+    | { account_id: string; ip: string; method: 'push'; push_id: string }
+    | { account_id: string; ip: string; method: 'passkey'; credential_id: string };
+  'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery' | 'passkey'; reason: 'invalid_code' | 'code_replayed' | PasskeyErrorCode };
+  'login.mfa.enrolled': { account_id: string };
+  'login.lockout':
+    | { username: string; ip: string; step: 'password'; known_device: boolean }
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean }
+    | { username: string; account_id: string; ip: string; step: 'passkey'; known_device: boolean };
+  'login.throttled':
+    | { username: string; ip: string; step: 'password'; known_device: boolean; retry_after: number }
+    | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean; retry_after: number }
+    | { username: string; account_id: string; ip: string; step: 'passkey'; known_device: boolean; retry_after: number };
+  /** Passwordless sign-in: a passkey with user verification stood for both factors. */
+  'login.passkey.success': { account_id: string; credential_id: string; ip: string };
+  'login.passkey.failure': { ip: string; reason: PasskeyRefusalReason; account_id?: string; credential_id?: string };
+  'login.account_disabled': { account_id: string; ip: string };
+  /** The account-selection step (prompt=select_account): `continue` as the session's account, or sign in with `another`. */
+  'login.account_selected': { account_id: string; client_id: string; ip: string; choice: 'continue' | 'another' };
+  'token.issued': { client_id: string | undefined; grant_type: string };
+  /**
+   * A JWT access token revoked at the revocation endpoint names its client and jti; oidc-provider's
+   * destroy events of opaque tokens name neither (an opaque token's id is the token itself).
+   */
+  'token.revoked': { token_type: 'access_token' | 'refresh_token'; client_id?: string; jti?: string };
+  'grant.revoked': { grant_id: string };
+  'session.logout': { client_id: string | undefined };
+  'push.sent': { account_id: string; push_id: string; ip: string };
+  'push.rate_limited': { account_id: string; ip: string };
+  'push.approved': { account_id: string; push_id: string; device_id: string };
+  'push.denied': { account_id: string; push_id: string; device_id: string };
+  'push.expired': { account_id: string; push_id: string };
+  'push.answer.refused': {
+    reason: 'forged_signature' | 'unknown_device' | 'foreign_device' | 'expired' | 'already_decided' | 'number_mismatch';
+    push_id: string;
+    device_id: string;
+    account_id: string | undefined;
+    ip: string;
+  };
+  'device.enrollment.issued': { account_id: string; ip: string };
+  'device.enrolled': { account_id: string; device_id: string; ip: string };
+  'device.enrollment.refused': { reason: 'forged_signature' | 'invalid_code'; ip: string };
+  'device.removed': { account_id: string; device_id: string; via: 'devices_page' };
+  'device.request.refused': { reason: 'unknown_device' | 'stale_timestamp' | 'forged_signature' | 'replayed_nonce'; device_id: string; ip: string };
+  'recovery.issued': { account_id: string; via: AuditVia };
+  'recovery.used': { account_id: string; ip: string };
+  'passkey.registered': { account_id: string; credential_id: string; device_type: string; ip: string };
+  'passkey.registration.refused': { account_id: string; reason: PasskeyRefusalReason | 'already_registered'; ip: string };
+  'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };
+  /** A use of a passkey second factor or sign-in whose counter did not grow: refused, possibly a copy. */
+  /** Operator changes to an account (admin/user-admin.ts). */
+  /** A new password; every session and grant of the account ended: how many of each. */
+  'admin.user.password_set': ActorFields & { account_id: string; sessions: number; grants: number };
+  /** Sign-in refused from now on; every session and grant ended, every access token revoked by subject. */
+  'admin.user.disabled': ActorFields & { account_id: string; sessions: number; grants: number };
+  /** The account and its data deleted; sessions and grants ended, access tokens revoked by subject. */
+  'admin.user.removed': ActorFields & { account_id: string; sessions: number; grants: number };
+  'admin.user.enabled': ActorFields & { account_id: string };
+  /** Failure counters of the account and its second factor deleted: how many failures were cleared. */
+  'admin.user.unlocked': ActorFields & { account_id: string; cleared: number };
+  /** Every SSO session and grant of the account ended: how many of each. */
+  'admin.user.signed_out': ActorFields & { account_id: string; sessions: number; grants: number };
+  'passkey.clone_suspected': { account_id: string; credential_id: string; stored_counter: number; presented_counter: number; ip: string };
+  // admin-api: the user service's new verbs and the admin API's key rotation (admin/user-admin.ts, admin/http/).
+  /** An operator created the account; `password_set` false: it has no usable password yet. */
+  'admin.user.created': ActorFields & { account_id: string; password_set: boolean };
+  /** Profile or groups changed: the names of the fields changed (comma-separated), never their values. */
+  'admin.user.updated': ActorFields & { account_id: string; fields: string };
+  /** TOTP secret, authenticator devices, passkeys and recovery codes removed: how many of each (not `recovery_codes`: a redacted name). */
+  'admin.user.second_factors_reset': ActorFields & { account_id: string; totp: boolean; devices: number; passkeys: number; recovery_codes_removed: number; sessions: number; grants: number };
+  /** One grant of the account ended (its refresh tokens and access tokens with it). */
+  'admin.user.grant_revoked': ActorFields & { account_id: string; grant_id: string };
+  /** Every sealed secret re-encrypted under the keyring's first key (`authctl secrets rekey`, secrets/rekey.ts): how many, and how many no key opened. */
+  'secrets.rekeyed': ActorFields & { key_id: string; rekeyed: number; unreadable: number };
+  /** Secrets sealed under a lost key replaced (secrets/recover-lost-key.ts): users reset, signing keys deleted, client secrets re-issued. */
+  'secrets.lost_key_recovered': ActorFields & { users: number; signing_keys: number; clients: number };
+  /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */
+  'admin.keys.rotated': ActorFields & { kid: string; retired: number };
+  // account-page: the self-service account page (account/) and password-reset links (admin/password-reset.ts).
+  /** The user changed their password on the account page; their other sessions and grants ended. */
+  'account.password_changed': { account_id: string; ip: string; sessions: number; grants: number };
+  'account.password_change.refused': { account_id: string; ip: string; reason: 'invalid_current_password' };
+  /** The user replaced their TOTP secret on the account page, after proving the current factor; their other sessions and grants ended. */
+  'account.totp_reenrolled': { account_id: string; ip: string; sessions: number; grants: number };
+  'account.totp_reenroll.refused': { account_id: string; ip: string; step: 'current' | 'confirm'; reason: 'invalid_code' | 'code_replayed' | 'invalid_current_password' };
+  /** "Sign out other sessions" on the account page. */
+  'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
+  /** An operator issued a one-time password-reset link (its expiry, never the token). */
+  'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };
+  /** A reset link was used: new password set, every session ended, lockouts cleared. */
+  'account.password_reset': { account_id: string; ip: string; sessions: number; grants: number };
+  // client-lifecycle: operator changes to a client (clients/client-admin.ts); never a secret.
+  'admin.client.created': ActorFields & { client_id: string; public: boolean };
+  /** `fields`: the registration fields given, comma-separated (redirect_uris,post_logout_redirect_uris,grant_types,name). */
+  'admin.client.updated': ActorFields & { client_id: string; fields: string };
+  /** A new secret; the replaced one works `grace_seconds` more, until `previous_expires_at` (ISO; absent for 0). */
+  'admin.client.secret_rotated': ActorFields & { client_id: string; grace_seconds: number; previous_expires_at?: string };
+  'admin.client.removed': ActorFields & { client_id: string };
+  /** The access policy changed (authctl scope policy, client scopes): what it says now. */
+  'admin.scope.policy_set': ActorFields & { scope: string; groups: string };
+  'admin.scope.policy_cleared': ActorFields & { scope: string };
+  /** A client's allowed scopes: space-separated, or `*` when the limit was lifted (--any). */
+  'admin.client.scopes_set': ActorFields & { client_id: string; scopes: string };
+  // consent: the consent page (interactions/consent.ts) and the account page's connected apps (account/connected-apps.ts).
+  /** The user allowed a client these scopes (space-separated); they are added to the consent record. */
+  'consent.granted': { account_id: string; client_id: string; ip: string; scopes: string };
+  /** The user denied a client on the consent page: the client received access_denied. */
+  'consent.denied': { account_id: string; client_id: string; ip: string };
+  /** The user revoked a client on the account page: the record and that client's grants ended. */
+  'consent.revoked': { account_id: string; client_id: string; ip: string; grants: number };
+}
+
+export type AuditEvent = keyof AuditFields;
