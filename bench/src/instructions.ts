@@ -14,7 +14,8 @@
  * collection helpers, libuv's pool: the RSA signatures). Instructions executed in the kernel
  * (system calls) are not counted, and under valgrind the threads take turns on one core, so
  * more requests share an event-loop turn than without it: this complements the suite's ratios,
- * it does not replace them. Two runs of the same code differed by up to about 4% (main thread).
+ * it does not replace them. Two runs of the same code differ a little, so compare counts of one
+ * run (bench/README.md, "How it measures").
  *
  * Settings (environment): INSTR_ONLY (cc,read), INSTR_WARMUP (requests before counting, 3000),
  * INSTR_REQUESTS (counted, 2000), INSTR_CONNECTIONS (16), BENCH_NO_BUILD=1 (use the dist/ there is),
