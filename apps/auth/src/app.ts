@@ -50,12 +50,12 @@ import { registerSigningKeyAge } from './metrics/signing-key-age.ts';
 import { createAuditSpool } from './audit/audit-spool.ts';
 import { requestPlumbing } from './http/plumbing.ts';
 import { unroutedAnswers } from './http/unrouted.ts';
-import { interactionRenderer, interactionRoutes } from './interactions/routes.ts';
+import { INTERACTION_ROUTE_NAMES, interactionRenderer, interactionRoutes } from './interactions/routes.ts';
 import type { HandlerServices } from './interactions/deps.ts';
-import { authenticatorRoutes } from './authenticator/routes.ts';
-import { authStaticAssets } from './views/static-assets.ts';
+import { AUTHENTICATOR_ROUTE_NAMES, authenticatorRoutes } from './authenticator/routes.ts';
+import { AUTH_STATIC_ASSETS, authStaticAssets } from './views/static-assets.ts';
 import { passkeyDeviceRoutes, passkeySignInRoutes } from './passkeys/passkey-routes.ts';
-import { accountRoutes } from './account/routes.ts';
+import { ACCOUNT_ROUTES, accountRoutes } from './account/routes.ts';
 import { sessionUse } from './account/session-use.ts';
 import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
@@ -77,7 +77,9 @@ import { createClientAdmin } from './clients/client-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
-import { authRouteName } from './metrics/route-name.ts';
+import { authRouteName } from './http/route-name.ts';
+import { PASSKEY_PATHS } from './passkeys/passkey-paths.ts';
+import { ADMIN_ROUTE_PATTERNS } from './admin/http/admin-paths.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { createAuditSink } from './audit/audit-sink.ts';
 import { createAuditor } from './audit/auditor.ts';
@@ -247,7 +249,16 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
 
   const app = new Koa() as AuthApp;
   app.proxy = config.trustProxy;
-  app.use(httpMetrics({ registry: metrics, route: authRouteName }));
+  // Each route group's declared patterns name its requests in the metrics (http/route-name.ts).
+  const routeName = authRouteName([
+    INTERACTION_ROUTE_NAMES,
+    AUTH_STATIC_ASSETS.map((asset) => asset.path),
+    AUTHENTICATOR_ROUTE_NAMES,
+    Object.values(PASSKEY_PATHS),
+    ACCOUNT_ROUTES,
+    ADMIN_ROUTE_PATTERNS,
+  ]);
+  app.use(httpMetrics({ registry: metrics, route: routeName }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
     database: () => services.ping(),

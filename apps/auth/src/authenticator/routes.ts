@@ -13,25 +13,40 @@ import {
   type RemoveDeviceDeps,
 } from './manage.ts';
 
+const AUTHENTICATOR_PATHS = {
+  app: '/authenticator',
+  devices: DEVICES_PATH,
+  enroll: `${DEVICES_PATH}/enroll`,
+  remove: `${DEVICES_PATH}/remove`,
+  recoveryCodes: '/authenticator/recovery-codes',
+  register: '/authenticator/api/register',
+  requests: '/authenticator/api/requests',
+  events: '/authenticator/api/events',
+  answer: '/authenticator/api/requests/:id/answer',
+} as const;
+
+/** The patterns these routes serve (metrics labels, http/route-name.ts). */
+export const AUTHENTICATOR_ROUTE_NAMES: readonly string[] = Object.values(AUTHENTICATOR_PATHS);
+
 /** What the authenticator routes use: the union of their handlers' needs. */
 export type AuthenticatorRoutesDeps = EnrollDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
 
 /** The web authenticator (PWA), its API, and the device actions of the account page. */
 export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   const router = new Router();
-  router.get('/authenticator', (ctx) => {
+  router.get(AUTHENTICATOR_PATHS.app, (ctx) => {
     ctx.type = 'html';
     ctx.body = authenticatorPage();
   });
 
-  router.get(DEVICES_PATH, redirectDevicesPage);
-  router.post(`${DEVICES_PATH}/enroll`, createEnrollHandler(deps));
-  router.post(`${DEVICES_PATH}/remove`, createRemoveDeviceHandler(deps));
-  router.post('/authenticator/recovery-codes', createRecoveryCodesHandler(deps));
+  router.get(AUTHENTICATOR_PATHS.devices, redirectDevicesPage);
+  router.post(AUTHENTICATOR_PATHS.enroll, createEnrollHandler(deps));
+  router.post(AUTHENTICATOR_PATHS.remove, createRemoveDeviceHandler(deps));
+  router.post(AUTHENTICATOR_PATHS.recoveryCodes, createRecoveryCodesHandler(deps));
 
-  router.post('/authenticator/api/register', createRegisterHandler(deps));
-  router.get('/authenticator/api/requests', createRequestsHandler(deps));
-  router.get('/authenticator/api/events', createEventsHandler(deps));
-  router.post('/authenticator/api/requests/:id/answer', createAnswerHandler(deps));
+  router.post(AUTHENTICATOR_PATHS.register, createRegisterHandler(deps));
+  router.get(AUTHENTICATOR_PATHS.requests, createRequestsHandler(deps));
+  router.get(AUTHENTICATOR_PATHS.events, createEventsHandler(deps));
+  router.post(AUTHENTICATOR_PATHS.answer, createAnswerHandler(deps));
   return router;
 }

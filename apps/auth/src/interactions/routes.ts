@@ -13,6 +13,12 @@ import { renderSelectAccountStep, SELECT_ACCOUNT_PATH, type SelectAccountStepDep
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
 
+const PUSH_POLL_PATH = '/mfa/push/:id';
+const PUSH_STATUS_PATH = '/mfa/push/:id/status';
+
+/** The patterns of the interaction steps served here besides the contract's (metrics labels, http/route-name.ts). */
+export const INTERACTION_ROUTE_NAMES: readonly string[] = [CONSENT_PATH, SELECT_ACCOUNT_PATH, PUSH_POLL_PATH, PUSH_STATUS_PATH];
+
 /** What the interaction routes use: the union of their handlers' needs. */
 export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps & ConsentDeps & ConsentStepDeps & SelectAccountDeps & SelectAccountStepDeps;
 
@@ -56,8 +62,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   const router = new Router();
   router.post(AUTH_ROUTES.login, createLoginHandler(deps));
   router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));
-  router.get('/mfa/push/:id', createPushPollHandler(deps));
-  router.get('/mfa/push/:id/status', createPushStatusHandler(deps));
+  router.get(PUSH_POLL_PATH, createPushPollHandler(deps));
+  router.get(PUSH_STATUS_PATH, createPushStatusHandler(deps));
   router.post(CONSENT_PATH, createConsentHandler(deps));
   router.post(SELECT_ACCOUNT_PATH, createSelectAccountHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {

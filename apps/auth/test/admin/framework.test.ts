@@ -7,8 +7,8 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createAdminApi } from '../../src/admin/http/admin-api.ts';
-import { ADMIN_PATHS } from '../../src/admin/http/admin-paths.ts';
-import { authRouteName } from '../../src/metrics/route-name.ts';
+import { ADMIN_PATHS, ADMIN_ROUTE_PATTERNS } from '../../src/admin/http/admin-paths.ts';
+import { authRouteName as routeName } from '../../src/http/route-name.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';
 import { addAdminClient, call, machineToken, problemOf } from './admin-support.ts';
@@ -182,6 +182,7 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
   });
 
   it('request metrics label admin requests by route pattern, never by id', () => {
+    const authRouteName = routeName([ADMIN_ROUTE_PATTERNS]);
     expect(authRouteName('/admin/v1/users/0b8f5e2a-1111-4222-8333-444455556666/grants/g-1')).toBe('/admin/v1/users/:id/grants/:grantId');
     expect(authRouteName('/admin/v1/users')).toBe('/admin/v1/users');
     expect(authRouteName('/admin/v1/keys/rotate')).toBe('/admin/v1/keys/rotate');

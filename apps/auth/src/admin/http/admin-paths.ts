@@ -1,7 +1,7 @@
 /**
  * Every path the admin API serves, below /admin/v1, in the router's and OpenAPI's syntax
  * (`/users/{id}`). The request metrics label admin requests with these patterns (never a
- * requested path: ids stay out of labels, metrics/route-name.ts); test/admin/framework.test.ts
+ * requested path: ids stay out of labels, http/route-name.ts); test/admin/framework.test.ts
  * checks that the router serves exactly these paths, so a new route is added here too.
  */
 import { ADMIN_BASE } from './admin-router.ts';
