@@ -73,7 +73,7 @@ import { firstSegment, routeGroup, servedSegments, type RouteGroupPart } from '.
 import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
-import { createClientAdmin } from './clients/client-admin.ts';
+import { createClientAdmin } from './admin/client-admin.ts';
 import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';

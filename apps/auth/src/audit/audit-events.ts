@@ -124,7 +124,7 @@ export interface AuditFields {
   'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };
   /** A reset link was used: new password set, every session ended, lockouts cleared. */
   'account.password_reset': { account_id: string; ip: string; sessions: number; grants: number };
-  // client-lifecycle: operator changes to a client (clients/client-admin.ts); never a secret.
+  // client-lifecycle: operator changes to a client (admin/client-admin.ts); never a secret.
   'admin.client.created': ActorFields & { client_id: string; public: boolean };
   /** `fields`: the registration fields given, comma-separated (redirect_uris,post_logout_redirect_uris,grant_types,name). */
   'admin.client.updated': ActorFields & { client_id: string; fields: string };

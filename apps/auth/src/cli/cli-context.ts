@@ -4,7 +4,7 @@ import { createAuthServices, type AuthServices } from '../services.ts';
 import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
 import { keyPolicy } from '../keys/key-policy.ts';
-import { createClientAdmin, type ClientAdmin } from '../clients/client-admin.ts';
+import { createClientAdmin, type ClientAdmin } from '../admin/client-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink } from '../audit/audit-sink.ts';
 import { createAuditor, type Auditor } from '../audit/auditor.ts';
@@ -36,7 +36,7 @@ export interface CliContext {
   userAdmin(): Promise<UserAdmin>;
   /** The key service (admin/key-admin.ts), auditing as the CLI operator. */
   keyAdmin(): Promise<KeyAdmin>;
-  /** The client service (clients/client-admin.ts) on those services; changes are audited as the CLI operator. */
+  /** The client service (admin/client-admin.ts) on those services; changes are audited as the CLI operator. */
   clientAdmin(): Promise<ClientAdmin>;
   /** Where the commands' log lines go (io.log). */
   logger: Logger;

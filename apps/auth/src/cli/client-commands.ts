@@ -1,5 +1,5 @@
 /**
- * `authctl client ...`, on the client service (clients/client-admin.ts, the admin API's code path;
+ * `authctl client ...`, on the client service (admin/client-admin.ts, the admin API's code path;
  * every change is audited as the `cli` operator). Rules:
  * - a confidential client's secret is printed once, at creation or rotation, and never by
  *   `client list` / `client show`;
@@ -25,7 +25,7 @@
 import { readFileSync } from 'node:fs';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { clientJson, clientWithSecretJson } from '../admin/json/client-json.ts';
-import { DEFAULT_GRACE_SECONDS, type ClientView } from '../clients/client-admin.ts';
+import { DEFAULT_GRACE_SECONDS, type ClientView } from '../admin/client-admin.ts';
 import { CLIENT_AUTH_METHODS, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';

@@ -1,5 +1,5 @@
 /**
- * Client secret rotation with a grace period (clients/client-admin.ts, oidc/client-secret-check.ts)
+ * Client secret rotation with a grace period (admin/client-admin.ts, oidc/client-secret-check.ts)
  * against a running server: the new secret works at once; the replaced one keeps working at the
  * token, introspection and revocation endpoints (client_secret_basic and client_secret_post) and
  * at the revocation feed (which authenticates it, then answers 403: only the API's client reads
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
-import { createClientAdmin, type ClientAdmin } from '../../src/clients/client-admin.ts';
+import { createClientAdmin, type ClientAdmin } from '../../src/admin/client-admin.ts';
 import { ClientRegistryError } from '../../src/clients/client-store.ts';
 import { basic, request, CookieJar, startServer, type TestAuthServer } from '../support/flow.ts';
 

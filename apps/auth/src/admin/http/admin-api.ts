@@ -10,7 +10,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import type { ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
-import type { ClientAdmin } from '../../clients/client-admin.ts';
+import type { ClientAdmin } from '../client-admin.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import type { UserRoutesDeps } from './users-routes.ts';

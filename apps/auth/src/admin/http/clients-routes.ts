@@ -1,6 +1,6 @@
 /**
  * /admin/v1/clients: operators' view and changes of OAuth clients, through the client service
- * (clients/client-admin.ts, shared with `authctl client`). Rules:
+ * (admin/client-admin.ts, shared with `authctl client`). Rules:
  * - every route needs `admin:clients:write`, reads included (a client's registration says where
  *   tokens may go); every change is audited by the service with the token's actor;
  * - `{id}` is the client id; an unknown one is 404 `client_not_found`;
@@ -21,7 +21,7 @@
  *   --json` prints it.
  */
 import { z } from 'zod';
-import type { ClientAdmin } from '../../clients/client-admin.ts';
+import type { ClientAdmin } from '../client-admin.ts';
 import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
 import { clientJson, clientWithSecretJson } from '../json/client-json.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';

@@ -8,7 +8,7 @@
  * - the schemas are the OpenAPI document's `Client` and `ClientWithSecret` (admin/http/openapi.ts).
  */
 import { z } from 'zod';
-import type { ClientView } from '../../clients/client-admin.ts';
+import type { ClientView } from '../client-admin.ts';
 import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, responseTypesOf } from '../../clients/client-store.ts';
 import { IsoTime, isoTime } from './json-time.ts';
 

@@ -17,10 +17,10 @@
  *   cursor this server did not issue is `invalid_input`;
  * - an unknown client id is ClientRegistryError `unknown_client`, never a silent no-op.
  */
-import { keyCursor } from '../admin/key-cursor.ts';
-import { actorFields, type Actor } from '../admin/user-admin.ts';
+import { keyCursor } from './key-cursor.ts';
+import { actorFields, type Actor } from './user-admin.ts';
 import type { Auditor } from '../audit/auditor.ts';
-import { ClientRegistryError, type ClientChanges, type ClientRecord, type ClientStore, type NewClient } from './client-store.ts';
+import { ClientRegistryError, type ClientChanges, type ClientRecord, type ClientStore, type NewClient } from '../clients/client-store.ts';
 
 /** A client as reads show it: everything but its secrets. */
 export type ClientView = Omit<ClientRecord, 'clientSecret' | 'previousClientSecret'>;

@@ -1,5 +1,5 @@
 /**
- * The client service's reads and refusals (clients/client-admin.ts) on SQLite and PostgreSQL:
+ * The client service's reads and refusals (admin/client-admin.ts) on SQLite and PostgreSQL:
  * keyset pages with an opaque cursor, views without secrets, coded errors. Rotation and the
  * changes on the wire are in test/flow/client-secret-rotation.test.ts.
  */
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
-import { createClientAdmin, type ClientAdmin } from '../../src/clients/client-admin.ts';
+import { createClientAdmin, type ClientAdmin } from '../../src/admin/client-admin.ts';
 import { ClientRegistryError, createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
