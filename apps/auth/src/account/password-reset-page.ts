@@ -20,7 +20,8 @@ import { PASSWORD_RESET_PATH } from '../admin/password-reset.ts';
 import { lockoutKeys } from '../admin/user-admin.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
 import { AuthError } from '../errors/auth-error.ts';
-import { readBody, type ParsedBody } from '../http/read-body.ts';
+import { formPage } from '../http/form-page.ts';
+import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
 import { ACCOUNT_PATH } from './account-client.ts';
@@ -65,30 +66,33 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
     const token = takeToken(ctx);
     requireSameOrigin(ctx, deps);
     const account = await liveAccount(deps, token);
-    let body: ParsedBody | undefined;
-    let password: string;
-    try {
-      body = await readBody(ctx);
-      password = newPassword(body);
-    } catch (error) {
-      if (!(error instanceof AuthError) || !body || body.json) throw error;
-      ctx.status = error.status;
-      ctx.type = 'html';
-      ctx.body = passwordResetPage({ username: account.username, action: `${PASSWORD_RESET_PATH}/${token}`, error: { code: error.code, message: error.message } });
-      return;
-    }
-    const hash = await hashPassword(password);
-    if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
-    await deps.accounts.setPassword(account.id, hash);
-    const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id);
-    await deps.regulationStore.clear(lockoutKeys(account.username));
-    deps.audit.record('account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
-    ctx.status = 200;
-    if (body.json) {
-      ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
-      return;
-    }
-    ctx.type = 'html';
-    ctx.body = passwordResetDonePage({ signInUrl: ACCOUNT_PATH });
+    const action = `${PASSWORD_RESET_PATH}/${token}`;
+    await formPage(ctx, {
+      read: () => readBody(ctx),
+      async run(body) {
+        const password = newPassword(body);
+        const hash = await hashPassword(password);
+        if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
+        await deps.accounts.setPassword(account.id, hash);
+        const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id);
+        await deps.regulationStore.clear(lockoutKeys(account.username));
+        deps.audit.record('account.password_reset', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+        ctx.status = 200;
+        if (body.json) {
+          ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
+          return;
+        }
+        ctx.type = 'html';
+        ctx.body = passwordResetDonePage({ signInUrl: ACCOUNT_PATH });
+      },
+      async page(error, body) {
+        // A link found used meanwhile is the one answer of every invalid link, not a form refusal.
+        if (body.json || error.code === 'reset_link_invalid') return false;
+        ctx.status = error.status;
+        ctx.type = 'html';
+        ctx.body = passwordResetPage({ username: account.username, action, error: { code: error.code, message: error.message } });
+        return true;
+      },
+    });
   };
 }

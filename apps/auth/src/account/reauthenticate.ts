@@ -1,6 +1,7 @@
 /**
  * Proving the account's current credentials again on the account page, under the same
- * regulation as the login (interactions/regulation-keys.ts). Rules:
+ * regulation as the login (interactions/regulation-keys.ts, interactions/regulate-attempt.ts).
+ * Rules:
  * - a refused key set answers 429 with Retry-After before anything is checked;
  * - a wrong answer is 401 (like the login's), and counts as a failure of the login step it stands for: the current
  *   password against the password keys, a code against the second-factor keys, so the page
@@ -11,22 +12,20 @@
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
 import { verifyPassword } from '../accounts/password.ts';
-import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
+import { regulateAttempt, type RegulateAttemptDeps } from '../interactions/regulate-attempt.ts';
 import { passwordKeys, secondFactorKeys } from '../interactions/regulation-keys.ts';
 
-export type ReauthenticateDeps = Pick<HandlerServices, 'regulator' | 'knownDevices' | 'accounts' | 'totp' | 'recoveryCodes' | 'clock'>;
+export type ReauthenticateDeps = RegulateAttemptDeps & Pick<HandlerServices, 'knownDevices' | 'accounts' | 'totp' | 'recoveryCodes' | 'clock'>;
 
 type Check = () => Promise<AuthError | undefined>;
 
+/** The account page's re-checks name no login step: the page audits its own refusals. */
 async function regulated(deps: ReauthenticateDeps, keys: string[], check: Check): Promise<void> {
-  const ban = await deps.regulator.check(keys);
-  if (ban.state !== 'open') throw tooManyAttempts(ban.retryAfterSeconds);
+  const attempt = await regulateAttempt(deps, { keys });
   const refusal = await check();
-  if (refusal) {
-    await deps.regulator.fail(keys);
-    throw refusal;
-  }
+  if (refusal) await attempt.fail(refusal);
 }
 
 const origin = (ctx: Context, deps: ReauthenticateDeps, account: Account) => ({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });

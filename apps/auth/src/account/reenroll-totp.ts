@@ -19,9 +19,11 @@
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
-import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { AuthError } from '../errors/auth-error.ts';
+import { formPage } from '../http/form-page.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
+import { regulateAttempt } from '../interactions/regulate-attempt.ts';
 import { secondFactorKeys } from '../interactions/regulation-keys.ts';
 import { qrSvg } from '../mfa/qr.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
@@ -53,7 +55,13 @@ function openPending(deps: ReenrollTotpDeps, sealed: string, accountId: string):
   return pending as PendingSecret;
 }
 
-async function enrollmentView(deps: ReenrollTotpDeps, signedIn: SignedIn, sealed: string, secret: string) {
+interface EnrollmentView {
+  sealed: string;
+  secret: string;
+  qrSvg: string;
+}
+
+async function enrollmentView(deps: ReenrollTotpDeps, signedIn: SignedIn, sealed: string, secret: string): Promise<EnrollmentView> {
   const uri = deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: signedIn.account.username });
   return { sealed, secret, qrSvg: await qrSvg(uri) };
 }
@@ -62,31 +70,43 @@ function refusalReason(error: AuthError): 'invalid_code' | 'code_replayed' | 'in
   return error.code === 'invalid_code' || error.code === 'code_replayed' || error.code === 'invalid_current_password' ? error.code : undefined;
 }
 
+/** A refusal is shown in the page's TOTP section, audited `account.totp_reenroll.refused` when a credential was wrong. */
+function refusals(ctx: Context, deps: ReenrollTotpDeps, signedIn: SignedIn, step: 'current' | 'confirm', enrollment?: () => Promise<EnrollmentView | undefined>) {
+  return {
+    refused(error: AuthError): void {
+      const reason = refusalReason(error);
+      if (reason) deps.audit.record('account.totp_reenroll.refused', { account_id: signedIn.account.id, ip: ctx.ip, step, reason });
+    },
+    async page(error: AuthError, body: ParsedBody): Promise<boolean> {
+      if (body.json) return false;
+      const totpEnrollment = await enrollment?.();
+      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error }, ...(totpEnrollment ? { totpEnrollment } : {}) });
+      return true;
+    },
+  };
+}
+
 export function createStartTotpHandler(deps: ReenrollTotpDeps) {
   return async function startTotp(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const signedIn = await requireSession(ctx, deps);
     const { account } = signedIn;
-    let body: ParsedBody | undefined;
-    try {
-      body = await readBody(ctx);
-      if (account.totpEnrolled) await requireCurrentFactor(ctx, deps, account, (body.fields.code ?? '').trim().slice(0, 64));
-      else await requireCurrentPassword(ctx, deps, account, (body.fields.current_password ?? '').slice(0, 1024));
-      const secret = deps.totp.generateSecret();
-      const sealed = deps.box.seal(JSON.stringify({ accountId: account.id, secret, expiresAt: deps.clock() + ENROLLMENT_TTL_MS } satisfies PendingSecret));
-      if (body.json) {
-        ctx.status = 200;
-        ctx.body = { enrollment: sealed, secret, otpauth_uri: deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: account.username }) };
-        return;
-      }
-      await renderAccount(ctx, deps, signedIn, { totpEnrollment: await enrollmentView(deps, signedIn, sealed, secret) });
-    } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
-      const reason = refusalReason(error);
-      if (reason) deps.audit.record('account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'current', reason });
-      if (!body || body.json) throw error;
-      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error } });
-    }
+    await formPage(ctx, {
+      read: () => readBody(ctx),
+      async run(body) {
+        if (account.totpEnrolled) await requireCurrentFactor(ctx, deps, account, (body.fields.code ?? '').trim().slice(0, 64));
+        else await requireCurrentPassword(ctx, deps, account, (body.fields.current_password ?? '').slice(0, 1024));
+        const secret = deps.totp.generateSecret();
+        const sealed = deps.box.seal(JSON.stringify({ accountId: account.id, secret, expiresAt: deps.clock() + ENROLLMENT_TTL_MS } satisfies PendingSecret));
+        if (body.json) {
+          ctx.status = 200;
+          ctx.body = { enrollment: sealed, secret, otpauth_uri: deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: account.username }) };
+          return;
+        }
+        await renderAccount(ctx, deps, signedIn, { totpEnrollment: await enrollmentView(deps, signedIn, sealed, secret) });
+      },
+      ...refusals(ctx, deps, signedIn, 'current'),
+    });
   };
 }
 
@@ -95,40 +115,32 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
     requireSameOrigin(ctx, deps);
     const signedIn = await requireSession(ctx, deps);
     const { account } = signedIn;
-    let body: ParsedBody | undefined;
+    let sealed = '';
     let pending: PendingSecret | undefined;
-    try {
-      body = await readBody(ctx);
-      pending = openPending(deps, (body.fields.enrollment ?? '').slice(0, 4096), account.id);
-      const secret = pending.secret;
-      const keys = secondFactorKeys({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });
-      const ban = await deps.regulator.check(keys);
-      if (ban.state !== 'open') {
-        throw tooManyAttempts(ban.retryAfterSeconds);
-      }
-      const step = await deps.totp.verify(secret, (body.fields.code ?? '').trim(), deps.clock());
-      if (step === null) {
-        await deps.regulator.fail(keys);
-        throw new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.');
-      }
-      await deps.accounts.setTotpSecret(account.id, secret);
-      await deps.accounts.consumeTotpStep(account.id, step);
-      const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
-      deps.audit.record('account.totp_reenrolled', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
-      if (body.json) {
-        ctx.status = 200;
-        ctx.body = { totp_enrolled: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
-        return;
-      }
-      ctx.status = 303;
-      ctx.redirect('/account?done=totp#totp');
-    } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
-      const reason = refusalReason(error);
-      if (reason) deps.audit.record('account.totp_reenroll.refused', { account_id: account.id, ip: ctx.ip, step: 'confirm', reason });
-      if (!body || body.json) throw error;
-      const totpEnrollment = pending ? await enrollmentView(deps, signedIn, body.fields.enrollment!, pending.secret) : undefined;
-      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error }, ...(totpEnrollment ? { totpEnrollment } : {}) });
-    }
+    await formPage(ctx, {
+      read: () => readBody(ctx),
+      async run(body) {
+        sealed = body.fields.enrollment ?? '';
+        pending = openPending(deps, sealed.slice(0, 4096), account.id);
+        const secret = pending.secret;
+        const keys = secondFactorKeys({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });
+        const attempt = await regulateAttempt(deps, { keys });
+        const step = await deps.totp.verify(secret, (body.fields.code ?? '').trim(), deps.clock());
+        if (step === null) return attempt.fail(new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.'));
+        await deps.accounts.setTotpSecret(account.id, secret);
+        await deps.accounts.consumeTotpStep(account.id, step);
+        const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, account.id, { keepSessionId: signedIn.sessionId });
+        deps.audit.record('account.totp_reenrolled', { account_id: account.id, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+        if (body.json) {
+          ctx.status = 200;
+          ctx.body = { totp_enrolled: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
+          return;
+        }
+        ctx.status = 303;
+        ctx.redirect('/account?done=totp#totp');
+      },
+      // The confirm step keeps its QR code to try again.
+      ...refusals(ctx, deps, signedIn, 'confirm', async () => (pending ? enrollmentView(deps, signedIn, sealed, pending.secret) : undefined)),
+    });
   };
 }

@@ -3,7 +3,7 @@
  * - only after a passed password step on this same interaction (else 400 password_required), and
  *   one of the methods `totp` (default), `push`, `recovery`, `passkey` (mfa/read-mfa-request.ts);
  * - a banned account or IP is refused before the factor is checked (429); wrong codes count
- *   against the account and the IP like password failures (mfa/regulate-attempt.ts);
+ *   against the account and the IP like password failures (mfa/second-factor-attempt.ts);
  * - `totp`: RFC 6238, each time step accepted once per account; the first valid code of an
  *   enrollment stores the secret and the recovery codes shown with it (mfa/verify-totp.ts,
  *   mfa/enroll-totp.ts);
@@ -16,42 +16,43 @@
  * - success finishes the interaction and resumes the authorization inside this request, so the
  *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session
  *   cookie, with the method's amr (mfa/complete-login.ts);
- * - any other refusal re-renders the challenge with the error's status and message.
+ * - any other refusal re-renders the challenge with the error's status and message
+ *   (http/form-page.ts).
  */
 import type { Context, Next } from 'koa';
-import { AuthError } from '../errors/auth-error.ts';
+import type { AuthError } from '../errors/auth-error.ts';
+import { formPage } from '../http/form-page.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
-import { applyErrorHeaders } from './respond.ts';
 import { readMfaRequest, readSecondFactor, type MfaRequest, type ReadMfaRequestDeps } from './mfa/read-mfa-request.ts';
-import { regulateAttempt, type RegulateAttemptDeps } from './mfa/regulate-attempt.ts';
+import { regulateSecondFactor, type SecondFactorAttemptDeps } from './mfa/second-factor-attempt.ts';
 import { verifyPush, type VerifyPushDeps } from './mfa/verify-push.ts';
 import { verifyRecoveryCode, type VerifyRecoveryCodeDeps } from './mfa/verify-recovery-code.ts';
 import { verifyTotp, type VerifyTotpDeps } from './mfa/verify-totp.ts';
 import { verifyPasskey, type VerifyPasskeyDeps } from './mfa/verify-passkey.ts';
 
-export type MfaVerifyDeps = ReadMfaRequestDeps & RegulateAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & VerifyPasskeyDeps & MfaStepDeps;
+export type MfaVerifyDeps = ReadMfaRequestDeps & SecondFactorAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & VerifyPasskeyDeps & MfaStepDeps;
 
 export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
   return async function mfaVerify(ctx: Context, next: Next): Promise<void> {
-    const request = await readMfaRequest(ctx, deps);
-    try {
-      const factor = readSecondFactor(request.body);
-      const attempt = await regulateAttempt(ctx, deps, request.pending, factor.method);
-      if (factor.method === 'push') await verifyPush(ctx, next, deps, request);
-      else if (factor.method === 'recovery') await verifyRecoveryCode(ctx, next, deps, request, factor.code, attempt);
-      else if (factor.method === 'passkey') await verifyPasskey(ctx, next, deps, request, factor.credential, attempt);
-      else await verifyTotp(ctx, next, deps, request, factor.code, attempt);
-    } catch (error) {
-      await renderRefusal(ctx, deps, request, error);
-    }
+    await formPage(ctx, {
+      read: () => readMfaRequest(ctx, deps),
+      async run(request) {
+        const factor = readSecondFactor(request.body);
+        const attempt = await regulateSecondFactor(ctx, deps, request.pending, factor.method);
+        if (factor.method === 'push') await verifyPush(ctx, next, deps, request);
+        else if (factor.method === 'recovery') await verifyRecoveryCode(ctx, next, deps, request, factor.code, attempt);
+        else if (factor.method === 'passkey') await verifyPasskey(ctx, next, deps, request, factor.credential, attempt);
+        else await verifyTotp(ctx, next, deps, request, factor.code, attempt);
+      },
+      page: (error, request) => renderRefusal(ctx, deps, request, error),
+    });
   };
 }
 
-/** The challenge again, with the refusal's status and message; what it cannot show is rethrown. */
-async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest, error: unknown): Promise<void> {
-  if (!(error instanceof AuthError)) throw error;
-  applyErrorHeaders(ctx, error);
-  if (error.code === 'interaction_expired' || error.code === 'password_required') throw error;
+/** The challenge again, with the refusal's status and message; a login to start over is the error middleware's. */
+async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest, error: AuthError): Promise<boolean> {
+  if (error.code === 'interaction_expired' || error.code === 'password_required') return false;
   const { interaction, pending, json } = request;
   await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message } });
+  return true;
 }

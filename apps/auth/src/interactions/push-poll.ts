@@ -7,16 +7,17 @@
  * - PENDING answers WAITING again (200); APPROVED completes the login exactly like a valid TOTP
  *   code (302 to the redirect URI with `code` + `state`, and the SSO cookie), once per approval;
  * - REJECTED and TIMEOUT answer 401 `push_rejected` / `push_timeout` with the second-factor page,
- *   so the user can pick another factor or send a new push; neither counts toward the lockout.
+ *   so the user can pick another factor or send a new push; neither counts toward the lockout;
+ *   any refusal once the push is known is shown on that page (http/form-page.ts).
  */
 import type { Context, Next } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
+import { formPage } from '../http/form-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { loadInteraction, pendingLogin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { completeApprovedPush, type CompleteApprovedPushDeps } from './mfa/verify-push.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
-import { applyErrorHeaders } from './respond.ts';
 import type { HandlerServices } from './deps.ts';
 
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
@@ -48,33 +49,35 @@ export function createPushStatusHandler(deps: PushStatusDeps) {
 export function createPushPollHandler(deps: PushPollDeps) {
   return async function pushPoll(ctx: Context, next: Next): Promise<void> {
     const json = wantsJson(ctx);
-    const { interaction, pending, push } = await loadPush(ctx, deps);
-    try {
-      if (push.state === 'PENDING') {
-        await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200, push });
-        return;
-      }
-      if (push.state === 'APPROVED') {
-        await completeApprovedPush(ctx, next, deps, { interaction, json }, push);
-        return;
-      }
-      if (push.state === 'REJECTED') {
-        throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');
-      }
-      deps.audit.record('push.expired', { account_id: pending.accountId, push_id: push.id });
-      deps.metrics.secondFactor('push', 'expired');
-      throw new AuthError(401, 'push_timeout', 'The push request expired before it was approved. Send a new push or use a code instead.');
-    } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
-      applyErrorHeaders(ctx, error);
-      await renderMfaStep(ctx, deps, {
-        interaction,
-        pending,
-        json,
-        status: error.status,
-        error: { code: error.code, message: error.message },
-        extra: { state: push.state },
-      });
-    }
+    await formPage(ctx, {
+      read: () => loadPush(ctx, deps),
+      async run({ interaction, pending, push }) {
+        if (push.state === 'PENDING') {
+          await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200, push });
+          return;
+        }
+        if (push.state === 'APPROVED') {
+          await completeApprovedPush(ctx, next, deps, { interaction, json }, push);
+          return;
+        }
+        if (push.state === 'REJECTED') {
+          throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');
+        }
+        deps.audit.record('push.expired', { account_id: pending.accountId, push_id: push.id });
+        deps.metrics.secondFactor('push', 'expired');
+        throw new AuthError(401, 'push_timeout', 'The push request expired before it was approved. Send a new push or use a code instead.');
+      },
+      async page(error, { interaction, pending, push }) {
+        await renderMfaStep(ctx, deps, {
+          interaction,
+          pending,
+          json,
+          status: error.status,
+          error: { code: error.code, message: error.message },
+          extra: { state: push.state },
+        });
+        return true;
+      },
+    });
   };
 }

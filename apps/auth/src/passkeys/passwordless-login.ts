@@ -23,55 +23,61 @@
 import type { Context, Next } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { Account } from '../accounts/account-store.ts';
-import { AuthError, tooManyAttempts } from '../errors/auth-error.ts';
+import { AuthError } from '../errors/auth-error.ts';
+import { formPage } from '../http/form-page.ts';
 import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { clientName, loadInteraction, redirectOrigin, type Interaction } from '../interactions/interaction-state.ts';
 import { finishLogin, passkeyAmr } from '../interactions/mfa/complete-login.ts';
+import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../interactions/regulate-attempt.ts';
 import { passwordKeys } from '../interactions/regulation-keys.ts';
-import { applyErrorHeaders, errorBody, respond } from '../interactions/respond.ts';
-import type { AuditFields } from '../audit/audit-events.ts';
-import type { RegulationState } from '../regulation/regulator.ts';
+import { errorBody, respond } from '../interactions/respond.ts';
 import { loginPage } from '../views/login-page.ts';
 import { auditCloneSuspected } from './audit-clone.ts';
 import { PasskeyAssertionRefused, verifyAuthentication } from './authentication.ts';
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
 import { CREDENTIAL_MAX } from './read-credential.ts';
 
-export type PasswordlessLoginDeps = CeremonyServices & Pick<HandlerServices, 'provider' | 'accounts' | 'regulator' | 'knownDevices' | 'audit' | 'metrics'>;
+export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices'>;
 
 /** The IP's counter alone, for an assertion whose credential is unknown. */
 const ipKeys = (ip: string): string[] => passwordKeys({ username: '', ip, device: undefined }).filter((key) => key.startsWith('ip:'));
 
 export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
   return async function passkeyLogin(ctx: Context, next: Next): Promise<void> {
-    const provider = deps.provider();
-    let body: ParsedBody | undefined;
-    let interaction: Interaction | undefined;
-    try {
-      body = await readBody(ctx);
-      interaction = await loadInteraction(provider, ctx, body.fields.uid);
-      const credential = requireField(body, 'credential', CREDENTIAL_MAX);
-      const account = await verifyPasswordless(ctx, deps, interaction.uid, credential);
-      if (account.account.disabledAt !== null) {
-        deps.audit.record('login.account_disabled', { account_id: account.account.id, ip: ctx.ip });
-        throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
-      }
-      deps.audit.record('login.passkey.success', { account_id: account.account.id, credential_id: account.credentialId, ip: ctx.ip });
-      deps.metrics.login('passkey', 'success');
-      await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
-    } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
-      applyErrorHeaders(ctx, error);
-      if (!interaction || error.code === 'interaction_expired' || error.status === 413 || error.status === 415) throw error;
-      const json = body?.json ?? false;
-      const name = await clientName(provider, interaction);
-      const uid = interaction.uid;
-      // The page offers the passkey again, whose success is a redirect to the client.
-      ctx.state.formActionOrigins = redirectOrigin(interaction);
-      respond(ctx, json, error.status, () => loginPage({ uid, clientName: name, error: error.message, errorCode: error.code }), { ...errorBody(error), next: AUTH_ROUTES.login });
-    }
+    await formPage(ctx, {
+      async read() {
+        const body = await readBody(ctx);
+        return { body, interaction: await loadInteraction(deps.provider(), ctx, body.fields.uid) };
+      },
+      async run({ body, interaction }) {
+        const credential = requireField(body, 'credential', CREDENTIAL_MAX);
+        const account = await verifyPasswordless(ctx, deps, interaction.uid, credential);
+        if (account.account.disabledAt !== null) {
+          deps.audit.record('login.account_disabled', { account_id: account.account.id, ip: ctx.ip });
+          throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
+        }
+        deps.audit.record('login.passkey.success', { account_id: account.account.id, credential_id: account.credentialId, ip: ctx.ip });
+        deps.metrics.login('passkey', 'success');
+        await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
+      },
+      page: (error, request) => renderLoginRefusal(ctx, deps, request, error),
+    });
   };
+}
+
+/** The login page again, with the refusal (the page offers the passkey again). */
+async function renderLoginRefusal(ctx: Context, deps: PasswordlessLoginDeps, request: { body: ParsedBody; interaction: Interaction }, error: AuthError): Promise<boolean> {
+  if (error.code === 'interaction_expired') return false;
+  const { body, interaction } = request;
+  const name = await clientName(deps.provider(), interaction);
+  // The passkey's success is a redirect to the client (CSP form-action).
+  ctx.state.formActionOrigins = redirectOrigin(interaction);
+  respond(ctx, body.json, error.status, () => loginPage({ uid: interaction.uid, clientName: name, error: error.message, errorCode: error.code }), {
+    ...errorBody(error),
+    next: AUTH_ROUTES.login,
+  });
+  return true;
 }
 
 async function verifyPasswordless(
@@ -81,15 +87,7 @@ async function verifyPasswordless(
   credential: string,
 ): Promise<{ account: Account; credentialId: string; amr: string[] }> {
   let account: Account | undefined;
-  let keys = ipKeys(ctx.ip);
-  let lockout: AuditFields['login.lockout'] | undefined;
-  const refuse = (ban: RegulationState): void => {
-    if (ban.state === 'open') return;
-    if (lockout && ban.state === 'locked') deps.audit.record('login.lockout', lockout);
-    if (lockout && ban.state === 'delayed') deps.audit.record('login.throttled', { ...lockout, retry_after: ban.retryAfterSeconds });
-    deps.metrics.login('passkey', ban.state);
-    throw tooManyAttempts(ban.retryAfterSeconds);
-  };
+  let attempt: RegulatedAttempt | undefined;
   try {
     const { passkey, userVerified } = await verifyAuthentication(ceremonyDeps(deps), uid, credential, {
       userVerification: 'required',
@@ -97,28 +95,27 @@ async function verifyPasswordless(
         account = await deps.accounts.findById(found.accountId);
         if (!account) throw new PasskeyAssertionRefused('unknown_credential');
         const device = deps.knownDevices.recognise(ctx, account.id);
-        keys = passwordKeys({ username: account.username, ip: ctx.ip, device });
-        lockout = { username: account.username, account_id: account.id, ip: ctx.ip, step: 'passkey', known_device: device !== undefined };
-        refuse(await deps.regulator.check(keys));
+        attempt = await regulateAttempt(deps, {
+          keys: passwordKeys({ username: account.username, ip: ctx.ip, device }),
+          step: 'passkey',
+          lockout: { username: account.username, account_id: account.id, ip: ctx.ip, step: 'passkey', known_device: device !== undefined },
+        });
       },
     });
     return { account: account!, credentialId: passkey.id, amr: passkeyAmr(passkey.deviceType, userVerified) };
   } catch (error) {
     if (!(error instanceof PasskeyAssertionRefused)) throw error;
-    if (!account) refuse(await deps.regulator.check(keys));
-    const after = await deps.regulator.fail(keys);
-    deps.audit.record('login.passkey.failure', {
-      ip: ctx.ip,
-      reason: error.reason,
-      ...(account ? { account_id: account.id } : {}),
-      ...(error.passkey ? { credential_id: error.passkey.id } : {}),
+    // No account behind the assertion: it counts against the client IP alone.
+    attempt ??= await regulateAttempt(deps, { keys: ipKeys(ctx.ip), step: 'passkey' });
+    const refused = account;
+    return attempt.fail(error, () => {
+      deps.audit.record('login.passkey.failure', {
+        ip: ctx.ip,
+        reason: error.reason,
+        ...(refused ? { account_id: refused.id } : {}),
+        ...(error.passkey ? { credential_id: error.passkey.id } : {}),
+      });
+      auditCloneSuspected(ctx, deps.audit, error);
     });
-    auditCloneSuspected(ctx, deps.audit, error);
-    deps.metrics.login('passkey', 'failure');
-    if (after.state === 'locked') {
-      if (lockout) deps.audit.record('login.lockout', lockout);
-      deps.metrics.lockout('passkey');
-    }
-    throw error;
   }
 }

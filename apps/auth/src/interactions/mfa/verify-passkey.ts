@@ -4,7 +4,7 @@
  *   with one of the account's own credentials (passkeys/authentication.ts has the checks);
  * - user verification is preferred, not required: the password was the first factor; the amr is
  *   `pwd` + `hwk` or `swk` (+ `user` when verified);
- * - every refusal counts toward the lockout like a wrong code (regulate-attempt.ts) and answers
+ * - every refusal counts toward the lockout like a wrong code (second-factor-attempt.ts) and answers
  *   401 with its stable code; a counter regression is also audited `passkey.clone_suspected`.
  */
 import type { Context, Next } from 'koa';
@@ -15,7 +15,7 @@ import type { PasskeyErrorCode } from '../../passkeys/passkey-policy.ts';
 import type { HandlerServices } from '../deps.ts';
 import { completeLogin, passkeyAmr, type CompleteLoginDeps } from './complete-login.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
-import type { MfaAttempt } from './regulate-attempt.ts';
+import type { MfaAttempt } from './second-factor-attempt.ts';
 
 export type VerifyPasskeyDeps = CompleteLoginDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
 

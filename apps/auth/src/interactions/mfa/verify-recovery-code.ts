@@ -2,14 +2,14 @@
  * The recovery-code method. Rules:
  * - one unused recovery code of the account is accepted, once (recovery-code-store.ts);
  * - a used code is refused with 401 code_replayed, anything else unknown with 401 invalid_code;
- *   both count toward the lockout like a wrong TOTP code (regulate-attempt.ts);
+ *   both count toward the lockout like a wrong TOTP code (second-factor-attempt.ts);
  * - an accepted code is audited `recovery.used`.
  */
 import type { Context, Next } from 'koa';
 import type { HandlerServices } from '../deps.ts';
 import { completeLogin, type CompleteLoginDeps } from './complete-login.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
-import type { MfaAttempt } from './regulate-attempt.ts';
+import type { MfaAttempt } from './second-factor-attempt.ts';
 
 export type VerifyRecoveryCodeDeps = CompleteLoginDeps & Pick<HandlerServices, 'recoveryCodes' | 'audit'>;
 

@@ -6,7 +6,7 @@
  *   with neither the login starts over (400 password_required);
  * - the first valid code of an enrollment stores the secret (enroll-totp.ts) and logs in;
  * - each time step is accepted once per account, so a replayed code is refused (401 code_replayed);
- * - wrong and replayed codes count toward the lockout (regulate-attempt.ts).
+ * - wrong and replayed codes count toward the lockout (second-factor-attempt.ts).
  */
 import type { Context, Next } from 'koa';
 import { AuthError } from '../../errors/auth-error.ts';
@@ -14,7 +14,7 @@ import type { HandlerServices } from '../deps.ts';
 import { completeLogin, type CompleteLoginDeps } from './complete-login.ts';
 import { enrollTotp, type EnrollTotpDeps } from './enroll-totp.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
-import type { MfaAttempt } from './regulate-attempt.ts';
+import type { MfaAttempt } from './second-factor-attempt.ts';
 
 export type VerifyTotpDeps = CompleteLoginDeps & EnrollTotpDeps & Pick<HandlerServices, 'accounts' | 'box' | 'totp' | 'clock'>;
 
