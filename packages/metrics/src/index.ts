@@ -7,7 +7,7 @@ export type { RouteNamer } from './route-table.ts';
 export { readBuildInfo, registerBuildInfo } from './build-info.ts';
 export { registerDatabasePoolMetrics } from './database-pool-metrics.ts';
 export type { PoolStats, PoolStatsSource } from './database-pool-metrics.ts';
-export { startMetricsServer, METRICS_PATH } from './metrics-server.ts';
+export { metricsRequestListener, startMetricsServer, METRICS_PATH } from './metrics-server.ts';
 export type { MetricsServer, MetricsServerOptions } from './metrics-server.ts';
 export { checkReadiness, DEFAULT_CHECK_TIMEOUT_MS } from './readiness.ts';
 export { livenessHandler, readinessHandler } from './health-handlers.ts';

@@ -51,12 +51,17 @@ async function serve(registry: Registry, req: IncomingMessage, res: ServerRespon
   answer(res, 200, { 'Content-Type': registry.contentType }, text, head);
 }
 
+/** The scrape endpoint's request listener, for a listener its caller binds (packages/runtime run-server.ts). */
+export function metricsRequestListener(registry: Registry): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => void serve(registry, req, res);
+}
+
 /**
  * Serves `GET /metrics` of `registry` on its own listener. Resolves once listening; rejects with
  * the listen error (e.g. `EADDRINUSE`) when the port cannot be bound.
  */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
-  const server = createServer((req, res) => void serve(options.registry, req, res));
+  const server = createServer(metricsRequestListener(options.registry));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

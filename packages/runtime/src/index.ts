@@ -6,3 +6,5 @@ export { sizeThreadPool, threadPoolSizeFor } from './thread-pool.ts';
 export { prepareServerProcess } from './prepare-server-process.ts';
 export { periodicTasks, runOnTimer } from './periodic-tasks.ts';
 export type { PeriodicTask, PeriodicTasks, Timers } from './periodic-tasks.ts';
+export { runServer } from './run-server.ts';
+export type { ListenAddress, RunningServer, RunServerOptions, ServerModule, StartedServer } from './run-server.ts';
