@@ -23,7 +23,7 @@ const app = createApp(config, {
   tokenValidation: validation,
 });
 if (!(await app.authenticator.ready())) throw new Error('the API could not load the JWKS');
-const handle = app.callback();
+const handle = app.handler();
 let served = 0;
 const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   served++;

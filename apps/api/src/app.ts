@@ -1,5 +1,5 @@
 /**
- * Builds the resource server. It never listens: main.ts does, and tests call createApp.
+ * Builds the resource server. It never listens: runServer does (server.ts), and tests call createApp.
  * Every absolute URL it writes starts with `config.publicUrl` (API_PUBLIC_URL), never with the
  * request's Host or X-Forwarded-Host; TRUST_PROXY only makes Koa read the client address from
  * X-Forwarded-For.
@@ -7,6 +7,8 @@
  * health, problem type documentation, OpenAPI → collection endpoints (see items/collection-endpoint.ts for the order of the checks there).
  * In front of all of it, outside Koa, the pre-routed path of authorized item reads (items/fast-read.ts):
  * it answers only what this chain would answer with a 200, the same way, and passes everything else on.
+ * The two are composed in `handler()`, the server's request listener; Koa's own `callback()` is left
+ * as Koa made it (the chain alone).
  */
 import Koa from 'koa';
 import type { Logger } from '@gatehouse/logging';
@@ -59,20 +61,22 @@ export interface ApiDeps {
    */
   readonly fastItemReads?: boolean;
   /**
-   * Where the request and pool metrics are registered; main.ts passes the registry its metrics
+   * Where the request and pool metrics are registered; server.ts passes the registry its metrics
    * listener serves. By default a fresh registry without process metrics.
    */
   readonly metrics?: Registry;
 }
 
 export interface ApiApp extends Koa<ApiState> {
-  /** The token checker, exposed so main.ts can warm it up at start. */
+  /** The server's request listener: the item-read path (when on) in front of Koa's chain. */
+  handler(): RequestHandler;
+  /** The token checker, exposed so the start-up path can warm it up. */
   readonly authenticator: Authenticator;
-  /** The revocation feed subscriber (not started: main.ts starts and stops it), or undefined when off. */
+  /** The revocation feed subscriber (not started: the start-up path starts and stops it), or undefined when off. */
   readonly revocationFeed: RevocationFeed | undefined;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
-  /** The DPoP proofs seen, so main.ts can purge the expired ones on a timer. */
+  /** The DPoP proofs seen, so the start-up path can purge the expired ones on a timer. */
   readonly dpopProofs: DpopProofStore;
 }
 
@@ -182,11 +186,10 @@ export function createApp(config: ApiConfig, deps: ApiDeps): ApiApp {
     }),
   );
   const tokenValidation = deps.tokenValidation ?? 'on';
-  if ((deps.fastItemReads ?? true) && tokenValidation === 'on') {
-    // Every server made from this app (listen, callback) puts the item-read path in front of Koa's.
-    const koaCallback = app.callback.bind(app);
-    const fastOptions = { definition: deps.definition, store, authenticator, realm: config.realm, logger: deps.logger, clock: deps.clock, metrics: requestMetrics, routeName: apiRouteName };
-    app.callback = (() => fastItemRead(fastOptions, koaCallback() as RequestHandler)) as typeof app.callback;
-  }
-  return Object.assign(app, { authenticator, revocationFeed: feed, metrics, dpopProofs });
+  const fastOptions = { definition: deps.definition, store, authenticator, realm: config.realm, logger: deps.logger, clock: deps.clock, metrics: requestMetrics, routeName: apiRouteName };
+  const handler = (): RequestHandler => {
+    const chain = app.callback() as RequestHandler;
+    return (deps.fastItemReads ?? true) && tokenValidation === 'on' ? fastItemRead(fastOptions, chain) : chain;
+  };
+  return Object.assign(app, { handler, authenticator, revocationFeed: feed, metrics, dpopProofs });
 }

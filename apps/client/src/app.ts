@@ -1,8 +1,8 @@
 /**
- * The relying party as a Koa app (never listening; main.ts does that).
+ * The relying party as a Koa app (never listening: runServer does, server.ts).
  * Middleware order: request metrics → request id → access log → security headers → error handler
  * (error page) → health → session → form body → routes. Expired sessions and pending logins are
- * purged by `maintenance`, which main.ts runs on a timer (never on a request).
+ * purged by `maintenance`, which the start-up path runs on a timer (server.ts; never on a request).
  */
 import Koa from 'koa';
 import { periodicTasks, type PeriodicTasks } from '@gatehouse/runtime';
@@ -45,7 +45,7 @@ export interface AppDeps {
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
   /**
-   * Where request and pool metrics are registered; main.ts passes the registry its metrics
+   * Where request and pool metrics are registered; server.ts passes the registry its metrics
    * listener serves. By default a fresh registry without process metrics.
    */
   metrics?: Registry;
@@ -57,7 +57,7 @@ export interface ClientApp extends Koa<ClientState> {
   readonly relyingParty: RelyingParty;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
-  /** The periodic purge: main.ts runs it on a timer (runOnTimer) and stops it at shutdown; tests call `runDue()`. */
+  /** The periodic purge: the start-up path runs it on a timer (runOnTimer) and stops it at shutdown; tests call `runDue()`. */
   readonly maintenance: PeriodicTasks;
 }
 

@@ -169,7 +169,7 @@ export async function runServer<Config>(options: RunServerOptions<Config>): Prom
     throw error;
   });
   started.listening?.(server);
-  // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, memory).
+  // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, "Memory").
   releaseStartupMemoryLater();
 
   // Key checks and purges run on a timer of their own, never on a request (periodic-tasks.ts).

@@ -4,7 +4,7 @@
  *   answers false (insert … on conflict do nothing, so two instances racing on one proof cannot
  *   both accept it: the database decides, whichever instance asks);
  * - a record is kept until `expires_at`, the end of the proof's iat window, after which the proof
- *   is refused on its `iat` anyway; `purgeExpired` deletes what has passed (main.ts runs it on a timer).
+ *   is refused on its `iat` anyway; `purgeExpired` deletes what has passed (server.ts runs it on a timer).
  */
 import type { Kysely, QueryResult } from 'kysely';
 import { precompile } from '@gatehouse/db';

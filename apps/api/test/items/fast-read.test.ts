@@ -212,6 +212,30 @@ describe.each(TEST_ENGINES)('the pre-routed item read on %s', (engine) => {
       'http_requests_total{method="POST",route="/api/:collection",status="201"} 2',
     ]);
   });
+
+  it("the server's listener (handler()) puts the pre-routed path in front of Koa's chain; Koa's callback() is the chain alone", async () => {
+    const throughKoa: string[] = [];
+    fast.api.app.middleware.unshift(async (ctx, next) => {
+      throughKoa.push(ctx.path);
+      await next();
+    });
+    try {
+      for (const listener of [fast.api.app.handler(), fast.api.app.callback()]) {
+        const server = createServer(listener);
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+          const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/movies/1`, { headers: { authorization: `Bearer ${reader}` } });
+          expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: [{ id: 1, title: 'Alien' }] });
+        } finally {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
+      }
+    } finally {
+      fast.api.app.middleware.shift();
+    }
+    expect(throughKoa).toEqual(['/api/movies/1']);
+  });
 });
 
 describe('what the pre-routed path takes and what it hands over', () => {

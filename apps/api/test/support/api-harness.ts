@@ -49,7 +49,7 @@ export async function startApi(options: {
   const outage = options.outage ? await createPostgresOutage(target.url) : undefined;
   // The revocation feed is off unless a test turns it on (it needs the API's real client credentials).
   // The server listens first, so the API's public URL (API_PUBLIC_URL) can be its real address.
-  let handle: ReturnType<ApiApp['callback']> | undefined;
+  let handle: ReturnType<ApiApp['handler']> | undefined;
   const server: Server = createServer((req, res) => void handle!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -80,7 +80,7 @@ export async function startApi(options: {
     metrics: options.metrics,
     ...(options.fastItemReads === undefined ? {} : { fastItemReads: options.fastItemReads }),
   });
-  handle = app.callback();
+  handle = app.handler();
   return Object.assign(harness, {
     url,
     app,

@@ -4,13 +4,15 @@
  *   "must be one of a, b or c"); the first use of any `Intl` service maps ICU's data from the
  *   `node` binary into resident memory (bench/README.md, "Memory"), although those lists are
  *   formatted only when a request is refused;
- * - this module, imported first by main.ts, puts a deferring `Intl.ListFormat` in place while the
- *   modules are evaluated: an instance keeps its arguments and builds the real formatter on its
- *   first call, so each call answers exactly what the real one answers (bad arguments throw at
- *   that first call instead of at construction);
- * - main() calls {@link restoreListFormat} before doing anything else: from then on every new
- *   `Intl.ListFormat` is the real one; only the instances made while importing are deferred;
- * - tests import app.ts without this module and get oidc-provider's formatters as they are.
+ * - {@link deferListFormat} is the preload step of main.ts (packages/runtime run-server.ts): it
+ *   puts a deferring `Intl.ListFormat` in place before the server's modules are evaluated; an
+ *   instance keeps its arguments and builds the real formatter on its first call, so each call
+ *   answers exactly what the real one answers (bad arguments throw at that first call instead of
+ *   at construction);
+ * - the function it returns puts the real constructor back, and runServer calls it as soon as
+ *   the modules are loaded: only the instances made while importing are deferred;
+ * - importing this module changes nothing; tests import app.ts without it and get
+ *   oidc-provider's formatters as they are.
  */
 const RealListFormat = Intl.ListFormat;
 
@@ -38,9 +40,10 @@ class DeferredListFormat {
   static supportedLocalesOf = RealListFormat.supportedLocalesOf.bind(RealListFormat);
 }
 
-(Intl as { ListFormat: unknown }).ListFormat = DeferredListFormat;
-
-/** Puts the real `Intl.ListFormat` back (the instances created meanwhile stay deferred). */
-export function restoreListFormat(): void {
-  (Intl as { ListFormat: unknown }).ListFormat = RealListFormat;
+/** Defers every `Intl.ListFormat` made from now on; returns what puts the real one back (the instances made meanwhile stay deferred). */
+export function deferListFormat(): () => void {
+  (Intl as { ListFormat: unknown }).ListFormat = DeferredListFormat;
+  return () => {
+    (Intl as { ListFormat: unknown }).ListFormat = RealListFormat;
+  };
 }

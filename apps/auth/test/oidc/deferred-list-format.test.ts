@@ -1,13 +1,15 @@
 /**
  * oidc/deferred-list-format.ts: while it is in place, an Intl.ListFormat answers exactly what the
- * real one answers (built on first use); restoreListFormat puts the real constructor back.
+ * real one answers (built on first use); the function deferListFormat returns puts the real constructor back.
  */
 import { describe, expect, it } from 'vitest';
 
 describe('deferred Intl.ListFormat', () => {
   it('formats as the real one, defers bad options to the first call, and is restored', async () => {
     const Real = Intl.ListFormat;
-    const { restoreListFormat } = await import('../../src/oidc/deferred-list-format.ts');
+    const { deferListFormat } = await import('../../src/oidc/deferred-list-format.ts');
+    expect(Intl.ListFormat).toBe(Real);
+    const restoreListFormat = deferListFormat();
     try {
       expect(Intl.ListFormat).not.toBe(Real);
       const conjunction = new Intl.ListFormat('en', { type: 'conjunction' });

@@ -1,0 +1,69 @@
+/**
+ * The authorization server as runServer starts it (packages/runtime run-server.ts): its
+ * configuration, its database (waited for at start), its services and app, the development
+ * seed, and what runs beside the requests (maintenance on a timer, event streams, the audit
+ * trail flushed at shutdown). main.ts names this module and the preload step.
+ */
+import type { ServerModule } from '@gatehouse/runtime';
+import { openAtStart, redactUrl } from '@gatehouse/db';
+import { createMetricsRegistry, metricsRequestListener } from '@gatehouse/metrics';
+import { loadConfig, type AuthConfig } from './config/config.ts';
+import { createLogger } from './logging/logger.ts';
+import { openAuthDatabase } from './storage/open-auth-database.ts';
+import { createAuthServices } from './services.ts';
+import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
+import { createApp } from './app.ts';
+import type { SealedSecretsError } from './secrets/sealed-survey.ts';
+import { seedDevelopment } from './dev/seed.ts';
+
+export const server: ServerModule<AuthConfig> = {
+  readConfig: loadConfig,
+  // A key missing from AUTH_ENCRYPTION_KEYS: the line says which and what to do.
+  oneLineFailures: ['sealed_unreadable'] satisfies SealedSecretsError['code'][],
+  async start(config) {
+    const logger = createLogger({ level: config.logLevel });
+    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
+    const database = await openAtStart(
+      () =>
+        openAuthDatabase(config.databaseUrl, {
+          migrate: config.migrate,
+          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
+        }),
+      {
+        url: config.databaseUrl,
+        timeoutMs: config.databaseConnectTimeout * 1000,
+        setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
+        warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
+      },
+    );
+    // PostgreSQL: client rows are reused until a change is heard (clients/client-change-tracker.ts).
+    const clientChangeListener =
+      database.engine === 'postgres'
+        ? database.listen(CLIENT_CHANGES_CHANNEL, {
+            onLost: (error) => logger.warn({ err: error, event: 'clients.change_listener_lost' }, 'stopped hearing client changes; reading every client until listening again'),
+            onListening: () => logger.info({ event: 'clients.change_listener_back' }, 'hearing client changes again'),
+          })
+        : undefined;
+    const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
+    const metrics = createMetricsRegistry();
+    const app = await createApp(config, { database, logger, services, metrics });
+    const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
+    return {
+      logger,
+      handler: app.callback(),
+      listen: { host: config.host, port: config.port, settings: 'AUTH_HOST/AUTH_PORT' },
+      metrics: { ...config.metrics, settings: 'AUTH_METRICS_HOST/AUTH_METRICS_PORT', handler: metricsRequestListener(metrics) },
+      listening: () => {
+        logger.info({ issuer: config.issuer, database: redactUrl(config.databaseUrl) }, `authorization server listening on http://${config.host}:${config.port}`);
+        if (seeded) process.stdout.write(seeded.banner);
+      },
+      // Key checks and purges, never on a request (packages/runtime periodic-tasks.ts).
+      periodic: app.maintenance,
+      closeStreams: () => services.streams.closeAll(),
+      close: async () => {
+        await app.flushAudit();
+        await database.close();
+      },
+    };
+  },
+};
