@@ -7,22 +7,30 @@
  * authorization-code exchange would have left them. Reports over IPC: port, client secrets,
  * refresh tokens; stops when the parent disconnects.
  *
- * With a PostgreSQL URL as its third argument it is the floor of a token endpoint on PostgreSQL
- * instead: the refresh tokens are stored there with the least work a durable rotation needs
- * (postgres-refresh-tokens.ts), everything else stays in memory.
+ * With a database URL as its third argument (`sqlite:<file>` or `postgres://…`) it is the floor of
+ * a token endpoint on that engine instead (floor-adapter.ts): its refresh tokens are stored there
+ * with the least work a durable rotation needs, and the machine client's row is read from there on
+ * every request; everything else stays in memory.
  */
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Provider, type Configuration } from 'oidc-provider';
-import { postgresRefreshTokens } from './postgres-refresh-tokens.ts';
+import { floorAdapter, type FloorEngine } from './floor-adapter.ts';
+import { postgresFloor } from './postgres-floor.ts';
+import { sqliteFloor } from './sqlite-floor.ts';
 
 const chains = Number(process.argv[2] ?? 16);
 const audience = process.argv[3] ?? 'http://127.0.0.1:9/api';
-const floor = process.argv[4] ? await postgresRefreshTokens(process.argv[4]) : undefined;
+const databaseUrl = process.argv[4];
+const floor: FloorEngine | undefined = databaseUrl === undefined ? undefined : databaseUrl.startsWith('sqlite:') ? sqliteFloor(databaseUrl.slice('sqlite:'.length)) : await postgresFloor(databaseUrl);
 const API_SCOPES = 'movies:read movies:write';
 const secrets = { app: randomBytes(24).toString('base64url'), api: randomBytes(24).toString('base64url') };
+const appClient = { client_id: 'app', client_secret: secrets.app, redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic' } as const;
+const machineClient = { client_id: 'api', client_secret: secrets.api, redirect_uris: [], response_types: [], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' } as const;
+// A floor reads the machine client from its engine (floor-adapter.ts); the memory baseline holds both.
+if (floor) await floor.saveClient(machineClient.client_id, JSON.stringify(machineClient));
 
 const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
 const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'bench' };
@@ -33,12 +41,9 @@ const port = (server.address() as AddressInfo).port;
 const issuer = `http://127.0.0.1:${port}`;
 
 const configuration: Configuration = {
-  ...(floor ? { adapter: floor.adapter } : {}),
+  ...(floor ? { adapter: floorAdapter(floor) } : {}),
   jwks: { keys: [jwk] } as Configuration['jwks'],
-  clients: [
-    { client_id: 'app', client_secret: secrets.app, redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic' },
-    { client_id: 'api', client_secret: secrets.api, redirect_uris: [], response_types: [], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' },
-  ],
+  clients: floor ? [{ ...appClient }] : [{ ...appClient }, { ...machineClient }],
   findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
   clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
   routes: { token: '/oauth2/v1/token' },

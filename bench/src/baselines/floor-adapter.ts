@@ -1,0 +1,85 @@
+/**
+ * The oidc-provider adapter of a floor (bench/README.md, "Token path"): the memory baseline plus
+ * the least durable work Gatehouse's guarantees require on one storage engine. Rules:
+ * - every model stays in oidc-provider's own memory adapter, as in the memory baseline, except two;
+ * - RefreshToken lives in the engine: a refresh reads the presented token by primary key (one
+ *   statement); its consumption is held in memory until the rotation that follows it (oidc-provider's
+ *   refresh grant always makes one) and is stored with the new token in one transaction, one commit;
+ * - Client is read from the engine on every lookup, by primary key, one statement (a removed client
+ *   must stop at once); the clients are written there once, before any measurement;
+ * - nothing else: no grant, session or account row, no index but the primary keys, no audit, no log.
+ * Not a server to run: a consumption reaches the engine only with the rotation that follows it.
+ */
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
+
+/** A refresh token's row. Times are epoch milliseconds. */
+export interface TokenRow {
+  readonly payload: string;
+  readonly consumedAt: number | null;
+  readonly expiresAt: number | null;
+}
+
+/** The statements of a floor on one engine. */
+export interface FloorEngine {
+  readToken(id: string): Promise<TokenRow | undefined>;
+  /** Stores a new token and, in the same transaction, marks the consumed one. */
+  storeToken(token: { id: string; payload: string; expiresAt: number | null }, consumed: { id: string; at: number } | undefined): Promise<void>;
+  deleteToken(id: string): Promise<void>;
+  deleteTokensOfGrant(grantId: string): Promise<void>;
+  /** A client's metadata (JSON), by client id. */
+  readClient(id: string): Promise<string | undefined>;
+  /** Stores a client's metadata (set-up only, not measured). */
+  saveClient(id: string, metadata: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function floorAdapter(engine: FloorEngine): (model: string) => Adapter {
+  const memory = createMemoryAdapter();
+  const grantOf = new Map<string, string>();
+  /** A refresh token consumed, by its grant: stored with the grant's next refresh token. */
+  const consumedByGrant = new Map<string, { id: string; at: number }>();
+  const nothing = async () => undefined;
+
+  const refreshTokens: Adapter = {
+    async find(id) {
+      const row = await engine.readToken(id);
+      if (!row || (row.expiresAt !== null && row.expiresAt <= Date.now())) return undefined;
+      const payload = JSON.parse(row.payload) as AdapterPayload;
+      if (row.consumedAt !== null) payload.consumed = Math.floor(row.consumedAt / 1000);
+      if (typeof payload.grantId === 'string') grantOf.set(id, payload.grantId);
+      return payload;
+    },
+    async consume(id) {
+      const grantId = grantOf.get(id);
+      grantOf.delete(id);
+      if (grantId === undefined) throw new Error(`floor: consume of a refresh token not found first (${id})`);
+      consumedByGrant.set(grantId, { id, at: Date.now() });
+    },
+    async upsert(id, payload, expiresIn) {
+      const { consumed: _consumed, ...rest } = payload;
+      const consumed = typeof payload.grantId === 'string' ? consumedByGrant.get(payload.grantId) : undefined;
+      if (consumed) consumedByGrant.delete(payload.grantId!);
+      await engine.storeToken({ id, payload: JSON.stringify(rest), expiresAt: typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null }, consumed);
+    },
+    destroy: (id) => engine.deleteToken(id),
+    revokeByGrantId: (grantId) => engine.deleteTokensOfGrant(grantId),
+    findByUid: nothing,
+    findByUserCode: nothing,
+  };
+
+  const clients: Adapter = {
+    async find(id) {
+      const metadata = await engine.readClient(id);
+      return metadata === undefined ? undefined : (JSON.parse(metadata) as AdapterPayload);
+    },
+    upsert: (id, payload) => engine.saveClient(id, JSON.stringify(payload)),
+    consume: nothing,
+    destroy: nothing,
+    revokeByGrantId: nothing,
+    findByUid: nothing,
+    findByUserCode: nothing,
+  };
+
+  return (model) => (model === 'RefreshToken' ? refreshTokens : model === 'Client' ? clients : memory(model));
+}
