@@ -100,7 +100,7 @@ function report(name: string, subject: { main: number; others: number }, baselin
 
 console.log(`Node ${process.version}; ${WARMUP} requests of warm-up, ${REQUESTS} counted, ${CONNECTIONS} connections`);
 if (!process.env.BENCH_NO_BUILD) buildApps();
-const processes = new Processes(dir, wrapper);
+const processes = new Processes(dir, { node: wrapper, keepDatabases: Boolean(process.env.BENCH_KEEP) });
 try {
   const stack = await processes.startEngine('sqlite', 1);
   if (ONLY.has('cc')) {

@@ -97,24 +97,41 @@ export interface EngineStack {
   readonly databaseUrl: { auth: string; api: string };
 }
 
+export interface ProcessesOptions {
+  /** The command that runs each script: this Node by default; instructions.ts passes a wrapper that starts some under callgrind. */
+  readonly node?: string;
+  /** A folder where every process writes a V8 CPU profile when it stops. */
+  readonly cpuProfileDir?: string | undefined;
+  /** NODE_OPTIONS of the Gatehouse processes (runtime flags to try, e.g. --max-semi-space-size=2). */
+  readonly nodeOptions?: string | undefined;
+  /** Keep the PostgreSQL databases (their URLs are printed) instead of dropping them. */
+  readonly keepDatabases?: boolean;
+}
+
 export class Processes {
   readonly children: ChildProcess[] = [];
   readonly databases: TestDatabase[] = [];
   readonly dir: string;
-  /** The command that runs each script: this Node by default; instructions.ts passes a wrapper that starts some under callgrind. */
   readonly node: string;
-  constructor(dir: string, node: string = process.execPath) {
+  private readonly options: ProcessesOptions;
+  constructor(dir: string, options: ProcessesOptions = {}) {
     this.dir = dir;
-    this.node = node;
+    this.node = options.node ?? process.execPath;
+    this.options = options;
+  }
+
+  /** Node's flags for a CPU profile named after the process, when profiles were asked for. */
+  private profileFlags(name: string): string[] {
+    const dir = this.options.cpuProfileDir;
+    return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
   }
 
   private spawnLogged(name: string, script: string, env: Record<string, string>): ChildProcess {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
-    const child = spawn(this.node, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), join(REPO_ROOT, script)], {
+    const child = spawn(this.node, [...this.profileFlags(name), join(REPO_ROOT, script)], {
       cwd: this.dir,
-      // BENCH_NODE_OPTIONS tries runtime flags on the Gatehouse processes (e.g. --max-semi-space-size=2).
-      env: process.env.BENCH_NODE_OPTIONS ? { ...env, NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : env,
+      env: this.options.nodeOptions ? { ...env, NODE_OPTIONS: this.options.nodeOptions } : env,
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
@@ -222,7 +239,7 @@ export class Processes {
   async fork<T>(name: string, script: string, args: string[]): Promise<{ child: ChildProcess; message: T }> {
     mkdirSync(join(this.dir, 'logs'), { recursive: true });
     const fd = openSync(join(this.dir, 'logs', `${name}.log`), 'a');
-    const child = spawn(this.node, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, `--cpu-prof-name=${name}.cpuprofile`] : []), new URL(script, import.meta.url).pathname, ...args], {
+    const child = spawn(this.node, [...this.profileFlags(name), new URL(script, import.meta.url).pathname, ...args], {
       env: { ...process.env, NODE_ENV: 'production' },
       stdio: ['ignore', fd, fd, 'ipc'],
     });
@@ -239,8 +256,8 @@ export class Processes {
     await Promise.all(
       this.children.map((child) => stopChild(child, () => (child.connected ? child.disconnect() : child.kill('SIGTERM')))),
     );
-    // BENCH_KEEP keeps the PostgreSQL databases too (drop them with DROP DATABASE when done).
-    if (process.env.BENCH_KEEP) {
+    // Kept databases are dropped by hand (DROP DATABASE) when done.
+    if (this.options.keepDatabases) {
       for (const d of this.databases) if (d.engine === 'postgres') console.log(`PostgreSQL database kept: ${d.url}`);
     } else {
       await Promise.all(this.databases.map((d) => d.drop().catch(() => undefined)));
