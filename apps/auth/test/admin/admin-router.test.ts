@@ -22,6 +22,9 @@ describe('the admin router', () => {
       method: 'GET',
       path: '/boom',
       scope: null,
+      summary: 'Fails',
+      operationId: 'boom',
+      responses: { 200: { description: 'Never' } },
       async handle() {
         throw new Error('secret internals at /srv/app.ts:12');
       },
@@ -30,6 +33,10 @@ describe('the admin router', () => {
       method: 'GET',
       path: '/hello/{name}',
       scope: null,
+      summary: 'Greets',
+      operationId: 'hello',
+      params: { name: 'Who' },
+      responses: { 200: { description: 'The greeting' } },
       async handle({ params }) {
         return { status: 200, body: { hello: params.name } };
       },

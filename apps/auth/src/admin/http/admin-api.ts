@@ -4,6 +4,7 @@
  * among the app's own routes, in front of oidc-provider (app.ts), so it runs inside the request
  * id, access log and security headers, and answers everything under /admin/v1 itself.
  */
+import { z } from 'zod';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { AuditTrail } from '../../audit/audit-trail.ts';
 import type { Logger } from '../../logging/logger.ts';
@@ -44,12 +45,17 @@ export interface AdminApiDeps {
 export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   const bearer = createBearerCheck({ tokens: deps.tokens, accounts: deps.accounts, policies: deps.policies, audience: adminAudience(deps.issuer) });
   const router = createAdminRouter({ bearer, logger: deps.logger });
-  const document = adminOpenApi(deps.issuer);
+  let document: Record<string, unknown> | undefined;
   router.add({
     method: 'GET',
     path: '/openapi.json',
     scope: null,
+    summary: 'This document',
+    operationId: 'openapi',
+    responses: { 200: { description: 'The OpenAPI document', body: z.looseObject({}) } },
     async handle() {
+      // Built from every route's declaration, once they are all added (openapi.ts).
+      document ??= adminOpenApi(deps.issuer, router.routes);
       return { status: 200, body: document };
     },
   });

@@ -1,9 +1,9 @@
 /**
  * The admin API's router: every request under /admin/v1 is answered here, never by the rest of
  * the server. Rules:
- * - routes are declared with an OpenAPI-style path (`/users/{id}`), a method, the scope they need
- *   (null: public, only the OpenAPI document) and zod schemas for the query and the JSON body;
- *   the route table is readable (`routes`) so the OpenAPI test compares it with the document;
+ * - routes are declared as admin-route.ts says (path `/users/{id}`, method, scope, zod schemas of
+ *   the query and the JSON body, responses); the declarations are readable (`routes`): the
+ *   OpenAPI document (openapi.ts) is built from them;
  * - order of checks: path (404 `not_found`) → method (405 `method_not_allowed` with Allow) →
  *   bearer token (401) → scope (403) → query and body (400 `validation_failed` with `errors`,
  *   415, 413, 400 `malformed_body`) → the handler;
@@ -22,57 +22,24 @@ import { z } from 'zod';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { BodyError, readRequestBody } from '@gatehouse/http';
 import type { Logger } from '../../logging/logger.ts';
-import type { AdminScope } from '../../policy/admin-scopes.ts';
 import type { Actor } from '../user-admin.ts';
+import { checkDeclaration, type AdminReply, type AdminRequest, type AdminRouteDeclaration, type AdminRouteSpec } from './admin-route.ts';
 import type { BearerCheck } from './bearer.ts';
 import { AdminProblem, problemDocument, validationFailed, type FieldError } from './problem.ts';
 
 export const ADMIN_BASE = '/admin/v1';
 const BODY_LIMIT = 64 * 1024;
 
-export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface AdminRequest<Q, B> {
-  /** Path parameters, decoded. */
-  params: Record<string, string>;
-  query: Q;
-  body: B;
-  /** Who calls (undefined only on public routes). */
-  actor: Actor;
-  ctx: Context;
-}
-
-export interface AdminReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface AdminRouteSpec<Q extends z.ZodType, B extends z.ZodType> {
-  method: AdminMethod;
-  /** Below /admin/v1, with `{name}` parameters: `/users/{id}`. */
-  path: string;
-  /** The scope the route needs; null: public (no token). */
-  scope: AdminScope | null;
-  query?: Q;
-  body?: B;
-  handle(request: AdminRequest<z.output<Q>, z.output<B>>): Promise<AdminReply>;
-}
-
-interface Route {
-  method: AdminMethod;
-  path: string;
-  scope: AdminScope | null;
+interface Route extends AdminRouteDeclaration {
   segments: string[];
-  query?: z.ZodType;
-  body?: z.ZodType;
   handle(request: AdminRequest<unknown, unknown>): Promise<AdminReply>;
 }
 
 export interface AdminRouter {
   add<Q extends z.ZodType = z.ZodUndefined, B extends z.ZodType = z.ZodUndefined>(spec: AdminRouteSpec<Q, B>): void;
-  /** The declared routes (method, path, scope), in declaration order. */
-  readonly routes: readonly { method: AdminMethod; path: string; scope: AdminScope | null }[];
+  /** The declared routes, without their handlers, in declaration order (the OpenAPI document's source). */
+  readonly routes: readonly AdminRouteDeclaration[];
   /** Koa middleware answering every request under /admin/v1 and passing the others on. */
   middleware(): (ctx: Context, next: () => Promise<unknown>) => Promise<void>;
 }
@@ -207,18 +174,11 @@ export function createAdminRouter(deps: AdminRouterDeps): AdminRouter {
 
   return {
     add(spec) {
-      table.push({
-        method: spec.method,
-        path: spec.path,
-        scope: spec.scope,
-        segments: spec.path.split('/').slice(1),
-        ...(spec.query ? { query: spec.query } : {}),
-        ...(spec.body ? { body: spec.body } : {}),
-        handle: spec.handle as Route['handle'],
-      });
+      checkDeclaration(spec);
+      table.push({ ...spec, segments: spec.path.split('/').slice(1), handle: spec.handle as Route['handle'] });
     },
     get routes() {
-      return table.map(({ method, path, scope }) => ({ method, path, scope }));
+      return table.map(({ segments: _segments, handle: _handle, ...declaration }) => declaration);
     },
     middleware() {
       return async function adminApi(ctx, next) {

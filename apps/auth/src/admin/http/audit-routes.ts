@@ -11,20 +11,25 @@
  * - the answer is `{ items, next }`, newest first, items in audit/audit-json.ts's shape.
  */
 import { z } from 'zod';
-import { auditEventJson } from '../../audit/audit-json.ts';
+import { auditEventJson, AuditEventPageJson } from '../../audit/audit-json.ts';
 import { AUDIT_PAGE_DEFAULT, AUDIT_PAGE_MAX, AuditQueryError, type AuditQuery, type AuditTrail } from '../../audit/audit-trail.ts';
 import { parseTimeBound } from '../../audit/time-bound.ts';
 import type { AdminRouter } from './admin-router.ts';
 import { validationFailed } from './problem.ts';
 
 const AuditEventsQuery = z.strictObject({
-  user: z.string().min(1).max(256).optional(),
-  client: z.string().min(1).max(256).optional(),
-  event: z.string().min(1).max(100).optional(),
-  since: z.string().min(1).max(64).optional(),
-  until: z.string().min(1).max(64).optional(),
+  user: z.string().min(1).max(256).optional().meta({ description: 'A username: the account\'s events and the events naming that typed username (failed logins)' }),
+  client: z.string().min(1).max(256).optional().meta({ description: 'A client id' }),
+  event: z.string().min(1).max(100).optional().meta({ description: 'An event name (`login.password.failure`), or a prefix ending in `.` (`login.`)' }),
+  since: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: 'Inclusive: ISO 8601 with a zone (`2026-11-23T10:00:00Z`, `2026-11-23`) or a duration back from now (`30m`, `24h`, `7d`)' }),
+  until: z.string().min(1).max(64).optional().meta({ description: 'Exclusive, as `since`; must be later than `since`' }),
   limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_MAX).default(AUDIT_PAGE_DEFAULT),
-  after: z.string().min(1).max(512).optional(),
+  after: z.string().min(1).max(512).optional().meta({ description: 'The `next` cursor of the previous page' }),
 });
 
 /** `flush` writes this instance's queued audit events first: what the caller just did is listed. */
@@ -33,6 +38,9 @@ export function addAuditRoutes(router: AdminRouter, deps: { trail: AuditTrail; c
     method: 'GET',
     path: '/audit-events',
     scope: 'admin:audit:read',
+    summary: 'The stored audit trail, newest first, with filters and keyset paging (as `authctl audit`)',
+    operationId: 'listAuditEvents',
+    responses: { 200: { description: 'One page of audit events', body: AuditEventPageJson } },
     query: AuditEventsQuery,
     async handle({ query }) {
       try {

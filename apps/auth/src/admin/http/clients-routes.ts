@@ -23,36 +23,52 @@
 import { z } from 'zod';
 import type { ClientAdmin } from '../client-admin.ts';
 import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
-import { clientJson, clientWithSecretJson } from '../json/client-json.ts';
+import { CLIENT_MEMBER_TEXT, ClientJson, clientJson, ClientPageJson, ClientWithSecretJson, clientWithSecretJson } from '../json/client-json.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
 
-const Uris = z.array(z.string().max(2048)).max(32);
-const Grants = z.array(z.string()).max(8);
-const ResponseTypes = z.array(z.enum(CLIENT_RESPONSE_TYPES)).min(1).max(2);
-const AuthMethod = z.enum(CLIENT_AUTH_METHODS);
+/**
+ * Field shapes here; the client rules themselves are the store's (client-store.ts), documented as
+ * metadata only (formats, patterns, the grant names): a refused value is the store's
+ * `validation_failed` naming the field.
+ */
+const Uris = z.array(z.string().max(2048).meta({ format: 'uri' })).max(32);
+const Grants = z
+  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'] }))
+  .max(8)
+  .meta({ minItems: 1 });
+const ResponseTypes = z
+  .array(z.enum(CLIENT_RESPONSE_TYPES))
+  .min(1)
+  .max(2)
+  .meta({
+    description: '`code` needs the authorization_code grant; `id_token` (an ID token at the authorization endpoint, no access token) comes with the implicit grant. Default: `code` with authorization_code',
+  });
+const AuthMethod = z.enum(CLIENT_AUTH_METHODS).meta({ description: 'The only method the client may authenticate with; private_key_jwt needs exactly one of `jwks` and `jwks_uri`, and has no secret' });
 /** A JWK Set's outer shape; what its keys hold is the store's rule (public keys only). */
-const Jwks = z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) });
-const JwksUri = z.string().max(2048);
+const Jwks = z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) }).meta({ description: CLIENT_MEMBER_TEXT.jwks });
+const JwksUri = z.string().max(2048).meta({ description: CLIENT_MEMBER_TEXT.jwks_uri });
 /** Its length and form are the store's rules (client-store.ts): one message for both clients of the store. */
-const LogoUri = z.string();
+const LogoUri = z.string().meta({ format: 'uri', maxLength: 2048, description: CLIENT_MEMBER_TEXT.logo_uri });
+const Name = z.string().meta({ minLength: 1, maxLength: 128 });
+const FirstParty = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.first_party });
+const Dpop = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.dpop_bound_access_tokens });
 
-/** Field shapes here; the client rules themselves are the store's (client-store.ts). */
 const NewClientBody = z.strictObject({
-  client_id: z.string(),
-  redirect_uris: Uris.default([]),
+  client_id: z.string().meta({ pattern: '^[a-zA-Z0-9._-]{1,128}$' }),
+  redirect_uris: Uris.default([]).meta({ description: 'Required for the authorization_code grant: https, or http on localhost / 127.0.0.1; no fragment or credentials' }),
   post_logout_redirect_uris: Uris.default([]),
-  public: z.boolean().default(false),
-  token_endpoint_auth_method: AuthMethod.optional(),
+  public: z.boolean().default(false).meta({ description: 'A public client has no secret, authenticates with `none` (PKCE) and cannot use client_credentials' }),
+  token_endpoint_auth_method: AuthMethod.optional().meta({ default: 'client_secret_basic' }),
   jwks: Jwks.optional(),
   jwks_uri: JwksUri.optional(),
-  grant_types: Grants.optional(),
+  grant_types: Grants.optional().meta({ default: ['authorization_code', 'refresh_token'] }),
   response_types: ResponseTypes.optional(),
-  name: z.string().optional(),
-  first_party: z.boolean().optional(),
-  dpop_bound_access_tokens: z.boolean().optional(),
+  name: Name.optional().meta({ description: 'Defaults to the client id' }),
+  first_party: FirstParty.optional().meta({ default: false }),
+  dpop_bound_access_tokens: Dpop.optional().meta({ default: false }),
   logo_uri: LogoUri.optional(),
-  id_token_field: z.string().optional(),
+  id_token_field: z.string().optional().meta({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' }),
 });
 
 const CHANGEABLE = [
@@ -65,23 +81,32 @@ const ClientChangesBody = z
     redirect_uris: Uris.optional(),
     post_logout_redirect_uris: Uris.optional(),
     grant_types: Grants.optional(),
-    name: z.string().optional(),
+    name: Name.optional(),
     response_types: ResponseTypes.optional(),
     token_endpoint_auth_method: AuthMethod.optional(),
     jwks: Jwks.optional(),
     jwks_uri: JwksUri.optional(),
-    first_party: z.boolean().optional(),
-    dpop_bound_access_tokens: z.boolean().optional(),
-    logo_uri: LogoUri.nullable().optional(),
+    first_party: FirstParty.optional(),
+    dpop_bound_access_tokens: Dpop.optional(),
+    logo_uri: LogoUri.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.logo_uri}; null removes it` }),
   })
-  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` });
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` })
+  .meta({ minProperties: 1 });
 
-const RotateBody = z.strictObject({ grace_seconds: z.number().int().min(0).max(2_592_000).optional() }).optional();
+const RotateBody = z
+  .strictObject({
+    grace_seconds: z.number().int().min(0).max(2_592_000).optional().meta({ default: 86_400, description: 'How long the replaced secret keeps working; 0 ends it at once' }),
+  })
+  .optional();
 
 const ClientListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  after: z.string().min(1).max(512).optional(),
+  after: z.string().min(1).max(512).optional().meta({ description: 'The `next` cursor of the previous page' }),
 });
+
+const CLIENT_ID = { id: 'The client id' };
+const CLIENT_NOT_FOUND = 'No client with this id (`client_not_found`)';
+const THE_CLIENT = { description: 'The client (never its secret)', body: ClientJson };
 
 /** The service's refusals as problems. */
 async function answered<T>(run: () => Promise<T>): Promise<T> {
@@ -111,7 +136,10 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'GET',
     path: '/clients',
     scope,
+    summary: 'List clients by client id, with keyset paging (never their secrets)',
+    operationId: 'listClients',
     query: ClientListQuery,
+    responses: { 200: { description: 'One page of clients', body: ClientPageJson } },
     async handle({ query }) {
       const page = await answered(() => clients.list({ limit: query.limit, ...(query.after !== undefined ? { after: query.after } : {}) }));
       return { status: 200, body: { items: page.items.map(clientJson), next: page.next } };
@@ -122,6 +150,11 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'GET',
     path: '/clients/{id}',
     scope,
+    summary: 'One client (never its secret)',
+    operationId: 'getClient',
+    params: CLIENT_ID,
+    responses: { 200: THE_CLIENT },
+    problems: { 404: CLIENT_NOT_FOUND },
     async handle({ params }) {
       return { status: 200, body: clientJson(await answered(() => clients.get(params.id!))) };
     },
@@ -131,7 +164,11 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'POST',
     path: '/clients',
     scope,
+    summary: 'Register a client; a confidential client\'s secret is in this answer only',
+    operationId: 'createClient',
     body: NewClientBody,
+    responses: { 201: { description: 'The client, with its secret (confidential clients) shown this once', body: ClientWithSecretJson, headers: { Location: 'The new client' } } },
+    problems: { 409: 'The client id is taken (`duplicate_client`)' },
     async handle({ body, actor }) {
       const created = await answered(
         () =>
@@ -164,7 +201,12 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'PATCH',
     path: '/clients/{id}',
     scope,
+    summary: 'Change the registration; each field given replaces the stored one (new keys replace the old, another auth method drops them)',
+    operationId: 'updateClient',
+    params: CLIENT_ID,
     body: ClientChangesBody,
+    responses: { 200: THE_CLIENT },
+    problems: { 404: CLIENT_NOT_FOUND },
     async handle({ params, body, actor }) {
       const changes: ClientChanges = {
         ...(body.redirect_uris !== undefined ? { redirectUris: body.redirect_uris } : {}),
@@ -187,7 +229,12 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'POST',
     path: '/clients/{id}/secret/rotate',
     scope,
+    summary: 'A new secret, in this answer only; the replaced one keeps working for the grace period (a rotation during a grace period ends the older secret at once)',
+    operationId: 'rotateClientSecret',
+    params: CLIENT_ID,
     body: RotateBody,
+    responses: { 200: { description: 'The client with its new secret; `previous_secret_expires_at` says when the old one stops (null with grace 0)', body: ClientWithSecretJson } },
+    problems: { 404: CLIENT_NOT_FOUND, 409: 'A public client has no secret (`public_client`)' },
     async handle({ params, body, actor }) {
       const grace = body?.grace_seconds;
       const rotated = await answered(() => clients.rotateSecret(actor, params.id!, grace === undefined ? {} : { graceSeconds: grace }));
@@ -199,6 +246,11 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
     method: 'DELETE',
     path: '/clients/{id}',
     scope,
+    summary: 'Remove the client: its tokens stop being active and its secrets stop working at once',
+    operationId: 'removeClient',
+    params: CLIENT_ID,
+    responses: { 204: { description: 'Removed' } },
+    problems: { 404: CLIENT_NOT_FOUND },
     async handle({ params, actor }) {
       await answered(() => clients.remove(actor, params.id!));
       return { status: 204 };

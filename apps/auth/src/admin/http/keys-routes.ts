@@ -8,7 +8,8 @@
  *   check) and answers the new kid and the retired ones; the change is audited with the actor.
  */
 import type { KeyAdmin } from '../key-admin.ts';
-import { keyJson, keyRotationJson } from '../json/key-json.ts';
+import { KeyJson, keyJson, KeyRotationJson, keyRotationJson } from '../json/key-json.ts';
+import { itemsJson } from '../json/page-json.ts';
 import type { AdminRouter } from './admin-router.ts';
 
 export function addKeyRoutes(router: AdminRouter, deps: { keys: KeyAdmin }): void {
@@ -16,6 +17,9 @@ export function addKeyRoutes(router: AdminRouter, deps: { keys: KeyAdmin }): voi
     method: 'GET',
     path: '/keys',
     scope: 'admin:keys',
+    summary: 'The signing keys with their state and dates (never key material)',
+    operationId: 'listKeys',
+    responses: { 200: { description: 'The keys, signing key first', body: itemsJson(KeyJson) } },
     async handle() {
       return { status: 200, body: { items: (await deps.keys.list()).map(keyJson) } };
     },
@@ -25,6 +29,9 @@ export function addKeyRoutes(router: AdminRouter, deps: { keys: KeyAdmin }): voi
     method: 'POST',
     path: '/keys/rotate',
     scope: 'admin:keys',
+    summary: 'A new key signs at once; the previous one stays published until its tokens expire',
+    operationId: 'rotateKeys',
+    responses: { 200: { description: 'The new key and the retired ones', body: KeyRotationJson } },
     async handle({ actor }) {
       return { status: 200, body: keyRotationJson(await deps.keys.rotate(actor)) };
     },

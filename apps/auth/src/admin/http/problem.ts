@@ -9,6 +9,7 @@
  *   them); helpers of other resources add theirs there.
  */
 import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
 
 export const ADMIN_PROBLEM_CODES = [
   // The framework (admin-router.ts, bearer.ts).
@@ -38,6 +39,19 @@ export const ADMIN_PROBLEM_CODES = [
 ] as const;
 
 export type AdminProblemCode = (typeof ADMIN_PROBLEM_CODES)[number];
+
+/** The problem document's schema (the OpenAPI document's `Problem`); problemDocument builds one. */
+export const ProblemJson = z
+  .object({
+    type: z.string().meta({ description: '`urn:gatehouse:admin:problem:<code>`' }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().optional(),
+    instance: z.string().optional(),
+    code: z.enum(ADMIN_PROBLEM_CODES),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ description: 'RFC 9457 problem details' });
 
 export interface FieldError {
   /** The field's path: `email`, `groups.1`, or a query parameter's name. */

@@ -5,12 +5,14 @@
  *   rotates its secret, once;
  * - every member is present: `jwks`, `jwks_uri`, `logo_uri`, `id_token_field` and the instants
  *   not set are null; `response_types` is the effective list (responseTypesOf);
- * - the schemas are the OpenAPI document's `Client` and `ClientWithSecret` (admin/http/openapi.ts).
+ * - the schemas are the OpenAPI document's `Client`, `ClientWithSecret` and `ClientPage`
+ *   (admin/http/openapi.ts).
  */
 import { z } from 'zod';
 import type { ClientView } from '../client-admin.ts';
 import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, responseTypesOf } from '../../clients/client-store.ts';
 import { IsoTime, isoTime } from './json-time.ts';
+import { pageJson } from './page-json.ts';
 
 /** Descriptions of the members the registration and the shown client share. */
 export const CLIENT_MEMBER_TEXT = {
@@ -47,6 +49,8 @@ export const ClientWithSecretJson = ClientJson.extend({
   client_secret: z.string().optional().meta({ description: 'Shown once; absent for a public or a private_key_jwt client' }),
 });
 export type ClientWithSecretJson = z.output<typeof ClientWithSecretJson>;
+
+export const ClientPageJson = pageJson(ClientJson);
 
 export function clientJson(c: ClientView): ClientJson {
   return {

@@ -5,12 +5,14 @@
  *   factors are enrolled;
  * - `locked` / `locked_until` say whether brute-force regulation locks the account out now and
  *   until when (the user service's lockedUntil);
- * - the schemas are the OpenAPI document's `User` and `UserDetails` (admin/http/openapi.ts).
+ * - the schemas are the OpenAPI document's `User`, `UserDetails` and `UserPage`
+ *   (admin/http/openapi.ts).
  */
 import { z } from 'zod';
 import type { Account } from '../../accounts/account-store.ts';
 import type { UserDetails } from '../user-admin.ts';
 import { IsoTime, isoTime } from './json-time.ts';
+import { pageJson } from './page-json.ts';
 
 export const UserJson = z.object({
   id: z.string(),
@@ -35,6 +37,8 @@ export const UserDetailsJson = UserJson.extend({
   }),
 });
 export type UserDetailsJson = z.output<typeof UserDetailsJson>;
+
+export const UserPageJson = pageJson(UserJson);
 
 /** `lockedUntil`: the user service's lockedUntil for the account (epoch ms, null when not locked). */
 export function userJson(account: Account, lockedUntil: number | null): UserJson {
