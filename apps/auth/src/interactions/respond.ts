@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { AuthError } from '../errors/auth-error.ts';
+import type { AuthError } from '../errors/auth-error.ts';
 
 /** Answers a browser with HTML and an API client with JSON, same status. */
 export function respond(ctx: Context, json: boolean, status: number, page: () => string, body: Record<string, unknown>): void {
@@ -15,9 +15,4 @@ export function respond(ctx: Context, json: boolean, status: number, page: () =>
 /** JSON body of an interaction error: RFC 6749 style `error` + `error_description`. */
 export function errorBody(error: AuthError): Record<string, unknown> {
   return { error: error.code, error_description: error.message };
-}
-
-/** Headers an error carries (Retry-After on 429). */
-export function applyErrorHeaders(ctx: Context, error: AuthError): void {
-  for (const [name, value] of Object.entries(error.headers)) ctx.set(name, value);
 }
