@@ -1,5 +1,5 @@
 /**
- * The budgets `pnpm bench` checks and the one summary table it prints (bench/README.md). Rules:
+ * The budgets `pnpm bench` checks and the one summary table it prints (bench/README.md, "Budgets"). Rules:
  * - a budget is a bound on one named figure: at least (a ratio) or at most (megabytes, milliseconds);
  * - every budget of a part that ran gets a row; a budget whose figure was not measured is MISSED;
  * - figures without a budget are printed as reported, and never fail the run;

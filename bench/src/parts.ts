@@ -1,5 +1,5 @@
 /**
- * The parts of `pnpm bench` and the budgets each checks (bench/README.md has the same table).
+ * The parts of `pnpm bench` and the budgets each checks (the same table as bench/README.md, "Budgets").
  * Rules:
  * - a part runs when `BENCH_ONLY` names its selector (or a group holding it), or when it is unset;
  * - the parts run in this order: the start-up first, on a quiet machine; the memory last, so its

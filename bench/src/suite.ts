@@ -1,6 +1,7 @@
 /**
  * `pnpm bench`: Gatehouse against baselines and floors, side by side, in one interleaved run, with
- * every budget in one summary table (bench/README.md). Not a test: it is not part of `pnpm test`.
+ * every budget in one summary table (bench/README.md, "Budgets"). Not a test: it is not part of
+ * `pnpm test`.
  * Rules:
  * - the settings are read once (settings.ts); the parts and their budgets are one table (parts.ts);
  * - every Gatehouse process runs as production does (built `dist/`, NODE_ENV=production, logs at
