@@ -5,7 +5,8 @@
  *   JWKS endpoint);
  * - a rotation names the new kid, the retired kids with the end of their publication (null when
  *   none retired) and the pending kids dropped;
- * - the schemas are the OpenAPI document's `SigningKey` and `KeyRotation` (admin/http/openapi.ts).
+ * - KeyJson is the OpenAPI document's `SigningKey`; KeyRotationJson is POST /keys/rotate's answer
+ *   (admin/http/openapi.ts).
  */
 import { z } from 'zod';
 import type { ManualRotation } from '../../keys/signing-keys.ts';
