@@ -3,7 +3,7 @@
  * - each script runs the way `pnpm run dev` runs it: `sh -c <script>` in the app's folder, with
  *   the app's and the root's `node_modules/.bin` first on PATH; no package manager process is
  *   started per app (each would cost as much CPU as an app's own start, bench/README.md,
- *   "Development start");
+ *   "Start-up");
  * - every line an app writes is prefixed with its package name (`@gatehouse/auth:dev: `);
  * - Node's compile cache is on for every process below this one (NODE_COMPILE_CACHE, in
  *   `node_modules/.cache/node-compile-cache` unless already set): a start reuses the code V8
