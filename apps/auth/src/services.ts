@@ -5,7 +5,7 @@ import type { AuthSchema } from './storage/schema.ts';
 import { authMigrations } from './storage/migrations.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
-import { createClientStore, type ClientStore } from './clients/client-store.ts';
+import { createClientRowReader, createClientStore, type ClientStore } from './clients/client-store.ts';
 import { createClientChangeTracker } from './clients/client-change-tracker.ts';
 import { createKeyStore, type KeyStore } from './keys/key-store.ts';
 import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
@@ -15,7 +15,8 @@ import { createTotp, type Totp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
 import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
 import { currentOidcRequest, currentRefreshTokenParam } from './oidc/current-request.ts';
-import { createReadAhead, NO_READ_AHEAD } from './oidc/read-ahead.ts';
+import { createTokenPathReads } from './oidc/token-path-reads.ts';
+import { createPayloadStore } from './oidc/payload-store.ts';
 import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
 import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
 import { createPushStore, type PushStore } from './push/push-store.ts';
@@ -91,7 +92,7 @@ export interface AuthServerOptions {
   clientChangeListener?: ChangeListener;
   /**
    * `joined` (the default): a token request's lookups are answered by one joined read where they can
-   * be (oidc/read-ahead.ts); `plain`: every store reads on its own. Both answer the same; tests
+   * be (oidc/token-path-reads.ts); `plain`: every store reads on its own. Both answer the same; tests
    * compare them.
    */
   tokenPathReads?: 'joined' | 'plain';
@@ -100,17 +101,23 @@ export interface AuthServerOptions {
 export function createAuthServices(config: AuthConfig, database: Database<AuthSchema>, clock: () => number = Date.now, server: AuthServerOptions = {}): AuthServices {
   const db = database.db;
   const box = createSecretBox(config.encryptionKeys);
-  // Rows read ahead within one oidc-provider request (oidc/read-ahead.ts): fewer round trips per token request.
-  const readAhead = server.tokenPathReads === 'plain' ? NO_READ_AHEAD : createReadAhead(currentOidcRequest);
   // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).
   const clientChanges = createClientChangeTracker(database.engine === 'sqlite' ? database.readNowVersion : server.clientChangeListener?.version);
-  const clients = createClientStore(db, box, clock, server.tokenPathReads === 'plain' ? undefined : { readAhead, engine: database.engine, changes: clientChanges });
+  // The token path's unit of work (oidc/token-path-reads.ts) wraps the store methods it answers:
+  // fewer round trips per token request. Plain, each store reads on its own.
+  const reads =
+    server.tokenPathReads === 'plain'
+      ? undefined
+      : createTokenPathReads({ db, engine: database.engine, currentRequest: currentOidcRequest, refreshTokenOfRequest: currentRefreshTokenParam, clientOfRow: createClientRowReader(box, clock), changes: clientChanges });
+  const joined = <S>(wrap: ((store: S) => S) | undefined, store: S): S => (wrap ? wrap(store) : store);
+  const clients = joined(reads?.clients, createClientStore(db, box, clock, clientChanges));
+  const payloads = joined(reads?.payloads, createPayloadStore(db));
   const regulationStore = createRegulationStore(db);
   const revocations = createRevocationStore(db, clock);
   // Every access token of a revoked grant has expired one access-token lifetime later.
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
-  const accounts = createAccountStore(db, box, clock, readAhead);
-  const policyStore = createScopePolicyStore(db, clock, readAhead, clientChanges);
+  const accounts = joined(reads?.accounts, createAccountStore(db, box, clock));
+  const policyStore = joined(reads?.scopePolicies, createScopePolicyStore(db, clock, clientChanges));
   const auditEvents = createAuditEventStore(db, database.engine);
   return {
     box,
@@ -121,7 +128,17 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     regulator: createRegulator({ store: regulationStore, clock, rules: regulationRules(config) }),
     knownDevices: createKnownDevices({ keys: config.cookieKeys, ttl: config.regulation.knownDeviceTtl, clock }),
     totp: createTotp(),
-    oidcAdapter: createOidcAdapter({ db, clients, clock, onGrantRevoked, orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()), readAhead, engine: database.engine, refreshTokenOfRequest: currentRefreshTokenParam, ...(database.engine === 'sqlite' && database.deferredSync ? { deferredSync: database.deferredSync } : {}) }),
+    oidcAdapter: createOidcAdapter({
+      payloads,
+      clients,
+      db,
+      clock,
+      currentRequest: currentOidcRequest,
+      onGrantRevoked,
+      orderCodeScope: (scope) => orderAsRequested(scope, currentRequestScope()),
+      engine: database.engine,
+      ...(database.engine === 'sqlite' && database.deferredSync ? { deferredSync: database.deferredSync } : {}),
+    }),
     devices: createDeviceStore(db, clock),
     enrollments: createEnrollmentStore(db, clock),
     pushes: createPushStore(db, clock),

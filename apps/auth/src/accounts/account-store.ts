@@ -14,7 +14,6 @@ import { precompile } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { AccountsTable, AuthSchema } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
-import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
 
 export interface Account {
   id: string;
@@ -82,20 +81,9 @@ function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** Every column of an account row, in the order the adapter's read ahead selects them (oidc/adapter.ts). */
-export const ACCOUNT_COLUMNS = ['id', 'username', 'email', 'name', 'groups', 'password_hash', 'totp_secret_sealed', 'totp_last_step', 'created_at', 'disabled_at'] as const satisfies readonly (keyof AccountsTable)[];
-
-/**
- * `clock` (epoch ms) stamps createdAt; it defaults to the system time. `readAhead`: inside an
- * oidc-provider request, findById() is answered once by the row read with the request's refresh
- * token (oidc/adapter.ts), in the same request; otherwise it reads.
- */
-export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, readAhead: ReadAhead = NO_READ_AHEAD): AccountStore {
-  // Run by every token request for a user (find-account.ts) and every admin API request: compiled once.
-  const findByIdQuery = precompile(db, ['id'], (v) => db.selectFrom('accounts').selectAll().where('id', '=', v.id));
-  // Run by every password step (interactions/login.ts).
-  const findByUsernameQuery = precompile(db, ['username'], (v) => db.selectFrom('accounts').selectAll().where('username', '=', v.username));
-  const toAccount = (row: Selectable<AccountsTable>): Account => ({
+/** An account as stored, as the store returns it. */
+export function accountFromRow(row: Selectable<AccountsTable>): Account {
+  return {
     id: row.id,
     username: row.username,
     email: row.email,
@@ -105,7 +93,16 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     totpEnrolled: row.totp_secret_sealed !== null,
     createdAt: Number(row.created_at),
     disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
-  });
+  };
+}
+
+/** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
+export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now): AccountStore {
+  // Run by every token request for a user (find-account.ts) and every admin API request: compiled once.
+  const findByIdQuery = precompile(db, ['id'], (v) => db.selectFrom('accounts').selectAll().where('id', '=', v.id));
+  // Run by every password step (interactions/login.ts).
+  const findByUsernameQuery = precompile(db, ['username'], (v) => db.selectFrom('accounts').selectAll().where('username', '=', v.username));
+  const toAccount = accountFromRow;
 
   return {
     async create(input) {
@@ -141,8 +138,6 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     },
 
     async findById(id) {
-      const ahead = readAhead.take(READ_AHEAD_KEYS.account(id));
-      if (ahead) return ahead.value === undefined ? undefined : toAccount(ahead.value as Selectable<AccountsTable>);
       const row = (await findByIdQuery({ id })).rows[0];
       return row && toAccount(row);
     },

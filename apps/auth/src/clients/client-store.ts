@@ -39,13 +39,10 @@
  *   update() sets it with a URL and removes it with null.
  */
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { precompile } from '@gatehouse/db';
-import type { Engine } from '@gatehouse/db';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import { reportingChange, type ClientChangeTracker } from './client-change-tracker.ts';
-import { NO_READ_AHEAD, READ_AHEAD_KEYS, type ReadAhead } from '../oidc/read-ahead.ts';
-import { POLICY_ROWS_COLUMN, policyRowsSql } from '../policy/scope-policy-store.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
 
@@ -405,31 +402,13 @@ function isSafeHost(hostname: string): boolean {
 }
 
 /**
- * Inside an oidc-provider request (`readAhead` active), find() reads the scope policy rows in the
- * same statement as the client and keeps them for that request's access policy
- * (policy/scope-policy-store.ts): one round trip instead of two per token request. `engine` picks
- * the SQL of that statement (JSON aggregation differs).
+ * A client row as the store returns it: secrets opened with `box` (each sealed text opened once),
+ * a previous secret only while its grace period runs by `clock`. For whoever reads client rows
+ * (this store, and the token path's joined reads: oidc/token-path-reads.ts).
  */
-export interface ClientStoreReadAhead {
-  readAhead: ReadAhead;
-  engine: Engine;
-  /**
-   * When a kept client row may be reused (client-change-tracker.ts): while `version()` stays, the row
-   * (with its policy rows) read at that version is reused instead of read again; this store
-   * reports its own writes with `changed()`. Without it, every lookup reads.
-   */
-  changes?: ClientChangeTracker;
-}
-
-/** Most client rows kept for reuse while the data is unchanged; past it they are all dropped. */
-export const CLIENT_ROWS_KEPT = 1024;
-
-/** `clock` (epoch ms) stamps createdAt; it defaults to the system time. */
-export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, ahead?: ClientStoreReadAhead): ClientStore {
-  // The token endpoint reads its client on every request. The row is read again as soon as the
-  // database has changed (a removed client or a new secret takes effect at once; on SQLite an
-  // unchanged row is reused, below); the decryption of a sealed value seen before is skipped: the
-  // same sealed text always opens to the same secret.
+export function createClientRowReader(box: SecretBox, clock: () => number = Date.now): (row: Selectable<ClientsTable>) => ClientRecord {
+  // The token endpoint reads its client on every request: the decryption of a sealed value seen
+  // before is skipped, since the same sealed text always opens to the same secret.
   const opened = new Map<string, string>();
   const open = (sealed: string): string => {
     let secret = opened.get(sealed);
@@ -442,7 +421,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   };
   // Optional members are assigned, not spread in: after a spread V8 defines every later member
   // of the literal through its runtime, and this runs on every token request (bench/README.md, "Token path").
-  const toRecord = (row: Selectable<ClientsTable>): ClientRecord => {
+  return (row: Selectable<ClientsTable>): ClientRecord => {
     const record: ClientRecord = {
       clientId: row.client_id,
       redirectUris: JSON.parse(row.redirect_uris) as string[],
@@ -470,50 +449,25 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
     if (row.logo_uri != null) record.logoUri = row.logo_uri;
     return record;
   };
+}
+
+/**
+ * `clock` (epoch ms) stamps createdAt; it defaults to the system time. `changes`: told of every
+ * write, since client rows kept by the token path must not be reused after one
+ * (client-change-tracker.ts).
+ */
+export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock: () => number = Date.now, changes?: Pick<ClientChangeTracker, 'changed'>): ClientStore {
+  const toRecord = createClientRowReader(box, clock);
   const unknown = (clientId: string) => new ClientRegistryError('unknown_client', `unknown client "${clientId}"`);
   // Run by every request that authenticates a client (token endpoint): compiled once.
   const findQuery = precompile(db, ['clientId'], (v) => db.selectFrom('clients').selectAll().where('client_id', '=', v.clientId));
-  const readAhead = ahead?.readAhead ?? NO_READ_AHEAD;
-  const findWithPoliciesQuery = precompile(db, ['clientId'], (v) =>
-    db
-      .selectFrom('clients')
-      .selectAll()
-      .select(sql<string>`(${sql.raw(policyRowsSql(ahead?.engine ?? 'sqlite'))})`.as(POLICY_ROWS_COLUMN))
-      .where('client_id', '=', v.clientId),
-  );
-  type RowWithPolicies = Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>;
-  // Client rows with their policy rows, each kept with the version of the data it was read at
-  // (client-change-tracker.ts): the token endpoint reads the same client on every request. A change by
-  // this process or another one (authctl, another server) moves the version, and the next lookup
-  // reads again. The version is taken before the read: a change committed during the read moves
-  // it after, so the row is not reused. A missing client is not kept.
-  const kept = new Map<string, { version: number; row: RowWithPolicies }>();
-  const readWithPolicies = async (clientId: string): Promise<RowWithPolicies | undefined> => {
-    const version = ahead?.changes?.version();
-    const hit = version === undefined ? undefined : kept.get(clientId);
-    if (hit && hit.version === version) return hit.row;
-    const row = (await findWithPoliciesQuery({ clientId })).rows[0] as RowWithPolicies | undefined;
-    if (version === undefined) return row;
-    if (row) {
-      if (kept.size >= CLIENT_ROWS_KEPT) kept.clear();
-      kept.set(clientId, { version, row });
-    } else kept.delete(clientId);
-    return row;
-  };
   const find = async (clientId: string): Promise<ClientRecord | undefined> => {
-    if (ahead && readAhead.active()) {
-      // Read ahead with more (oidc/adapter.ts: a refresh request's token), or read now with the policies.
-      const given = readAhead.take(READ_AHEAD_KEYS.client(clientId)) as { value: RowWithPolicies | undefined } | undefined;
-      const row = given ? given.value : await readWithPolicies(clientId);
-      if (row) readAhead.put(READ_AHEAD_KEYS.scopePolicies, JSON.parse(row[POLICY_ROWS_COLUMN]) as unknown);
-      return row && toRecord(row);
-    }
     const row = (await findQuery({ clientId })).rows[0];
     return row && toRecord(row);
   };
 
-  // A kept row is not reused after a write of this store (client-change-tracker.ts).
-  const writing = <T>(write: () => Promise<T>) => reportingChange(ahead?.changes, write);
+  // The token path reuses client rows until a change (client-change-tracker.ts): every write is reported.
+  const writing = <T>(write: () => Promise<T>) => reportingChange(changes, write);
 
   return {
     async create(input) {

@@ -23,6 +23,9 @@ export interface AccountsTable {
   disabled_at: number | null;
 }
 
+/** Every column of an account row, for statements that name them (a join that prefixes them). */
+export const ACCOUNT_COLUMNS = ['id', 'username', 'email', 'name', 'groups', 'password_hash', 'totp_secret_sealed', 'totp_last_step', 'created_at', 'disabled_at'] as const satisfies readonly (keyof AccountsTable)[];
+
 export interface RegulationFailuresTable {
   id: string;
   key: string;
@@ -90,6 +93,9 @@ export interface OidcPayloadsTable {
   expires_at: number | null;
   consumed_at: number | null;
 }
+
+/** The columns of an oidc_payloads row that make an oidc-provider model (the rest are lookup keys). */
+export const OIDC_PAYLOAD_COLUMNS = ['payload', 'consumed_at', 'expires_at'] as const satisfies readonly (keyof OidcPayloadsTable)[];
 
 /** An enrolled web authenticator: its P-256 public key answers push challenges. */
 export interface DevicesTable {
@@ -204,6 +210,9 @@ export interface ScopePoliciesTable {
   groups: string;
   updated_at: number;
 }
+
+/** Every column of a scope policy row, in the order a statement that packs them into a list names them. */
+export const SCOPE_POLICY_COLUMNS = ['scope', 'groups', 'updated_at'] as const satisfies readonly (keyof ScopePoliciesTable)[];
 
 /**
  * The audit trail (audit/): one row per audit event. The identifiers a query filters on have

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { createClientStore } from '../../src/clients/client-store.ts';
+import { createClientRowReader, createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createOidcAdapter } from '../../src/oidc/adapter.ts';
-import { createReadAhead } from '../../src/oidc/read-ahead.ts';
+import { createPayloadStore } from '../../src/oidc/payload-store.ts';
+import { createTokenPathReads } from '../../src/oidc/token-path-reads.ts';
 import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 import { recordStatements } from '../support/statements.ts';
@@ -19,7 +20,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
   const clock = { now: T };
   const setup = () => {
     const clients = createClientStore(database.db, box, () => T);
-    const adapter = createOidcAdapter({ db: database.db, clients, clock: () => clock.now });
+    const adapter = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients, clock: () => clock.now });
     return { clients, adapter };
   };
 
@@ -179,7 +180,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       const box2 = createSecretBox(Buffer.alloc(32, 9));
       const accounts = createAccountStore(database.db, box2, () => T);
       const account = await accounts.create({ username: `ra-${engine}-${Math.random().toString(36).slice(2)}`, email: 'ra@example.com', name: 'RA', groups: ['staff'], passwordHash: 'h' });
-      const plain = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now });
+      const plain = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now });
       const id = Math.random().toString(36).slice(2);
       const grant = { jti: `g-${id}`, kind: 'Grant', accountId: account.id, clientId: 'app-ra', exp: T / 1000 + 600 };
       const session = { jti: `s-${id}`, kind: 'Session', uid: `u-${id}`, accountId: account.id, loginTs: T / 1000, exp: T / 1000 + 600 };
@@ -191,10 +192,11 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     };
     const inRequest = () => {
       let request: object | undefined;
-      const readAhead = createReadAhead(() => request);
-      const clients = createClientStore(database.db, box, () => T, { readAhead, engine });
-      const accounts = createAccountStore(database.db, createSecretBox(Buffer.alloc(32, 9)), () => T, readAhead);
-      const adapter = createOidcAdapter({ db: database.db, clients, clock: () => clock.now, readAhead, engine });
+      // As services.ts composes them: the stores wrapped by the token path's reads.
+      const reads = createTokenPathReads({ db: database.db, engine, currentRequest: () => request, refreshTokenOfRequest: () => undefined, clientOfRow: createClientRowReader(box, () => T) });
+      const clients = reads.clients(createClientStore(database.db, box, () => T));
+      const accounts = reads.accounts(createAccountStore(database.db, createSecretBox(Buffer.alloc(32, 9)), () => T));
+      const adapter = createOidcAdapter({ payloads: reads.payloads(createPayloadStore(database.db)), db: database.db, clients, clock: () => clock.now, currentRequest: () => request, engine });
       return { adapter, accounts, begin: () => (request = {}), end: () => (request = undefined), current: () => request };
     };
     const countStatements = () => {
@@ -301,7 +303,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       const [a, b] = [await seed(), await seed()];
       clock.now = T + 1_000;
       const als = new AsyncLocalStorage<object>();
-      const concurrent = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, readAhead: createReadAhead(() => als.getStore()), engine });
+      const concurrent = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, currentRequest: () => als.getStore(), engine });
       const rotate = (t: typeof a.token) =>
         als.run({}, async () => {
           const own = concurrent.adapterFactory('RefreshToken');
@@ -339,8 +341,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
         },
       };
       let request: object | undefined;
-      const readAhead = createReadAhead(() => request);
-      const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T, { readAhead, engine }), clock: () => clock.now, readAhead, engine, deferredSync: gated });
+      const adapter = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, currentRequest: () => request, engine, deferredSync: gated });
       const tokens = adapter.adapterFactory('RefreshToken');
       clock.now = T + 1_000;
       const served = {};
@@ -372,8 +373,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
       const deferred = database.deferredSync!;
       const failing = { transaction: deferred.transaction, sync: () => Promise.reject(new Error('EIO: i/o error, fdatasync')) };
       let request: object | undefined;
-      const readAhead = createReadAhead(() => request);
-      const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box, () => T, { readAhead, engine }), clock: () => clock.now, readAhead, engine, deferredSync: failing });
+      const adapter = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients: createClientStore(database.db, box, () => T), clock: () => clock.now, currentRequest: () => request, engine, deferredSync: failing });
       const tokens = adapter.adapterFactory('RefreshToken');
       const served = {};
       request = served;

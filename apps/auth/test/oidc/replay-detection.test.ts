@@ -9,6 +9,7 @@ import type { Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
 import { createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { createPayloadStore } from '../../src/oidc/payload-store.ts';
 import { createOidcAdapter } from '../../src/oidc/adapter.ts';
 import { detectReplaysOnce } from '../../src/oidc/replay-detection.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
@@ -34,7 +35,7 @@ describe.each(TEST_ENGINES)('replay detection across servers on %s', (engine) =>
 
   /** A server's ReplayDetection.unique, on its own connection. */
   function serverOn(database: Database<AuthSchema>): Unique {
-    const adapter = createOidcAdapter({ db: database.db, clients: createClientStore(database.db, box), clock: () => clock.now, engine });
+    const adapter = createOidcAdapter({ payloads: createPayloadStore(database.db), db: database.db, clients: createClientStore(database.db, box), clock: () => clock.now, engine });
     const provider = new Provider('http://127.0.0.1:1', { adapter: adapter.adapterFactory as never, features: { devInteractions: { enabled: false } } });
     detectReplaysOnce(provider, () => clock.now);
     const model = provider.ReplayDetection as unknown as { unique: Unique };
