@@ -78,7 +78,7 @@ import { revocationFeed } from './revocation/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
 import { authRouteName } from './http/route-name.ts';
-import { PASSKEY_PATHS } from './passkeys/passkey-paths.ts';
+import { PASSKEY_PATHS } from './views/passkey-paths.ts';
 import { ADMIN_ROUTE_PATTERNS } from './admin/http/admin-paths.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { createAuditSink } from './audit/audit-sink.ts';

@@ -29,10 +29,10 @@ import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-
 import { createScopePolicyStore } from './policy/scope-policy-store.ts';
 import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
 import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
-import { createUserSessionStore, type UserSessionStore } from './admin/user-sessions.ts';
+import { createUserSessionStore, type UserSessionStore } from './sessions/user-sessions.ts';
 import { createAuditEventStore, type AuditEventStore } from './audit/audit-event-store.ts';
 import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
-import { createSessionMetaStore, type SessionMetaStore } from './account/session-meta-store.ts';
+import { createSessionMetaStore, type SessionMetaStore } from './sessions/session-meta-store.ts';
 import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
 import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
 

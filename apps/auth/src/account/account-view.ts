@@ -1,10 +1,10 @@
 /**
  * GET /account and the page every account form answers with. Rules:
  * - without a signed-in session a browser is sent through the login and back
- *   (account-client.ts: 302 to the authorization endpoint); a JSON caller gets 401 login_required;
+ *   (clients/account-client.ts: 302 to the authorization endpoint); a JSON caller gets 401 login_required;
  * - each visit records this session's browser and last use first, so the list shows it;
- * - sessions come from oidc-provider's rows (admin/user-sessions.ts) joined with their browser
- *   and last use (session-meta-store.ts); the one of this request is marked current;
+ * - sessions come from oidc-provider's rows (sessions/user-sessions.ts) joined with their browser
+ *   and last use (sessions/session-meta-store.ts); the one of this request is marked current;
  * - the connected apps are the user's consent records (connected-apps.ts);
  * - `?done=<password|totp|sessions|apps>` shows the confirmation of a redirect-after-post; any other
  *   value is ignored;
@@ -16,7 +16,7 @@ import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { accountPage, type AccountPageModel, type AccountSection, type AccountSessionView } from '../views/account-page.ts';
-import { ACCOUNT_CLIENT_ID, accountClientMetadata, accountSignInUrl } from './account-client.ts';
+import { ACCOUNT_CLIENT_ID, accountClientMetadata, accountSignInUrl } from '../clients/account-client.ts';
 import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
 import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
 import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';

@@ -7,7 +7,7 @@
  * - revoking takes same-origin posts only (403) from a signed-in session (401), and a `client_id`
  *   the user has a record or a grant for (else 404 not_found);
  * - it deletes the consent record, then ends every grant of the user for that client at once
- *   (admin/user-sessions.ts endGrant): refresh tokens and codes are deleted, the grant's JWT access
+ *   (sessions/user-sessions.ts endGrant): refresh tokens and codes are deleted, the grant's JWT access
  *   tokens stop being active and resource servers hear `session-revoked` (revocation feed);
  * - the app asks for consent again at its next authorization; audited `consent.revoked`;
  *   a form gets 303 to /account?done=apps#apps, a JSON caller 200 `{ client_id, grants_ended }`.

@@ -24,7 +24,7 @@ import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
-import { ACCOUNT_PATH } from './account-client.ts';
+import { ACCOUNT_PATH } from '../clients/account-client.ts';
 import { newPassword } from './new-password.ts';
 
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from './account-client.ts';
+import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from '../clients/account-client.ts';
 import { accountCallback, createAccountPageHandler, type AccountViewDeps } from './account-view.ts';
 import { createChangePasswordHandler, type ChangePasswordDeps } from './change-password.ts';
 import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RESET_ROUTE, type PasswordResetPageDeps } from './password-reset-page.ts';

@@ -2,10 +2,10 @@
  * The SSO session behind an account-page request, read with oidc-provider's Session.get (the
  * signed session cookie). Rules:
  * - no session, a session without an account, or an account that is gone or disabled is
- *   "not signed in": a page visit is sent through the login (account-client.ts), anything
+ *   "not signed in": a page visit is sent through the login (clients/account-client.ts), anything
  *   else (a form post, a JSON call) is 401 login_required;
  * - the result names the session's id (the cookie value, kept on "sign out other sessions")
- *   and its stable uid (the key of its browser and last use, session-meta-store.ts).
+ *   and its stable uid (the key of its browser and last use, sessions/session-meta-store.ts).
  */
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';

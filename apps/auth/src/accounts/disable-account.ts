@@ -10,7 +10,7 @@
  *   back: enabling only allows new sign-ins, and the earlier tokens stay revoked.
  */
 import type { Account, AccountStore } from './account-store.ts';
-import type { EndedSessions } from '../admin/user-sessions.ts';
+import type { EndedSessions } from '../sessions/user-sessions.ts';
 import { endAccountAccess, type EndAccountAccessDeps } from './end-account-access.ts';
 
 export interface AccountLifecycleDeps extends EndAccountAccessDeps {

@@ -4,7 +4,7 @@
  * a password change or TOTP re-enrolment on the account page, a password-reset link). Rules:
  * - every SSO session of the account ends, except `keepSessionId` (the browser that made the
  *   change on the account page), and every grant that session does not hold
- *   (admin/user-sessions.ts): a browser must sign in again (authorize answers the login page),
+ *   (sessions/user-sessions.ts): a browser must sign in again (authorize answers the login page),
  *   refresh tokens and codes answer invalid_grant, the grants' JWT access tokens are inactive at
  *   introspection, and one `session-revoked` event per grant reaches resource servers;
  * - the session rows are deleted, not hidden: an account that comes back (`user enable`) gets no
@@ -15,8 +15,8 @@
  *   `account-disabled` event), which also reaches tokens whose grant
  *   row was already gone.
  */
-import type { EndedSessions, UserSessionStore } from '../admin/user-sessions.ts';
-import type { SessionMetaStore } from '../account/session-meta-store.ts';
+import type { EndedSessions, UserSessionStore } from '../sessions/user-sessions.ts';
+import type { SessionMetaStore } from '../sessions/session-meta-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
 
 export interface EndAccountAccessDeps {

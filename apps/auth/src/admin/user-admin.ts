@@ -18,7 +18,7 @@
  * - lockedUntil says when the brute-force lock of those same two keys ends (regulation/regulator.ts,
  *   exact, by the regulator's clock), or null when the account is not locked now (a progressive
  *   delay is not a lock); authctl's `user list` and the admin API's user both show it;
- * - signOutEverywhere ends every SSO session and grant of the user (user-sessions.ts): the next
+ * - signOutEverywhere ends every SSO session and grant of the user (sessions/user-sessions.ts): the next
  *   authorize asks for a sign-in, refresh tokens answer invalid_grant, the grants' access tokens
  *   are inactive at introspection and revoked on the feed (`session-revoked`);
  * - list pages by username (keyset: the cursor is opaque to callers, a malformed one is an
@@ -31,14 +31,14 @@
  * - resetSecondFactors removes the TOTP secret, authenticator devices, passkeys and recovery
  *   codes (the user enrols again at the next sign-in) and ends every session, grant and
  *   refresh token of the user: a session signed in with a lost factor does not outlive it;
- * - revokeGrant ends one grant of the user (user-sessions.ts endGrant); an unknown grant id, or
+ * - revokeGrant ends one grant of the user (sessions/user-sessions.ts endGrant); an unknown grant id, or
  *   one of another user, is a UserAdminError `unknown_grant`.
  */
 import { keyCursor } from './key-cursor.ts';
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
-import type { SessionMetaStore } from '../account/session-meta-store.ts';
+import type { SessionMetaStore } from '../sessions/session-meta-store.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password.ts';
 import { CodedError } from '../errors/coded-error.ts';
@@ -51,7 +51,7 @@ import type { RevocationStore } from '../revocation/revocation-store.ts';
 import type { DeviceStore } from '../devices/device-store.ts';
 import type { PasskeyStore } from '../passkeys/passkey-store.ts';
 import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
-import type { UserGrant, UserSession, UserSessionStore } from './user-sessions.ts';
+import type { UserGrant, UserSession, UserSessionStore } from '../sessions/user-sessions.ts';
 
 /** Who makes a change: authctl, an admin user's token, or a machine's (client_credentials) token (admin/http/). */
 export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string } | { kind: 'client'; clientId: string };

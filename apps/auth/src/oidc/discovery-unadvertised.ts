@@ -4,7 +4,7 @@ import type { Context, Next } from 'koa';
 export interface Unadvertised {
   /**
    * Response types only a built-in client uses: `none`, the account page's own
-   * (account/account-client.ts); clients register `code` and `id_token` (client-store.ts).
+   * (clients/account-client.ts); clients register `code` and `id_token` (client-store.ts).
    */
   responseTypes: readonly string[];
   /** Claims no token carries here: `sid` (issued only for front- or back-channel logout, not offered). */

@@ -18,7 +18,7 @@
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
 import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { ConsentStore } from '../consent/consent-store.ts';
-import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
+import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 
 export interface GrantDeps {
   gate: ScopeGate;

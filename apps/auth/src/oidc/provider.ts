@@ -52,10 +52,10 @@ import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
 import { logoutSource } from './logout-source.ts';
-import { accountClientMetadata } from '../account/account-client.ts';
+import { accountClientMetadata } from '../clients/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
-/** Response types only a built-in client uses (account/account-client.ts): supported, never advertised. */
+/** Response types only a built-in client uses (clients/account-client.ts): supported, never advertised. */
 export const BUILT_IN_RESPONSE_TYPES = ['none'] as const;
 
 export const COOKIE_NAMES = {
@@ -93,7 +93,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   const interactionPolicy = createInteractionPolicy();
   const configuration: Configuration = {
     adapter: deps.adapterFactory,
-    // The account page's own sign-in (account/account-client.ts); every other client is in the clients table.
+    // The account page's own sign-in (clients/account-client.ts); every other client is in the clients table.
     clients: [accountClientMetadata(config.issuer)],
     jwks: deps.jwks as Configuration['jwks'],
     findAccount: createFindAccount(deps.accounts),
@@ -126,7 +126,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     // first_party: the operator's own client, which skips the consent page (client-store.ts).
     extraClientMetadata: { properties: ['id_token_field', 'previous_client_secret', 'previous_client_secret_expires_at_ms', 'api_scope_limit', 'first_party'] },
     // Clients register `code` and/or `id_token` (client-store.ts; id_token with the implicit grant,
-    // OIDC Core 3.2, without an access token); `none` is the account page's own (account-client.ts),
+    // OIDC Core 3.2, without an access token); `none` is the account page's own (clients/account-client.ts),
     // left out of discovery. No response type issues an access token from the authorization endpoint.
     responseTypes: ['code', 'id_token', ...BUILT_IN_RESPONSE_TYPES],
     clientAuthMethods: [...CLIENT_AUTH_METHODS],

@@ -28,7 +28,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthConfig } from '../config/config.ts';
 import type { KnownAccount, KnownClient, ScopeGate } from '../policy/scope-policy.ts';
 import { ADMIN_SCOPES, adminAudience, isAdminScope } from '../policy/admin-scopes.ts';
-import { ACCOUNT_CLIENT_ID } from '../account/account-client.ts';
+import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 
 /** Scopes a userinfo access token may carry (offline_access belongs to the refresh token). */
 export const USERINFO_SCOPES = ['openid', 'profile', 'email', 'groups'] as const;

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { createLoginOptionsHandler, createMfaOptionsHandler, type CeremonyOptionsDeps } from './ceremony-options.ts';
 import { createRegisterHandler, createRegistrationOptionsHandler, createRemovePasskeyHandler, type ManagePasskeysDeps } from './manage-passkeys.ts';
-import { PASSKEY_PATHS } from './passkey-paths.ts';
+import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
 import { createPasswordlessLoginHandler, type PasswordlessLoginDeps } from './passwordless-login.ts';
 
 /** What the passkey sign-in routes use: the union of their handlers' needs. */

@@ -260,7 +260,7 @@ export const authMigrations: Migrations = {
   },
   '015_account_page': {
     async up(db: Kysely<unknown>) {
-      // The browser and last use of each SSO session (account/session-meta-store.ts), keyed by
+      // The browser and last use of each SSO session (sessions/session-meta-store.ts), keyed by
       // oidc-provider's session uid (stable while the cookie's id rotates); removed with the session.
       await db.schema
         .createTable('session_meta')

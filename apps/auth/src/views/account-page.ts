@@ -6,8 +6,7 @@
  */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import type { Device } from '../devices/device-store.ts';
-import type { Passkey } from '../passkeys/passkey-store.ts';
-import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
+import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 
@@ -32,12 +31,21 @@ export interface ConnectedAppView {
   updatedAt: number;
 }
 
+/** What the page shows of a passkey (a stored passkey fits it). */
+export interface PasskeyView {
+  /** The credential id, base64url: the removal form names it. */
+  id: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 export interface AccountPageModel {
   profile: { username: string; email: string; name: string; groups: string[] };
   totpEnrolled: boolean;
   devices: Device[];
   recoveryCodesRemaining: number;
-  passkeys: Passkey[];
+  passkeys: PasskeyView[];
   sessions: AccountSessionView[];
   /** The apps the user allowed on the consent page (account/connected-apps.ts). */
   apps: ConnectedAppView[];
@@ -138,7 +146,7 @@ ${
 <p class="muted">Creating new codes makes the old ones stop working.</p></section>`;
 }
 
-function passkeysSection(passkeys: Passkey[]): SafeHtml {
+function passkeysSection(passkeys: readonly PasskeyView[]): SafeHtml {
   return html`<section id="passkeys"><h2>Passkeys and security keys</h2>
 <p class="muted">A passkey signs you in without a password, or replaces the code after your password.</p>
 ${

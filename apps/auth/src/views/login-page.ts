@@ -1,6 +1,6 @@
 import { html } from '@gatehouse/html';
 import { layout } from './layout.ts';
-import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
+import { PASSKEY_PATHS } from './passkey-paths.ts';
 
 /** The scripts of a page offering passkeys: the vendored WebAuthn library, then ours. */
 export const PASSKEY_SCRIPTS = ['/static/simplewebauthn-browser.js', '/static/passkey.js'];

@@ -1,6 +1,6 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
-import { ACCOUNT_PATH } from '../account/account-client.ts';
+import { ACCOUNT_PATH } from '../clients/account-client.ts';
 
 /**
  * RP-initiated logout proven by a valid `id_token_hint` of this session (oidc/logout-source.ts).

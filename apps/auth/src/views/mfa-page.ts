@@ -1,7 +1,7 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
-import { PASSKEY_PATHS } from '../passkeys/passkey-paths.ts';
+import { PASSKEY_PATHS } from './passkey-paths.ts';
 
 export interface MfaPageModel {
   uid: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createPasswordResetStore } from '../../src/account/password-reset-store.ts';
-import { createSessionMetaStore } from '../../src/account/session-meta-store.ts';
+import { createSessionMetaStore } from '../../src/sessions/session-meta-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const HOUR = 3_600_000;

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import type { AuditTrail } from '../../audit/audit-trail.ts';
 import type { Logger } from '../../logging/logger.ts';
-import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import type { ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
 import type { ClientAdmin } from '../client-admin.ts';
@@ -16,7 +15,7 @@ import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import type { UserRoutesDeps } from './users-routes.ts';
 import { createAdminRouter, type AdminRouter } from './admin-router.ts';
-import { createBearerCheck } from './bearer.ts';
+import { createBearerCheck, type AccessTokenVerifier } from './bearer.ts';
 import { adminOpenApi } from './openapi.ts';
 import { addClientRoutes } from './clients-routes.ts';
 import { addKeyRoutes } from './keys-routes.ts';
@@ -25,7 +24,7 @@ import { addAuditRoutes } from './audit-routes.ts';
 
 export interface AdminApiDeps {
   issuer: string;
-  tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
+  tokens: AccessTokenVerifier;
   accounts: Pick<AccountStore, 'findById'>;
   policies: Pick<ScopePolicyService, 'clientScopes'>;
   users: UserAdmin;

@@ -18,7 +18,6 @@
  */
 import type { Context } from 'koa';
 import type { AccountStore } from '../../accounts/account-store.ts';
-import type { JwtAccessTokens } from '../../oidc/jwt-access-tokens.ts';
 import { ScopePolicyError, type ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { ADMIN_GROUP, isAdminScope, type AdminScope } from '../../policy/admin-scopes.ts';
 import type { Actor } from '../user-admin.ts';
@@ -29,8 +28,28 @@ export interface Caller {
   scopes: ReadonlySet<AdminScope>;
 }
 
+/** The claims the admin API reads from an access token. */
+export interface AdminTokenClaims {
+  sub: string;
+  client_id: string;
+  aud?: string | string[];
+  scope?: string;
+}
+
+/**
+ * Checks this server's access tokens: the admin API owns the shape, the protocol layer's
+ * verifier (oidc/jwt-access-tokens.ts) fits it and composition hands it in. `isActive` is given
+ * back the claims `decode` returned.
+ */
+export interface AccessTokenVerifier {
+  /** The claims when the token is one of ours (signature, typ, iss), expired or not; else undefined. */
+  decode(token: string): Promise<AdminTokenClaims | undefined>;
+  /** Whether the decoded claims describe an active token right now (not expired, not revoked). */
+  isActive(claims: AdminTokenClaims): Promise<boolean>;
+}
+
 export interface BearerDeps {
-  tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
+  tokens: AccessTokenVerifier;
   accounts: Pick<AccountStore, 'findById'>;
   /** The clients' allowed scopes (policy/). */
   policies: Pick<ScopePolicyService, 'clientScopes'>;

@@ -7,7 +7,7 @@
  * - the schemas are the OpenAPI document's `Session` and `Grant` (admin/http/openapi.ts).
  */
 import { z } from 'zod';
-import type { UserGrant, UserSession } from '../user-sessions.ts';
+import type { UserGrant, UserSession } from '../../sessions/user-sessions.ts';
 import { IsoTime, isoTime } from './json-time.ts';
 
 export const SessionJson = z.object({
