@@ -12,21 +12,16 @@
  *   codes when the account has no TOTP (login/prepare-second-factor.ts, mfa-step.ts);
  * - any refusal once the interaction is known re-renders the login page with the refusal's
  *   status, message and code and the username as read; an expired interaction is the error
- *   middleware's (http/form-page.ts).
+ *   middleware's (login/login-refusal.ts, http/form-page.ts).
  */
 import type { Context } from 'koa';
-import { AUTH_ROUTES } from '@gatehouse/contracts';
-import type { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
-import { loginPage } from '../views/login-page.ts';
-import type { HandlerServices } from './deps.ts';
-import { clientName, redirectOrigin } from './interaction-state.ts';
 import { checkPassword, type CheckPasswordDeps } from './login/check-password.ts';
+import { showLoginRefusal } from './login/login-refusal.ts';
 import { prepareSecondFactor, type PrepareSecondFactorDeps } from './login/prepare-second-factor.ts';
-import { readCredentials, readLoginRequest, type LoginRequest, type ReadLoginRequestDeps } from './login/read-login-request.ts';
+import { readCredentials, readLoginRequest, type ReadLoginRequestDeps } from './login/read-login-request.ts';
 import { regulatePassword, type RegulatePasswordDeps } from './login/regulate-password.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
-import { errorBody, respond } from './respond.ts';
 
 export type LoginDeps = ReadLoginRequestDeps & RegulatePasswordDeps & CheckPasswordDeps & PrepareSecondFactorDeps & MfaStepDeps;
 
@@ -43,21 +38,7 @@ export function createLoginHandler(deps: LoginDeps) {
         const pending = await prepareSecondFactor(deps, interaction, account);
         await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200 });
       },
-      page: (error, request) => renderLoginRefusal(ctx, deps, request, username, error),
+      page: (error, request) => showLoginRefusal(ctx, deps, { ...request, username }, error),
     });
   };
-}
-
-/** The login page again, with the refusal and the username as read. */
-async function renderLoginRefusal(ctx: Context, deps: Pick<HandlerServices, 'provider'>, request: LoginRequest, username: string, error: AuthError): Promise<boolean> {
-  if (error.code === 'interaction_expired') return false;
-  const { interaction, json } = request;
-  const name = await clientName(deps.provider(), interaction);
-  // The page offers a passkey, whose success is a redirect to the client (CSP form-action).
-  ctx.state.formActionOrigins = redirectOrigin(interaction);
-  respond(ctx, json, error.status, () => loginPage({ uid: interaction.uid, clientName: name, username, error: error.message, errorCode: error.code }), {
-    ...errorBody(error),
-    next: AUTH_ROUTES.login,
-  });
-  return true;
 }

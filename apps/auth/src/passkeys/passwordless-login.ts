@@ -21,18 +21,16 @@
  *   302 to the client with `code` and `state`, and the SSO session cookie.
  */
 import type { Context, Next } from 'koa';
-import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { Account } from '../accounts/account-store.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
-import { readBody, requireField, type ParsedBody } from '../http/read-body.ts';
+import { readBody, requireField } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { clientName, loadInteraction, redirectOrigin, type Interaction } from '../interactions/interaction-state.ts';
+import { loadInteraction } from '../interactions/interaction-state.ts';
+import { showLoginRefusal } from '../interactions/login/login-refusal.ts';
 import { finishLogin, passkeyAmr } from '../interactions/mfa/complete-login.ts';
 import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../interactions/regulate-attempt.ts';
 import { passwordKeys } from '../interactions/regulation-keys.ts';
-import { errorBody, respond } from '../interactions/respond.ts';
-import { loginPage } from '../views/login-page.ts';
 import { auditCloneSuspected } from './audit-clone.ts';
 import { PasskeyAssertionRefused, verifyAuthentication } from './authentication.ts';
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
@@ -61,23 +59,9 @@ export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
         deps.metrics.login('passkey', 'success');
         await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
       },
-      page: (error, request) => renderLoginRefusal(ctx, deps, request, error),
+      page: (error, { body, interaction }) => showLoginRefusal(ctx, deps, { interaction, json: body.json }, error),
     });
   };
-}
-
-/** The login page again, with the refusal (the page offers the passkey again). */
-async function renderLoginRefusal(ctx: Context, deps: PasswordlessLoginDeps, request: { body: ParsedBody; interaction: Interaction }, error: AuthError): Promise<boolean> {
-  if (error.code === 'interaction_expired') return false;
-  const { body, interaction } = request;
-  const name = await clientName(deps.provider(), interaction);
-  // The passkey's success is a redirect to the client (CSP form-action).
-  ctx.state.formActionOrigins = redirectOrigin(interaction);
-  respond(ctx, body.json, error.status, () => loginPage({ uid: interaction.uid, clientName: name, error: error.message, errorCode: error.code }), {
-    ...errorBody(error),
-    next: AUTH_ROUTES.login,
-  });
-  return true;
 }
 
 async function verifyPasswordless(
