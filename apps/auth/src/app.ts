@@ -74,7 +74,7 @@ import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
 import { createClientAdmin } from './admin/client-admin.ts';
-import { revocationFeed } from './revocation/revocation-feed.ts';
+import { revocationFeed } from './oidc/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
 import { authRouteName } from './http/route-name.ts';

@@ -33,7 +33,7 @@ import { createUserSessionStore, type UserSessionStore } from './sessions/user-s
 import { createAuditEventStore, type AuditEventStore } from './audit/audit-event-store.ts';
 import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
 import { createSessionMetaStore, type SessionMetaStore } from './sessions/session-meta-store.ts';
-import { createPasswordResetStore, type PasswordResetStore } from './account/password-reset-store.ts';
+import { createPasswordResetStore, type PasswordResetStore } from './accounts/password-reset-store.ts';
 import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
 
 /**

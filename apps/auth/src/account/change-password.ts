@@ -16,7 +16,7 @@
 import type { Context } from 'koa';
 import { hashPassword } from '../accounts/password.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';

@@ -13,7 +13,7 @@
  *   a form gets 303 to /account?done=apps#apps, a JSON caller 200 `{ client_id, grants_ended }`.
  */
 import type { Context } from 'koa';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';

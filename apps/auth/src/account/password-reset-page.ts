@@ -18,7 +18,7 @@ import { hashPassword } from '../accounts/password.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { PASSWORD_RESET_PATH } from '../admin/password-reset.ts';
 import { lockoutKeys } from '../admin/user-admin.ts';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';

@@ -18,7 +18,7 @@
  */
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
 import { readBody, type ParsedBody } from '../http/read-body.ts';

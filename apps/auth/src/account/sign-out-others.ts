@@ -7,7 +7,7 @@
  */
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';

@@ -1,7 +1,7 @@
 /**
  * One-time password-reset links, issued by an operator (authctl today, the admin API later) and
  * printed for them to hand over: Gatehouse sends no mail. Rules:
- * - the link is `<issuer>/account/password-reset/<token>` (account/password-reset-store.ts:
+ * - the link is `<issuer>/account/password-reset/<token>` (accounts/password-reset-store.ts:
  *   32 random bytes, stored hashed, single use), valid PASSWORD_RESET_TTL_MS (1 hour);
  * - issuing a link for a user replaces their earlier link;
  * - an unknown username is an AccountError `unknown_user`; a disabled account gets no link
@@ -11,7 +11,7 @@
  *   cleared): account/password-reset-page.ts.
  */
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
-import type { PasswordResetStore } from '../account/password-reset-store.ts';
+import type { PasswordResetStore } from '../accounts/password-reset-store.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { actorFields, type Actor } from './user-admin.ts';
 

@@ -18,8 +18,8 @@ import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { qrSvg } from '../mfa/qr.ts';
-import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
 
@@ -31,8 +31,6 @@ const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
-/** The page's own origin, which state-changing posts must come from. */
-export type OriginDeps = { config: Pick<AuthConfig, 'issuer'> };
 
 export async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
   const session = await deps.provider().Session.get(ctx as never);
@@ -43,20 +41,6 @@ export async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<A
   return account;
 }
 
-/**
- * Fetch metadata decides when the browser sends it; otherwise the Origin header does. Our pages
- * send `Referrer-Policy: no-referrer`, under which browsers post `Origin: null` from our own
- * forms, so `null` alone is not taken as cross-site (the SameSite=Lax session cookie still is not
- * sent on a cross-site post).
- */
-export function requireSameOrigin(ctx: Context, deps: OriginDeps): void {
-  const site = ctx.get('sec-fetch-site');
-  const origin = ctx.get('origin');
-  const crossSite = site
-    ? site !== 'same-origin' && site !== 'none'
-    : Boolean(origin) && origin !== 'null' && origin !== new URL(deps.config.issuer).origin;
-  if (crossSite) throw new AuthError(403, 'forbidden', 'Cross-site requests to this page are refused.');
-}
 
 export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit'>;
 

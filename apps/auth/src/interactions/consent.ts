@@ -16,7 +16,7 @@
  *   the client (302); a JSON caller gets 302 `{ status: 'complete', redirect_to }`.
  */
 import type { Context, Next } from 'koa';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';

@@ -18,7 +18,7 @@
  *   or the next step as JSON.
  */
 import type { Context, Next } from 'koa';
-import { requireSameOrigin, type OriginDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import type { SelectAccountResult } from '../oidc/interaction-policy.ts';

@@ -1,7 +1,7 @@
 /**
  * The signed-in user's passkeys on the account page (/account#passkeys). Rules:
  * - every endpoint needs the SSO session (else 401 login_required) and a same-origin request
- *   (else 403 forbidden), like the device endpoints (authenticator/manage.ts);
+ *   (else 403 forbidden), like the device endpoints (http/same-origin.ts);
  * - POST options (JSON) issues registration options with a challenge bound to the account;
  * - POST register takes `name` (1–64 printable characters, default "Passkey") and `credential`
  *   (the browser's attestation as JSON text), verified by registration.ts; success is 201
@@ -15,7 +15,8 @@ import { responseFormat } from '@gatehouse/http';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody, requireField } from '../http/read-body.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
-import { requireSameOrigin, sessionAccount, type OriginDeps, type SessionDeps } from '../authenticator/manage.ts';
+import { sessionAccount, type SessionDeps } from '../authenticator/manage.ts';
+import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
 import { PasskeyRefused } from './passkey-policy.ts';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { createPasswordResetStore } from '../../src/account/password-reset-store.ts';
+import { createPasswordResetStore } from '../../src/accounts/password-reset-store.ts';
 import { createSessionMetaStore } from '../../src/sessions/session-meta-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 

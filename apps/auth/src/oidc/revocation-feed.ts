@@ -26,7 +26,7 @@ import type { ClientStore } from '../clients/client-store.ts';
 import type { Logger } from '../logging/logger.ts';
 import { safeEqual } from '../crypto/safe-equal.ts';
 import { clientSecretMatches } from '../clients/client-secret.ts';
-import type { RevocationStore } from './revocation-store.ts';
+import type { RevocationStore } from '../revocation/revocation-store.ts';
 import type { StreamRegistry } from '../http/stream-registry.ts';
 import { openEventStream } from '../http/event-stream.ts';
 
