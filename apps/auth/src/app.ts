@@ -179,13 +179,13 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     accountRoutes(handlerServices),
   ];
   const ownSegments = servedSegments(ownRoutes);
-  if (ownSegments === undefined) throw new Error('every route of the app names its first path segment');
+  if (ownSegments === undefined) throw new Error('an own route of the app does not name its first path segment');
   // The sign-in pages, entered only by their paths (http/route-group.ts); the OAuth endpoints skip them.
   const signInParts = [interactionRoutes(handlerServices), passkeySignInRoutes(handlerServices)];
   const signInRoutes = routeGroup(signInParts);
   const signInSegments = servedSegments(signInParts);
   if (signInSegments === undefined || [...signInSegments].some((segment) => ownSegments.has(segment))) {
-    throw new Error('the sign-in pages and the app\'s own routes share no first path segment');
+    throw new Error('a first path segment is served both by a sign-in page and by an own route of the app');
   }
 
   const build = (jwks: SigningKeySet) => {
