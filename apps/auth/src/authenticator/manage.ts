@@ -11,7 +11,7 @@
  * - the first device enrollment of an account without recovery codes also issues its 10
  *   recovery codes and shows them once; "new recovery codes" replaces the set;
  * - a device can be removed only by its owner (the store scopes the delete to the account);
- * - the page also lists the user's passkeys (added and removed by passkeys/passkey-routes.ts).
+ * - the page also lists the user's passkeys (added and removed by manage-passkeys.ts).
  */
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';

@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import { authenticatorPage } from '../views/authenticator-page.ts';
+import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
+import { createRegisterHandler as createPasskeyRegisterHandler, createRegistrationOptionsHandler, createRemovePasskeyHandler, type ManagePasskeysDeps } from './manage-passkeys.ts';
 import type { PushAnswerDeps } from '../push/push-answer.ts';
 import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type RequestsDeps } from './api.ts';
 import {
@@ -48,5 +50,14 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   router.get(AUTHENTICATOR_PATHS.requests, createRequestsHandler(deps));
   router.get(AUTHENTICATOR_PATHS.events, createEventsHandler(deps));
   router.post(AUTHENTICATOR_PATHS.answer, createAnswerHandler(deps));
+  return router;
+}
+
+/** WebAuthn on the signed-in devices page: registration options, registration, removal. */
+export function passkeyDeviceRoutes(deps: ManagePasskeysDeps): Router {
+  const router = new Router();
+  router.post(PASSKEY_PATHS.registerOptions, createRegistrationOptionsHandler(deps));
+  router.post(PASSKEY_PATHS.register, createPasskeyRegisterHandler(deps));
+  router.post(PASSKEY_PATHS.remove, createRemovePasskeyHandler(deps));
   return router;
 }

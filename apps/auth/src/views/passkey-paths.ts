@@ -1,4 +1,4 @@
-/** The passkey endpoints (interaction side and the signed-in devices page side): the pages post to them, passkeys/passkey-routes.ts serves them. */
+/** The passkey endpoints (interaction side and the signed-in devices page side): the pages post to them, interactions/passkey/passkey-routes.ts and authenticator/routes.ts serve them. */
 export const PASSKEY_PATHS = {
   /** Passwordless sign-in: options (JSON) and the assertion (form post, 302 to the client). */
   loginOptions: '/login/passkey/options',

@@ -15,13 +15,13 @@ import { responseFormat } from '@gatehouse/http';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody, requireField } from '../http/read-body.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
-import { sessionAccount, type SessionDeps } from '../authenticator/manage.ts';
+import { sessionAccount, type SessionDeps } from './manage.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
-import { PasskeyRefused } from './passkey-policy.ts';
-import { CREDENTIAL_MAX } from './read-credential.ts';
-import { registrationOptions, verifyRegistration } from './registration.ts';
+import { ceremonyDeps, type CeremonyServices } from '../passkeys/ceremony-deps.ts';
+import { PasskeyRefused } from '../passkeys/passkey-policy.ts';
+import { CREDENTIAL_MAX } from '../passkeys/read-credential.ts';
+import { registrationOptions, verifyRegistration } from '../passkeys/registration.ts';
 
 export type ManagePasskeysDeps = SessionDeps & OriginDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
 

@@ -21,20 +21,20 @@
  *   302 to the client with `code` and `state`, and the SSO session cookie.
  */
 import type { Context, Next } from 'koa';
-import type { Account } from '../accounts/account-store.ts';
-import { AuthError } from '../errors/auth-error.ts';
-import { formPage } from '../http/form-page.ts';
-import { readBody, requireField } from '../http/read-body.ts';
-import type { HandlerServices } from '../interactions/deps.ts';
-import { loadInteraction } from '../interactions/interaction-state.ts';
-import { showLoginRefusal } from '../interactions/login/login-refusal.ts';
-import { finishLogin, passkeyAmr } from '../interactions/mfa/complete-login.ts';
-import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../interactions/regulate-attempt.ts';
-import { passwordKeys } from '../interactions/regulation-keys.ts';
-import { auditCloneSuspected } from './audit-clone.ts';
-import { PasskeyAssertionRefused, verifyAuthentication } from './authentication.ts';
-import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
-import { CREDENTIAL_MAX } from './read-credential.ts';
+import type { Account } from '../../accounts/account-store.ts';
+import { AuthError } from '../../errors/auth-error.ts';
+import { formPage } from '../../http/form-page.ts';
+import { readBody, requireField } from '../../http/read-body.ts';
+import type { HandlerServices } from '../deps.ts';
+import { loadInteraction } from '../interaction-state.ts';
+import { showLoginRefusal } from '../login/login-refusal.ts';
+import { finishLogin, passkeyAmr } from '../mfa/complete-login.ts';
+import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../regulate-attempt.ts';
+import { passwordKeys } from '../regulation-keys.ts';
+import { auditCloneSuspected } from '../../passkeys/audit-clone.ts';
+import { PasskeyAssertionRefused, verifyAuthentication } from '../../passkeys/authentication.ts';
+import { ceremonyDeps, type CeremonyServices } from '../../passkeys/ceremony-deps.ts';
+import { CREDENTIAL_MAX } from '../../passkeys/read-credential.ts';
 
 export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices'>;
 

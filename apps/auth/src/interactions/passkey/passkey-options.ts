@@ -9,13 +9,13 @@
  * - each call issues a new single-use challenge bound to the interaction.
  */
 import type { Context } from 'koa';
-import { AuthError } from '../errors/auth-error.ts';
-import { readBody } from '../http/read-body.ts';
-import type { HandlerServices } from '../interactions/deps.ts';
-import { loadInteraction } from '../interactions/interaction-state.ts';
-import { readMfaRequest } from '../interactions/mfa/read-mfa-request.ts';
-import { authenticationOptions } from './authentication.ts';
-import { ceremonyDeps, type CeremonyServices } from './ceremony-deps.ts';
+import { AuthError } from '../../errors/auth-error.ts';
+import { readBody } from '../../http/read-body.ts';
+import type { HandlerServices } from '../deps.ts';
+import { loadInteraction } from '../interaction-state.ts';
+import { readMfaRequest } from '../mfa/read-mfa-request.ts';
+import { authenticationOptions } from '../../passkeys/authentication.ts';
+import { ceremonyDeps, type CeremonyServices } from '../../passkeys/ceremony-deps.ts';
 
 export type CeremonyOptionsDeps = CeremonyServices & Pick<HandlerServices, 'provider'>;
 
