@@ -5,19 +5,21 @@
  *   authorization server through @gatehouse/auth/testing (docs/conventions.md §3);
  * - in apps/auth/src, the stores and the lower floors import no feature folder;
  * - nothing imports apps/auth/src/oidc/ but the protocol wiring: oidc/ itself, the composition
- *   (app.ts, services.ts, main.ts) and interactions/, the interaction half of the protocol (its
- *   steps finish oidc-provider's interactions: the consent step writes the grant the provider
- *   reads, the account-selection step answers the provider's own prompt);
+ *   (app.ts, services.ts, server.ts, main.ts) and interactions/, the interaction half of the
+ *   protocol (its steps finish oidc-provider's interactions: the consent step writes the grant
+ *   the provider reads, the account-selection step answers the provider's own prompt);
  * - no module reaches itself through its imports (no cycles).
  *
- * The floors of apps/auth/src, from the ground up (an import runs downward or sideways only):
- * 1. plumbing: errors, crypto, storage, config, logging, metrics, http, views, health;
- * 2. stores and their services: accounts, audit, clients, consent, devices, keys, mfa, policy,
- *    push, recovery, regulation, revocation, sessions;
- * 3. features: account, admin, authenticator, interactions, passkeys, secrets, oidc (the
- *    protocol), cli, dev;
- * 4. composition: services.ts, app.ts, main.ts.
- * Floors 1 and 2 make up the lower floors of the rule below; a store is a `*-store.ts` file,
+ * The floors of apps/auth/src, from the ground up (an import runs downward or sideways only;
+ * `farm-studio look apps/auth` draws them):
+ * 1. plumbing: errors, storage, logging, metrics, mfa, health, crypto;
+ * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
+ *    regulation, policy, config, audit, consent, keys, push;
+ * 3. pages and request plumbing: views, http;
+ * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol);
+ *    services.ts (the composed stores); interactions, cli, dev; account, authenticator;
+ * 5. composition: app.ts, server.ts, main.ts.
+ * Floors 1 to 3 make up the lower floors of the rules below; a store is a `*-store.ts` file,
  * wherever it lives.
  */
 const AUTH = '^apps/auth/src/';
@@ -57,9 +59,9 @@ module.exports = {
     },
     {
       name: 'only-protocol-wiring-imports-oidc',
-      comment: 'Only the protocol wiring imports apps/auth/src/oidc/: oidc/ itself, app.ts, services.ts, main.ts and interactions/ (the interaction half of the protocol).',
+      comment: 'Only the protocol wiring imports apps/auth/src/oidc/: oidc/ itself, app.ts, services.ts, server.ts, main.ts and interactions/ (the interaction half of the protocol).',
       severity: 'error',
-      from: { path: AUTH, pathNot: `${AUTH}(oidc/|interactions/|app\\.ts$|services\\.ts$|main\\.ts$)` },
+      from: { path: AUTH, pathNot: `${AUTH}(oidc/|interactions/|app\\.ts$|services\\.ts$|server\\.ts$|main\\.ts$)` },
       to: { path: `${AUTH}oidc/` },
     },
     {
