@@ -22,8 +22,15 @@ import { DEV_TOPOLOGY } from '@gatehouse/contracts';
 
 const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The pinned pnpm (package.json `packageManager`), run the way the repository's guide runs it. */
-const DEFAULT_COMMAND = ['npx', '-y', 'pnpm@10.34.9', 'dev'] as const;
+/**
+ * `pnpm dev`: the pnpm that runs this script when there is one (pnpm names itself in
+ * `npm_execpath`), else the pinned pnpm through npx, whose own start is then part of the figure.
+ */
+function defaultCommand(): readonly string[] {
+  const pnpm = process.env.npm_execpath;
+  if (pnpm && /pnpm\.c?js$/.test(pnpm)) return [process.execPath, pnpm, 'dev'];
+  return ['npx', '-y', 'pnpm@10.34.9', 'dev'];
+}
 
 export interface DevReadyOptions {
   /** Where the apps keep their databases and development secrets. */
@@ -118,7 +125,7 @@ async function stopAll(child: ChildProcess, stopMs: number): Promise<void> {
 }
 
 export async function measureDevReady(options: DevReadyOptions): Promise<DevReady> {
-  const [command, ...args] = options.command ?? DEFAULT_COMMAND;
+  const [command, ...args] = options.command ?? defaultCommand();
   const pollMs = options.pollMs ?? 25;
   const timeoutMs = options.timeoutMs ?? 60_000;
   // A server left from elsewhere would answer for the one being measured.
