@@ -8,7 +8,8 @@
  * - each server is polled every `pollMs` (25 ms); a server counts as ready at its first 200,
  *   and the figure is the time of the last of the four;
  * - then every process the command started is stopped (its process group and each group below
- *   it: turbo gives each task its own; SIGTERM, SIGKILL after `stopMs`) and waited for, so the
+ *   it: scripts/dev.ts starts each app's dev script in a group of its own; SIGTERM, SIGKILL
+ *   after `stopMs`) and waited for, so the
  *   ports are free for the next run; a run past `timeoutMs` fails with the command's output.
  *
  * `node bench/src/dev-ready.ts [runs]`: `runs` first starts (each in a fresh folder) and `runs`
@@ -68,7 +69,7 @@ async function answers200(url: string, signal: AbortSignal): Promise<boolean> {
   }
 }
 
-/** Every process below `pid`, with its process group (turbo starts each task in a group of its own). */
+/** Every process below `pid`, with its process group (scripts/dev.ts starts each app's dev script in a group of its own). */
 function descendants(pid: number): { pid: number; pgid: number }[] {
   const children = new Map<number, { pid: number; pgid: number }[]>();
   for (const entry of readdirSync('/proc')) {

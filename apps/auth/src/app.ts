@@ -1,14 +1,16 @@
 /**
- * The authorization server as a Koa app (never listening; main.ts does that).
+ * The authorization server as a Koa app (never listening; server.ts hands its callback() to
+ * runServer, packages/runtime run-server.ts, which listens).
  * Signing keys follow the lifecycle in keys/signing-keys.ts. Every KEY_CHECK_INTERVAL_MS (by the
- * injected clock; `maintenance`, run on a timer that main.ts starts, never by a request) the app runs the key
+ * injected clock; `maintenance`, run on a timer that runServer owns, never by a request) the app runs the key
  * maintenance (scheduled rotation, retirement, removal; safe on every instance at once) and
  * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
  * Expired oidc rows, passkey challenges, old regulation records and audit events older than
  * AUTH_AUDIT_RETENTION_DAYS are purged by the same `maintenance`, every PURGE_INTERVAL_MS.
- * Every audit event the app emits is stored too (audit/audit-sink.ts, attached to the app's logger).
+ * Every audit event the app emits is stored too: the Auditor in the deps of whatever emits one
+ * (audit/auditor.ts) writes the log line and hands the event to the audit sink (audit/audit-sink.ts).
  * Gatehouse's Koa app is in front of the mounted provider (its `callback()`, swapped on a key
  * rotation). Its order: request metrics → /healthz, /readyz → every path whose first segment is
  * not one of the own routes' goes to the current provider → the shared plumbing (http/plumbing.ts:
@@ -94,14 +96,14 @@ export interface AppDeps {
   logger?: Logger;
   services?: AuthServices;
   /**
-   * Where request, pool and login metrics are registered; main.ts passes the registry its
-   * metrics listener serves. By default a fresh registry without process metrics.
+   * Where request, pool and login metrics are registered; server.ts passes the registry that
+   * runServer's metrics listener serves. By default a fresh registry without process metrics.
    */
   metrics?: Registry;
 }
 
 export interface AuthApp extends Koa {
-  /** The services the app runs on (stores, regulator); used by main.ts and tests. */
+  /** The services the app runs on (stores, regulator); used by tests. */
   readonly services: AuthServices;
   /**
    * Runs the signing-key maintenance now (scheduled rotation, retirement, removal), re-reads the
@@ -109,8 +111,8 @@ export interface AuthApp extends Koa {
    */
   reloadKeys(): Promise<boolean>;
   /**
-   * The periodic work (key checks, purges): main.ts runs it on a timer (runOnTimer) and stops it
-   * at shutdown; tests call `maintenance.runDue()` after moving their clock.
+   * The periodic work (key checks, purges): server.ts hands it to runServer, which runs it on a
+   * timer (runOnTimer) and stops it at shutdown; tests call `maintenance.runDue()` after moving their clock.
    */
   readonly maintenance: PeriodicTasks;
   /** The registry holding this app's metrics. */
