@@ -12,6 +12,8 @@
  *   failed migration, database not reachable in time) or of the module's `oneLineFailures`
  *   (the authorization server's unreadable sealed secrets), and a listener's port in use, not
  *   allowed or not on this host; anything else is a bug and is thrown;
+ * - a listener that fails once the module started closes what is bound and awaits the module's
+ *   `close` (flush, database), bounded by a timeout, before the exit;
  * - the server answers with the handler its module composed (any fast path in front of the
  *   framework is part of that handler); /metrics has a listener of its own, bound first;
  * - periodic work (key checks, purges) runs on a timer owned here, never on a request
@@ -83,6 +85,8 @@ export interface RunServerOptions<Config> {
   readonly stderr?: (text: string) => void;
   readonly exit?: (code: number) => never;
   readonly signals?: boolean;
+  /** How long a start that failed to listen waits for the module's close (default 10 s). */
+  readonly closeTimeoutMs?: number;
 }
 
 /** A running server, for tests: its listeners and its shutdown. */
@@ -110,6 +114,26 @@ function bind(server: Server, address: ListenAddress): Promise<void> {
       resolve();
     });
   });
+}
+
+/** How long a start that failed to listen waits for the module's close before exiting. */
+const CLOSE_ON_FAILURE_MS = 10_000;
+
+/** The module's close, waited for at most `ms`; a close that fails or hangs is logged, never thrown. */
+async function closeWithin(started: StartedServer, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+    timer.unref();
+  });
+  try {
+    const outcome = await Promise.race([started.close().then(() => 'closed' as const), timedOut]);
+    if (outcome === 'timeout') started.logger.warn({ event: 'close_timeout', ms }, 'close did not finish in time');
+  } catch (error) {
+    started.logger.warn({ event: 'close_failed', err: error }, 'close failed');
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function close(server: Server): Promise<void> {
@@ -155,19 +179,26 @@ export async function runServer<Config>(options: RunServerOptions<Config>): Prom
     return reported(error);
   }
 
-  // Each listener refuses a port in use, or not allowed, with one line naming its settings.
+  // Each listener refuses a port in use, or not allowed, with one line naming its settings; the
+  // listeners already bound close and the module's close (flush, database) runs, bounded, first.
+  const bound: Server[] = [];
   const listen = async (handler: RequestListener, address: ListenAddress): Promise<Server> => {
     const listener = createServer(handler);
-    await bind(listener, address).catch((error: unknown) => fail(listenFailure(error, address) ?? `cannot listen on ${address.host}:${address.port} (${address.settings}): ${String(error)}`));
+    try {
+      await bind(listener, address);
+    } catch (error) {
+      const message = listenFailure(error, address) ?? `cannot listen on ${address.host}:${address.port} (${address.settings}): ${String(error)}`;
+      for (const other of bound) await close(other);
+      await closeWithin(started, options.closeTimeoutMs ?? CLOSE_ON_FAILURE_MS);
+      return fail(message);
+    }
+    bound.push(listener);
     return listener;
   };
   // A listener of its own: /metrics is never reachable through the server's port.
   const metrics = await listen(started.metrics.handler, started.metrics);
   started.logger.info({ event: 'metrics_started', url: `${urlOf(metrics, started.metrics.host)}/metrics` }, 'metrics listening');
-  const server = await listen(started.handler, started.listen).catch(async (error: unknown) => {
-    await close(metrics);
-    throw error;
-  });
+  const server = await listen(started.handler, started.listen);
   started.listening?.(server);
   // Start-up garbage and a young generation grown by loading: given back once (bench/README.md, "Memory").
   releaseStartupMemoryLater();

@@ -41,9 +41,10 @@ function started(overrides: Partial<StartedServer> = {}): StartedServer {
   };
 }
 
-async function run(preload?: () => () => void): Promise<RunningServer> {
+async function run(preload?: () => () => void, closeTimeoutMs?: number): Promise<RunningServer> {
   running = await runServer({
     name: 'demo',
+    ...(closeTimeoutMs === undefined ? {} : { closeTimeoutMs }),
     ...(preload ? { preload } : {}),
     load: () => {
       plan.events.push('load');
@@ -107,8 +108,8 @@ describe('runServer: preload', () => {
 });
 
 describe('runServer: failures the operator fixes', () => {
-  const outcome = async (): Promise<{ exit: number | undefined; stderr: string }> => {
-    const exit = await run().then(
+  const outcome = async (closeTimeoutMs?: number): Promise<{ exit: number | undefined; stderr: string }> => {
+    const exit = await run(undefined, closeTimeoutMs).then(
       () => undefined,
       (error: unknown) => {
         if (error instanceof Exit) return error.code;
@@ -156,6 +157,44 @@ describe('runServer: failures the operator fixes', () => {
     try {
       plan.start = async () => started({ listen: { host: '127.0.0.1', port: other.port, settings: 'DEMO_HOST/DEMO_PORT' } });
       expect(await outcome()).toEqual({ exit: 1, stderr: `app-one: cannot listen on 127.0.0.1:${other.port} (DEMO_HOST/DEMO_PORT): the port is in use by another process\n` });
+    } finally {
+      other.server.close();
+    }
+  });
+
+  it("a listener that fails once the module started: the bound /metrics listener closes and the module's close finishes before the exit", async () => {
+    const other = await taken();
+    const free = await taken();
+    await new Promise((resolve) => free.server.close(resolve));
+    try {
+      plan.start = async () =>
+        started({
+          listen: { host: '127.0.0.1', port: other.port, settings: 'DEMO_HOST/DEMO_PORT' },
+          logger: { info: () => undefined, warn: (fields) => void plan.events.push(`warn ${String(fields.event)}`) },
+          metrics: { host: '127.0.0.1', port: free.port, settings: 'DEMO_METRICS_HOST/DEMO_METRICS_PORT', handler: answering('metrics') },
+          close: async () => {
+            await new Promise((resolve) => setImmediate(resolve));
+            plan.events.push('flushed and closed');
+          },
+        });
+      expect(await outcome()).toEqual({ exit: 1, stderr: `app-one: cannot listen on 127.0.0.1:${other.port} (DEMO_HOST/DEMO_PORT): the port is in use by another process\n` });
+      expect(plan.events.filter((event) => !event.startsWith('evaluated'))).toEqual(['load', 'config 1', 'flushed and closed']);
+      // The /metrics port is free again: its listener was closed.
+      const again = createServer();
+      await new Promise<void>((resolve, reject) => again.once('error', reject).listen(free.port, '127.0.0.1', resolve));
+      await new Promise((resolve) => again.close(resolve));
+
+      // A close that never ends is waited for only as long as the timeout allows, and logged.
+      plan.events = [];
+      stderr = [];
+      plan.start = async () =>
+        started({
+          listen: { host: '127.0.0.1', port: other.port, settings: 'DEMO_HOST/DEMO_PORT' },
+          logger: { info: () => undefined, warn: (fields) => void plan.events.push(`warn ${String(fields.event)}`) },
+          close: () => new Promise<void>(() => undefined),
+        });
+      expect(await outcome(5)).toEqual({ exit: 1, stderr: `app-one: cannot listen on 127.0.0.1:${other.port} (DEMO_HOST/DEMO_PORT): the port is in use by another process\n` });
+      expect(plan.events.filter((event) => !event.startsWith('evaluated'))).toEqual(['load', 'config 1', 'warn close_timeout']);
     } finally {
       other.server.close();
     }
