@@ -9,8 +9,8 @@
  *   and the figure is the time of the last of the four;
  * - then every process the command started is stopped (its process group and each group below
  *   it: scripts/dev.ts starts each app's dev script in a group of its own; SIGTERM, SIGKILL
- *   after `stopMs`) and waited for, so the
- *   ports are free for the next run; a run past `timeoutMs` fails with the command's output.
+ *   after `stopMs`) and waited for, so the ports are free for the next run; a run past
+ *   `timeoutMs` fails with the command's output.
  *
  * `node bench/src/dev-ready.ts [runs]`: `runs` first starts (each in a fresh folder) and `runs`
  * warm starts (all in one folder that a first start has filled), one line each.
