@@ -29,6 +29,7 @@
 import type { Context, Next } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS } from '@gatehouse/contracts';
+import { BodyError, readRequestBody } from '@gatehouse/http';
 import type { AccountStore } from '../accounts/account-store.ts';
 import { CLAIMS, accountClaims } from './find-account.ts';
 import { looksLikeJwt, type JwtAccessTokens } from './jwt-access-tokens.ts';
@@ -75,20 +76,19 @@ const ONE_MECHANISM = 'access token must only be provided using one mechanism';
 const BODY_LIMIT = 56 * 1024;
 
 /**
- * Whether the form body of a request that also has a header token carries `access_token`;
- * undefined when the body cannot be read (larger than the limit). Other fields, repeated or
- * not, are not this check's business (userinfo reads none of them for a JWT).
+ * Whether the form body of a request that also has a header token carries `access_token`, read by
+ * the one body reader under oidc-provider's limit; undefined when the body cannot be read (larger
+ * than the limit, or a charset other than UTF-8). Other fields, repeated or not, are not this
+ * check's business (userinfo reads none of them for a JWT).
  */
 async function formHasAccessToken(ctx: Context): Promise<boolean | undefined> {
-  if (Number(ctx.get('content-length') || 0) > BODY_LIMIT) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) return undefined;
-    chunks.push(chunk);
+  try {
+    const body = await readRequestBody(ctx.req, { limit: BODY_LIMIT, accept: ['application/x-www-form-urlencoded'] });
+    return body.kind === 'form' && body.params.has('access_token');
+  } catch (error) {
+    if (error instanceof BodyError && (error.code === 'payload_too_large' || error.code === 'unsupported_media_type')) return undefined;
+    throw error;
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8')).has('access_token');
 }
 
 /** A token oidc-provider refused as invalid_token: one it does not know (a JWT), or one with an audience. */
