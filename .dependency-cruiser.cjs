@@ -4,10 +4,14 @@
  * - the production code of an app (apps/<name>/src) imports no other app; tests may run a real
  *   authorization server through @gatehouse/auth/testing (docs/conventions.md §3);
  * - in apps/auth/src, the stores and the lower floors import no feature folder;
- * - nothing imports apps/auth/src/oidc/ but the protocol wiring: oidc/ itself, the composition
- *   (app.ts, services.ts, server.ts, main.ts) and interactions/, the interaction half of the
- *   protocol (its steps finish oidc-provider's interactions: the consent step writes the grant
- *   the provider reads, the account-selection step answers the provider's own prompt);
+ * - the composition files are imported from above only: no lower floor and no store imports
+ *   app.ts, services.ts, server.ts or main.ts, and no feature folder imports app.ts, server.ts
+ *   or main.ts (services.ts, the composed stores, stands on the features' floor: the handlers'
+ *   deps, the CLI and the dev seed take it);
+ * - nothing imports apps/auth/src/oidc/ but the protocol wiring: oidc/ itself and the
+ *   composition; what an interaction step shares with the protocol lives on a lower floor
+ *   (clients/first-party.ts, views/select-account-page.ts, regulation/);
+ * - every import resolves to a file or a package;
  * - no module reaches itself through its imports (no cycles).
  *
  * The floors of apps/auth/src, from the ground up (an import runs downward or sideways only;
@@ -24,6 +28,7 @@
  */
 const AUTH = '^apps/auth/src/';
 const FEATURES = '(account|admin|authenticator|interactions|passkeys|cli|dev|secrets|oidc)';
+const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
 const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -58,11 +63,32 @@ module.exports = {
       to: { path: `${AUTH}${FEATURES}/`, pathNot: `${AUTH}$1/` },
     },
     {
-      name: 'only-protocol-wiring-imports-oidc',
-      comment: 'Only the protocol wiring imports apps/auth/src/oidc/: oidc/ itself, app.ts, services.ts, server.ts, main.ts and interactions/ (the interaction half of the protocol).',
+      name: 'lower-floor-imports-no-composition',
+      comment: 'A lower floor or a store of apps/auth/src imports none of the composition files (app.ts, services.ts, server.ts, main.ts): it takes what it needs as arguments.',
       severity: 'error',
-      from: { path: AUTH, pathNot: `${AUTH}(oidc/|interactions/|app\\.ts$|services\\.ts$|server\\.ts$|main\\.ts$)` },
+      from: { path: [`${AUTH}${LOWER}/`, `${AUTH}.*-store\\.ts$`] },
+      to: { path: `${COMPOSITION}$` },
+    },
+    {
+      name: 'feature-imports-no-top-floor',
+      comment: 'A feature folder imports none of app.ts, server.ts, main.ts (the top floor); services.ts stands on its own floor.',
+      severity: 'error',
+      from: { path: `${AUTH}${FEATURES}/` },
+      to: { path: `${AUTH}(app|server|main)\\.ts$` },
+    },
+    {
+      name: 'only-protocol-wiring-imports-oidc',
+      comment: 'Only the protocol wiring imports apps/auth/src/oidc/: oidc/ itself and the composition files (app.ts, services.ts, server.ts, main.ts).',
+      severity: 'error',
+      from: { path: AUTH, pathNot: [`${AUTH}oidc/`, `${COMPOSITION}$`] },
       to: { path: `${AUTH}oidc/` },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'Every import resolves to a file or a package: a path that names nothing is a mistake, not an import.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
     },
     {
       name: 'no-circular',

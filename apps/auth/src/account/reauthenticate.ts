@@ -1,6 +1,6 @@
 /**
  * Proving the account's current credentials again on the account page, under the same
- * regulation as the login (interactions/regulation-keys.ts, interactions/regulate-attempt.ts).
+ * regulation as the login (regulation/regulation-keys.ts, regulation/regulate-attempt.ts).
  * Rules:
  * - a refused key set answers 429 with Retry-After before anything is checked;
  * - a wrong answer is 401 (like the login's), and counts as a failure of the login step it stands for: the current
@@ -14,8 +14,8 @@ import type { Account } from '../accounts/account-store.ts';
 import { verifyPassword } from '../accounts/password.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { regulateAttempt, type RegulateAttemptDeps } from '../interactions/regulate-attempt.ts';
-import { passwordKeys, secondFactorKeys } from '../interactions/regulation-keys.ts';
+import { regulateAttempt, type RegulateAttemptDeps } from '../regulation/regulate-attempt.ts';
+import { passwordKeys, secondFactorKeys } from '../regulation/regulation-keys.ts';
 
 export type ReauthenticateDeps = RegulateAttemptDeps & Pick<HandlerServices, 'knownDevices' | 'accounts' | 'totp' | 'recoveryCodes' | 'clock'>;
 

@@ -152,7 +152,7 @@ function decodeCursor(cursor: string): string {
   return username;
 }
 
-/** The regulation keys that lock the account out (interactions/regulation-keys.ts). */
+/** The regulation keys that lock the account out (regulation/regulation-keys.ts). */
 export function lockoutKeys(username: string): string[] {
   const name = username.toLowerCase();
   return [`account:${name}`, `mfa:${name}`];

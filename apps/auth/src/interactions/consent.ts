@@ -20,7 +20,7 @@ import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';
-import { isFirstParty } from '../oidc/grants.ts';
+import { isFirstParty } from '../clients/first-party.ts';
 import { consentRequest } from './consent-step.ts';
 import { resumeAuthorization } from './mfa/complete-login.ts';
 import type { HandlerServices } from './deps.ts';

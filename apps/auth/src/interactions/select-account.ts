@@ -21,7 +21,7 @@ import type { Context, Next } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
-import type { SelectAccountResult } from '../oidc/interaction-policy.ts';
+import type { SelectAccountResult } from '../views/select-account-page.ts';
 import { loadInteraction, redirectOrigin } from './interaction-state.ts';
 import { resumeAuthorization } from './mfa/complete-login.ts';
 import { SELECT_ACCOUNT_CHOICES } from './select-account-step.ts';

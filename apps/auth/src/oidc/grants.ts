@@ -18,16 +18,11 @@
 import type { KoaContextWithOIDC, Grant } from 'oidc-provider';
 import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { ConsentStore } from '../consent/consent-store.ts';
-import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
+import { isFirstParty } from '../clients/first-party.ts';
 
 export interface GrantDeps {
   gate: ScopeGate;
   consents: Pick<ConsentStore, 'find'>;
-}
-
-/** A client the operator marked first-party (`authctl client add --first-party`), or the account page's own. */
-export function isFirstParty(client: { clientId: string }): boolean {
-  return (client as { first_party?: unknown }).first_party === true || client.clientId === ACCOUNT_CLIENT_ID;
 }
 
 export function grantLoader(deps: GrantDeps) {

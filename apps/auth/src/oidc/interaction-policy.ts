@@ -16,14 +16,9 @@
  *   instead of failing.
  */
 import { interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import type { SelectAccountResult } from '../views/select-account-page.ts';
 
 const { Check, Prompt, base } = interactionPolicy;
-
-/** What the select-account step stores as its interaction result (interactions/select-account.ts). */
-export interface SelectAccountResult {
-  /** The user chose to sign in with another account than the session's. */
-  another?: boolean;
-}
 
 type Result = { login?: unknown; select_account?: SelectAccountResult } | undefined;
 const resultOf = (ctx: KoaContextWithOIDC) => (ctx.oidc as { result?: Result }).result;

@@ -4,7 +4,7 @@
  * each failure before any lock, a failure window) and Authelia's regulation (find/ban times on
  * user and IP). Rules:
  * - a key names what an attempt counts against, `<rule>:<id>`; its rule is the prefix
- *   (`account`, `device`, `mfa`, `ip`; interactions/regulation-keys.ts chooses the keys);
+ *   (`account`, `device`, `mfa`, `ip`; regulation/regulation-keys.ts chooses the keys);
  * - failures count inside a window (`findTime`) that slides with the latest failure: those less
  *   than findTime older than it;
  * - progressive delay: once a key has `delayAfter` failures in the window, the next attempt must

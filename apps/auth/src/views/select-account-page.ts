@@ -9,6 +9,15 @@ export interface SelectAccountPageModel {
 }
 
 /**
+ * The page's answer as the select-account step stores it for oidc-provider
+ * (interactions/select-account.ts), read by the interaction policy (oidc/interaction-policy.ts).
+ */
+export interface SelectAccountResult {
+  /** The user chose to sign in with another account than the session's. */
+  another?: boolean;
+}
+
+/**
  * The account selection (prompt=select_account): continue as the session's account, or sign in
  * with another one. One form, two submit buttons (the pressed one sends `choice`), so it works
  * without script and by keyboard: "Continue as" has the focus, Tab reaches "Use another account".

@@ -1,5 +1,5 @@
 /**
- * Brute-force protection over HTTP (regulation/regulator.ts, interactions/regulation-keys.ts,
+ * Brute-force protection over HTTP (regulation/regulator.ts, regulation/regulation-keys.ts,
  * regulation/known-device.ts): guessing stays bounded, but failures cannot be turned into a
  * lockout of the real user on their known device. Time moves only by the injected clock.
  * The shipped account defaults apply (5 free failures, 30 s doubling to 15 min, lock at 30 in

@@ -50,7 +50,7 @@ const PASSKEY_REFUSALS = ['passkey_challenge_invalid', 'passkey_unknown', 'passk
 
 /**
  * The 401 refusals that record a sign-in failure, by path (regulation/regulator.ts through
- * interactions/regulate-attempt.ts, the one step of the password, second-factor and passkey sign-ins):
+ * regulation/regulate-attempt.ts, the one step of the password, second-factor and passkey sign-ins):
  * each of them writes regulation_failures, and nothing else does.
  */
 const COUNTED_FAILURES: Readonly<Record<string, ReadonlySet<string>>> = {

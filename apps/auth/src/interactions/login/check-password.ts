@@ -3,7 +3,7 @@
  * - an unknown username costs one argon2 verification, like a wrong password, and both are
  *   answered 401 invalid_credentials with the same message (no user enumeration);
  * - each failure counts against the attempt's keys and is audited `login.password.failure`; the
- *   failure that starts a lock is audited `login.lockout` and counted once (../regulate-attempt.ts);
+ *   failure that starts a lock is audited `login.lockout` and counted once (regulation/regulate-attempt.ts);
  * - the right password of a disabled account is 403 account_disabled, audited
  *   `login.account_disabled`, and not counted as a failure;
  * - success is audited `login.password.success` and counted.

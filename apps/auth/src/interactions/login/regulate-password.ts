@@ -1,8 +1,8 @@
 /**
- * Regulation of the password step (the shared step is ../regulate-attempt.ts). Rules:
+ * Regulation of the password step (the shared step is regulation/regulate-attempt.ts). Rules:
  * - the account is looked up by username before the check, to recognise a known device; every
  *   attempt does this alike, known username or not;
- * - the keys are the known device's, or the account's and the client IP's (regulation-keys.ts);
+ * - the keys are the known device's, or the account's and the client IP's (regulation/regulation-keys.ts);
  * - a refused key set is answered 429 with Retry-After before the password is checked, even a
  *   correct one: `login.throttled` while a progressive delay runs, `login.lockout` while locked,
  *   step `password`; neither is counted as a failure.
@@ -10,8 +10,8 @@
 import type { Context } from 'koa';
 import type { Account } from '../../accounts/account-store.ts';
 import type { HandlerServices } from '../deps.ts';
-import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../regulate-attempt.ts';
-import { passwordKeys } from '../regulation-keys.ts';
+import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../../regulation/regulate-attempt.ts';
+import { passwordKeys } from '../../regulation/regulation-keys.ts';
 
 /** A password attempt allowed to check its password. */
 export interface PasswordAttempt {

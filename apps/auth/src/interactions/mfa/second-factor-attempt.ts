@@ -1,7 +1,7 @@
 /**
- * The regulated second factor (the shared step is ../regulate-attempt.ts). Rules:
+ * The regulated second factor (the shared step is regulation/regulate-attempt.ts). Rules:
  * - the keys are the password step's (the known device's, or the account's and the IP's) plus
- *   the account's second-factor key (regulation-keys.ts), so code guessing stays bounded per
+ *   the account's second-factor key (regulation/regulation-keys.ts), so code guessing stays bounded per
  *   account on any device;
  * - a refused key set is answered 429 with Retry-After before any factor is checked, audited
  *   `login.lockout` when locked and `login.throttled` during a progressive delay, step `mfa`;
@@ -16,8 +16,8 @@ import type { AuditFields } from '../../audit/audit-events.ts';
 import type { SecondFactorMethod } from '../../metrics/auth-metrics.ts';
 import type { HandlerServices } from '../deps.ts';
 import type { PendingLogin } from '../interaction-state.ts';
-import { regulateAttempt, type RegulateAttemptDeps } from '../regulate-attempt.ts';
-import { secondFactorKeys } from '../regulation-keys.ts';
+import { regulateAttempt, type RegulateAttemptDeps } from '../../regulation/regulate-attempt.ts';
+import { secondFactorKeys } from '../../regulation/regulation-keys.ts';
 
 export type MfaFailure = AuditFields['login.mfa.failure']['reason'];
 

@@ -7,7 +7,7 @@
  *   biometrics (something you are or know) counts as both factors, amr `hwk`|`swk` + `user`
  *   (RFC 8176), so there is no /mfa/verify step;
  * - once the credential is known, the attempt's keys are the password step's
- *   (interactions/regulation-keys.ts: the known device's, or the account's and the IP's); while
+ *   (regulation/regulation-keys.ts: the known device's, or the account's and the IP's); while
  *   they wait or are locked the attempt is refused before the signature is checked (429 with
  *   Retry-After), audited `login.throttled` or `login.lockout` with step `passkey`, not counted;
  * - an assertion whose credential is unknown counts against the client IP alone, and is refused
@@ -29,8 +29,8 @@ import type { HandlerServices } from '../deps.ts';
 import { loadInteraction } from '../interaction-state.ts';
 import { showLoginRefusal } from '../login/login-refusal.ts';
 import { finishLogin, passkeyAmr } from '../mfa/complete-login.ts';
-import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../regulate-attempt.ts';
-import { passwordKeys } from '../regulation-keys.ts';
+import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../../regulation/regulate-attempt.ts';
+import { passwordKeys } from '../../regulation/regulation-keys.ts';
 import { auditCloneSuspected } from '../../passkeys/audit-clone.ts';
 import { PasskeyAssertionRefused, verifyAuthentication } from '../../passkeys/authentication.ts';
 import { ceremonyDeps, type CeremonyServices } from '../../passkeys/ceremony-deps.ts';

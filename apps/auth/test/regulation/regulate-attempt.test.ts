@@ -1,5 +1,5 @@
 /**
- * The one regulation step of every sign-in attempt (src/interactions/regulate-attempt.ts), on the
+ * The one regulation step of every sign-in attempt (src/regulation/regulate-attempt.ts), on the
  * real regulator and store: what is refused before the credential, what a failure counts, and
  * which audit lines and metrics each case writes, in order.
  */
@@ -8,7 +8,7 @@ import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createMetricsRegistry } from '@gatehouse/metrics';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { AuthError } from '../../src/errors/auth-error.ts';
-import { regulateAttempt, type AttemptSubject } from '../../src/interactions/regulate-attempt.ts';
+import { regulateAttempt, type AttemptSubject } from '../../src/regulation/regulate-attempt.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createAuthMetrics } from '../../src/metrics/auth-metrics.ts';
 import { createRegulationStore } from '../../src/regulation/regulation-store.ts';

@@ -15,9 +15,15 @@
 import { tooManyAttempts } from '../errors/auth-error.ts';
 import type { AuditFields } from '../audit/audit-events.ts';
 import type { LoginStep } from '../metrics/auth-metrics.ts';
-import type { HandlerServices } from './deps.ts';
+import type { Auditor } from '../audit/auditor.ts';
+import type { AuthMetrics } from '../metrics/auth-metrics.ts';
+import type { Regulator } from './regulator.ts';
 
-export type RegulateAttemptDeps = Pick<HandlerServices, 'regulator' | 'audit' | 'metrics'>;
+export interface RegulateAttemptDeps {
+  regulator: Regulator;
+  audit: Auditor;
+  metrics: AuthMetrics;
+}
 
 export interface AttemptSubject {
   /** What the attempt counts against (regulation-keys.ts). */
