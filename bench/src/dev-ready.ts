@@ -3,8 +3,9 @@
  * servers (DEV_TOPOLOGY: auth, api, app-one, app-two) answering `GET /healthz` 200.
  * Rules:
  * - the command runs from the repository root in a process group of its own, with every app's
- *   data (databases, development secrets) in `dataDir`: a fresh folder measures a first start,
- *   the same folder again measures a warm one;
+ *   data (databases, development secrets) and Node's compile cache (NODE_COMPILE_CACHE, which
+ *   scripts/dev.ts keeps when it is set) in `dataDir`: a fresh folder measures a first start, cold
+ *   as after a fresh clone, and the same folder again measures a warm one, which reuses that cache;
  * - each server is polled every `pollMs` (25 ms); a server counts as ready at its first 200,
  *   and the figure is the time of the last of the four;
  * - then every process the command started is stopped (its process group and each group below
@@ -49,9 +50,13 @@ export interface DevReady {
   readonly servers: Readonly<Record<keyof typeof DEV_TOPOLOGY, number>>;
 }
 
-/** The environment that keeps every app's files in `dataDir` (each app otherwise writes `./data` under its own folder). */
+/**
+ * The environment that keeps every app's files in `dataDir` (each app otherwise writes `./data`
+ * under its own folder), and Node's compile cache with them.
+ */
 export function devDataEnv(dataDir: string): Record<string, string> {
   return {
+    NODE_COMPILE_CACHE: join(dataDir, 'node-compile-cache'),
     AUTH_DATA_DIR: join(dataDir, 'auth'),
     AUTH_DATABASE_URL: `sqlite:${join(dataDir, 'auth', 'auth.db')}`,
     API_DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
