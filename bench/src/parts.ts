@@ -5,7 +5,7 @@
  * - the parts run in this order: the start-up first, on a quiet machine; the memory last, so its
  *   second reading follows every load;
  * - a ratio budget compares Gatehouse with its baseline in paired, interleaved rounds (paired.ts);
- *   a token budget's baseline is the floor on the same engine (baselines/floor-adapter.ts).
+ *   a token budget's baseline is the floor of its grant on the same engine (baselines/floor-adapter.ts).
  */
 import type { Budget, Figure } from './budgets.ts';
 import type { Context } from './context.ts';

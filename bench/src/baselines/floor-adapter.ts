@@ -1,12 +1,16 @@
 /**
  * The oidc-provider adapter of a floor (bench/README.md, "Token path"): the memory baseline plus
- * the least durable work Gatehouse's guarantees require on one storage engine. Rules:
- * - every model stays in oidc-provider's own memory adapter, as in the memory baseline, except two;
- * - RefreshToken lives in the engine: a refresh reads the presented token by primary key (one
- *   statement); its consumption is held in memory until the rotation that follows it (oidc-provider's
- *   refresh grant always makes one) and is stored with the new token in one transaction, one commit;
- * - Client is read from the engine on every lookup, by primary key, one statement (a removed client
- *   must stop at once); the clients are written there once, before any measurement;
+ * the least durable work Gatehouse's guarantees require on one storage engine for one grant.
+ * Rules:
+ * - every model stays in oidc-provider's own memory adapter, as in the memory baseline, except the
+ *   one model of the floor's kind;
+ * - the refresh floor (`refresh`, budget 3a) keeps RefreshToken in the engine: a refresh reads the
+ *   presented token by primary key (one statement); its consumption is held in memory until the
+ *   rotation that follows it (oidc-provider's refresh grant always makes one) and is stored with the
+ *   new token in one transaction, one commit; its clients stay in memory;
+ * - the client floor (`client`, budget 3b) reads Client from the engine on every lookup, by
+ *   primary key, one statement (a removed client must stop at once); the clients it reads are
+ *   written there once, before any measurement; its tokens stay in memory;
  * - nothing else: no grant, session or account row, no index but the primary keys, no audit, no log.
  * Not a server to run: a consumption reaches the engine only with the rotation that follows it.
  */
@@ -20,13 +24,23 @@ export interface TokenRow {
   readonly expiresAt: number | null;
 }
 
-/** The statements of a floor on one engine. */
-export interface FloorEngine {
+/** What a floor stores in its engine: its refresh tokens (3a) or its client rows (3b). */
+export type FloorKind = 'refresh' | 'client';
+
+/** The statements of a refresh floor on one engine. */
+export interface RefreshFloorEngine {
+  readonly kind: 'refresh';
   readToken(id: string): Promise<TokenRow | undefined>;
   /** Stores a new token and, in the same transaction, marks the consumed one. */
   storeToken(token: { id: string; payload: string; expiresAt: number | null }, consumed: { id: string; at: number } | undefined): Promise<void>;
   deleteToken(id: string): Promise<void>;
   deleteTokensOfGrant(grantId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The statements of a client floor on one engine. */
+export interface ClientFloorEngine {
+  readonly kind: 'client';
   /** A client's metadata (JSON), by client id. */
   readClient(id: string): Promise<string | undefined>;
   /** Stores a client's metadata (set-up only, not measured). */
@@ -34,14 +48,25 @@ export interface FloorEngine {
   close(): Promise<void>;
 }
 
+export type FloorEngine = RefreshFloorEngine | ClientFloorEngine;
+
 export function floorAdapter(engine: FloorEngine): (model: string) => Adapter {
   const memory = createMemoryAdapter();
+  if (engine.kind === 'client') {
+    const clients = clientAdapter(engine);
+    return (model) => (model === 'Client' ? clients : memory(model));
+  }
+  const refreshTokens = refreshTokenAdapter(engine);
+  return (model) => (model === 'RefreshToken' ? refreshTokens : memory(model));
+}
+
+const nothing = async () => undefined;
+
+function refreshTokenAdapter(engine: RefreshFloorEngine): Adapter {
   const grantOf = new Map<string, string>();
   /** A refresh token consumed, by its grant: stored with the grant's next refresh token. */
   const consumedByGrant = new Map<string, { id: string; at: number }>();
-  const nothing = async () => undefined;
-
-  const refreshTokens: Adapter = {
+  return {
     async find(id) {
       const row = await engine.readToken(id);
       if (!row || (row.expiresAt !== null && row.expiresAt <= Date.now())) return undefined;
@@ -67,8 +92,10 @@ export function floorAdapter(engine: FloorEngine): (model: string) => Adapter {
     findByUid: nothing,
     findByUserCode: nothing,
   };
+}
 
-  const clients: Adapter = {
+function clientAdapter(engine: ClientFloorEngine): Adapter {
+  return {
     async find(id) {
       const metadata = await engine.readClient(id);
       return metadata === undefined ? undefined : (JSON.parse(metadata) as AdapterPayload);
@@ -80,6 +107,4 @@ export function floorAdapter(engine: FloorEngine): (model: string) => Adapter {
     findByUid: nothing,
     findByUserCode: nothing,
   };
-
-  return (model) => (model === 'RefreshToken' ? refreshTokens : model === 'Client' ? clients : memory(model));
 }

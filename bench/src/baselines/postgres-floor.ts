@@ -2,20 +2,36 @@
  * The floor's statements on PostgreSQL (floor-adapter.ts has the floor's rules). Rules here:
  * - named prepared statements on a pool of 10 connections, like apps/auth;
  * - a rotation is one statement (the consumed token updated, the new one inserted), one commit;
- * - two tables with their primary keys only, in the database of the run.
+ * - the table of the floor's kind (refresh tokens or clients), with its primary key only, in the
+ *   database of the run.
  */
 import pg from 'pg';
-import type { FloorEngine } from './floor-adapter.ts';
+import type { FloorEngine, FloorKind } from './floor-adapter.ts';
 
 const TOKENS = 'bench_floor_refresh_tokens';
 const CLIENTS = 'bench_floor_clients';
 
-export async function postgresFloor(connectionString: string): Promise<FloorEngine> {
+export async function postgresFloor(connectionString: string, kind: FloorKind): Promise<FloorEngine> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  const close = () => pool.end();
+  if (kind === 'client') {
+    await pool.query(`create table if not exists ${CLIENTS} (id text primary key, metadata text not null)`);
+    return {
+      kind,
+      async readClient(id) {
+        const { rows } = await pool.query<{ metadata: string }>({ name: 'floor_client', text: `select metadata from ${CLIENTS} where id = $1`, values: [id] });
+        return rows[0]?.metadata;
+      },
+      async saveClient(id, metadata) {
+        await pool.query(`insert into ${CLIENTS} (id, metadata) values ($1, $2) on conflict (id) do update set metadata = excluded.metadata`, [id, metadata]);
+      },
+      close,
+    };
+  }
   await pool.query(`create table if not exists ${TOKENS} (id text primary key, payload text not null, consumed_at bigint, expires_at bigint)`);
-  await pool.query(`create table if not exists ${CLIENTS} (id text primary key, metadata text not null)`);
   const time = (value: string | null) => (value === null ? null : Number(value));
   return {
+    kind,
     async readToken(id) {
       const { rows } = await pool.query<{ payload: string; consumed_at: string | null; expires_at: string | null }>({ name: 'floor_find', text: `select payload, consumed_at, expires_at from ${TOKENS} where id = $1`, values: [id] });
       const row = rows[0];
@@ -38,13 +54,6 @@ export async function postgresFloor(connectionString: string): Promise<FloorEngi
     async deleteTokensOfGrant(grantId) {
       await pool.query({ name: 'floor_revoke', text: `delete from ${TOKENS} where payload::json ->> 'grantId' = $1`, values: [grantId] });
     },
-    async readClient(id) {
-      const { rows } = await pool.query<{ metadata: string }>({ name: 'floor_client', text: `select metadata from ${CLIENTS} where id = $1`, values: [id] });
-      return rows[0]?.metadata;
-    },
-    async saveClient(id, metadata) {
-      await pool.query(`insert into ${CLIENTS} (id, metadata) values ($1, $2) on conflict (id) do update set metadata = excluded.metadata`, [id, metadata]);
-    },
-    close: () => pool.end(),
+    close,
   };
 }

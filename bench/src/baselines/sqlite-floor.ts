@@ -2,8 +2,8 @@
  * The floor's statements on SQLite (floor-adapter.ts has the floor's rules), with the durability
  * Gatehouse's SQLite default gives a refresh-token rotation (packages/db, open-database.ts
  * `deferredSync` and sqlite-driver.ts). Rules here:
- * - one file of its own next to the run's databases, in WAL mode with a busy timeout, on one
- *   node:sqlite connection with prepared statements;
+ * - one file per floor next to the run's databases, in WAL mode with a busy timeout, on one
+ *   node:sqlite connection with prepared statements, holding only the table of the floor's kind;
  * - a rotation is one transaction (the consumed token updated, the new one inserted), committed
  *   with `synchronous = NORMAL`; the write resolves only once an fdatasync of the `-wal` file has
  *   run in libuv's pool, so what is answered is on disk, as after a FULL commit;
@@ -11,20 +11,11 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
-import type { FloorEngine, TokenRow } from './floor-adapter.ts';
+import type { FloorEngine, FloorKind, TokenRow } from './floor-adapter.ts';
 
-export function sqliteFloor(path: string): FloorEngine {
+export function sqliteFloor(path: string, kind: FloorKind): FloorEngine {
   const db = new DatabaseSync(path);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
-  db.exec('create table if not exists bench_floor_refresh_tokens (id text primary key, payload text not null, consumed_at integer, expires_at integer)');
-  db.exec('create table if not exists bench_floor_clients (id text primary key, metadata text not null)');
-  const find = db.prepare('select payload, consumed_at as consumedAt, expires_at as expiresAt from bench_floor_refresh_tokens where id = ?');
-  const consume = db.prepare('update bench_floor_refresh_tokens set consumed_at = ? where id = ?');
-  const insert = db.prepare('insert into bench_floor_refresh_tokens (id, payload, expires_at) values (?, ?, ?)');
-  const remove = db.prepare('delete from bench_floor_refresh_tokens where id = ?');
-  const removeOfGrant = db.prepare("delete from bench_floor_refresh_tokens where json_extract(payload, '$.grantId') = ?");
-  const findClient = db.prepare('select metadata from bench_floor_clients where id = ?');
-  const saveClient = db.prepare('insert into bench_floor_clients (id, metadata) values (?, ?) on conflict (id) do update set metadata = excluded.metadata');
   const sync = walSync(path);
 
   /** Runs `work` in one transaction and resolves once its commit is on disk. */
@@ -39,8 +30,31 @@ export function sqliteFloor(path: string): FloorEngine {
     }
     return sync.afterCommit();
   };
+  const close = async () => {
+    await sync.close();
+    db.close();
+  };
 
+  if (kind === 'client') {
+    db.exec('create table if not exists bench_floor_clients (id text primary key, metadata text not null)');
+    const findClient = db.prepare('select metadata from bench_floor_clients where id = ?');
+    const saveClient = db.prepare('insert into bench_floor_clients (id, metadata) values (?, ?) on conflict (id) do update set metadata = excluded.metadata');
+    return {
+      kind,
+      readClient: async (id) => (findClient.get(id) as { metadata: string } | undefined)?.metadata,
+      saveClient: (id, metadata) => durably(() => void saveClient.run(id, metadata)),
+      close,
+    };
+  }
+
+  db.exec('create table if not exists bench_floor_refresh_tokens (id text primary key, payload text not null, consumed_at integer, expires_at integer)');
+  const find = db.prepare('select payload, consumed_at as consumedAt, expires_at as expiresAt from bench_floor_refresh_tokens where id = ?');
+  const consume = db.prepare('update bench_floor_refresh_tokens set consumed_at = ? where id = ?');
+  const insert = db.prepare('insert into bench_floor_refresh_tokens (id, payload, expires_at) values (?, ?, ?)');
+  const remove = db.prepare('delete from bench_floor_refresh_tokens where id = ?');
+  const removeOfGrant = db.prepare("delete from bench_floor_refresh_tokens where json_extract(payload, '$.grantId') = ?");
   return {
+    kind,
     readToken: async (id) => find.get(id) as TokenRow | undefined,
     storeToken: (token, consumed) =>
       durably(() => {
@@ -49,12 +63,7 @@ export function sqliteFloor(path: string): FloorEngine {
       }),
     deleteToken: (id) => durably(() => void remove.run(id)),
     deleteTokensOfGrant: (grantId) => durably(() => void removeOfGrant.run(grantId)),
-    readClient: async (id) => (findClient.get(id) as { metadata: string } | undefined)?.metadata,
-    saveClient: (id, metadata) => durably(() => void saveClient.run(id, metadata)),
-    close: async () => {
-      await sync.close();
-      db.close();
-    },
+    close,
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * The token endpoint's parts (bench/README.md, "Token path"): the refresh grant (rotating) and
  * client_credentials, on SQLite and on PostgreSQL. Rules:
- * - Gatehouse is compared directly with the floor on the same engine (floor-adapter.ts): the
- *   memory baseline plus the least durable work our guarantees require there;
+ * - Gatehouse is compared directly with the floor of the same grant on the same engine
+ *   (floor-adapter.ts): the memory baseline plus the least durable work our guarantees require
+ *   there for that grant, one process per grant and engine, started on first use;
  * - each floor is also compared with the memory baseline, for information, in fewer rounds;
  * - a refresh chain follows its own rotations (each request presents the token the last answer
  *   gave); any other answer than 200 with the three tokens fails the run;
@@ -10,6 +11,7 @@
  */
 import { join } from 'node:path';
 import type { Figure } from '../budgets.ts';
+import type { FloorKind } from '../baselines/floor-adapter.ts';
 import type { Context } from '../context.ts';
 import { httpRequest, repeat, type Script } from '../load.ts';
 import { CpuMeter, measure, ratioFigure, roundLogger, type Target } from '../measure.ts';
@@ -56,10 +58,10 @@ function clientCredentialsScript(target: TokenTarget) {
 
 type ProviderMessage = { port: number; secrets: { app: string; api: string }; refreshTokens: string[] };
 
-/** oidc-provider with its memory adapter (baselines/memory-provider.ts); with a database URL, the floor on that engine. */
-async function provider(context: Context, name: string, engine: Engine | undefined, databaseUrl?: string): Promise<TokenTarget> {
+/** oidc-provider with its memory adapter (baselines/memory-provider.ts); with a floor, the floor of that kind on that engine. */
+async function provider(context: Context, name: string, engine: Engine | undefined, floor?: { url: string; kind: FloorKind }): Promise<TokenTarget> {
   const { sqlite } = await context.stacks();
-  const args = [String(context.settings.tokenConnections), sqlite.audience, ...(databaseUrl ? [databaseUrl] : [])];
+  const args = [String(context.settings.tokenConnections), sqlite.audience, ...(floor ? [floor.url, floor.kind] : [])];
   const forked = await context.processes.fork<ProviderMessage>(name, './baselines/memory-provider.ts', args);
   return {
     port: forked.message.port,
@@ -73,11 +75,13 @@ async function provider(context: Context, name: string, engine: Engine | undefin
 
 const memoryBaseline = (context: Context) => context.shared('memory-baseline', () => provider(context, 'memory-provider', undefined));
 
-function floor(context: Context, engine: Engine): Promise<TokenTarget> {
-  return context.shared(`floor-${engine}`, async () => {
+/** The floor of `grant` on `engine`: refresh tokens in the engine for the refresh grant, the client row for client_credentials. */
+function floor(context: Context, grant: Grant, engine: Engine): Promise<TokenTarget> {
+  const kind: FloorKind = grant === 'refresh grant' ? 'refresh' : 'client';
+  return context.shared(`floor-${kind}-${engine}`, async () => {
     const stacks = await context.stacks();
-    const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, 'floor-sqlite.db')}` : stacks.postgres.databaseUrl.auth;
-    return provider(context, `floor-${engine}`, engine, url);
+    const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, `floor-${kind}.db`)}` : stacks.postgres.databaseUrl.auth;
+    return provider(context, `floor-${kind}-${engine}`, engine, { url, kind });
   });
 }
 
@@ -111,10 +115,10 @@ export async function tokenGrant(context: Context, grant: Grant): Promise<Figure
   const engines: Engine[] = ['sqlite', 'postgres'];
   for (const engine of engines) {
     const subject = await gatehouse(context, engine, grant === 'refresh grant');
-    figures.push(await compareTargets(context, tokenFigure(grant, engine), `${grant} (${engine}) vs floor`, subject, await floor(context, engine), grant, context.settings.rounds));
+    figures.push(await compareTargets(context, tokenFigure(grant, engine), `${grant} (${engine}) vs floor`, subject, await floor(context, grant, engine), grant, context.settings.rounds));
   }
   for (const engine of engines) {
-    figures.push(await compareTargets(context, floorFigure(grant, engine), `${grant} floor (${engine}) vs memory`, await floor(context, engine), await memoryBaseline(context), grant, context.settings.infoRounds));
+    figures.push(await compareTargets(context, floorFigure(grant, engine), `${grant} floor (${engine}) vs memory`, await floor(context, grant, engine), await memoryBaseline(context), grant, context.settings.infoRounds));
   }
   return figures;
 }
