@@ -6,7 +6,13 @@
  * - no comment names a benchmark pass (`tenth pass`, `12th pass`, `pass 5`, `benchmark pass`);
  * - a comment that cites bench/README.md does so once, as `bench/README.md, "<section>"`, where
  *   <section> is a heading of bench/README.md (`##` or deeper), so the link stays stable while the
- *   figures behind it change.
+ *   figures behind it change;
+ * - no comment states a measured figure: a number followed by `×` (or `x` right after it), `req/s`,
+ *   `µs`, `ms per` or `MB of RSS` (the figures live in bench/README.md);
+ * - no comment narrates the code's history: `used to` after a subject (`it used to`) or before
+ *   `be`, `before/after/since this change` (or refactor, rewrite, fix), `formerly`,
+ *   `anymore`, `previously` (but `previously issued` and other participles of the domain), and
+ *   `no longer` except where it states a domain state (`no longer exists`, `loads`, `active`, …).
  * Run by `pnpm lint`; prints one line per finding (`file:line: what`) and exits 1 if there is any.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -22,13 +28,31 @@ const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const SELF = resolve(import.meta.filename);
 
 /** Only a file with one of these words can have a finding; the others are not parsed. */
-const CANDIDATE = /issue|pass|bench\/README/i;
+const CANDIDATE = /issue|pass|bench\/README|×|\dx\b|req\/s|µs|μs|ms per|MB|used to|this change|formerly|anymore|previously|no longer/i;
 const ISSUE = /\bissue\s+#?\d+/i;
 const ORDINAL = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|\\d+(?:st|nd|rd|th)';
 const PASS = new RegExp(`\\b(?:(?:${ORDINAL})\\s+pass(?:es)?|pass\\s+\\d+|bench(?:mark)?\\s+pass(?:es)?)\\b`, 'i');
+/** A measured figure: a ratio, a throughput, a CPU time, a per-request time or a memory reading. */
+const FIGURE = /(?<![\w.,])\d+(?:[.,]\d+)*\s*(?:×|req\/s\b|[µμ]s\b|ms\s+per\b|MB\s+(?:of\s+)?RSS\b)|(?<![\w.,])\d+(?:\.\d+)?x\b/g;
+/** Words that tell what the code was, not what it does. */
+const DOMAIN_AFTER_NO_LONGER = 'than|be|exists?|finds?|stored|shows?|active|valid|knows?|verif(?:y|ies)|sign(?:s)?\\s+in|loads?|stands?|pending';
+const HISTORY = new RegExp(
+  [
+    '\\b(?:we|it|this|that|they|which|there|code|server|module|function)\\s+used\\s+to\\b',
+    '\\bused\\s+to\\s+be\\b',
+    '\\b(?:before|after|since|until)\\s+(?:this|that|the)\\s+(?:change|refactor(?:ing)?|rewrite|fix)\\b',
+    '\\bformerly\\b',
+    '\\banymore\\b',
+    '\\bpreviously\\b(?!\\s+(?:issued|stored|seen|used|signed|granted|revoked|registered|consented|consumed))',
+    `\\bno\\s+longer\\b(?!\\s+(?:${DOMAIN_AFTER_NO_LONGER})\\b)`,
+  ].join('|'),
+  'gi',
+);
 const CITE = /bench\/README\.md/g;
 // The link may wrap onto the comment's next line.
 const STABLE_CITE = /bench\/README\.md,(?:\s|\*|\/\/)*"([^"]+)"/g;
+/** The comment with each line's leading `*` or `//` blanked (same length), so a phrase can wrap. */
+const flat = (text: string): string => text.replace(/(\n[ \t]*)(\*(?!\/)|\/\/)/g, (_, start: string, mark: string) => start + ' '.repeat(mark.length));
 const unwrap = (title: string): string => title.replace(/\s*\n\s*(?:\*|\/\/)?\s*/g, ' ').trim();
 
 /** The section titles of bench/README.md (its `##` and deeper headings). */
@@ -70,6 +94,12 @@ function checkComments(text: string, sections: ReadonlySet<string>): string[] {
     const at = (offset: number): number => comment.line + (comment.text.slice(0, offset).match(/\n/g)?.length ?? 0);
     const issue = ISSUE.exec(comment.text);
     if (issue) findings.push(`${at(issue.index)}: names an issue by number ("${issue[0]}"); state the rule instead`);
+    for (const figure of comment.text.matchAll(FIGURE)) {
+      findings.push(`${at(figure.index)}: states a measured figure ("${figure[0]}"); state the rule and cite bench/README.md, "<section>"`);
+    }
+    for (const history of flat(comment.text).matchAll(HISTORY)) {
+      findings.push(`${at(history.index)}: narrates history ("${history[0].replace(/\s+/g, ' ')}"); state the rule as it stands`);
+    }
     const pass = PASS.exec(comment.text);
     if (pass) findings.push(`${at(pass.index)}: names a benchmark pass ("${pass[0]}"); state the rule and cite bench/README.md, "<section>"`);
     const cites = [...comment.text.matchAll(CITE)];
