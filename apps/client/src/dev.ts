@@ -1,4 +1,4 @@
-/** `pnpm dev`: app-one and app-two from source, restarted on change. */
-import { launch } from './launcher.ts';
+/** `pnpm dev`: app-one and app-two from source in one process (dev-apps.ts); the dev script's watcher restarts it on change. */
+import { runDevApps } from './dev-apps.ts';
 
-launch({ watch: true });
+await runDevApps();
