@@ -7,7 +7,7 @@
 import type { ServerModule } from '@gatehouse/runtime';
 import { periodicTasks } from '@gatehouse/runtime';
 import { createLogger } from '@gatehouse/logging';
-import { openAtStart, redactUrl } from '@gatehouse/db';
+import { openAppDatabase, redactUrl } from '@gatehouse/db';
 import { createMetricsRegistry, metricsRequestListener } from '@gatehouse/metrics';
 import { createApp } from './app.ts';
 import { loadApiDefinition, type ApiDefinition } from './collections/collection-config.ts';
@@ -27,20 +27,13 @@ export const server: ServerModule<ApiSettings> = {
   async start({ config, definition }) {
     // The shared logger: one redaction list (tokens, secrets, codes, cookies) like the other apps.
     const logger = createLogger({ name: 'api', level: config.logLevel });
-    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
-    const database = await openAtStart(
-      () =>
-        openApiDatabase(config.databaseUrl, {
-          migrate: config.migrate,
-          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-        }),
-      {
-        url: config.databaseUrl,
-        timeoutMs: config.databaseConnectTimeout * 1000,
-        setting: 'API_DATABASE_CONNECT_TIMEOUT',
-        warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
-      },
-    );
+    // Waited for at start, one line per attempt; a connection lost later is one warning (packages/db open-at-start.ts).
+    const database = await openAppDatabase((events) => openApiDatabase(config.databaseUrl, { migrate: config.migrate, ...events }), {
+      url: config.databaseUrl,
+      timeoutMs: config.databaseConnectTimeout * 1000,
+      setting: 'API_DATABASE_CONNECT_TIMEOUT',
+      logger,
+    });
     const metrics = createMetricsRegistry();
     const app = createApp(config, { database, definition, clock: Date.now, fetch: globalThis.fetch, logger, metrics });
     // Loads the keys early, so /readyz turns green without waiting for the first request.

@@ -5,7 +5,7 @@
  * trail flushed at shutdown). main.ts names this module and the preload step.
  */
 import type { ServerModule } from '@gatehouse/runtime';
-import { openAtStart, redactUrl } from '@gatehouse/db';
+import { openAppDatabase, redactUrl } from '@gatehouse/db';
 import { createMetricsRegistry, metricsRequestListener } from '@gatehouse/metrics';
 import { loadConfig, type AuthConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -22,20 +22,13 @@ export const server: ServerModule<AuthConfig> = {
   oneLineFailures: ['sealed_unreadable'] satisfies SealedSecretsError['code'][],
   async start(config) {
     const logger = createLogger({ level: config.logLevel });
-    // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
-    const database = await openAtStart(
-      () =>
-        openAuthDatabase(config.databaseUrl, {
-          migrate: config.migrate,
-          onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-        }),
-      {
-        url: config.databaseUrl,
-        timeoutMs: config.databaseConnectTimeout * 1000,
-        setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
-        warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
-      },
-    );
+    // Waited for at start, one line per attempt; a connection lost later is one warning (packages/db open-at-start.ts).
+    const database = await openAppDatabase((events) => openAuthDatabase(config.databaseUrl, { migrate: config.migrate, ...events }), {
+      url: config.databaseUrl,
+      timeoutMs: config.databaseConnectTimeout * 1000,
+      setting: 'AUTH_DATABASE_CONNECT_TIMEOUT',
+      logger,
+    });
     // PostgreSQL: client rows are reused until a change is heard (clients/client-change-tracker.ts).
     const clientChangeListener =
       database.engine === 'postgres'

@@ -5,7 +5,7 @@
  */
 import type { ServerModule } from '@gatehouse/runtime';
 import type { DestinationStream } from '@gatehouse/logging';
-import { openAtStart, redactUrl } from '@gatehouse/db';
+import { openAppDatabase, redactUrl } from '@gatehouse/db';
 import { createMetricsRegistry, metricsRequestListener } from '@gatehouse/metrics';
 import { loadConfig, type ClientConfig } from './config/config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -19,20 +19,13 @@ export function clientServer(options: { logTo?: DestinationStream } = {}): Serve
     label: (config) => config.clientId,
     async start(config) {
       const logger = createLogger({ level: config.logLevel, name: config.clientId, ...(options.logTo ? { destination: options.logTo } : {}) });
-      // A database that is not there yet is waited for, one line per attempt (packages/db open-at-start.ts).
-      const database = await openAtStart(
-        () =>
-          openClientDatabase(config.databaseUrl, {
-            migrate: config.migrate,
-            onConnectionError: (error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects'),
-          }),
-        {
-          url: config.databaseUrl,
-          timeoutMs: config.databaseConnectTimeout * 1000,
-          setting: 'CLIENT_DATABASE_CONNECT_TIMEOUT',
-          warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message),
-        },
-      );
+      // Waited for at start, one line per attempt; a connection lost later is one warning (packages/db open-at-start.ts).
+      const database = await openAppDatabase((events) => openClientDatabase(config.databaseUrl, { migrate: config.migrate, ...events }), {
+        url: config.databaseUrl,
+        timeoutMs: config.databaseConnectTimeout * 1000,
+        setting: 'CLIENT_DATABASE_CONNECT_TIMEOUT',
+        logger,
+      });
       const metrics = createMetricsRegistry();
       const app = createApp(config, { database, logger, clock: Date.now, fetch: globalThis.fetch, metrics });
       return {

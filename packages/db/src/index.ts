@@ -11,5 +11,6 @@ export type { AppMigrations, OpenMigratedDatabaseOptions } from './open-migrated
 export { isDatabaseUnavailable } from './database-unavailable.ts';
 export { precompile, precompileReadNow, precompileSql } from './precompile.ts';
 export type { PrecompiledQuery, PrecompiledRead } from './precompile.ts';
-export { databaseTarget, DatabaseUnreachableError, failureReason, openAtStart } from './open-at-start.ts';
+export { databaseTarget, DatabaseUnreachableError, failureReason, openAppDatabase, openAtStart } from './open-at-start.ts';
+export type { StartupWarnings } from './open-at-start.ts';
 export type { FailedAttempt, OpenAtStartOptions } from './open-at-start.ts';

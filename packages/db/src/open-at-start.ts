@@ -128,3 +128,22 @@ export async function openAtStart<T>(open: () => Promise<T>, options: OpenAtStar
     }
   }
 }
+
+/** Where an app's start-up database lines go: a logger's `warn`. */
+export interface StartupWarnings {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * An app's database at start, the same way in every app: waited for as {@link openAtStart} does,
+ * each retried attempt logged through `logger`, and a connection lost once serving (a PostgreSQL
+ * restart) logged as one warning (`database.connection_lost`); the next query reconnects.
+ */
+export function openAppDatabase<T>(
+  open: (events: { onConnectionError: (error: Error) => void }) => Promise<T>,
+  options: Omit<OpenAtStartOptions, 'warn'> & { readonly logger: StartupWarnings },
+): Promise<T> {
+  const { logger, ...rest } = options;
+  const onConnectionError = (error: Error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects');
+  return openAtStart(() => open({ onConnectionError }), { ...rest, warn: (fields, message) => logger.warn(fields, message) });
+}

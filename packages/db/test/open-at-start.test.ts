@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { databaseTarget, DatabaseUnreachableError, openAtStart, openDatabase, type FailedAttempt } from '../src/index.ts';
+import { databaseTarget, DatabaseUnreachableError, openAppDatabase, openAtStart, openDatabase, type FailedAttempt } from '../src/index.ts';
 import { TEST_POSTGRES_URL } from '../src/testing.ts';
 
 const refused = () => Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
@@ -113,5 +113,34 @@ describe('openAtStart', () => {
       expect((error as Error).message).toBe(`cannot open the database at ${databaseTarget(url)}: ${reason} (tried 2 times in 0.3 s)`);
       expect(reasons).toEqual([reason]);
     }
+  });
+});
+
+describe('openAppDatabase', () => {
+  it("logs each retried attempt and, once open, a lost connection through the app's logger", async () => {
+    const time = fakeTime();
+    const lines: Array<[Record<string, unknown>, string]> = [];
+    const logger = { warn: (fields: Record<string, unknown>, message: string) => void lines.push([fields, message]) };
+    let calls = 0;
+    let lose: ((error: Error) => void) | undefined;
+    const value = await openAppDatabase(
+      async ({ onConnectionError }) => {
+        calls += 1;
+        if (calls < 2) throw refused();
+        lose = onConnectionError;
+        return 'open';
+      },
+      { url: 'postgres://gatehouse:pw@10.0.0.5:5432/auth', timeoutMs: 30_000, setting: 'AUTH_DATABASE_CONNECT_TIMEOUT', logger, ...time },
+    );
+    expect(value).toBe('open');
+    expect(lines).toEqual([
+      [
+        { event: 'database.unreachable_at_start', target: '10.0.0.5:5432', reason: 'connection refused', attempt: 1, retry_in_ms: 500 },
+        'cannot reach the database at 10.0.0.5:5432 (connection refused); retrying in 500 ms (AUTH_DATABASE_CONNECT_TIMEOUT)',
+      ],
+    ]);
+    const lost = new Error('terminating connection due to administrator command');
+    lose!(lost);
+    expect(lines[1]).toEqual([{ err: lost, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects']);
   });
 });
