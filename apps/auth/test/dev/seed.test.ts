@@ -11,8 +11,8 @@ describe.each(TEST_ENGINES)('the development seed on %s', (engine) => {
 
   it('demonstrates the access policy on a fresh database: movies:write for editors, and demo is an editor', async () => {
     const config = loadConfig({ NODE_ENV: 'development', AUTH_DATABASE_URL: database.url });
-    // The services need only the open Kysely instance of the test database.
-    const services = createAuthServices(config, { db: database.db } as never);
+    // The services need only the open Kysely instance of the test database and its engine.
+    const services = createAuthServices(config, { db: database.db, engine } as never);
     const first = await seedDevelopment(config, services);
     expect(first.created).toEqual(['client app-one', 'client app-two', 'client api', 'user demo', 'scope policy movies:write (editors)']);
     expect((await services.scopePolicies.list()).map((p) => [p.scope, p.groups])).toEqual([['movies:write', ['editors']]]);
@@ -30,7 +30,7 @@ describe.each(TEST_ENGINES)('the development seed on %s', (engine) => {
 
   it('registers the dev apps first-party (no consent page), and makes an older registration of one first-party', async () => {
     const config = loadConfig({ NODE_ENV: 'development', AUTH_DATABASE_URL: database.url });
-    const services = createAuthServices(config, { db: database.db } as never);
+    const services = createAuthServices(config, { db: database.db, engine } as never);
     expect(await services.clients.find('app-one')).toMatchObject({ firstParty: true });
     expect(await services.clients.find('app-two')).toMatchObject({ firstParty: true });
     // The API's introspection client signs nobody in: it is not first-party.
