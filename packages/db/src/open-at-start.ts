@@ -145,5 +145,5 @@ export function openAppDatabase<T>(
 ): Promise<T> {
   const { logger, ...rest } = options;
   const onConnectionError = (error: Error) => logger.warn({ err: error, event: 'database.connection_lost' }, 'database connection lost; the next query reconnects');
-  return openAtStart(() => open({ onConnectionError }), { ...rest, warn: (fields, message) => logger.warn(fields, message) });
+  return openAtStart(() => open({ onConnectionError }), { ...rest, warn: ({ event, ...fields }, message) => logger.warn({ event, ...fields }, message) });
 }
