@@ -5,16 +5,13 @@
  * `POST /mfa/verify`, with the status sent (packages/http access-log.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/logger.ts';
-import { authorizeUrl, CookieJar, form, request, signIn, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
+import { authorizeUrl, capturingLogger, CookieJar, form, request, signIn, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
 describe('access log of a password + TOTP sign-in', () => {
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines } = capturingLogger();
   let server: TestAuthServer;
 
   beforeAll(async () => {
-    // The logger main.ts makes (createLogger), so the line goes through its direct writer.
-    const logger = createLogger({ level: 'debug', destination: { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) } });
     server = await startServer({ logger });
   });
   afterAll(() => server.close());

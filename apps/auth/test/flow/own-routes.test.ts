@@ -6,15 +6,13 @@
  * answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logging/logger.ts';
-import { startServer, type TestAuthServer } from '../support/flow.ts';
+import { capturingLogger, startServer, type TestAuthServer } from '../support/flow.ts';
 
 describe('own routes in front of the mounted provider', () => {
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines } = capturingLogger();
   let server: TestAuthServer;
 
   beforeAll(async () => {
-    const logger = createLogger({ level: 'debug', destination: { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) } });
     server = await startServer({ logger });
   });
   afterAll(() => server.close());

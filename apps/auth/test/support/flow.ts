@@ -1,3 +1,4 @@
+import { createLogger } from '../../src/logging/logger.ts';
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { CookieJar, form, pkcePair, request, startTestAuthServer, type TestAuthServer, type TestUser } from './index.ts';
@@ -130,4 +131,14 @@ export async function revokeAs(server: TestAuthServer, token: string, client: { 
   else params.set('client_id', client.clientId);
   const response = await fetch(`${server.issuer}/oauth2/v1/revoke`, { method: 'POST', headers, body: params });
   return { status: response.status, text: await response.text() };
+}
+
+/**
+ * The logger the server module makes (createLogger, through its direct writer), at debug, with every
+ * line it writes parsed into `lines`.
+ */
+export function capturingLogger(): { logger: ReturnType<typeof createLogger>; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const logger = createLogger({ level: 'debug', destination: { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)) } });
+  return { logger, lines };
 }
