@@ -23,7 +23,7 @@
  * (oidc/pending-writes.ts) → session use (account/session-use.ts) → unrouted answers → Okta's
  * JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → what discovery leaves
  * out → form_post page (oidc/form-post.ts) → revocation feed → JWT userinfo → JWT introspection →
- * token response → DPoP-required answer → the sign-in pages (interaction routes, passkey sign-in),
+ * token response → token-exchange answers → DPoP-required answer → the sign-in pages (interaction routes, passkey sign-in),
  * entered only by their paths, which resume the authorization through the provider's endpoint
  * inside their request; then oidc-provider's endpoints.
  */
@@ -67,6 +67,7 @@ import { opaqueAccessTokens } from './oidc/opaque-access-tokens.ts';
 import { userinfoDpop } from './oidc/userinfo-dpop.ts';
 import { dpopRequiredAnswer } from './oidc/dpop-required.ts';
 import { tokenResponse } from './oidc/token-response.ts';
+import { registerTokenExchange, tokenExchangeAnswers } from './oidc/token-exchange.ts';
 import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
@@ -204,6 +205,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       metrics: authMetrics,
       clock,
     });
+    registerTokenExchange(provider, { config, tokens, clients: services.clients, gate: services.scopeGate, audit, clock });
     // The shared plumbing (http/plumbing.ts), then what needs oidc-provider's context or wraps its answers.
     for (const middleware of requestPlumbing(config.issuer, provider, logger)) provider.use(middleware);
     provider.use(commitPendingWrites(services.oidcAdapter));
@@ -218,6 +220,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, audit, resourceServers: resourceServerClients(config) }));
     provider.use(tokenResponse());
+    provider.use(tokenExchangeAnswers({ audit }));
     provider.use(dpopRequiredAnswer(provider));
     // The sign-in pages resume the authorization inside their request: the provider's resume
     // endpoint runs next, in the same context (interactions/mfa/complete-login.ts).

@@ -57,6 +57,7 @@ const CHANGE_FIELDS = {
   jwksUri: 'jwks_uri',
   dpopBoundAccessTokens: 'dpop_bound_access_tokens',
   logoUri: 'logo_uri',
+  tokenExchange: 'token_exchange',
 } as const satisfies Record<keyof ClientChanges, string>;
 
 function toView(record: ClientRecord): ClientView {
@@ -106,7 +107,7 @@ export function createClientAdmin(deps: ClientAdminDeps): ClientAdmin {
     async update(actor, clientId, changes) {
       const fields = (Object.keys(CHANGE_FIELDS) as (keyof ClientChanges)[]).filter((key) => changes[key] !== undefined);
       if (fields.length === 0) {
-        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP or a logo');
+        throw new ClientRegistryError('invalid_input', 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP, a logo or a token-exchange policy');
       }
       const record = await clients.update(clientId, changes);
       audit.record('admin.client.updated', { ...actorFields(actor), client_id: clientId, fields: fields.map((key) => CHANGE_FIELDS[key]).join(',') });

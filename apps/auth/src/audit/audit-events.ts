@@ -15,6 +15,9 @@ export type PasskeyErrorCode = 'passkey_challenge_invalid' | 'passkey_unknown' |
 /** Where a credential change was made: the login's TOTP enrollment, or the signed-in devices page. */
 export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
 
+/** The error a refused token exchange was answered (RFC 8693 §2.2.2, RFC 6749 §5.2); `other` for anything else. */
+export type TokenExchangeRefusal = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'invalid_grant' | 'invalid_target' | 'invalid_scope' | 'other';
+
 /** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
 export type ActorFields = {
   actor_kind: 'operator' | 'account' | 'client';
@@ -59,6 +62,10 @@ export interface AuditFields {
    */
   'token.revoked': { token_type: 'access_token' | 'refresh_token'; client_id?: string; jti?: string };
   'grant.revoked': { grant_id: string };
+  /** Token exchange (RFC 8693, oidc/token-exchange.ts): the acting client, the user, whose token it was, the new token's audience, scopes and jti. */
+  'token.exchange.issued': { client_id: string; account_id: string; subject_client_id: string; audience: string; scope: string; jti: string };
+  /** A refused token exchange: the acting client (absent when it did not authenticate) and the error answered. */
+  'token.exchange.refused': { client_id: string | undefined; error: TokenExchangeRefusal };
   'session.logout': { client_id: string | undefined };
   'push.sent': { account_id: string; push_id: string; ip: string };
   'push.rate_limited': { account_id: string; ip: string };

@@ -36,7 +36,10 @@
  *   images) is optional: an absolute https URL (http only on localhost / 127.0.0.1, like redirect
  *   URIs) of at most 2048 characters, without credentials or fragment, whose host is a DNS name or
  *   an IP address (its origin goes into a CSP header verbatim: no `;`, `,` or quote may reach it).
- *   update() sets it with a URL and removes it with null.
+ *   update() sets it with a URL and removes it with null;
+ * - the token-exchange grant (RFC 8693) is for confidential clients, and comes with the client's
+ *   `tokenExchange` policy (token-exchange-policy.ts): the one needs the other. An update that
+ *   drops the grant drops the policy; update() removes it with null.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -45,6 +48,7 @@ import type { SecretBox } from '../crypto/secret-box.ts';
 import { reportingChange, type ClientChangeTracker } from './client-change-tracker.ts';
 import type { AuthSchema, ClientsTable } from '../storage/schema.ts';
 import { CodedError } from '../errors/coded-error.ts';
+import { checkTokenExchangePolicy, TOKEN_EXCHANGE_GRANT, TokenExchangePolicyError, type TokenExchangePolicy } from './token-exchange-policy.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt';
 export type ClientResponseType = 'code' | 'id_token';
@@ -89,6 +93,8 @@ export interface ClientRecord {
   dpopBoundAccessTokens?: boolean;
   /** The client's logo (RFC 7591 `logo_uri`), shown on the consent page; absent: none. */
   logoUri?: string;
+  /** With the token-exchange grant only: the audiences and scopes it may exchange for. */
+  tokenExchange?: TokenExchangePolicy;
 }
 
 export interface NewClient {
@@ -108,6 +114,7 @@ export interface NewClient {
   jwksUri?: string;
   dpopBoundAccessTokens?: boolean;
   logoUri?: string;
+  tokenExchange?: TokenExchangePolicy;
 }
 
 /** The fields update() changes; an absent field keeps its value. */
@@ -124,6 +131,8 @@ export interface ClientChanges {
   dpopBoundAccessTokens?: boolean;
   /** A URL sets the logo, null removes it. */
   logoUri?: string | null;
+  /** A policy sets it, null removes it (with the token-exchange grant). */
+  tokenExchange?: TokenExchangePolicy | null;
 }
 
 export interface RotatedSecret {
@@ -168,6 +177,7 @@ export type ClientField =
   | 'jwks_uri'
   | 'dpop_bound_access_tokens'
   | 'logo_uri'
+  | 'token_exchange'
   | 'grace_seconds'
   | 'after';
 
@@ -181,7 +191,7 @@ export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
 }
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
-const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit']);
+const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT]);
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
 const AUTH_METHODS = new Set<string>(CLIENT_AUTH_METHODS);
 /** The methods that authenticate with the client's secret. */
@@ -257,6 +267,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     if (input.authMethod) throw new ClientRegistryError('invalid_input', 'a public client has no secret, so an auth method does not apply', 'token_endpoint_auth_method');
     if (input.clientSecret !== undefined) throw new ClientRegistryError('invalid_input', 'a public client cannot have a secret', 'client_secret');
     if (grantTypes.includes('client_credentials')) throw new ClientRegistryError('invalid_input', 'a public client cannot use the client_credentials grant', 'grant_types');
+    if (grantTypes.includes(TOKEN_EXCHANGE_GRANT)) throw new ClientRegistryError('invalid_input', 'a public client cannot use the token-exchange grant', 'grant_types');
   }
   const authMethod = isPublic ? 'none' : (input.authMethod ?? 'client_secret_basic');
   if (input.clientSecret !== undefined && authMethod === 'private_key_jwt') {
@@ -306,6 +317,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     throw new ClientRegistryError('invalid_input', 'client name must be 1-128 characters without control characters', 'name');
   }
   if (input.logoUri !== undefined) checkLogoUri(input.logoUri);
+  const tokenExchange = checkedTokenExchange(grantTypes, input.tokenExchange);
   const isDefaultResponseTypes = sameSet(effectiveResponseTypes, codeDefault);
   return {
     clientId: input.clientId,
@@ -322,7 +334,24 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     ...(authMethod === 'private_key_jwt' && input.jwksUri !== undefined ? { jwksUri: input.jwksUri } : {}),
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     ...(input.logoUri !== undefined ? { logoUri: input.logoUri } : {}),
+    ...(tokenExchange !== undefined ? { tokenExchange } : {}),
   };
+}
+
+/** The token-exchange grant and its policy go together (token-exchange-policy.ts). */
+function checkedTokenExchange(grantTypes: readonly string[], policy: TokenExchangePolicy | undefined): TokenExchangePolicy | undefined {
+  const granted = grantTypes.includes(TOKEN_EXCHANGE_GRANT);
+  if (policy === undefined) {
+    if (granted) throw new ClientRegistryError('invalid_input', 'the token-exchange grant needs a token_exchange policy (audiences and scopes)', 'token_exchange');
+    return undefined;
+  }
+  if (!granted) throw new ClientRegistryError('invalid_input', 'token_exchange applies only to a client with the token-exchange grant', 'token_exchange');
+  try {
+    return checkTokenExchangePolicy(policy);
+  } catch (error) {
+    if (error instanceof TokenExchangePolicyError) throw new ClientRegistryError('invalid_input', error.message, 'token_exchange');
+    throw error;
+  }
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -447,6 +476,7 @@ export function createClientRowReader(box: SecretBox, clock: () => number = Date
     if (row.jwks_uri != null) record.jwksUri = row.jwks_uri;
     if (row.dpop_bound_access_tokens === 1) record.dpopBoundAccessTokens = true;
     if (row.logo_uri != null) record.logoUri = row.logo_uri;
+    if (row.token_exchange != null) record.tokenExchange = JSON.parse(row.token_exchange) as TokenExchangePolicy;
     return record;
   };
 }
@@ -550,6 +580,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
         ...keys,
         dpopBoundAccessTokens: changes.dpopBoundAccessTokens ?? current.dpopBoundAccessTokens ?? false,
         ...(changes.logoUri === null ? {} : (changes.logoUri ?? current.logoUri) !== undefined ? { logoUri: (changes.logoUri ?? current.logoUri)! } : {}),
+        ...tokenExchangeAfter(changes.tokenExchange, current.tokenExchange, grantTypes),
       });
       const result = await writing(() =>
         db
@@ -605,9 +636,17 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
   };
 }
 
-/** The columns of the metadata added by migrations 018 and 022 (null / 0 when off). */
+/** The policy an update leaves: the given one, none for null, else the current one while the grant stays. */
+function tokenExchangeAfter(change: TokenExchangePolicy | null | undefined, current: TokenExchangePolicy | undefined, grantTypes: readonly string[]): Pick<NewClient, 'tokenExchange'> {
+  if (change === null) return {};
+  if (change !== undefined) return { tokenExchange: change };
+  return current !== undefined && grantTypes.includes(TOKEN_EXCHANGE_GRANT) ? { tokenExchange: current } : {};
+}
+
+/** The columns of the metadata added by migrations 018, 022 and 023 (null / 0 when off). */
 function storedMetadata(c: Omit<ClientRecord, 'createdAt'>) {
   return {
+    token_exchange: c.tokenExchange ? JSON.stringify(c.tokenExchange) : null,
     logo_uri: c.logoUri ?? null,
     first_party: c.firstParty ? 1 : 0,
     response_types: c.responseTypes ? JSON.stringify(c.responseTypes) : null,

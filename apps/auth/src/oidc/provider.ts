@@ -52,6 +52,7 @@ import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
 import { logoutSource } from './logout-source.ts';
+import { actorClaims } from './token-exchange.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -182,6 +183,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         jwt: async (_ctx, token, jwt) => {
           if ('grantId' in token && token.grantId) jwt.payload.grant_id = token.grantId;
           Object.assign(jwt.payload, oktaClaims(token));
+          // An exchanged token names its acting party (token-exchange.ts).
+          Object.assign(jwt.payload, actorClaims(token));
         },
       },
     },

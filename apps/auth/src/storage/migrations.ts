@@ -361,4 +361,11 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('logo_uri', 'text').execute();
     },
   },
+  '023_client_token_exchange': {
+    async up(db: Kysely<unknown>) {
+      // The client's token-exchange policy (RFC 8693, clients/token-exchange-policy.ts): JSON
+      // `{ audiences, scopes }`, what it may exchange a user's token for. Null: no token exchange.
+      await db.schema.alterTable('clients').addColumn('token_exchange', 'text').execute();
+    },
+  },
 };

@@ -80,6 +80,8 @@ export interface ClientsTable {
   dpop_bound_access_tokens?: number;
   /** The client's logo (RFC 7591 `logo_uri`) shown on the consent page, or null. */
   logo_uri?: string | null;
+  /** JSON `{ audiences, scopes }`: the client's token-exchange policy (RFC 8693), or null. */
+  token_exchange?: string | null;
 }
 
 export interface OidcPayloadsTable {

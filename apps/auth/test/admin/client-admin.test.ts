@@ -72,7 +72,7 @@ describe.each(TEST_ENGINES)('client service on %s', (engine) => {
     expect(await refusal(admin().remove(CLI_OPERATOR, 'ghost'))).toEqual(unknown);
     expect(await refusal(admin().update(CLI_OPERATOR, 'b-app', {}))).toEqual({
       code: 'invalid_input',
-      message: 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP or a logo',
+      message: 'nothing to update: give redirect URIs, post-logout redirect URIs, grant types, a name, response types, an auth method, keys, first-party, DPoP, a logo or a token-exchange policy',
     });
     expect(await refusal(admin().create(CLI_OPERATOR, { clientId: 'b-app', redirectUris: ['https://b.example/cb'] }))).toEqual({
       code: 'duplicate_client',

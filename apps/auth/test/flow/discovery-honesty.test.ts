@@ -96,7 +96,7 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
     expect(discovery.response_types_supported).toEqual(['code', 'id_token']);
     expect([...discovery.response_modes_supported].sort()).toEqual(['form_post', 'fragment', 'query']);
     // implicit: the grant of the id_token response type (OIDC Core 3.2); it issues no access token.
-    expect([...discovery.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'implicit', 'refresh_token']);
+    expect([...discovery.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'implicit', 'refresh_token', 'urn:ietf:params:oauth:grant-type:token-exchange']);
   });
 
   it('every response type works for a client registered for it', async () => {
@@ -144,6 +144,11 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
         const client = await register({ responseTypes: ['id_token'] });
         const done = await freshSignIn(authorize(client, { response_type: 'id_token' }));
         expect(new URLSearchParams(new URL(done.location!).hash.slice(1)).get('id_token')).toMatch(/^ey/);
+      } else if (grant === 'urn:ietf:params:oauth:grant-type:token-exchange') {
+        const client = await register({ clientSecret: randomBytes(16).toString('hex'), grantTypes: [grant], redirectUris: [], tokenExchange: { audiences: [server.audience], scopes: ['movies:read'] } });
+        const subject = await server.login({ scope: 'movies:read' });
+        const params = { grant_type: grant, subject_token: subject.access_token, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' };
+        expect((await token(params, { authorization: basic(client.clientId, client.clientSecret!) })).status, grant).toBe(200);
       } else expect.unreachable(`discovery lists ${grant}, which this test cannot check`);
     }
   });

@@ -1,0 +1,243 @@
+/**
+ * Token exchange (RFC 8693, oidc/token-exchange.ts) against a real server, through openid-client's
+ * genericGrantRequest: a resource server's client trades the user's access token for one of
+ * another audience, within its policy and never beyond the subject token; claims checked with jose.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as client from 'openid-client';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { adminAudience } from '../../src/policy/admin-scopes.ts';
+import { basic, capturingLogger, decodeJwt, startServer, type TestAuthServer } from '../support/flow.ts';
+
+const GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
+const REPORTS = { clientId: 'reports', clientSecret: 'reports-secret-0123456789abcdef' };
+const OTHER = { clientId: 'other-rs', clientSecret: 'other-rs-secret-0123456789abcdef' };
+
+describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
+  let server: TestAuthServer;
+  let reports: client.Configuration;
+  let other: client.Configuration;
+  const { logger, lines } = capturingLogger();
+
+  beforeAll(async () => {
+    server = await startServer({ engine, logger });
+    await server.app.services.clients.create({
+      ...REPORTS,
+      name: 'Reports service',
+      redirectUris: [],
+      grantTypes: [GRANT],
+      tokenExchange: { audiences: [server.audience, adminAudience(server.issuer)], scopes: ['movies:read', 'cars:read', 'admin:users:read'] },
+    });
+    await server.app.services.clients.create({ ...OTHER, name: 'Other', redirectUris: [], grantTypes: ['client_credentials'] });
+    const discover = (c: { clientId: string; clientSecret: string }) =>
+      client.discovery(new URL(server.issuer), c.clientId, c.clientSecret, client.ClientSecretBasic(c.clientSecret), { execute: [client.allowInsecureRequests] });
+    reports = await discover(REPORTS);
+    other = await discover(OTHER);
+  }, 60_000);
+  afterAll(() => server.close());
+
+  /** The raw answer of the token endpoint, for the refusals. */
+  async function post(as: { clientId: string; clientSecret: string }, params: Record<string, string>) {
+    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(as.clientId, as.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...params }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async function verify(token: string, audience: string) {
+    const jwks = createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`));
+    return jwtVerify(token, jwks, { issuer: server.issuer, audience, typ: 'at+jwt', algorithms: ['RS256'] });
+  }
+
+  it('discovery advertises the grant', async () => {
+    expect(reports.serverMetadata().grant_types_supported).toContain(GRANT);
+  });
+
+  it('an allowed exchange: the user\'s sub, the requested audience, a narrower scope and act naming the acting client', async () => {
+    const user = await server.createUser({ username: `ex-${engine}-allowed` });
+    const subject = await server.login({ scope: 'openid movies:read movies:write', username: user.username });
+    const subjectClaims = decodeJwt(subject.access_token);
+    const before = lines.length;
+
+    const answer = await client.genericGrantRequest(reports, GRANT, {
+      subject_token: subject.access_token,
+      subject_token_type: ACCESS_TOKEN,
+      audience: server.audience,
+      scope: 'movies:read',
+    });
+    expect(answer).toMatchObject({ issued_token_type: ACCESS_TOKEN, token_type: 'bearer', scope: 'movies:read', expires_in: 3600 });
+    expect(Object.keys(answer).sort()).toEqual(['access_token', 'expires_in', 'issued_token_type', 'scope', 'token_type']);
+
+    const { payload, protectedHeader } = await verify(answer.access_token, server.audience);
+    expect(protectedHeader).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
+    expect(payload).toMatchObject({
+      sub: subjectClaims.sub,
+      aud: server.audience,
+      client_id: REPORTS.clientId,
+      scope: 'movies:read',
+      act: { sub: REPORTS.clientId },
+      grant_id: subjectClaims.grant_id,
+    });
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect(payload.exp!).toBeLessThanOrEqual(subjectClaims.exp!);
+
+    // The API's own client sees an active token of its audience, with the user and the narrower scope.
+    const introspected = await fetch(`${server.issuer}/oauth2/v1/introspect`, {
+      method: 'POST',
+      headers: { authorization: basic(server.introspectionClient.clientId, server.introspectionClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: answer.access_token }),
+    });
+    expect(await introspected.json()).toMatchObject({ active: true, sub: subjectClaims.sub, client_id: REPORTS.clientId, scope: 'movies:read', username: user.username });
+
+    expect(lines.slice(before).filter((l) => l.event === 'token.exchange.issued')).toEqual([
+      expect.objectContaining({ client_id: REPORTS.clientId, account_id: subjectClaims.sub, subject_client_id: server.testClient.clientId, audience: server.audience, scope: 'movies:read', jti: payload.jti }),
+    ]);
+  });
+
+  it('without scope: the subject token\'s scopes the policy allows for that audience', async () => {
+    const subject = await server.login({ scope: 'openid movies:read movies:write cars:read' });
+    const answer = await client.genericGrantRequest(reports, GRANT, { subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN, audience: server.audience });
+    const scopes = new Set(answer.scope!.split(' '));
+    expect(scopes).toEqual(new Set(['movies:read', 'cars:read']));
+  });
+
+  it('an exchanged token\'s act nests the act of its subject token', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    const first = await client.genericGrantRequest(reports, GRANT, { subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN, audience: server.audience });
+    const second = await client.genericGrantRequest(reports, GRANT, { subject_token: first.access_token, subject_token_type: ACCESS_TOKEN, audience: server.audience });
+    const { payload } = await verify(second.access_token, server.audience);
+    expect(payload.act).toEqual({ sub: REPORTS.clientId, act: { sub: REPORTS.clientId } });
+  });
+
+  it('refused by policy: an audience outside it is invalid_target', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    const before = lines.length;
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: 'https://payments.example' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_target', error_description: 'the client may not exchange tokens for the audience https://payments.example' },
+    });
+    expect(lines.slice(before).filter((l) => l.event === 'token.exchange.refused')).toEqual([
+      expect.objectContaining({ client_id: REPORTS.clientId, error: 'invalid_target' }),
+    ]);
+  });
+
+  it('refused by policy: a scope the subject token had but the policy does not allow is invalid_scope', async () => {
+    const subject = await server.login({ scope: 'movies:read movies:write' });
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience, scope: 'movies:write' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_scope', error_description: "scope movies:write is not in the client's token-exchange policy", scope: 'movies:write' },
+    });
+  });
+
+  it('never more than the subject token had: a scope it lacked is invalid_scope, whatever the policy allows', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience, scope: 'movies:read cars:read' })).toEqual({
+      status: 400,
+      body: { error: 'invalid_scope', error_description: 'scope cars:read was not granted to the subject token', scope: 'cars:read' },
+    });
+    // The admin API is in the policy, but an API token holds no admin scope to exchange.
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: adminAudience(server.issuer) })).toEqual({
+      status: 400,
+      body: { error: 'invalid_scope', error_description: `no scope of the subject token may be exchanged for the audience ${adminAudience(server.issuer)}` },
+    });
+  });
+
+  it('a revoked subject token is invalid_grant', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    await server.revoke(subject.access_token);
+    const before = lines.length;
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is revoked or no longer valid' },
+    });
+    expect(lines.slice(before).filter((l) => l.event === 'token.exchange.refused')).toEqual([
+      expect.objectContaining({ client_id: REPORTS.clientId, error: 'invalid_grant' }),
+    ]);
+  });
+
+  it('a token of the user\'s revoked grant (logout) is invalid_grant, and so is the exchanged token at introspection', async () => {
+    const subject = await server.login({ scope: 'openid movies:read' });
+    const exchanged = await client.genericGrantRequest(reports, GRANT, { subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN, audience: server.audience });
+    await server.logout(subject.id_token!);
+    expect((await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).body.error).toBe('invalid_grant');
+    const introspected = await fetch(`${server.issuer}/oauth2/v1/introspect`, {
+      method: 'POST',
+      headers: { authorization: basic(server.introspectionClient.clientId, server.introspectionClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: exchanged.access_token }),
+    });
+    expect(await introspected.json()).toEqual({ active: false });
+  });
+
+  it('a forged, a foreign or a machine subject token is invalid_grant', async () => {
+    const forged = await server.sign({ sub: 'nobody', client_id: 'test-app', jti: 'x', exp: Math.floor(Date.now() / 1000) + 60 }, { typ: 'JWT' });
+    expect(await post(REPORTS, { subject_token: forged, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is not an access token issued by this server' },
+    });
+    expect((await post(REPORTS, { subject_token: 'not-a-token', audience: server.audience })).body).toEqual({
+      error: 'invalid_grant',
+      error_description: 'subject_token is not an access token issued by this server',
+    });
+    const machine = await client.clientCredentialsGrant(other, { scope: 'movies:read' });
+    expect(await post(REPORTS, { subject_token: machine.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: "subject_token has no user: only a user's token can be exchanged" },
+    });
+  });
+
+  it('an expired subject token is invalid_grant', async () => {
+    const expired = await server.sign(
+      { sub: 'someone', client_id: 'test-app', jti: 'expired-1', iss: server.issuer, aud: server.audience, iat: 1_000, exp: 2_000, scope: 'movies:read' },
+      { typ: 'at+jwt' },
+    );
+    expect(await post(REPORTS, { subject_token: expired, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is expired' },
+    });
+  });
+
+  it('a client not registered for the grant is unauthorized_client', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    const before = lines.length;
+    expect(await post(OTHER, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'unauthorized_client', error_description: 'the client is not allowed the token-exchange grant' },
+    });
+    expect(lines.slice(before).filter((l) => l.event === 'token.exchange.refused')).toEqual([
+      expect.objectContaining({ client_id: OTHER.clientId, error: 'unauthorized_client' }),
+    ]);
+  });
+
+  it.each([
+    [{ subject_token_type: '' }, 'missing required parameter subject_token_type'],
+    [{ subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, `unsupported subject_token_type: only ${ACCESS_TOKEN} is accepted`],
+    [{ requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }, `unsupported requested_token_type: only ${ACCESS_TOKEN} is issued`],
+    [{ actor_token: 'a', actor_token_type: ACCESS_TOKEN }, 'actor_token is not supported: the acting party is the authenticated client'],
+    [{ resource: 'https://elsewhere.example' }, 'audience and resource must name the same target: one token has one audience'],
+  ])('%j is invalid_request', async (params, description) => {
+    const subject = await server.login({ scope: 'movies:read' });
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience, ...params })).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: description },
+    });
+  });
+
+  it('a missing subject_token is invalid_request', async () => {
+    expect(await post(REPORTS, { audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'missing required parameter subject_token' },
+    });
+  });
+
+  it('without an audience, a policy naming several is invalid_target', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    expect(await post(REPORTS, { subject_token: subject.access_token })).toEqual({
+      status: 400,
+      body: { error: 'invalid_target', error_description: 'audience is required: the client may exchange for several audiences' },
+    });
+  });
+});
