@@ -14,6 +14,10 @@
  *   two off with `--no-first-party` / `--no-require-dpop`;
  * - `--logo-uri <url>` registers the logo the consent page shows (client-store.ts checks it);
  *   `client update --no-logo-uri` removes it;
+ * - `--grant token-exchange` stands for urn:ietf:params:oauth:grant-type:token-exchange (RFC 8693);
+ *   its policy is `--exchange-audience <aud>` and `--exchange-scope <scope>` (each repeated, both
+ *   needed with the grant: client-store.ts); `client update` given one of the two keeps the other's
+ *   stored list;
  * - `client update` replaces each list it is given (`--redirect-uri`, `--post-logout-redirect-uri`,
  *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
  * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
@@ -27,6 +31,7 @@ import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { clientJson, clientWithSecretJson } from '../admin/json/client-json.ts';
 import { DEFAULT_GRACE_SECONDS, type ClientView } from '../admin/client-admin.ts';
 import { CLIENT_AUTH_METHODS, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
+import { TOKEN_EXCHANGE_GRANT, type TokenExchangePolicy } from '../clients/token-exchange-policy.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
@@ -36,13 +41,15 @@ export const CLIENT_USAGE = [
   '  client add <client_id> --redirect-uri <uri> [--redirect-uri <uri> ...] [--post-logout-redirect-uri <uri> ...]',
   '             [--public] [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt]',
   '             [--jwks <file> | --jwks-uri <url>] [--grant <type> ...] [--response-type code|id_token ...] [--name <n>]',
-  '             [--first-party] [--require-dpop] [--logo-uri <url>] [--id-token-field JWT_token] [--json]',
+  '             [--first-party] [--require-dpop] [--logo-uri <url>] [--id-token-field JWT_token]',
+  '             [--exchange-audience <aud> ... --exchange-scope <scope> ...] [--json]   (with --grant token-exchange)',
   '  client list [--json]',
   '  client show <client_id> [--json]',
   '  client update <client_id> [--redirect-uri <uri> ... | --clear-redirect-uris]',
   '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>]',
   '             [--auth-method <method>] [--jwks <file> | --jwks-uri <url>] [--response-type code|id_token ...]',
-  '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--logo-uri <url> | --no-logo-uri] [--json]',
+  '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--logo-uri <url> | --no-logo-uri]',
+  '             [--exchange-audience <aud> ...] [--exchange-scope <scope> ...] [--json]',
   '  client rotate-secret <client_id> [--grace 24h|0|<seconds>|<n>s|<n>m|<n>h|<n>d] [--json]',
   '             prints the new secret once; the old one keeps working for the grace period (default 24h, at most 30d)',
   '  client remove <client_id>',
@@ -129,13 +136,16 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
       'require-dpop': { type: 'boolean' },
       'logo-uri': { type: 'string' },
       'id-token-field': { type: 'string' },
+      'exchange-audience': { type: 'string', multiple: true },
+      'exchange-scope': { type: 'string', multiple: true },
       json: { type: 'boolean' },
     },
   });
   const authMethod = authMethodOption(values['auth-method'], command);
   const responseTypes = responseTypesOption(values['response-type'], command);
   const keys = keysOptions(values, authMethod, command, false);
-  const grantTypes = values.grant ?? [];
+  const grantTypes = grantsOption(values.grant) ?? [];
+  const tokenExchange = exchangeOptions(values['exchange-audience'], values['exchange-scope'], undefined, command);
   const redirectUris = values['redirect-uri'] ?? [];
   if (redirectUris.length === 0 && (grantTypes.length === 0 || grantTypes.includes('authorization_code') || responseTypes !== undefined)) {
     throw new UsageError(`${command}: missing required option --redirect-uri (or use --grant client_credentials)`);
@@ -155,6 +165,7 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     ...(values['require-dpop'] ? { dpopBoundAccessTokens: true } : {}),
     ...(values['logo-uri'] !== undefined ? { logoUri: values['logo-uri'] } : {}),
     ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
+    ...(tokenExchange ? { tokenExchange } : {}),
   });
   const clientId = created.client.clientId;
   if (values.json) {
@@ -215,6 +226,7 @@ function printClient(ctx: CliContext, c: ClientView): void {
   if (c.jwks) rows.push(['jwks', c.jwks.keys.map((k) => String(k.kid ?? k.kty)).join(' ')]);
   if (c.jwksUri) rows.push(['jwks_uri', c.jwksUri]);
   if (c.logoUri) rows.push(['logo_uri', c.logoUri]);
+  if (c.tokenExchange) rows.push(['token_exchange_audiences', c.tokenExchange.audiences.join(' ')], ['token_exchange_scopes', c.tokenExchange.scopes.join(' ')]);
   if (c.idTokenField) rows.push(['id_token_field', c.idTokenField]);
   if (c.updatedAt !== undefined) rows.push(['updated_at', iso(c.updatedAt)]);
   if (c.secretRotatedAt !== undefined) rows.push(['secret_rotated_at', iso(c.secretRotatedAt)]);
@@ -244,6 +256,8 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
       'no-require-dpop': { type: 'boolean' },
       'logo-uri': { type: 'string' },
       'no-logo-uri': { type: 'boolean' },
+      'exchange-audience': { type: 'string', multiple: true },
+      'exchange-scope': { type: 'string', multiple: true },
       json: { type: 'boolean' },
     },
   });
@@ -264,10 +278,14 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
   };
   const redirectUris = uris('redirect-uri', 'clear-redirect-uris');
   const postLogoutRedirectUris = uris('post-logout-redirect-uri', 'clear-post-logout-redirect-uris');
+  const admin = await ctx.clientAdmin();
+  const exchangeGiven = values['exchange-audience'] !== undefined || values['exchange-scope'] !== undefined;
+  const tokenExchange = exchangeGiven ? exchangeOptions(values['exchange-audience'], values['exchange-scope'], (await admin.get(positionals[0]!)).tokenExchange, command) : undefined;
+  const grants = grantsOption(values.grant);
   const changes: ClientChanges = {
     ...(redirectUris !== undefined ? { redirectUris } : {}),
     ...(postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris } : {}),
-    ...(values.grant !== undefined ? { grantTypes: values.grant } : {}),
+    ...(grants !== undefined ? { grantTypes: grants } : {}),
     ...(values.name !== undefined ? { name: values.name } : {}),
     ...(authMethod !== undefined ? { authMethod } : {}),
     ...keys,
@@ -275,17 +293,32 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
     ...(firstParty !== undefined ? { firstParty } : {}),
     ...(dpop !== undefined ? { dpopBoundAccessTokens: dpop } : {}),
     ...(logoUri !== undefined ? { logoUri } : {}),
+    ...(tokenExchange !== undefined ? { tokenExchange } : {}),
   };
   if (Object.keys(changes).length === 0) {
-    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri or a --clear-... option)`);
+    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope or a --clear-... option)`);
   }
-  const client = await (await ctx.clientAdmin()).update(CLI_OPERATOR, positionals[0]!, changes);
+  const client = await admin.update(CLI_OPERATOR, positionals[0]!, changes);
   if (values.json) {
     ctx.printJson(clientJson(client));
     return;
   }
   ctx.print(`updated client ${client.clientId}`);
   printClient(ctx, client);
+}
+
+/** `--grant` values, `token-exchange` standing for the RFC 8693 grant type. */
+function grantsOption(grants: string[] | undefined): string[] | undefined {
+  return grants?.map((g) => (g === 'token-exchange' ? TOKEN_EXCHANGE_GRANT : g));
+}
+
+/** The token-exchange policy of `--exchange-audience` / `--exchange-scope`; a list not given is the stored one. */
+function exchangeOptions(audiences: string[] | undefined, scopes: string[] | undefined, stored: TokenExchangePolicy | undefined, command: string): TokenExchangePolicy | undefined {
+  if (audiences === undefined && scopes === undefined) return undefined;
+  const policy = { audiences: audiences ?? stored?.audiences, scopes: scopes ?? stored?.scopes };
+  if (policy.audiences === undefined) throw new UsageError(`${command}: --exchange-scope needs --exchange-audience too (the audiences the client may exchange for)`);
+  if (policy.scopes === undefined) throw new UsageError(`${command}: --exchange-audience needs --exchange-scope too (the scopes the client may exchange for)`);
+  return { audiences: policy.audiences, scopes: policy.scopes };
 }
 
 const DURATION_UNITS: Record<string, number> = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 };

@@ -87,6 +87,7 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       jwks: null,
       jwks_uri: null,
       logo_uri: null,
+      token_exchange: null,
       id_token_field: null,
       created_at: new Date(clock.now).toISOString(),
       updated_at: null,
@@ -323,5 +324,37 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
     expect(removed.body).toMatchObject({ logo_uri: null, redirect_uris: ['https://logo.example/cb'] });
     expect(await server.app.services.clients.find('logo-one')).not.toHaveProperty('logoUri');
     expect((await call(server, 'DELETE', '/clients/logo-one', { token })).status).toBe(204);
+  });
+
+  it('registers, reads, changes and removes a token-exchange policy with its grant, refusing a bad one by field', async () => {
+    const grant = 'urn:ietf:params:oauth:grant-type:token-exchange';
+    const policy = { audiences: ['https://api.example'], scopes: ['movies:read'] };
+    const created = await call(server, 'POST', '/clients', { token, body: { client_id: 'rs-one', grant_types: [grant], token_exchange: policy } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ client_id: 'rs-one', grant_types: [grant], redirect_uris: [], token_exchange: policy });
+    expect((await call(server, 'GET', '/clients/rs-one', { token })).body).toMatchObject({ token_exchange: policy });
+    const wider = { audiences: ['https://api.example', 'https://other.example'], scopes: ['movies:read', 'cars:read'] };
+    const changed = await call(server, 'PATCH', '/clients/rs-one', { token, body: { token_exchange: wider } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ token_exchange: wider });
+    const cases: Array<[string, string, unknown, string]> = [
+      ['POST', '/clients', { client_id: 'rs-two', grant_types: [grant] }, 'the token-exchange grant needs a token_exchange policy (audiences and scopes)'],
+      ['POST', '/clients', { client_id: 'rs-two', grant_types: ['client_credentials'], token_exchange: policy }, 'token_exchange applies only to a client with the token-exchange grant'],
+      ['PATCH', '/clients/rs-one', { token_exchange: { audiences: [], scopes: ['movies:read'] } }, 'token_exchange needs at least one audience'],
+      ['PATCH', '/clients/rs-one', { token_exchange: null }, 'the token-exchange grant needs a token_exchange policy (audiences and scopes)'],
+    ];
+    for (const [method, path, body, message] of cases) {
+      const answer = await call(server, method, path, { token, body });
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(answer.body.errors).toEqual([{ field: 'token_exchange', message }]);
+    }
+    const unknownMember = await call(server, 'PATCH', '/clients/rs-one', { token, body: { token_exchange: { ...policy, subjects: [] } } });
+    expect(unknownMember.status).toBe(400);
+    // Removing the grant (and the policy with null) leaves a client_credentials client.
+    const removed = await call(server, 'PATCH', '/clients/rs-one', { token, body: { grant_types: ['client_credentials'], token_exchange: null } });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ grant_types: ['client_credentials'], token_exchange: null });
+    expect(await server.app.services.clients.find('rs-one')).not.toHaveProperty('tokenExchange');
+    expect((await call(server, 'DELETE', '/clients/rs-one', { token })).status).toBe(204);
   });
 });

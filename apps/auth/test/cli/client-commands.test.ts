@@ -166,6 +166,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       jwks: null,
       jwks_uri: null,
       logo_uri: null,
+      token_exchange: null,
       id_token_field: null,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:01:00.000Z',
@@ -183,7 +184,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect(await cli(['client', 'update', 'web'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri or a --clear-... option) (run "authctl help" for usage)\n',
+      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope or a --clear-... option) (run "authctl help" for usage)\n',
     });
     expect(await cli(['client', 'update', 'web', '--redirect-uri', 'https://a.example/cb', '--clear-redirect-uris'])).toEqual({
       code: 2,
@@ -339,5 +340,40 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       expect(await clients.find('bad-logo')).toBeUndefined();
     });
     expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual(['logo_uri', 'logo_uri']);
+  });
+
+  it('add and update take --grant token-exchange with --exchange-audience / --exchange-scope; show and --json print the policy', async () => {
+    audit = [];
+    const added = await cli(['client', 'add', 'reports', '--grant', 'token-exchange', '--exchange-audience', 'https://api.example', '--exchange-scope', 'movies:read', '--exchange-scope', 'cars:read', '--json']);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      client_id: 'reports',
+      grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+      response_types: [],
+      redirect_uris: [],
+      token_exchange: { audiences: ['https://api.example'], scopes: ['movies:read', 'cars:read'] },
+    });
+    const shown = (await cli(['client', 'show', 'reports'])).stdout;
+    expect(shown).toContain('\ngrant_types: urn:ietf:params:oauth:grant-type:token-exchange\n');
+    expect(shown).toContain('\ntoken_exchange_audiences: https://api.example\ntoken_exchange_scopes: movies:read cars:read\n');
+    // One list given: the other is kept.
+    const changed = await cli(['client', 'update', 'reports', '--exchange-scope', 'movies:read', '--json']);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ token_exchange: { audiences: ['https://api.example'], scopes: ['movies:read'] } });
+    expect(auditOf('admin.client.updated')).toEqual([{ audit: true, event: 'admin.client.updated', actor_kind: 'operator', actor: 'cli', client_id: 'reports', fields: 'token_exchange' }]);
+    // Dropping the grant drops the policy.
+    const dropped = await cli(['client', 'update', 'reports', '--grant', 'client_credentials', '--json']);
+    expect(JSON.parse(dropped.stdout)).toMatchObject({ grant_types: ['client_credentials'], token_exchange: null });
+    expect((await cli(['client', 'show', 'reports'])).stdout).not.toContain('token_exchange');
+    expect(await cli(['client', 'update', 'reports', '--exchange-scope', 'movies:read'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: --exchange-scope needs --exchange-audience too (the audiences the client may exchange for) (run "authctl help" for usage)\n',
+    });
+    expect(await cli(['client', 'add', 'no-policy', '--grant', 'token-exchange'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: the token-exchange grant needs a token_exchange policy (audiences and scopes)\n',
+    });
+    await withClients(async (clients) => expect(await clients.find('no-policy')).toBeUndefined());
   });
 });

@@ -16,14 +16,16 @@
  * - a client registers `first_party`, `response_types` (code, id_token), its one
  *   `token_endpoint_auth_method` (private_key_jwt with exactly one of `jwks`, public keys only, and
  *   `jwks_uri`; it gets no secret), `dpop_bound_access_tokens` and `logo_uri` (shown on the consent
- *   page; PATCH with null removes it) (client-store.ts); reads show them all (`jwks`, `jwks_uri` and
- *   `logo_uri` null when absent), in the shape of admin/json/client-json.ts, as `authctl client
+ *   page; PATCH with null removes it) and, with the token-exchange grant, `token_exchange` (RFC 8693:
+ *   the audiences and scopes it may exchange for; PATCH with null removes it) (client-store.ts);
+ *   reads show them all (`jwks`, `jwks_uri`, `logo_uri` and `token_exchange` null when absent), in the shape of admin/json/client-json.ts, as `authctl client
  *   --json` prints it.
  */
 import { z } from 'zod';
 import type { ClientAdmin } from '../client-admin.ts';
 import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
 import { CLIENT_MEMBER_TEXT, ClientJson, clientJson, ClientPageJson, ClientWithSecretJson, clientWithSecretJson } from '../json/client-json.ts';
+import { TOKEN_EXCHANGE_GRANT } from '../../clients/token-exchange-policy.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
 
@@ -34,7 +36,7 @@ import { AdminProblem, validationFailed } from './problem.ts';
  */
 const Uris = z.array(z.string().max(2048).meta({ format: 'uri' })).max(32);
 const Grants = z
-  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit'] }))
+  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT] }))
   .max(8)
   .meta({ minItems: 1 });
 const ResponseTypes = z
@@ -53,6 +55,13 @@ const LogoUri = z.string().meta({ format: 'uri', maxLength: 2048, description: C
 const Name = z.string().meta({ minLength: 1, maxLength: 128 });
 const FirstParty = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.first_party });
 const Dpop = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.dpop_bound_access_tokens });
+/** Its sizes and forms are the store's rules (clients/token-exchange-policy.ts). */
+const TokenExchange = z
+  .strictObject({
+    audiences: z.array(z.string().meta({ maxLength: 2048 })).max(20).meta({ minItems: 1 }),
+    scopes: z.array(z.string().meta({ maxLength: 128 })).max(100).meta({ minItems: 1 }),
+  })
+  .meta({ description: CLIENT_MEMBER_TEXT.token_exchange });
 
 const NewClientBody = z.strictObject({
   client_id: z.string().meta({ pattern: '^[a-zA-Z0-9._-]{1,128}$' }),
@@ -68,12 +77,13 @@ const NewClientBody = z.strictObject({
   first_party: FirstParty.optional().meta({ default: false }),
   dpop_bound_access_tokens: Dpop.optional().meta({ default: false }),
   logo_uri: LogoUri.optional(),
+  token_exchange: TokenExchange.optional(),
   id_token_field: z.string().optional().meta({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' }),
 });
 
 const CHANGEABLE = [
   'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'name', 'response_types', 'token_endpoint_auth_method',
-  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens', 'logo_uri',
+  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens', 'logo_uri', 'token_exchange',
 ] as const;
 
 const ClientChangesBody = z
@@ -89,6 +99,7 @@ const ClientChangesBody = z
     first_party: FirstParty.optional(),
     dpop_bound_access_tokens: Dpop.optional(),
     logo_uri: LogoUri.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.logo_uri}; null removes it` }),
+    token_exchange: TokenExchange.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.token_exchange}; null removes it (with the grant)` }),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` })
   .meta({ minProperties: 1 });
@@ -186,6 +197,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
             ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
             ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
             ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
+            ...(body.token_exchange !== undefined ? { tokenExchange: body.token_exchange } : {}),
             ...(body.id_token_field !== undefined ? { idTokenField: body.id_token_field } : {}),
           }),
       );
@@ -220,6 +232,7 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
         ...(body.first_party !== undefined ? { firstParty: body.first_party } : {}),
         ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
         ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
+        ...(body.token_exchange !== undefined ? { tokenExchange: body.token_exchange } : {}),
       };
       return { status: 200, body: clientJson(await answered(() => clients.update(actor, params.id!, changes))) };
     },

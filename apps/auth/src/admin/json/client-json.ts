@@ -3,8 +3,8 @@
  * client ... --json` print exactly these. Rules:
  * - never a secret, except `client_secret` in the answer that creates a confidential client or
  *   rotates its secret, once;
- * - every member is present: `jwks`, `jwks_uri`, `logo_uri`, `id_token_field` and the instants
- *   not set are null; `response_types` is the effective list (responseTypesOf);
+ * - every member is present: `jwks`, `jwks_uri`, `logo_uri`, `token_exchange`, `id_token_field`
+ *   and the instants not set are null; `response_types` is the effective list (responseTypesOf);
  * - the schemas are the OpenAPI document's `Client`, `ClientWithSecret` and `ClientPage`
  *   (admin/http/openapi.ts).
  */
@@ -21,7 +21,17 @@ export const CLIENT_MEMBER_TEXT = {
   first_party: 'The operator\'s own client: no consent page unless the request sends prompt=consent',
   dpop_bound_access_tokens: 'RFC 9449: every access token of the client must be DPoP-bound',
   logo_uri: 'RFC 7591: the client\'s logo, shown beside its name on the consent page; https, or http on localhost / 127.0.0.1; no fragment or credentials',
+  token_exchange:
+    'RFC 8693: with the grant urn:ietf:params:oauth:grant-type:token-exchange (and only with it), the audiences (resource servers) and scopes the client may exchange a user\'s access token for; never more than the subject token had',
 } as const;
+
+/** The token-exchange policy (clients/token-exchange-policy.ts). */
+const TokenExchangeJson = z
+  .object({
+    audiences: z.array(z.string().meta({ maxLength: 2048 })).meta({ minItems: 1, maxItems: 20 }),
+    scopes: z.array(z.string().meta({ maxLength: 128 })).meta({ minItems: 1, maxItems: 100 }),
+  })
+  .meta({ description: CLIENT_MEMBER_TEXT.token_exchange });
 
 export const ClientJson = z.object({
   client_id: z.string(),
@@ -37,6 +47,7 @@ export const ClientJson = z.object({
   jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }).nullable().meta({ description: CLIENT_MEMBER_TEXT.jwks }),
   jwks_uri: z.string().nullable().meta({ description: CLIENT_MEMBER_TEXT.jwks_uri }),
   logo_uri: z.string().nullable().meta({ description: CLIENT_MEMBER_TEXT.logo_uri }),
+  token_exchange: TokenExchangeJson.nullable(),
   id_token_field: z.string().nullable(),
   created_at: IsoTime,
   updated_at: IsoTime.nullable(),
@@ -67,6 +78,7 @@ export function clientJson(c: ClientView): ClientJson {
     jwks: c.jwks ?? null,
     jwks_uri: c.jwksUri ?? null,
     logo_uri: c.logoUri ?? null,
+    token_exchange: c.tokenExchange ? { audiences: c.tokenExchange.audiences, scopes: c.tokenExchange.scopes } : null,
     id_token_field: c.idTokenField ?? null,
     created_at: isoTime(c.createdAt),
     updated_at: isoTime(c.updatedAt),
