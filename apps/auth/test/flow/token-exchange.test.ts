@@ -105,6 +105,19 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
     expect(scopes).toEqual(new Set(['movies:read', 'cars:read']));
   });
 
+  it('the answer is not cached and has no refresh token', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(REPORTS.clientId, REPORTS.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT, subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN, resource: server.audience }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body).toEqual({ access_token: expect.any(String), issued_token_type: ACCESS_TOKEN, token_type: 'Bearer', expires_in: 3600, scope: 'movies:read' });
+  });
+
   it('an exchanged token\'s act nests the act of its subject token', async () => {
     const subject = await server.login({ scope: 'movies:read' });
     const first = await client.genericGrantRequest(reports, GRANT, { subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN, audience: server.audience });
