@@ -8,8 +8,9 @@
  * - `subject_token` and `subject_token_type` are present and the type is
  *   `urn:ietf:params:oauth:token-type:access_token`; `requested_token_type`, when sent, is the same
  *   type; `actor_token` is not supported (the acting party is the authenticated client); at most
- *   one target: `audience` and `resource` name the same one when both are sent; else
- *   `invalid_request`;
+ *   one target: `audience` and `resource` name the same one when both are sent; a client that
+ *   requires DPoP-bound tokens (dpop_bound_access_tokens) is refused, since this grant binds no
+ *   key; else `invalid_request`;
  * - the subject token is an access token of this server, checked as introspection and the API
  *   check it (jwt-access-tokens.ts: signature with the server's keys, `typ`, `iss`, expiry,
  *   revocation of its jti, grant or subject, its client and user still there and enabled), and it
@@ -120,6 +121,9 @@ export function registerTokenExchange(provider: Provider, deps: TokenExchangeDep
     async (ctx) => {
       const client = ctx.oidc.client;
       const { subjectToken, target: requestedTarget } = readParameters(ctx.oidc.params as Record<string, unknown>);
+      if ((client as { dpopBoundAccessTokens?: boolean }).dpopBoundAccessTokens) {
+        throw new errors.InvalidRequest('token exchange issues no DPoP-bound token, and this client requires them (dpop_bound_access_tokens)');
+      }
       const subject = await activeSubject(deps, subjectToken);
 
       const policy = (await deps.clients.find(client.clientId))?.tokenExchange;

@@ -239,6 +239,16 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
     });
   });
 
+  it('a client that requires DPoP-bound tokens is invalid_request: the exchange binds no key', async () => {
+    const bound = { clientId: 'bound-rs', clientSecret: 'bound-rs-secret-0123456789abcdef' };
+    await server.app.services.clients.create({ ...bound, redirectUris: [], grantTypes: [GRANT], dpopBoundAccessTokens: true, tokenExchange: { audiences: [server.audience], scopes: ['movies:read'] } });
+    const subject = await server.login({ scope: 'movies:read' });
+    expect(await post(bound, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'token exchange issues no DPoP-bound token, and this client requires them (dpop_bound_access_tokens)' },
+    });
+  });
+
   it('a missing subject_token is invalid_request', async () => {
     expect(await post(REPORTS, { audience: server.audience })).toEqual({
       status: 400,
@@ -254,3 +264,32 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
     });
   });
 });
+
+describe('token exchange: the new token never outlives the subject token', () => {
+  let server: TestAuthServer;
+  let now = Date.now();
+
+  beforeAll(async () => {
+    server = await startServer({ clock: () => now });
+    await server.app.services.clients.create({ ...REPORTS, redirectUris: [], grantTypes: [GRANT], tokenExchange: { audiences: [server.audience], scopes: ['movies:read'] } });
+  }, 60_000);
+  afterAll(() => server.close());
+
+  it('expires_in is what is left of the subject token when that is less than the access-token lifetime', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    const { exp } = decodeJwt(subject.access_token);
+    // 1000 s before the subject token expires, by the server's clock.
+    now = (exp! - 1000) * 1000;
+    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(REPORTS.clientId, REPORTS.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT, subject_token: subject.access_token, subject_token_type: ACCESS_TOKEN }),
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { access_token: string; expires_in: number };
+    expect(body.expires_in).toBe(1000);
+    const claims = decodeJwt(body.access_token);
+    expect(claims.exp! - claims.iat!).toBe(1000);
+  });
+});
+
