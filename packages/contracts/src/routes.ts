@@ -7,6 +7,10 @@ export const AUTH_ROUTES = {
   introspect: '/oauth2/v1/introspect',
   revoke: '/oauth2/v1/revoke',
   logout: '/oauth2/v1/logout',
+  /** Device authorization (RFC 8628 §3.1): a device asks for a device code and a user code. */
+  deviceAuthorize: '/oauth2/v1/device/authorize',
+  /** The device flow's verification page (RFC 8628 §3.3): the user enters the user code. */
+  activate: '/activate',
   /** Revocation feed: JSON catch-up (`?since=`) and, with `Accept: text/event-stream`, a live stream. */
   revocations: '/oauth2/v1/revocations',
   discovery: '/.well-known/openid-configuration',

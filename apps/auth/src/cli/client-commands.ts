@@ -3,7 +3,8 @@
  * every change is audited as the `cli` operator). Rules:
  * - a confidential client's secret is printed once, at creation or rotation, and never by
  *   `client list` / `client show`;
- * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`;
+ * - `--grant` replaces the default grants (authorization_code, refresh_token), e.g. `--grant client_credentials`,
+ *   or `--grant urn:ietf:params:oauth:grant-type:device_code` (RFC 8628; with `--public` for a CLI or TV app);
  * - `--id-token-field JWT_token` makes the token response repeat the ID token under that name (off by default);
  * - `--auth-method` is the one method the client may authenticate with (client-store.ts);
  *   private_key_jwt needs `--jwks <file>` (a JSON JWK Set of public keys, read from the file) or

@@ -15,6 +15,8 @@
  * - update() changes redirect URIs, post-logout URIs, grant types and name, checked with the
  *   same rules as create() on the whole resulting client;
  * - public clients have no secret, authenticate with `none` and cannot use client_credentials;
+ *   they may use the device authorization grant (urn:ietf:params:oauth:grant-type:device_code,
+ *   RFC 8628), which like client_credentials needs no redirect URI;
  * - `idTokenField` (off by default) names an extra token-response member that repeats the ID
  *   token (the seed's `JWT_token` variant); it must be an identifier that no RFC 6749 / OIDC
  *   token-response member uses;
@@ -191,7 +193,9 @@ export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
 }
 
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
-const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT]);
+/** The device authorization grant (RFC 8628 §3.4); public clients may use it. */
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT, DEVICE_CODE_GRANT]);
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
 const AUTH_METHODS = new Set<string>(CLIENT_AUTH_METHODS);
 /** The methods that authenticate with the client's secret. */

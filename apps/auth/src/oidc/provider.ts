@@ -26,6 +26,8 @@
  * - ID tokens carry the profile, email and groups claims and `amr`;
  * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts),
  *   and Okta's `cid` and `scp` as copies of `client_id` and `scope` (okta-claims.ts);
+ * - the device authorization grant (RFC 8628) at /oauth2/v1/device/authorize, its verification
+ *   page at /activate (device-flow.ts, device-grant-answers.ts, user-code-regulation.ts);
  * - errors of the browser endpoints (authorize, logout) are the HTML error page for browsers;
  *   errors of the API endpoints are always RFC 6749 JSON, whatever the Accept header.
  */
@@ -53,6 +55,7 @@ import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
 import { logoutSource } from './logout-source.ts';
 import { actorClaims } from './token-exchange.ts';
+import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -113,6 +116,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       introspection: AUTH_ROUTES.introspect,
       revocation: AUTH_ROUTES.revoke,
       end_session: AUTH_ROUTES.logout,
+      device_authorization: AUTH_ROUTES.deviceAuthorize,
+      code_verification: AUTH_ROUTES.activate,
     },
     cookies: {
       names: COOKIE_NAMES,
@@ -163,6 +168,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       Session: config.sessionTtl,
       Grant: config.refreshTokenTtl,
       ClientCredentials: config.accessTokenTtl,
+      DeviceCode: DEVICE_CODE_TTL,
     },
     rotateRefreshToken,
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -198,6 +204,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(resourceServerClients(config)) as never },
       // Machine clients (the API's introspection credentials, service-to-service calls).
       clientCredentials: { enabled: true },
+      deviceFlow: deviceFlow({ accounts: deps.accounts }),
       revocation: { enabled: true, allowedPolicy: revocationAllowed as never },
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicators(config, deps.scopeGate),

@@ -1,7 +1,7 @@
 /**
  * Adapts oidc-provider's redirect hops to Gatehouse's wire contract (docs/spec.md §4.2 "Login operations"),
  * without weakening any check the library makes:
- * - `GET /oauth2/v1/authorize` that needs an account selection, a login or a consent answers 200
+ * - `GET /oauth2/v1/authorize` (and the device flow's /activate confirmation and resume) that needs an account selection, a login or a consent answers 200
  *   with that step's page itself instead of a 303 to the interaction URL (so does a resume that
  *   needs the next step: the consent after a login, the login after "Use another account"); the
  *   interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
@@ -14,7 +14,7 @@ import type { Context, Next } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { COOKIE_NAMES } from './provider.ts';
 
-const REDIRECTING_ROUTES = new Set(['authorization', 'resume']);
+const REDIRECTING_ROUTES = new Set(['authorization', 'resume', 'code_verification', 'device_resume']);
 const ROOT_SCOPED = new Set([COOKIE_NAMES.interaction, `${COOKIE_NAMES.interaction}.sig`, COOKIE_NAMES.resume, `${COOKIE_NAMES.resume}.sig`]);
 
 type CookieSet = Context['cookies']['set'];

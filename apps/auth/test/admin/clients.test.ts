@@ -267,6 +267,19 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
     expect(JSON.stringify(lines)).not.toMatch(/"[A-Za-z0-9_-]{43}"/);
   });
 
+  it('registers a public client for the device authorization grant: no redirect URI, no secret', async () => {
+    const grant = 'urn:ietf:params:oauth:grant-type:device_code';
+    const created = await call(server, 'POST', '/clients', { token, body: { client_id: 'tv-one', public: true, grant_types: [grant, 'refresh_token'], name: 'TV One' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ client_id: 'tv-one', public: true, token_endpoint_auth_method: 'none', grant_types: [grant, 'refresh_token'], response_types: [], redirect_uris: [] });
+    expect(created.body).not.toHaveProperty('client_secret');
+    const changed = await call(server, 'PATCH', '/clients/tv-one', { token, body: { grant_types: [grant] } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ grant_types: [grant] });
+    const openapi = await call(server, 'GET', '/openapi.json', { token });
+    expect(JSON.stringify(openapi.body)).toContain(grant);
+  });
+
   it('registers, reads and changes first_party, response_types, the auth method with its keys, and DPoP', async () => {
     const jwk = { kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'k1' };
     const pk = await call(server, 'POST', '/clients', {

@@ -256,6 +256,16 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     });
   });
 
+  it('add --public --grant device_code registers a CLI or TV app without a redirect URI', async () => {
+    const grant = 'urn:ietf:params:oauth:grant-type:device_code';
+    expect(await cli(['client', 'add', 'tv', '--public', '--grant', grant, '--name', 'Living Room TV'])).toEqual({ code: 0, stdout: 'created public client tv\n', stderr: '' });
+    const shown = await cli(['client', 'show', 'tv']);
+    expect(shown.stdout).toContain(`\ngrant_types: ${grant}\nresponse_types: \n`);
+    await withClients(async (clients) => {
+      expect(await clients.find('tv')).toMatchObject({ public: true, tokenEndpointAuthMethod: 'none', grantTypes: [grant], redirectUris: [] });
+    });
+  });
+
   it('add refuses bad interop options with one line: usage errors exit 2, refused values exit 1', async () => {
     const keysFile = join(dir, 'private.json');
     writeFileSync(keysFile, JSON.stringify({ keys: [{ kty: 'EC', crv: 'P-256', x: 'x', y: 'y', d: 'secret' }] }));

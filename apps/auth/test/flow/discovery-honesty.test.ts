@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import type { NewClient } from '../../src/clients/client-store.ts';
-import { basic, CookieJar, pkcePair, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
+import { basic, CookieJar, form, pkcePair, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -96,7 +96,7 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
     expect(discovery.response_types_supported).toEqual(['code', 'id_token']);
     expect([...discovery.response_modes_supported].sort()).toEqual(['form_post', 'fragment', 'query']);
     // implicit: the grant of the id_token response type (OIDC Core 3.2); it issues no access token.
-    expect([...discovery.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'implicit', 'refresh_token', 'urn:ietf:params:oauth:grant-type:token-exchange']);
+    expect([...discovery.grant_types_supported].sort()).toEqual(['authorization_code', 'client_credentials', 'implicit', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange']);
   });
 
   it('every response type works for a client registered for it', async () => {
@@ -149,6 +149,26 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
         const subject = await server.login({ scope: 'movies:read' });
         const params = { grant_type: grant, subject_token: subject.access_token, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' };
         expect((await token(params, { authorization: basic(client.clientId, client.clientSecret!) })).status, grant).toBe(200);
+      } else if (grant === 'urn:ietf:params:oauth:grant-type:device_code') {
+        const client = await register({ public: true, grantTypes: [grant], redirectUris: [] });
+        const started = await fetch(`${server.issuer}/oauth2/v1/device/authorize`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ client_id: client.clientId, scope: 'openid' }),
+        });
+        const device = (await started.json()) as { device_code: string; verification_uri_complete: string };
+        // verification_uri_complete posts the code (form-post page); the browser posts it, then approves.
+        const jar = new CookieJar();
+        const page = await request(jar, device.verification_uri_complete);
+        const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)![1]!;
+        const confirm = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: field(page.text, 'xsrf'), user_code: field(page.text, 'user_code') }) });
+        const login = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: field(confirm.text, 'xsrf'), user_code: field(confirm.text, 'user_code'), confirm: 'yes' }) });
+        const user = await server.createUser();
+        const uid = field(login.text, 'uid');
+        await request(jar, `${server.issuer}/login`, { method: 'POST', ...form({ uid, username: user.username, password: user.password }) });
+        const code = await server.app.services.totp.generate(user.totpSecret, Date.now());
+        expect((await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) })).status, grant).toBe(200);
+        expect((await token({ grant_type: grant, device_code: device.device_code, client_id: client.clientId })).status, grant).toBe(200);
       } else expect.unreachable(`discovery lists ${grant}, which this test cannot check`);
     }
   });

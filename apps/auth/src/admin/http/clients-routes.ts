@@ -36,7 +36,7 @@ import { AdminProblem, validationFailed } from './problem.ts';
  */
 const Uris = z.array(z.string().max(2048).meta({ format: 'uri' })).max(32);
 const Grants = z
-  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT] }))
+  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT, 'urn:ietf:params:oauth:grant-type:device_code'] }))
   .max(8)
   .meta({ minItems: 1 });
 const ResponseTypes = z
