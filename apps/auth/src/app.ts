@@ -7,6 +7,9 @@
  * rebuilds the oidc-provider when the published keys or the signing key changed, whether by the
  * schedule, by `authctl keys rotate` or by another instance. A rotation therefore takes effect
  * on every instance within seconds, without a restart.
+ * Sessions that expired are announced to their clients by back-channel logout just before the
+ * purge deletes them (sessions/backchannel-logout.ts); failed deliveries are retried by the
+ * `backchannel-logout` task of the same `maintenance`.
  * Expired oidc rows, passkey challenges, old regulation records and audit events older than
  * AUTH_AUDIT_RETENTION_DAYS are purged by the same `maintenance`, every PURGE_INTERVAL_MS.
  * Every audit event the app emits is stored too: the Auditor in the deps of whatever emits one
@@ -89,10 +92,14 @@ import { ADMIN_ROUTE_PATTERNS } from './admin/http/admin-paths.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { createAuditSink } from './audit/audit-sink.ts';
 import { createAuditor } from './audit/auditor.ts';
+import { createBackchannelLogout, type BackchannelLogout } from './sessions/backchannel-logout.ts';
+import { createLogoutTokenSigner } from './sessions/logout-token.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
 const DAY_MS = 86_400_000;
+const BACKCHANNEL_RETRY_TICK_MS = 5_000;
+const EXPIRED_SESSIONS_PER_PURGE = 10_000;
 
 export interface AppDeps {
   database: Database<AuthSchema>;
@@ -104,6 +111,8 @@ export interface AppDeps {
    * runServer's metrics listener serves. By default a fresh registry without process metrics.
    */
   metrics?: Registry;
+  /** Posts back-channel logout tokens to clients; the global fetch by default. */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface AuthApp extends Koa {
@@ -121,6 +130,8 @@ export interface AuthApp extends Koa {
   readonly maintenance: PeriodicTasks;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
+  /** The back-channel logout seam (sessions/backchannel-logout.ts); tests run its due retries and read what waits. */
+  readonly backchannelLogout: Pick<BackchannelLogout, 'runDue' | 'pending'>;
   /** Resolves when every audit event emitted so far is stored (or reported as not stored); before closing the database. */
   flushAudit(): Promise<void>;
 }
@@ -143,12 +154,21 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   registerDatabasePoolMetrics(metrics, deps.database);
 
   let current: { provider: Provider; handler: ReturnType<Provider['callback']>; fingerprint: string };
+  let signingKeys: readonly JWK[] = [];
+  // Every end of an SSO session tells its clients through this one seam (sessions/backchannel-logout.ts).
+  const backchannelLogout = createBackchannelLogout({
+    sign: createLogoutTokenSigner({ issuer: config.issuer, clients: services.clients, signingKey: async () => signingKeys[0], clock }),
+    fetch: deps.fetch ?? globalThis.fetch,
+    clock,
+    audit,
+    count: (outcome) => authMetrics.backchannelLogout(outcome),
+    logger,
+  });
   // Each route factory's type takes only the services its handlers use.
-  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics };
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout };
 
   const staticAssets = authStaticAssets();
 
-  let signingKeys: readonly JWK[] = [];
   let signingSince: number | null = null;
   registerSigningKeyAge(metrics, () => signingSince, clock);
   const tokens = createJwtAccessTokens({
@@ -165,7 +185,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     tokens,
     accounts: services.accounts,
     policies: services.scopePolicies,
-    users: createUserAdmin({ ...services, audit, clock, accessTokenTtl: config.accessTokenTtl }),
+    users: createUserAdmin({ ...services, backchannelLogout, audit, clock, accessTokenTtl: config.accessTokenTtl }),
     issuePasswordReset: (actor, username) => issuePasswordReset({ ...services, audit, issuer: config.issuer }, actor, username),
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, audit, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
@@ -206,6 +226,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       logger,
       audit,
       metrics: authMetrics,
+      backchannelLogout,
       clock,
     });
     registerTokenExchange(provider, { config, tokens, clients: services.clients, gate: services.scopeGate, audit, clock });
@@ -285,13 +306,19 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
         everyMs: KEY_CHECK_INTERVAL_MS,
         run: () => reloadKeys().then(() => undefined, (error: unknown) => logger.warn({ err: error, event: 'keys.reload_failed' }, 'signing keys could not be re-read')),
       },
+      // Failed back-channel logout deliveries whose retry delay has passed (sessions/backchannel-logout.ts).
+      { name: 'backchannel-logout', everyMs: BACKCHANNEL_RETRY_TICK_MS, run: () => backchannelLogout.runDue() },
       {
         name: 'purge',
         everyMs: PURGE_INTERVAL_MS,
         run: (now) =>
           Promise.all([
-            // Browser and last use of sessions go with their sessions (purged just before).
-            services.oidcAdapter.purgeExpired().then(() => services.sessionMeta.purgeOrphans()),
+            // Expired sessions' clients are told first; browser and last use go with the sessions (purged just before).
+            services.userSessions
+              .expiredSessions(EXPIRED_SESSIONS_PER_PURGE)
+              .then((expired) => backchannelLogout.sessionsEnded(expired))
+              .then(() => services.oidcAdapter.purgeExpired())
+              .then(() => services.sessionMeta.purgeOrphans()),
             services.passwordResets.purgeExpired(),
             services.revocations.purgeExpired(),
             services.passkeyChallenges.purgeExpired(),
@@ -317,6 +344,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
   Object.defineProperty(app, 'maintenance', { value: maintenance });
   Object.defineProperty(app, 'metrics', { value: metrics });
+  Object.defineProperty(app, 'backchannelLogout', { value: backchannelLogout });
   Object.defineProperty(app, 'flushAudit', { value: () => auditSink.flush() });
   return app;
 }

@@ -25,7 +25,7 @@ import { newPassword } from './new-password.ts';
 import { requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
 import { requireSession } from './signed-in.ts';
 
-export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'audit'>;
+export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit'>;
 
 export function createChangePasswordHandler(deps: ChangePasswordDeps) {
   return async function changePassword(ctx: Context): Promise<void> {

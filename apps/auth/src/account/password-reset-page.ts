@@ -30,7 +30,7 @@ import { newPassword } from './new-password.ts';
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
 
 export type PasswordResetPageDeps = OriginDeps &
-  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
+  Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
     config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
   };
 

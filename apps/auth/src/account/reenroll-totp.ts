@@ -32,7 +32,7 @@ import { requireSession, type SignedIn } from './signed-in.ts';
 
 const ENROLLMENT_TTL_MS = 10 * 60 * 1000;
 
-export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'revocations' | 'audit'>;
+export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit'>;
 
 interface PendingSecret {
   accountId: string;

@@ -12,7 +12,7 @@ import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
-export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'revocations' | 'audit' | 'clock'> & {
+export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit' | 'clock'> & {
   config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
 };
 

@@ -13,16 +13,21 @@
  * - with `revokeSubject` (disable, remove: nothing of the account is kept), every access token
  *   of the subject issued up to now is revoked by subject too (revokeEverythingOf below: an
  *   `account-disabled` event), which also reaches tokens whose grant
- *   row was already gone.
+ *   row was already gone;
+ * - the clients of every ended session are told by back-channel logout (sessions/backchannel-logout.ts)
+ *   before this returns (first attempts; failures are retried in the background).
  */
 import type { EndedSessions, UserSessionStore } from '../sessions/user-sessions.ts';
 import type { SessionMetaStore } from '../sessions/session-meta-store.ts';
 import type { RevocationStore } from '../revocation/revocation-store.ts';
+import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 
 export interface EndAccountAccessDeps {
   userSessions: Pick<UserSessionStore, 'endAll' | 'endOthers'>;
   sessionMeta: Pick<SessionMetaStore, 'remove'>;
   revocations: Pick<RevocationStore, 'revokeSubject'>;
+  /** Tells the ended sessions' clients (back-channel logout); the server and authctl always give it. */
+  backchannelLogout?: Pick<BackchannelLogout, 'sessionsEnded'>;
   clock: () => number;
   /** The longest access-token lifetime, seconds (config.accessTokenTtl). */
   accessTokenTtl: number;
@@ -40,6 +45,7 @@ export async function endAccountAccess(deps: EndAccountAccessDeps, accountId: st
   if (options.revokeSubject) await revokeEverythingOf(deps, accountId);
   const ended = options.keepSessionId === undefined ? await deps.userSessions.endAll(accountId) : await deps.userSessions.endOthers(accountId, options.keepSessionId);
   await deps.sessionMeta.remove(ended.sessionUids);
+  await deps.backchannelLogout?.sessionsEnded(ended.ended);
   return ended;
 }
 

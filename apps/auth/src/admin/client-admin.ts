@@ -58,6 +58,8 @@ const CHANGE_FIELDS = {
   dpopBoundAccessTokens: 'dpop_bound_access_tokens',
   logoUri: 'logo_uri',
   tokenExchange: 'token_exchange',
+  backchannelLogoutUri: 'backchannel_logout_uri',
+  backchannelLogoutSessionRequired: 'backchannel_logout_session_required',
 } as const satisfies Record<keyof ClientChanges, string>;
 
 function toView(record: ClientRecord): ClientView {

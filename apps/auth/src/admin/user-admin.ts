@@ -52,6 +52,7 @@ import type { DeviceStore } from '../devices/device-store.ts';
 import type { PasskeyStore } from '../passkeys/passkey-store.ts';
 import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 import type { UserGrant, UserSession, UserSessionStore } from '../sessions/user-sessions.ts';
+import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 
 /** Who makes a change: authctl, an admin user's token, or a machine's (client_credentials) token (admin/http/). */
 export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string } | { kind: 'client'; clientId: string };
@@ -69,6 +70,8 @@ export interface UserAdminDeps {
   regulator: Pick<Regulator, 'lockedUntil'>;
   userSessions: UserSessionStore;
   sessionMeta: Pick<SessionMetaStore, 'remove'>;
+  /** Tells the clients of the sessions it ends (sessions/backchannel-logout.ts); the server and authctl always give it. */
+  backchannelLogout?: Pick<BackchannelLogout, 'sessionsEnded'>;
   audit: Auditor;
   clock: () => number;
   /** The longest access-token lifetime, seconds (config.accessTokenTtl). */
@@ -160,7 +163,7 @@ export function lockoutKeys(username: string): string[] {
 
 export function createUserAdmin(deps: UserAdminDeps): UserAdmin {
   const { accounts, audit } = deps;
-  const lifecycle = { accounts, revocations: deps.revocations, userSessions: deps.userSessions, sessionMeta: deps.sessionMeta, clock: deps.clock, accessTokenTtl: deps.accessTokenTtl };
+  const lifecycle = { accounts, revocations: deps.revocations, userSessions: deps.userSessions, sessionMeta: deps.sessionMeta, ...(deps.backchannelLogout ? { backchannelLogout: deps.backchannelLogout } : {}), clock: deps.clock, accessTokenTtl: deps.accessTokenTtl };
 
   async function find(username: string): Promise<Account> {
     const account = await accounts.findByUsername(username);

@@ -67,6 +67,12 @@ export interface AuditFields {
   /** A refused token exchange: the acting client (absent when it did not authenticate) and the error answered. */
   'token.exchange.refused': { client_id: string | undefined; error: TokenExchangeRefusal };
   'session.logout': { client_id: string | undefined };
+  /**
+   * A back-channel logout token the client did not take (sessions/backchannel-logout.ts): no answer
+   * in time, no connection, or a status other than 200/204 (`status`); `retried` says whether
+   * another attempt follows.
+   */
+  'session.backchannel_logout.failed': { client_id: string; attempt: number; reason: 'timeout' | 'network' | 'status'; status?: number; retried: boolean };
   'push.sent': { account_id: string; push_id: string; ip: string };
   'push.rate_limited': { account_id: string; ip: string };
   'push.approved': { account_id: string; push_id: string; device_id: string };

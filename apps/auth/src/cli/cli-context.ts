@@ -10,6 +10,9 @@ import { createAuditSink } from '../audit/audit-sink.ts';
 import { createAuditor, type Auditor } from '../audit/auditor.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
+import { createBackchannelLogout } from '../sessions/backchannel-logout.ts';
+import { createLogoutTokenSigner } from '../sessions/logout-token.ts';
+import { loadSigningJwks } from '../keys/signing-keys.ts';
 
 export interface CliIo {
   /** Everything read from standard input (only read by main.ts when a command needs it). */
@@ -73,7 +76,17 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     },
     async userAdmin() {
       const stores = await context.stores();
-      return createUserAdmin({ ...stores, audit, clock, accessTokenTtl: config.accessTokenTtl });
+      // Sessions a command ends are announced like the server's; a failed first attempt is audited, and not retried after the command exits.
+      const backchannelLogout = createBackchannelLogout({
+        sign: createLogoutTokenSigner({ issuer: config.issuer, clients: stores.clients, signingKey: async () => (await loadSigningJwks(stores.keys, clock())).keys[0], clock }),
+        fetch: globalThis.fetch,
+        clock,
+        audit,
+        count: () => undefined,
+        logger,
+        retryDelaysMs: [],
+      });
+      return createUserAdmin({ ...stores, backchannelLogout, audit, clock, accessTokenTtl: config.accessTokenTtl });
     },
     async keyAdmin() {
       const { keys } = await context.stores();

@@ -19,6 +19,10 @@
  *   its policy is `--exchange-audience <aud>` and `--exchange-scope <scope>` (each repeated, both
  *   needed with the grant: client-store.ts); `client update` given one of the two keeps the other's
  *   stored list;
+ * - `--backchannel-logout-uri <url>` registers where logout tokens are posted (Back-Channel Logout
+ *   1.0), `--backchannel-logout-session-required` makes them carry `sid`; `client update` removes
+ *   the URI (and the requirement) with `--no-backchannel-logout-uri` and turns the requirement off
+ *   with `--no-backchannel-logout-session-required`;
  * - `client update` replaces each list it is given (`--redirect-uri`, `--post-logout-redirect-uri`,
  *   `--grant`, repeated for several values; `--clear-...` empties a URI list) and keeps the rest;
  * - `client rotate-secret --grace` takes `0`, whole seconds or a duration (`90s`, `30m`, `24h`, `7d`),
@@ -43,14 +47,17 @@ export const CLIENT_USAGE = [
   '             [--public] [--auth-method client_secret_basic|client_secret_post|client_secret_jwt|private_key_jwt]',
   '             [--jwks <file> | --jwks-uri <url>] [--grant <type> ...] [--response-type code|id_token ...] [--name <n>]',
   '             [--first-party] [--require-dpop] [--logo-uri <url>] [--id-token-field JWT_token]',
-  '             [--exchange-audience <aud> ... --exchange-scope <scope> ...] [--json]   (with --grant token-exchange)',
+  '             [--exchange-audience <aud> ... --exchange-scope <scope> ...]   (with --grant token-exchange)',
+  '             [--backchannel-logout-uri <url> [--backchannel-logout-session-required]] [--json]',
   '  client list [--json]',
   '  client show <client_id> [--json]',
   '  client update <client_id> [--redirect-uri <uri> ... | --clear-redirect-uris]',
   '             [--post-logout-redirect-uri <uri> ... | --clear-post-logout-redirect-uris] [--grant <type> ...] [--name <n>]',
   '             [--auth-method <method>] [--jwks <file> | --jwks-uri <url>] [--response-type code|id_token ...]',
   '             [--first-party | --no-first-party] [--require-dpop | --no-require-dpop] [--logo-uri <url> | --no-logo-uri]',
-  '             [--exchange-audience <aud> ...] [--exchange-scope <scope> ...] [--json]',
+  '             [--exchange-audience <aud> ...] [--exchange-scope <scope> ...]',
+  '             [--backchannel-logout-uri <url> | --no-backchannel-logout-uri]',
+  '             [--backchannel-logout-session-required | --no-backchannel-logout-session-required] [--json]',
   '  client rotate-secret <client_id> [--grace 24h|0|<seconds>|<n>s|<n>m|<n>h|<n>d] [--json]',
   '             prints the new secret once; the old one keeps working for the grace period (default 24h, at most 30d)',
   '  client remove <client_id>',
@@ -136,6 +143,8 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
       'first-party': { type: 'boolean' },
       'require-dpop': { type: 'boolean' },
       'logo-uri': { type: 'string' },
+      'backchannel-logout-uri': { type: 'string' },
+      'backchannel-logout-session-required': { type: 'boolean' },
       'id-token-field': { type: 'string' },
       'exchange-audience': { type: 'string', multiple: true },
       'exchange-scope': { type: 'string', multiple: true },
@@ -165,6 +174,8 @@ async function addClient(args: readonly string[], ctx: CliContext): Promise<void
     ...(values['first-party'] ? { firstParty: true } : {}),
     ...(values['require-dpop'] ? { dpopBoundAccessTokens: true } : {}),
     ...(values['logo-uri'] !== undefined ? { logoUri: values['logo-uri'] } : {}),
+    ...(values['backchannel-logout-uri'] !== undefined ? { backchannelLogoutUri: values['backchannel-logout-uri'] } : {}),
+    ...(values['backchannel-logout-session-required'] ? { backchannelLogoutSessionRequired: true } : {}),
     ...(values['id-token-field'] !== undefined ? { idTokenField: values['id-token-field'] } : {}),
     ...(tokenExchange ? { tokenExchange } : {}),
   });
@@ -228,6 +239,10 @@ function printClient(ctx: CliContext, c: ClientView): void {
   if (c.jwksUri) rows.push(['jwks_uri', c.jwksUri]);
   if (c.logoUri) rows.push(['logo_uri', c.logoUri]);
   if (c.tokenExchange) rows.push(['token_exchange_audiences', c.tokenExchange.audiences.join(' ')], ['token_exchange_scopes', c.tokenExchange.scopes.join(' ')]);
+  if (c.backchannelLogoutUri) {
+    rows.push(['backchannel_logout_uri', c.backchannelLogoutUri]);
+    rows.push(['backchannel_logout_session_required', c.backchannelLogoutSessionRequired ? 'yes' : 'no']);
+  }
   if (c.idTokenField) rows.push(['id_token_field', c.idTokenField]);
   if (c.updatedAt !== undefined) rows.push(['updated_at', iso(c.updatedAt)]);
   if (c.secretRotatedAt !== undefined) rows.push(['secret_rotated_at', iso(c.secretRotatedAt)]);
@@ -259,10 +274,17 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
       'no-logo-uri': { type: 'boolean' },
       'exchange-audience': { type: 'string', multiple: true },
       'exchange-scope': { type: 'string', multiple: true },
+      'backchannel-logout-uri': { type: 'string' },
+      'no-backchannel-logout-uri': { type: 'boolean' },
+      'backchannel-logout-session-required': { type: 'boolean' },
+      'no-backchannel-logout-session-required': { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
-  const flag = (on: 'first-party' | 'require-dpop', off: 'no-first-party' | 'no-require-dpop'): boolean | undefined => {
+  const flag = (
+    on: 'first-party' | 'require-dpop' | 'backchannel-logout-session-required',
+    off: 'no-first-party' | 'no-require-dpop' | 'no-backchannel-logout-session-required',
+  ): boolean | undefined => {
     if (values[on] && values[off]) throw new UsageError(`${command}: --${on} and --${off} exclude each other`);
     return values[on] ? true : values[off] ? false : undefined;
   };
@@ -273,6 +295,11 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
   const dpop = flag('require-dpop', 'no-require-dpop');
   if (values['logo-uri'] !== undefined && values['no-logo-uri']) throw new UsageError(`${command}: --logo-uri and --no-logo-uri exclude each other`);
   const logoUri = values['no-logo-uri'] ? null : values['logo-uri'];
+  if (values['backchannel-logout-uri'] !== undefined && values['no-backchannel-logout-uri']) {
+    throw new UsageError(`${command}: --backchannel-logout-uri and --no-backchannel-logout-uri exclude each other`);
+  }
+  const backchannelLogoutUri = values['no-backchannel-logout-uri'] ? null : values['backchannel-logout-uri'];
+  const backchannelSession = flag('backchannel-logout-session-required', 'no-backchannel-logout-session-required');
   const uris = (option: 'redirect-uri' | 'post-logout-redirect-uri', clear: 'clear-redirect-uris' | 'clear-post-logout-redirect-uris'): string[] | undefined => {
     if (values[clear] && values[option]) throw new UsageError(`${command}: --${option} and --${clear} exclude each other`);
     return values[clear] ? [] : values[option];
@@ -295,9 +322,11 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
     ...(dpop !== undefined ? { dpopBoundAccessTokens: dpop } : {}),
     ...(logoUri !== undefined ? { logoUri } : {}),
     ...(tokenExchange !== undefined ? { tokenExchange } : {}),
+    ...(backchannelLogoutUri !== undefined ? { backchannelLogoutUri } : {}),
+    ...(backchannelSession !== undefined ? { backchannelLogoutSessionRequired: backchannelSession } : {}),
   };
   if (Object.keys(changes).length === 0) {
-    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope or a --clear-... option)`);
+    throw new UsageError(`${command}: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope, --[no-]backchannel-logout-uri, --[no-]backchannel-logout-session-required or a --clear-... option)`);
   }
   const client = await admin.update(CLI_OPERATOR, positionals[0]!, changes);
   if (values.json) {

@@ -41,7 +41,12 @@
  *   update() sets it with a URL and removes it with null;
  * - the token-exchange grant (RFC 8693) is for confidential clients, and comes with the client's
  *   `tokenExchange` policy (token-exchange-policy.ts): the one needs the other. An update that
- *   drops the grant drops the policy; update() removes it with null.
+ *   drops the grant drops the policy; update() removes it with null;
+ * - `backchannelLogoutUri` (OpenID Connect Back-Channel Logout 1.0 §2.2 `backchannel_logout_uri`)
+ *   is optional: an absolute https URL (http only on localhost / 127.0.0.1), at most 2048
+ *   characters, without fragment or credentials (a query is allowed); `backchannelLogoutSessionRequired`
+ *   (the logout token carries `sid`) needs one. update() removes the URI with null, and with it
+ *   the session requirement.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
@@ -97,6 +102,10 @@ export interface ClientRecord {
   logoUri?: string;
   /** With the token-exchange grant only: the audiences and scopes it may exchange for. */
   tokenExchange?: TokenExchangePolicy;
+  /** Where logout tokens are posted (Back-Channel Logout 1.0 `backchannel_logout_uri`); absent: none. */
+  backchannelLogoutUri?: string;
+  /** Present (true) only when logout tokens must carry `sid` (`backchannel_logout_session_required`). */
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 export interface NewClient {
@@ -117,6 +126,8 @@ export interface NewClient {
   dpopBoundAccessTokens?: boolean;
   logoUri?: string;
   tokenExchange?: TokenExchangePolicy;
+  backchannelLogoutUri?: string;
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 /** The fields update() changes; an absent field keeps its value. */
@@ -135,6 +146,9 @@ export interface ClientChanges {
   logoUri?: string | null;
   /** A policy sets it, null removes it (with the token-exchange grant). */
   tokenExchange?: TokenExchangePolicy | null;
+  /** A URL sets the back-channel logout URI, null removes it (and the session requirement). */
+  backchannelLogoutUri?: string | null;
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 export interface RotatedSecret {
@@ -180,6 +194,8 @@ export type ClientField =
   | 'dpop_bound_access_tokens'
   | 'logo_uri'
   | 'token_exchange'
+  | 'backchannel_logout_uri'
+  | 'backchannel_logout_session_required'
   | 'grace_seconds'
   | 'after';
 
@@ -322,6 +338,10 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   }
   if (input.logoUri !== undefined) checkLogoUri(input.logoUri);
   const tokenExchange = checkedTokenExchange(grantTypes, input.tokenExchange);
+  if (input.backchannelLogoutUri !== undefined) checkBackchannelLogoutUri(input.backchannelLogoutUri);
+  if (input.backchannelLogoutSessionRequired && input.backchannelLogoutUri === undefined) {
+    throw new ClientRegistryError('invalid_input', 'backchannel_logout_session_required needs a backchannel_logout_uri', 'backchannel_logout_session_required');
+  }
   const isDefaultResponseTypes = sameSet(effectiveResponseTypes, codeDefault);
   return {
     clientId: input.clientId,
@@ -339,6 +359,8 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
     ...(input.dpopBoundAccessTokens ? { dpopBoundAccessTokens: true } : {}),
     ...(input.logoUri !== undefined ? { logoUri: input.logoUri } : {}),
     ...(tokenExchange !== undefined ? { tokenExchange } : {}),
+    ...(input.backchannelLogoutUri !== undefined ? { backchannelLogoutUri: input.backchannelLogoutUri } : {}),
+    ...(input.backchannelLogoutSessionRequired ? { backchannelLogoutSessionRequired: true } : {}),
   };
 }
 
@@ -429,6 +451,26 @@ function checkLogoUri(uri: string): void {
   if (!isSafeHost(url.hostname)) throw invalid(`"${uri}" must name its host by a DNS name or an IP address`);
 }
 
+/**
+ * backchannel_logout_uri (Back-Channel Logout 1.0 §2.2): absolute, https or http on a loopback
+ * host, no fragment, no credentials, at most 2048 characters; a query is allowed.
+ */
+function checkBackchannelLogoutUri(uri: string): void {
+  const invalid = (why: string) => new ClientRegistryError('invalid_input', `backchannel_logout_uri ${why}`, 'backchannel_logout_uri');
+  if (uri.length > MAX_LOGO_URI_CHARS) throw invalid(`must be at most ${MAX_LOGO_URI_CHARS} characters`);
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw invalid(`"${uri}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw invalid(`"${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+  }
+  if (uri.includes('#')) throw invalid(`"${uri}" must not contain a fragment`);
+  if (url.username || url.password) throw invalid(`"${uri}" must not contain credentials`);
+}
+
 /** A DNS name (letters, digits, `-`, `.`), an IPv4 address, or a bracketed IPv6 address, as URL.hostname gives them. */
 function isSafeHost(hostname: string): boolean {
   return /^[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/.test(hostname) || /^\[[0-9a-f:.]+\]$/.test(hostname);
@@ -481,6 +523,8 @@ export function createClientRowReader(box: SecretBox, clock: () => number = Date
     if (row.dpop_bound_access_tokens === 1) record.dpopBoundAccessTokens = true;
     if (row.logo_uri != null) record.logoUri = row.logo_uri;
     if (row.token_exchange != null) record.tokenExchange = JSON.parse(row.token_exchange) as TokenExchangePolicy;
+    if (row.backchannel_logout_uri != null) record.backchannelLogoutUri = row.backchannel_logout_uri;
+    if (row.backchannel_logout_session_required === 1) record.backchannelLogoutSessionRequired = true;
     return record;
   };
 }
@@ -585,6 +629,7 @@ export function createClientStore(db: Kysely<AuthSchema>, box: SecretBox, clock:
         dpopBoundAccessTokens: changes.dpopBoundAccessTokens ?? current.dpopBoundAccessTokens ?? false,
         ...(changes.logoUri === null ? {} : (changes.logoUri ?? current.logoUri) !== undefined ? { logoUri: (changes.logoUri ?? current.logoUri)! } : {}),
         ...tokenExchangeAfter(changes.tokenExchange, current.tokenExchange, grantTypes),
+        ...backchannelChanges(current, changes),
       });
       const result = await writing(() =>
         db
@@ -647,10 +692,25 @@ function tokenExchangeAfter(change: TokenExchangePolicy | null | undefined, curr
   return current !== undefined && grantTypes.includes(TOKEN_EXCHANGE_GRANT) ? { tokenExchange: current } : {};
 }
 
-/** The columns of the metadata added by migrations 018, 022 and 023 (null / 0 when off). */
+/** The back-channel logout fields after `changes`: a removed URI takes the session requirement with it. */
+function backchannelChanges(current: ClientRecord, changes: ClientChanges): Pick<NewClient, 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired'> {
+  if (changes.backchannelLogoutUri === null) {
+    if (changes.backchannelLogoutSessionRequired) {
+      throw new ClientRegistryError('invalid_input', 'backchannel_logout_session_required needs a backchannel_logout_uri', 'backchannel_logout_session_required');
+    }
+    return {};
+  }
+  const uri = changes.backchannelLogoutUri ?? current.backchannelLogoutUri;
+  const sessionRequired = changes.backchannelLogoutSessionRequired ?? current.backchannelLogoutSessionRequired ?? false;
+  return { ...(uri !== undefined ? { backchannelLogoutUri: uri } : {}), ...(sessionRequired ? { backchannelLogoutSessionRequired: true } : {}) };
+}
+
+/** The columns of the metadata added by migrations 018, 022, 023 and 024 (null / 0 when off). */
 function storedMetadata(c: Omit<ClientRecord, 'createdAt'>) {
   return {
     token_exchange: c.tokenExchange ? JSON.stringify(c.tokenExchange) : null,
+    backchannel_logout_uri: c.backchannelLogoutUri ?? null,
+    backchannel_logout_session_required: c.backchannelLogoutSessionRequired ? 1 : 0,
     logo_uri: c.logoUri ?? null,
     first_party: c.firstParty ? 1 : 0,
     response_types: c.responseTypes ? JSON.stringify(c.responseTypes) : null,
@@ -695,6 +755,11 @@ export function toOidcClientMetadata(c: ClientRecord): Record<string, unknown> {
   if (c.dpopBoundAccessTokens) metadata.dpop_bound_access_tokens = true;
   // RFC 7591 client metadata oidc-provider knows (client.logoUri): the consent page shows it.
   if (c.logoUri) metadata.logo_uri = c.logoUri;
+  // Back-Channel Logout 1.0 §2.2 client metadata, read by oidc-provider's backchannelLogout feature.
+  if (c.backchannelLogoutUri) {
+    metadata.backchannel_logout_uri = c.backchannelLogoutUri;
+    metadata.backchannel_logout_session_required = c.backchannelLogoutSessionRequired === true;
+  }
   // oidc-provider refuses http redirect URIs for a web client of the implicit grant (id_token); it
   // takes them on a loopback host from a native one (RFC 8252), as client-store.ts accepts them.
   if (grantTypes.includes('implicit') && [...c.redirectUris, ...c.postLogoutRedirectUris].some((u) => u.startsWith('http:'))) metadata.application_type = 'native';

@@ -4,6 +4,7 @@ import type { Auditor } from '../audit/auditor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import type { AuthServices } from '../services.ts';
+import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 
 /**
  * Everything app.ts can hand the browser-facing handlers (interactions, authenticator): the
@@ -18,4 +19,6 @@ export interface HandlerServices extends AuthServices {
   /** Where audit events are recorded (audit/auditor.ts). */
   audit: Auditor;
   metrics: AuthMetrics;
+  /** Tells the clients of ended sessions (sessions/backchannel-logout.ts). */
+  backchannelLogout: BackchannelLogout;
 }

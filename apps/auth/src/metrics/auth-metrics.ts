@@ -9,7 +9,9 @@
  * - a lockout is counted once, by the failure that starts the lock (delays are not lockouts);
  * - a passwordless passkey sign-in is the login step `passkey` (both factors at once);
  * - second factors: `totp`, `recovery` and `passkey` succeed or fail; `push` succeeds, or ends `denied` on
- *   the authenticator or `expired` before an answer.
+ *   the authenticator or `expired` before an answer;
+ * - back-channel logout attempts end `delivered`, `retrying` (failed, another attempt follows) or
+ *   `abandoned` (the last attempt failed, or too many were waiting).
  */
 import { Counter, Gauge, type Registry } from '@gatehouse/metrics';
 
@@ -27,6 +29,7 @@ export interface AuthMetrics {
   secondFactor(method: SecondFactorMethod, outcome: SecondFactorOutcome): void;
   lockout(step: LoginStep): void;
   tokenIssued(grantType: string | undefined): void;
+  backchannelLogout(outcome: 'delivered' | 'retrying' | 'abandoned'): void;
   /** Counts an authenticator event stream as open; call the returned function once when it ends. */
   pushStreamOpened(): () => void;
 }
@@ -57,6 +60,12 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
     labelNames: ['grant_type'] as const,
     registers,
   });
+  const backchannel = new Counter({
+    name: 'auth_backchannel_logouts_total',
+    help: 'Back-channel logout token deliveries by outcome (delivered, retrying: failed and tried again later, abandoned).',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
   const streams = new Gauge({
     name: 'auth_push_streams_active',
     help: 'Authenticator event streams (Server-Sent Events) open now.',
@@ -67,6 +76,7 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
     login: (step, outcome) => logins.inc({ step, outcome }),
     secondFactor: (method, outcome) => secondFactors.inc({ method, outcome }),
     lockout: (step) => lockouts.inc({ step }),
+    backchannelLogout: (outcome) => backchannel.inc({ outcome }),
     tokenIssued: (grantType) => tokens.inc({ grant_type: grantType && GRANT_TYPES.has(grantType) ? grantType : 'other' }),
     pushStreamOpened() {
       streams.inc();

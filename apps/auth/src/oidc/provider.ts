@@ -13,7 +13,8 @@
  * - every code exchange of a client allowed `refresh_token` gets a rotating refresh token;
  *   presenting a used one revokes the grant (oidc-provider); a refresh refused for its resource
  *   does not rotate (refresh-rotation.ts); logout revokes the session's grants
- *   unless the client asked for offline_access (token-policies.ts);
+ *   unless the client asked for offline_access (token-policies.ts); the session's clients that
+ *   registered a backchannel_logout_uri are told by a logout token (backchannel-logout.ts);
  * - the SSO session lives `sessionTtl`; cookies are httpOnly, SameSite=Lax, signed, and Secure
  *   when the request is https (directly or through a trusted proxy);
  * - a first-party client is granted what it asks for; any other client gets what the user allowed
@@ -56,6 +57,8 @@ import { expiresWithSession, introspectionAllowed, resourceServerClients, revoca
 import { logoutSource } from './logout-source.ts';
 import { actorClaims } from './token-exchange.ts';
 import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
+import { routeBackchannelLogout } from './backchannel-logout.ts';
+import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
 import { messagePage } from '../views/message-page.ts';
 
@@ -89,6 +92,8 @@ export interface ProviderDeps {
   metrics: AuthMetrics;
   /** Epoch ms: when a rotated-out client secret stops working (client-secret-check.ts). */
   clock: () => number;
+  /** Tells the clients of a session ended by RP-initiated logout (oidc/backchannel-logout.ts). */
+  backchannelLogout: Pick<BackchannelLogout, 'sessionsEnded'>;
   /** Fetches the jwks_uri of private_key_jwt clients (client-keys-fetch.ts); the global fetch by default. */
   fetch?: typeof fetch;
 }
@@ -208,6 +213,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       revocation: { enabled: true, allowedPolicy: revocationAllowed as never },
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicators(config, deps.scopeGate),
+      // Back-Channel Logout 1.0: client metadata and discovery; delivery is Gatehouse's (backchannel-logout.ts).
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
@@ -238,6 +245,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   provider.proxy = config.trustProxy;
   acceptPreviousClientSecret(provider, deps.clock);
   detectReplaysOnce(provider, deps.clock);
+  routeBackchannelLogout(provider, deps.backchannelLogout);
 
   provider.on('server_error', (ctx, error) => {
     // A database outage is answered 503 by request-context.ts, and is not a bug to log with a stack.

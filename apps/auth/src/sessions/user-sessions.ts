@@ -14,6 +14,9 @@
  * - endOthers keeps one session and the grants it holds (the account page's own browser), and
  *   ends everything else of the account, grants held by no session included (refresh tokens
  *   that outlived their session).
+ * - what was ended names, per session, its account and its clients with their `sid`, for the
+ *   back-channel logout (backchannel-logout.ts); expiredSessions() names the same for the sessions
+ *   the purge is about to delete.
  */
 import type { Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
@@ -59,6 +62,14 @@ export interface UserSessionStore {
   listGrants(accountId: string): Promise<UserGrant[]>;
   /** Ends one grant of the account; false when it has no live grant with that id. */
   endGrant(accountId: string, grantId: string): Promise<boolean>;
+  /** Sessions of any account whose expiry has passed (not deleted yet), at most `limit`. */
+  expiredSessions(limit: number): Promise<EndedSession[]>;
+}
+
+/** One ended SSO session: its account and the clients it signed in to, with the session id each was given (`sid`). */
+export interface EndedSession {
+  accountId: string;
+  clients: { clientId: string; sid: string | undefined }[];
 }
 
 /** What was ended (live grants counted), and the uids of the ended sessions (their rows elsewhere go with them). */
@@ -66,6 +77,7 @@ export interface EndedSessions {
   sessions: number;
   grants: number;
   sessionUids: string[];
+  ended: EndedSession[];
 }
 
 export interface UserSessionDeps {
@@ -80,7 +92,7 @@ interface SessionPayload {
   uid?: unknown;
   accountId?: unknown;
   loginTs?: unknown;
-  authorizations?: Record<string, { grantId?: unknown } | undefined>;
+  authorizations?: Record<string, { grantId?: unknown; sid?: unknown } | undefined>;
   // Grant rows.
   clientId?: unknown;
   iat?: unknown;
@@ -106,6 +118,14 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       .filter((row) => row.payload.accountId === accountId);
   }
 
+  const endedSession = (accountId: string, payload: SessionPayload): EndedSession => ({
+    accountId,
+    clients: Object.entries(payload.authorizations ?? {}).map(([clientId, authorization]) => ({
+      clientId,
+      sid: typeof authorization?.sid === 'string' ? authorization.sid : undefined,
+    })),
+  });
+
   const grantsOf = (payload: SessionPayload): string[] =>
     Object.values(payload.authorizations ?? {}).flatMap((authorization) => (typeof authorization?.grantId === 'string' ? [authorization.grantId] : []));
 
@@ -130,7 +150,7 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
       await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
     }
     const sessionUids = sessions.flatMap((s) => (typeof s.payload.uid === 'string' ? [s.payload.uid] : []));
-    return { sessions: sessions.length, grants: live.length, sessionUids };
+    return { sessions: sessions.length, grants: live.length, sessionUids, ended: sessions.map((s) => endedSession(accountId, s.payload)) };
   }
 
   return {
@@ -162,6 +182,19 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
         expiresAt,
       }));
       return grants.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id));
+    },
+
+    async expiredSessions(limit) {
+      const rows = await db
+        .selectFrom('oidc_payloads')
+        .select(['payload'])
+        .where('model', '=', 'Session')
+        .where('expires_at', '<=', clock())
+        .limit(limit)
+        .execute();
+      return rows
+        .map((row) => JSON.parse(row.payload) as SessionPayload)
+        .flatMap((payload) => (typeof payload.accountId === 'string' && payload.authorizations ? [endedSession(payload.accountId, payload)] : []));
     },
 
     async endGrant(accountId, grantId) {

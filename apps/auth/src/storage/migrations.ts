@@ -368,4 +368,12 @@ export const authMigrations: Migrations = {
       await db.schema.alterTable('clients').addColumn('token_exchange', 'text').execute();
     },
   },
+  '024_client_backchannel_logout': {
+    async up(db: Kysely<unknown>) {
+      // OpenID Connect Back-Channel Logout 1.0 §2.2 client metadata (clients/client-store.ts checks
+      // it): where logout tokens are posted (null: none), and whether they carry `sid`.
+      await db.schema.alterTable('clients').addColumn('backchannel_logout_uri', 'text').execute();
+      await db.schema.alterTable('clients').addColumn('backchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

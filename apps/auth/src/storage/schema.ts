@@ -82,6 +82,10 @@ export interface ClientsTable {
   logo_uri?: string | null;
   /** JSON `{ audiences, scopes }`: the client's token-exchange policy (RFC 8693), or null. */
   token_exchange?: string | null;
+  /** Where logout tokens are posted (Back-Channel Logout 1.0 `backchannel_logout_uri`), or null. */
+  backchannel_logout_uri?: string | null;
+  /** 1: logout tokens carry `sid` (`backchannel_logout_session_required`). */
+  backchannel_logout_session_required?: number;
 }
 
 export interface OidcPayloadsTable {

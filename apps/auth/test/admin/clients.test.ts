@@ -88,6 +88,8 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       jwks_uri: null,
       logo_uri: null,
       token_exchange: null,
+      backchannel_logout_uri: null,
+      backchannel_logout_session_required: false,
       id_token_field: null,
       created_at: new Date(clock.now).toISOString(),
       updated_at: null,
@@ -306,6 +308,32 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
     expect(noSecret.body.errors).toEqual([{ field: 'token_endpoint_auth_method', message: 'client "pk-one" has no secret: rotate its secret first, then choose client_secret_basic' }]);
     expect((await call(server, 'GET', '/clients/pk-one', { token })).body).toEqual(changed.body);
     for (const id of ['pk-one', 'eoc-one']) expect((await call(server, 'DELETE', `/clients/${id}`, { token })).status).toBe(204);
+  });
+
+  it('registers, changes and removes backchannel_logout_uri and backchannel_logout_session_required, refusing bad ones by field', async () => {
+    const created = await call(server, 'POST', '/clients', {
+      token,
+      body: { client_id: 'bc-one', redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'https://bc.example/logout?app=1', backchannel_logout_session_required: true },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ backchannel_logout_uri: 'https://bc.example/logout?app=1', backchannel_logout_session_required: true });
+    const discovered = await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json() as Record<string, unknown>;
+    expect([discovered.backchannel_logout_supported, discovered.backchannel_logout_session_supported]).toEqual([true, true]);
+    const changed = await call(server, 'PATCH', '/clients/bc-one', { token, body: { backchannel_logout_session_required: false } });
+    expect(changed.body).toMatchObject({ backchannel_logout_uri: 'https://bc.example/logout?app=1', backchannel_logout_session_required: false });
+    for (const [method, path, body, field, message] of [
+      ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'https://bc.example/logout#f' }, 'backchannel_logout_uri', 'backchannel_logout_uri "https://bc.example/logout#f" must not contain a fragment'],
+      ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "logout" is not an absolute URL'],
+      ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_session_required: true }, 'backchannel_logout_session_required', 'backchannel_logout_session_required needs a backchannel_logout_uri'],
+      ['PATCH', '/clients/bc-one', { backchannel_logout_uri: 'http://bc.example/logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for localhost and 127.0.0.1'],
+    ] as const) {
+      const answer = await call(server, method, path, { token, body });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors).toEqual([{ field, message }]);
+    }
+    const removed = await call(server, 'PATCH', '/clients/bc-one', { token, body: { backchannel_logout_uri: null } });
+    expect(removed.status).toBe(200);
+    expect(removed.body).toMatchObject({ backchannel_logout_uri: null, backchannel_logout_session_required: false });
   });
 
   it('registers, reads, changes and removes logo_uri (PATCH null), refusing a bad one by field', async () => {

@@ -167,6 +167,8 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       jwks_uri: null,
       logo_uri: null,
       token_exchange: null,
+      backchannel_logout_uri: null,
+      backchannel_logout_session_required: false,
       id_token_field: null,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:01:00.000Z',
@@ -184,7 +186,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     expect(await cli(['client', 'update', 'web'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope or a --clear-... option) (run "authctl help" for usage)\n',
+      stderr: 'authctl: error: client update: nothing to update (give --redirect-uri, --post-logout-redirect-uri, --grant, --name, --auth-method, --jwks, --jwks-uri, --response-type, --[no-]first-party, --[no-]require-dpop, --logo-uri, --no-logo-uri, --exchange-audience, --exchange-scope, --[no-]backchannel-logout-uri, --[no-]backchannel-logout-session-required or a --clear-... option) (run "authctl help" for usage)\n',
     });
     expect(await cli(['client', 'update', 'web', '--redirect-uri', 'https://a.example/cb', '--clear-redirect-uris'])).toEqual({
       code: 2,
@@ -385,5 +387,38 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       stderr: 'authctl: error: the token-exchange grant needs a token_exchange policy (audiences and scopes)\n',
     });
     await withClients(async (clients) => expect(await clients.find('no-policy')).toBeUndefined());
+  });
+
+  it('add and update take the back-channel logout URI and session requirement; show prints them; update removes them', async () => {
+    audit = [];
+    expect(
+      await cli(['client', 'add', 'bc', '--redirect-uri', 'https://bc.example/cb', '--backchannel-logout-uri', 'https://bc.example/backchannel-logout', '--backchannel-logout-session-required']),
+    ).toMatchObject({ code: 0, stderr: '' });
+    const shown = (await cli(['client', 'show', 'bc'])).stdout;
+    expect(shown).toContain('\nbackchannel_logout_uri: https://bc.example/backchannel-logout\nbackchannel_logout_session_required: yes\n');
+    expect(JSON.parse((await cli(['client', 'show', 'bc', '--json'])).stdout)).toMatchObject({ backchannel_logout_uri: 'https://bc.example/backchannel-logout', backchannel_logout_session_required: true });
+    const off = await cli(['client', 'update', 'bc', '--no-backchannel-logout-session-required', '--json']);
+    expect(JSON.parse(off.stdout)).toMatchObject({ backchannel_logout_uri: 'https://bc.example/backchannel-logout', backchannel_logout_session_required: false });
+    const removed = await cli(['client', 'update', 'bc', '--backchannel-logout-session-required', '--no-backchannel-logout-uri', '--json']);
+    expect(removed).toEqual({ code: 1, stdout: '', stderr: 'authctl: error: backchannel_logout_session_required needs a backchannel_logout_uri\n' });
+    const gone = await cli(['client', 'update', 'bc', '--no-backchannel-logout-uri', '--json']);
+    expect(JSON.parse(gone.stdout)).toMatchObject({ backchannel_logout_uri: null, backchannel_logout_session_required: false });
+    expect((await cli(['client', 'show', 'bc'])).stdout).not.toContain('backchannel_logout');
+    expect(await cli(['client', 'update', 'bc', '--backchannel-logout-uri', 'https://a.example/b', '--no-backchannel-logout-uri'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'authctl: error: client update: --backchannel-logout-uri and --no-backchannel-logout-uri exclude each other (run "authctl help" for usage)\n',
+    });
+    expect(await cli(['client', 'update', 'bc', '--backchannel-logout-uri', 'http://bc.example/logout'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for localhost and 127.0.0.1\n',
+    });
+    expect(await cli(['client', 'add', 'bc-two', '--redirect-uri', 'https://bc.example/cb', '--backchannel-logout-session-required'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'authctl: error: backchannel_logout_session_required needs a backchannel_logout_uri\n',
+    });
+    expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual(['backchannel_logout_session_required', 'backchannel_logout_uri']);
   });
 });

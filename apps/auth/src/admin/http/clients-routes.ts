@@ -16,10 +16,12 @@
  * - a client registers `first_party`, `response_types` (code, id_token), its one
  *   `token_endpoint_auth_method` (private_key_jwt with exactly one of `jwks`, public keys only, and
  *   `jwks_uri`; it gets no secret), `dpop_bound_access_tokens` and `logo_uri` (shown on the consent
- *   page; PATCH with null removes it) and, with the token-exchange grant, `token_exchange` (RFC 8693:
- *   the audiences and scopes it may exchange for; PATCH with null removes it) (client-store.ts);
- *   reads show them all (`jwks`, `jwks_uri`, `logo_uri` and `token_exchange` null when absent), in the shape of admin/json/client-json.ts, as `authctl client
- *   --json` prints it.
+ *   page; PATCH with null removes it), with the token-exchange grant, `token_exchange` (RFC 8693:
+ *   the audiences and scopes it may exchange for; PATCH with null removes it), and
+ *   `backchannel_logout_uri` and `backchannel_logout_session_required` (Back-Channel Logout 1.0;
+ *   PATCH with a null URI removes both) (client-store.ts); reads show them all (`jwks`, `jwks_uri`,
+ *   `logo_uri`, `token_exchange` and `backchannel_logout_uri` null when absent), in the shape of
+ *   admin/json/client-json.ts, as `authctl client --json` prints it.
  */
 import { z } from 'zod';
 import type { ClientAdmin } from '../client-admin.ts';
@@ -52,6 +54,8 @@ const Jwks = z.looseObject({ keys: z.array(z.record(z.string(), z.unknown())) })
 const JwksUri = z.string().max(2048).meta({ description: CLIENT_MEMBER_TEXT.jwks_uri });
 /** Its length and form are the store's rules (client-store.ts): one message for both clients of the store. */
 const LogoUri = z.string().meta({ format: 'uri', maxLength: 2048, description: CLIENT_MEMBER_TEXT.logo_uri });
+const BackchannelLogoutUri = z.string().meta({ format: 'uri', maxLength: 2048, description: CLIENT_MEMBER_TEXT.backchannel_logout_uri });
+const BackchannelSession = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.backchannel_logout_session_required });
 const Name = z.string().meta({ minLength: 1, maxLength: 128 });
 const FirstParty = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.first_party });
 const Dpop = z.boolean().meta({ description: CLIENT_MEMBER_TEXT.dpop_bound_access_tokens });
@@ -78,12 +82,15 @@ const NewClientBody = z.strictObject({
   dpop_bound_access_tokens: Dpop.optional().meta({ default: false }),
   logo_uri: LogoUri.optional(),
   token_exchange: TokenExchange.optional(),
+  backchannel_logout_uri: BackchannelLogoutUri.optional(),
+  backchannel_logout_session_required: BackchannelSession.optional().meta({ default: false }),
   id_token_field: z.string().optional().meta({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$', description: 'An extra token-response member repeating the ID token (e.g. JWT_token)' }),
 });
 
 const CHANGEABLE = [
   'redirect_uris', 'post_logout_redirect_uris', 'grant_types', 'name', 'response_types', 'token_endpoint_auth_method',
-  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens', 'logo_uri', 'token_exchange',
+  'jwks', 'jwks_uri', 'first_party', 'dpop_bound_access_tokens', 'logo_uri', 'token_exchange', 'backchannel_logout_uri',
+  'backchannel_logout_session_required',
 ] as const;
 
 const ClientChangesBody = z
@@ -100,6 +107,8 @@ const ClientChangesBody = z
     dpop_bound_access_tokens: Dpop.optional(),
     logo_uri: LogoUri.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.logo_uri}; null removes it` }),
     token_exchange: TokenExchange.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.token_exchange}; null removes it (with the grant)` }),
+    backchannel_logout_uri: BackchannelLogoutUri.nullable().optional().meta({ description: `${CLIENT_MEMBER_TEXT.backchannel_logout_uri}; null removes it and the session requirement` }),
+    backchannel_logout_session_required: BackchannelSession.optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: `name at least one of ${CHANGEABLE.join(', ')}` })
   .meta({ minProperties: 1 });
@@ -198,6 +207,8 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
             ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
             ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
             ...(body.token_exchange !== undefined ? { tokenExchange: body.token_exchange } : {}),
+            ...(body.backchannel_logout_uri !== undefined ? { backchannelLogoutUri: body.backchannel_logout_uri } : {}),
+            ...(body.backchannel_logout_session_required !== undefined ? { backchannelLogoutSessionRequired: body.backchannel_logout_session_required } : {}),
             ...(body.id_token_field !== undefined ? { idTokenField: body.id_token_field } : {}),
           }),
       );
@@ -233,6 +244,8 @@ export function addClientRoutes(router: AdminRouter, deps: { clients: ClientAdmi
         ...(body.dpop_bound_access_tokens !== undefined ? { dpopBoundAccessTokens: body.dpop_bound_access_tokens } : {}),
         ...(body.logo_uri !== undefined ? { logoUri: body.logo_uri } : {}),
         ...(body.token_exchange !== undefined ? { tokenExchange: body.token_exchange } : {}),
+        ...(body.backchannel_logout_uri !== undefined ? { backchannelLogoutUri: body.backchannel_logout_uri } : {}),
+        ...(body.backchannel_logout_session_required !== undefined ? { backchannelLogoutSessionRequired: body.backchannel_logout_session_required } : {}),
       };
       return { status: 200, body: clientJson(await answered(() => clients.update(actor, params.id!, changes))) };
     },

@@ -3,8 +3,8 @@
  * client ... --json` print exactly these. Rules:
  * - never a secret, except `client_secret` in the answer that creates a confidential client or
  *   rotates its secret, once;
- * - every member is present: `jwks`, `jwks_uri`, `logo_uri`, `token_exchange`, `id_token_field`
- *   and the instants not set are null; `response_types` is the effective list (responseTypesOf);
+ * - every member is present: `jwks`, `jwks_uri`, `logo_uri`, `token_exchange`, `backchannel_logout_uri`,
+ *   `id_token_field` and the instants not set are null; `response_types` is the effective list (responseTypesOf);
  * - the schemas are the OpenAPI document's `Client`, `ClientWithSecret` and `ClientPage`
  *   (admin/http/openapi.ts).
  */
@@ -23,6 +23,8 @@ export const CLIENT_MEMBER_TEXT = {
   logo_uri: 'RFC 7591: the client\'s logo, shown beside its name on the consent page; https, or http on localhost / 127.0.0.1; no fragment or credentials',
   token_exchange:
     'RFC 8693: with the grant urn:ietf:params:oauth:grant-type:token-exchange (and only with it), the audiences (resource servers) and scopes the client may exchange a user\'s access token for; never more than the subject token had',
+  backchannel_logout_uri: 'OpenID Connect Back-Channel Logout 1.0: where the server posts a logout token when a session of the client ends; https, or http on localhost / 127.0.0.1; no fragment or credentials',
+  backchannel_logout_session_required: 'Back-Channel Logout 1.0: every logout token carries `sid` (needs backchannel_logout_uri)',
 } as const;
 
 /** The token-exchange policy (clients/token-exchange-policy.ts). */
@@ -48,6 +50,8 @@ export const ClientJson = z.object({
   jwks_uri: z.string().nullable().meta({ description: CLIENT_MEMBER_TEXT.jwks_uri }),
   logo_uri: z.string().nullable().meta({ description: CLIENT_MEMBER_TEXT.logo_uri }),
   token_exchange: TokenExchangeJson.nullable(),
+  backchannel_logout_uri: z.string().nullable().meta({ description: CLIENT_MEMBER_TEXT.backchannel_logout_uri }),
+  backchannel_logout_session_required: z.boolean().meta({ description: CLIENT_MEMBER_TEXT.backchannel_logout_session_required }),
   id_token_field: z.string().nullable(),
   created_at: IsoTime,
   updated_at: IsoTime.nullable(),
@@ -79,6 +83,8 @@ export function clientJson(c: ClientView): ClientJson {
     jwks_uri: c.jwksUri ?? null,
     logo_uri: c.logoUri ?? null,
     token_exchange: c.tokenExchange ? { audiences: c.tokenExchange.audiences, scopes: c.tokenExchange.scopes } : null,
+    backchannel_logout_uri: c.backchannelLogoutUri ?? null,
+    backchannel_logout_session_required: c.backchannelLogoutSessionRequired === true,
     id_token_field: c.idTokenField ?? null,
     created_at: isoTime(c.createdAt),
     updated_at: isoTime(c.updatedAt),
