@@ -1,7 +1,8 @@
 /**
  * The relying party as a Koa app (never listening: runServer does, server.ts).
  * Middleware order: request metrics → request id → access log → security headers → error handler
- * (error page) → health → session → form body → routes. Expired sessions and pending logins are
+ * (error page) → health → back-channel logout (server to server: no session; its own form body)
+ * → session → form body → routes. Expired sessions and pending logins are
  * purged by `maintenance`, which the start-up path runs on a timer (server.ts; never on a request).
  */
 import Koa from 'koa';
@@ -32,6 +33,9 @@ import type { RouteDeps } from './routes/deps.ts';
 import { createLanding } from './routes/landing.ts';
 import { createCallback } from './routes/callback.ts';
 import { createLogout } from './routes/logout.ts';
+import { createBackchannelLogoutRoute } from './routes/backchannel-logout.ts';
+import { createLogoutTokenValidator } from './oidc/logout-token.ts';
+import { createLogoutTokenStore } from './sessions/logout-token-store.ts';
 import { createItemActions } from './routes/items.ts';
 import { clientStaticAssets } from './views/static-assets.ts';
 import { healthRoutes } from './health/health-routes.ts';
@@ -70,6 +74,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   const sessions = createSessionStore(db, config.clientId, clock);
   const logins = createLoginStore(db, config.clientId, clock);
   const relyingParty = createRelyingParty(config, { fetch: fetchImpl, clock });
+  const logoutTokens = createLogoutTokenStore(db, config.clientId, clock);
   const tokens = createAccessTokens({ relyingParty, store: sessions, clock, refreshSkew: config.refreshSkew, logger });
   const api = createApiClient({ apiUrl: config.apiUrl, collection: config.collection, tokens, fetch: fetchImpl });
   const startLogin = createLoginFlow({ config, relyingParty, logins, logger });
@@ -108,6 +113,18 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   app.use(errorHandler(logger, config.clientId));
   // Probes need no session, so they answer before the session middleware touches the database.
   app.use(health.routes());
+  const backchannel = new Router();
+  backchannel.post(
+    CLIENT_ROUTES.backchannelLogout,
+    bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' }),
+    createBackchannelLogoutRoute({
+      validate: createLogoutTokenValidator({ clientId: config.clientId, serverKeys: () => relyingParty.serverKeys(), replays: logoutTokens, fetch: fetchImpl, clock }),
+      sessions,
+      logger,
+    }),
+  );
+  app.use(backchannel.routes());
+  app.use(backchannel.allowedMethods());
   app.use(sessionMiddleware(app, config, sessions, clock));
   app.use(bodyParser({ enableTypes: ['form'], formLimit: '16kb', encoding: 'utf-8' }));
   app.use(router.routes());
@@ -117,7 +134,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   Object.defineProperty(app, 'relyingParty', { value: relyingParty });
   Object.defineProperty(app, 'metrics', { value: metrics });
   const purge = () =>
-    Promise.all([sessions.purgeExpired(), logins.purgeExpired()]).then(
+    Promise.all([sessions.purgeExpired(), logins.purgeExpired(), logoutTokens.purgeExpired()]).then(
       () => undefined,
       (error: unknown) => logger.warn({ event: 'purge.failed', err: error }, 'purge failed'),
     );

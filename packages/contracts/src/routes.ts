@@ -28,6 +28,8 @@ export const CLIENT_ROUTES = {
   callback: '/callback',
   logout: '/logout',
   signedOut: '/signed-out',
+  /** OpenID Connect Back-Channel Logout 1.0: the authorization server posts logout tokens here. */
+  backchannelLogout: '/backchannel-logout',
   health: '/healthz',
   ready: '/readyz',
 } as const;

@@ -11,7 +11,8 @@ export function createLogger(options: { level: string; name: string; destination
 }
 
 /** Audit events have a stable `event` name; callers pass identifiers, never credentials. */
-export type AuditEvent = 'login.started' | 'login.success' | 'login.failure' | 'token.refreshed' | 'token.refresh_refused' | 'session.logout' | 'sso.ended';
+export type AuditEvent = 'login.started' | 'login.success' | 'login.failure' | 'token.refreshed' | 'token.refresh_refused' | 'session.logout' | 'sso.ended'
+  | 'session.backchannel_logout' | 'session.backchannel_logout.refused';
 
 export function audit(logger: Logger, event: AuditEvent, fields: AuditFields = {}): void {
   auditLine(logger, event, fields);

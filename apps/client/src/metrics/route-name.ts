@@ -12,6 +12,7 @@ export const clientRouteName = routeTable([
   CLIENT_ROUTES.callback,
   CLIENT_ROUTES.logout,
   CLIENT_ROUTES.signedOut,
+  CLIENT_ROUTES.backchannelLogout,
   CLIENT_ROUTES.health,
   CLIENT_ROUTES.ready,
   '/items',

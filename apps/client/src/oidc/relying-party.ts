@@ -25,6 +25,8 @@ export interface AuthorizationRequest {
 export interface LoginResult {
   user: SessionUser;
   tokens: SessionTokens;
+  /** The ID token's `sid`, when it has one. */
+  sid?: string;
 }
 
 export interface RelyingParty {
@@ -35,6 +37,8 @@ export interface RelyingParty {
   endSessionUrl(idToken: string | undefined): Promise<URL>;
   /** Best effort: revokes a refresh token at logout. */
   revoke(token: string): Promise<void>;
+  /** The authorization server's issuer and JWKS URI, as discovered (logout-token.ts). */
+  serverKeys(): Promise<{ issuer: string; jwksUri: string }>;
   /** True once the authorization server's discovery document is loaded (loading it now if needed). */
   ready(): Promise<boolean>;
 }
@@ -128,7 +132,8 @@ export function createRelyingParty(config: ClientConfig, deps: RelyingPartyDeps)
       const claims = ProfileClaims.safeParse(response.claims());
       if (!claims.success) throw new LoginRefused('invalid_id_token', 'the ID token lacks the expected claims');
       const { sub, name, email, groups } = claims.data;
-      return { user: { sub, name, email, groups: groups ?? [] }, tokens: toTokens(response) };
+      const sid = response.claims()?.sid;
+      return { user: { sub, name, email, groups: groups ?? [] }, tokens: toTokens(response), ...(typeof sid === 'string' ? { sid } : {}) };
     },
 
     async refresh(current) {
@@ -155,6 +160,12 @@ export function createRelyingParty(config: ClientConfig, deps: RelyingPartyDeps)
 
     async revoke(token) {
       await oidc.tokenRevocation(await configuration(), token, { token_type_hint: 'refresh_token' });
+    },
+
+    async serverKeys() {
+      const metadata = (await configuration()).serverMetadata();
+      if (!metadata.jwks_uri) throw new ServerUnreachable(`${config.issuer} publishes no jwks_uri`);
+      return { issuer: metadata.issuer, jwksUri: metadata.jwks_uri };
     },
 
     ready: () => configuration().then(

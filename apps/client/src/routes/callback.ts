@@ -86,6 +86,7 @@ export function createCallback(deps: RouteDeps) {
       createdAt: sameUser ? previous.createdAt : now,
       expiresAt: sameUser ? previous.expiresAt : now + config.sessionTtl * 1000,
       ssoCheckedAt: now,
+      ...(result.sid !== undefined ? { sid: result.sid } : {}),
     };
     ctx.session = null;
     ctx.session = session as unknown as SessionObject;

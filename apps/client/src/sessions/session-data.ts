@@ -33,6 +33,8 @@ export interface UserSession {
   expiresAt: number;
   /** Last time the SSO session was confirmed at the authorization server, epoch ms. */
   ssoCheckedAt: number;
+  /** The ID token's `sid`: the SSO session a back-channel logout names. */
+  sid?: string;
   flash?: Flash;
 }
 

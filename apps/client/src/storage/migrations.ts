@@ -36,4 +36,21 @@ export const clientMigrations: Migrations = {
       await db.schema.createIndex('client_logins_expires').on('client_logins').column('expires_at').execute();
     },
   },
+  '003_backchannel_logout': {
+    async up(db: Kysely<unknown>) {
+      // Back-channel logout ends sessions by the ID token's `sub` or `sid` (sessions/session-store.ts).
+      await db.schema.alterTable('client_sessions').addColumn('sub', 'text').execute();
+      await db.schema.alterTable('client_sessions').addColumn('sid', 'text').execute();
+      await db.schema.createIndex('client_sessions_sub').on('client_sessions').columns(['client_id', 'sub']).execute();
+      await db.schema.createIndex('client_sessions_sid').on('client_sessions').columns(['client_id', 'sid']).execute();
+      // The `jti` of every logout token taken, until it expires: a replayed token is refused.
+      await db.schema
+        .createTable('client_logout_tokens')
+        .addColumn('jti', 'text', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('client_logout_tokens_pk', ['client_id', 'jti'])
+        .execute();
+    },
+  },
 };

@@ -6,6 +6,16 @@ export interface ClientSessionsTable {
   data: string;
   expires_at: number;
   updated_at: number;
+  /** The signed-in user's `sub` and the ID token's `sid` (back-channel logout); null before a sign-in. */
+  sub?: string | null;
+  sid?: string | null;
+}
+
+export interface ClientLogoutTokensTable {
+  /** A logout token's `jti`, kept until the token expires (replay detection). */
+  jti: string;
+  client_id: string;
+  expires_at: number;
 }
 
 export interface ClientLoginsTable {
@@ -25,4 +35,5 @@ export interface ClientLoginsTable {
 export interface ClientSchema {
   client_sessions: ClientSessionsTable;
   client_logins: ClientLoginsTable;
+  client_logout_tokens: ClientLogoutTokensTable;
 }

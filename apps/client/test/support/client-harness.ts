@@ -70,6 +70,8 @@ export async function startClient(options: {
   outage?: boolean;
   /** The registry the app records into (default: its own, without process metrics). */
   metrics?: Registry;
+  /** Register `<url>/backchannel-logout` as the client's backchannel_logout_uri (logout tokens with `sid`). */
+  backchannel?: boolean;
 }): Promise<ClientHarness> {
   const { auth } = options;
   const target: TestDatabase = await createTestDatabase(options.outage ? 'postgres' : (options.engine ?? 'sqlite'));
@@ -87,6 +89,7 @@ export async function startClient(options: {
     clientSecret,
     grantTypes: ['authorization_code', 'refresh_token'],
     firstParty: true,
+    ...(options.backchannel ? { backchannelLogoutUri: `${url}/backchannel-logout`, backchannelLogoutSessionRequired: true } : {}),
   });
   const config = loadConfig({
     NODE_ENV: 'test',

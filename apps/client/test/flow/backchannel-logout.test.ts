@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { generateKeyPair, SignJWT } from 'jose';
+import { CookieJar, form, request, startTestAuthServer, type HttpResponse, type TestAuthServer, type TestUser } from '@gatehouse/auth/testing';
+import { hiddenField, startClient, type ClientHarness } from '../support/client-harness.ts';
+import { startStubApi, type StubApi } from '../support/stub-api.ts';
+
+const EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+
+let auth: TestAuthServer;
+let api: StubApi;
+let appOne: ClientHarness;
+let appTwo: ClientHarness;
+/** Milliseconds added to the real time on the authorization server's clock. */
+let authOffsetMs = 0;
+
+beforeAll(async () => {
+  auth = await startTestAuthServer({ clock: () => Date.now() + authOffsetMs });
+  api = await startStubApi({ issuer: auth.issuer, audience: auth.audience });
+  appOne = await startClient({ auth, apiUrl: api.url, backchannel: true });
+  // app-two checks the SSO session only once a minute: only the back-channel can sign it out at once.
+  appTwo = await startClient({ auth, apiUrl: api.url, backchannel: true, env: { CLIENT_SSO_CHECK_INTERVAL: '60' } });
+});
+
+afterAll(async () => {
+  await appOne?.close();
+  await appTwo?.close();
+  await api?.close();
+  await auth?.close();
+});
+
+/** Signs in to app-one, then to app-two in the same browser (SSO): both show the signed-in page. */
+async function signedInToBoth(user?: TestUser): Promise<{ jar: CookieJar; user: TestUser }> {
+  const jar = new CookieJar();
+  const who = user ?? (await auth.createUser());
+  await appOne.login(jar, who);
+  await ssoInto(appTwo, jar);
+  for (const app of [appOne, appTwo]) expect((await app.get(jar, '/')).status).toBe(200);
+  return { jar, user: who };
+}
+
+/** Signs in to `app` with the browser's SSO session (no login page). */
+async function ssoInto(app: ClientHarness, jar: CookieJar): Promise<void> {
+  const start = await app.get(jar, '/');
+  expect(start.status).toBe(302);
+  const authorize = await request(jar, start.location!);
+  expect(authorize.status).toBe(302);
+  const callback = await request(jar, authorize.location!);
+  expect(callback.status).toBe(302);
+}
+
+/** The landing page of a signed-out browser sends it to the authorization endpoint. */
+async function expectSignedOut(app: ClientHarness, jar: CookieJar): Promise<void> {
+  const page = await app.get(jar, '/');
+  expect(page.status).toBe(302);
+  expect(new URL(page.location!).pathname).toBe('/oauth2/v1/authorize');
+}
+
+async function signOutInAppOne(jar: CookieJar): Promise<HttpResponse> {
+  const csrf = hiddenField((await appOne.get(jar, '/')).text, '_csrf');
+  const logout = await appOne.post(jar, '/logout', { _csrf: csrf });
+  expect(logout.status).toBe(302);
+  const page = await request(jar, logout.location!);
+  expect(page.status).toBe(200);
+  const action = /<form[^>]+action="([^"]+)"/.exec(page.text)![1]!;
+  return request(jar, new URL(action, auth.issuer).href, { method: 'POST', ...form({ xsrf: hiddenField(page.text, 'xsrf'), logout: 'yes' }) });
+}
+
+async function accountIdOf(user: TestUser): Promise<string> {
+  return (await auth.app.services.accounts.findByUsername(user.username))!.id;
+}
+
+async function adminToken(): Promise<string> {
+  const clientId = `admin-${randomUUID().slice(0, 8)}`;
+  const clientSecret = randomUUID();
+  await auth.app.services.clients.create({ clientId, name: clientId, redirectUris: [], grantTypes: ['client_credentials'], clientSecret });
+  await auth.app.services.scopePolicies.setClientScopes(clientId, ['admin:users:write']);
+  const response = await fetch(`${auth.issuer}/oauth2/v1/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'admin:users:write' }),
+  });
+  expect(response.status).toBe(200);
+  return String(((await response.json()) as { access_token: string }).access_token);
+}
+
+async function metric(name: string, outcome: string): Promise<number> {
+  const values = (await auth.app.metrics.getSingleMetric(name)?.get())?.values ?? [];
+  return values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+}
+
+function postLogoutToken(app: ClientHarness, token: string): Promise<Response> {
+  return fetch(`${app.url}/backchannel-logout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ logout_token: token }) });
+}
+
+describe('back-channel logout', () => {
+  it('discovery advertises back-channel logout with sid', async () => {
+    const discovery = (await (await fetch(`${auth.issuer}/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+    expect(discovery.backchannel_logout_supported).toBe(true);
+    expect(discovery.backchannel_logout_session_supported).toBe(true);
+  });
+
+  it('signing out in app-one signs app-two out before its next request, in the same second', async () => {
+    const { jar } = await signedInToBoth();
+    const before = await metric('auth_backchannel_logouts_total', 'delivered');
+    const done = await signOutInAppOne(jar);
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${appOne.url}/signed-out`);
+    // The very next request of the same browser, with no clock moved and no wait.
+    await expectSignedOut(appTwo, jar);
+    expect(await appTwo.app.stores.sessions.count()).toBe(0);
+    expect(await metric('auth_backchannel_logouts_total', 'delivered')).toBe(before + 2);
+    const taken = appTwo.logs.filter((line) => line.event === 'session.backchannel_logout');
+    expect(taken.at(-1)).toMatchObject({ sessions: 1 });
+  });
+
+  it('ends only the SSO session it names: another browser of the same user stays signed in', async () => {
+    const first = await signedInToBoth();
+    const second = await signedInToBoth(first.user);
+    await signOutInAppOne(first.jar);
+    await expectSignedOut(appTwo, first.jar);
+    expect((await appTwo.get(second.jar, '/')).status).toBe(200);
+  });
+
+  it('"sign out everywhere" (the admin API) reaches both apps', async () => {
+    const { jar, user } = await signedInToBoth();
+    const response = await fetch(`${auth.issuer}/admin/v1/users/${await accountIdOf(user)}/signout-all`, { method: 'POST', headers: { authorization: `Bearer ${await adminToken()}` } });
+    expect(response.status).toBe(200);
+    await expectSignedOut(appOne, jar);
+    await expectSignedOut(appTwo, jar);
+  });
+
+  it("an admin's disable reaches both apps", async () => {
+    const { jar, user } = await signedInToBoth();
+    const response = await fetch(`${auth.issuer}/admin/v1/users/${await accountIdOf(user)}/disable`, { method: 'POST', headers: { authorization: `Bearer ${await adminToken()}` } });
+    expect(response.status).toBe(200);
+    await expectSignedOut(appOne, jar);
+    await expectSignedOut(appTwo, jar);
+  });
+
+  it('a session that expires is announced by the purge', async () => {
+    const { jar } = await signedInToBoth();
+    // Every clock moves on together: the apps check the logout token's iat against theirs.
+    authOffsetMs = appOne.offsetMs = appTwo.offsetMs = (auth.config.sessionTtl + 60) * 1000;
+    try {
+      await auth.app.maintenance.runDue();
+    } finally {
+      authOffsetMs = appOne.offsetMs = appTwo.offsetMs = 0;
+    }
+    await expectSignedOut(appOne, jar);
+    await expectSignedOut(appTwo, jar);
+  });
+
+  it('refuses a forged token, a replayed one and one with a nonce, and takes a valid one once', async () => {
+    const { jar, user } = await signedInToBoth();
+    const sub = await accountIdOf(user);
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { iss: auth.issuer, aud: appTwo.config.clientId, iat: now, exp: now + 120, sub, events: { [EVENT]: {} } };
+
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ ...claims, jti: randomUUID() }).setProtectedHeader({ alg: 'RS256', typ: 'logout+jwt', kid: 'forged' }).sign(privateKey);
+    const refused = await postLogoutToken(appTwo, forged);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(await refused.json()).toEqual({ error: 'invalid_request', error_description: 'the logout token is not a JWT signed by the authorization server' });
+
+    const withNonce = await postLogoutToken(appTwo, await auth.sign({ ...claims, jti: randomUUID(), nonce: 'n' }, { typ: 'logout+jwt' }));
+    expect(withNonce.status).toBe(400);
+    expect(await withNonce.json()).toEqual({ error: 'invalid_request', error_description: 'a logout token must not carry a nonce' });
+
+    const noEvent = await postLogoutToken(appTwo, await auth.sign({ ...claims, jti: randomUUID(), events: {} }, { typ: 'logout+jwt' }));
+    expect(noEvent.status).toBe(400);
+    expect(await noEvent.json()).toEqual({ error: 'invalid_request', error_description: 'the logout token has no back-channel logout event' });
+
+    const otherAudience = await postLogoutToken(appTwo, await auth.sign({ ...claims, aud: appOne.config.clientId, jti: randomUUID() }, { typ: 'logout+jwt' }));
+    expect(otherAudience.status).toBe(400);
+    expect(((await otherAudience.json()) as { error_description: string }).error_description).toBe('logout token unexpected "aud" claim value');
+
+    const stale = await postLogoutToken(appTwo, await auth.sign({ ...claims, iat: now - 600, jti: randomUUID() }, { typ: 'logout+jwt' }));
+    expect(stale.status).toBe(400);
+
+    // None of those ended anything.
+    expect((await appTwo.get(jar, '/')).status).toBe(200);
+
+    const valid = await auth.sign({ ...claims, jti: randomUUID() }, { typ: 'logout+jwt' });
+    const taken = await postLogoutToken(appTwo, valid);
+    expect(taken.status).toBe(200);
+    expect(await taken.text()).toBe('');
+    await expectSignedOut(appTwo, jar);
+    expect((await appOne.get(jar, '/')).status).toBe(200);
+
+    const replayed = await postLogoutToken(appTwo, valid);
+    expect(replayed.status).toBe(400);
+    expect(await replayed.json()).toEqual({ error: 'invalid_request', error_description: 'this logout token was already used' });
+  });
+
+  it('a client that is down does not block the sign-out; its delivery is audited, counted and retried', async () => {
+    const appDown = await startClient({ auth, apiUrl: api.url, backchannel: true });
+    const jar = new CookieJar();
+    const user = await auth.createUser();
+    await appDown.login(jar, user);
+    await ssoInto(appOne, jar);
+    await ssoInto(appTwo, jar);
+    expect((await appTwo.get(jar, '/')).status).toBe(200);
+    await appDown.close();
+
+    const retryingBefore = await metric('auth_backchannel_logouts_total', 'retrying');
+    const done = await signOutInAppOne(jar);
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${appOne.url}/signed-out`);
+    await expectSignedOut(appTwo, jar);
+    expect(await metric('auth_backchannel_logouts_total', 'retrying')).toBe(retryingBefore + 1);
+
+    await auth.app.flushAudit();
+    const failed = await auth.app.services.auditEvents.list({ event: { exact: 'session.backchannel_logout.failed' }, clientId: appDown.config.clientId, limit: 10 });
+    expect(failed.length).toBe(1);
+    expect(failed[0]!.fields).toMatchObject({ attempt: 1, reason: 'network', retried: true });
+    expect(failed[0]!.clientId).toBe(appDown.config.clientId);
+
+    // The retry runs once its delay has passed by the server's clock, not before.
+    expect(auth.app.backchannelLogout.pending()).toBe(1);
+    authOffsetMs = 9_000;
+    await auth.app.backchannelLogout.runDue();
+    expect(await metric('auth_backchannel_logouts_total', 'retrying')).toBe(retryingBefore + 1);
+    authOffsetMs = 11_000;
+    try {
+      await auth.app.backchannelLogout.runDue();
+    } finally {
+      authOffsetMs = 0;
+    }
+    expect(await metric('auth_backchannel_logouts_total', 'retrying')).toBe(retryingBefore + 2);
+    await auth.app.flushAudit();
+    const retried = await auth.app.services.auditEvents.list({ event: { exact: 'session.backchannel_logout.failed' }, clientId: appDown.config.clientId, limit: 10 });
+    expect(retried.map((event) => event.fields.attempt)).toEqual([2, 1]);
+    expect(auth.app.backchannelLogout.pending()).toBe(1);
+  });
+});
