@@ -42,6 +42,8 @@ export interface DevClient {
   readonly clientId: DevClientId;
   readonly redirectUri: string;
   readonly postLogoutRedirectUri: string;
+  /** Where the app takes back-channel logout tokens (its CLIENT_ROUTES.backchannelLogout). */
+  readonly backchannelLogoutUri: string;
 }
 
 export interface AuthConfig {
@@ -275,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     clientId,
     redirectUri: `${base}/callback`,
     postLogoutRedirectUri: `${base}/signed-out`,
+    backchannelLogoutUri: `${base}/backchannel-logout`,
   }));
   return Object.freeze({
     production,

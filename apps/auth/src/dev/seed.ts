@@ -1,6 +1,7 @@
 /**
  * Development only (AUTH_DEV_SEED, on by default outside production): registers the dev
- * clients app-one, app-two (first-party: no consent page) and the API's introspection client
+ * clients app-one, app-two (first-party: no consent page; each told of the end of a session at its
+ * /backchannel-logout, with `sid`) and the API's introspection client
  * `api`, and a demo user, each once. Their well-known secrets come from DEV_DEFAULTS and are never used in production.
  * With the demo user (so only on a fresh development database; an existing one keeps its
  * policy), it demonstrates the access policy: `movies:write` only for the group `editors`,
@@ -26,6 +27,8 @@ export async function seedDevelopment(config: AuthConfig, services: AuthServices
     if (existing) {
       // A dev app registered before first-party clients existed (migration 018) becomes one.
       if (!existing.firstParty) await services.clients.update(client.clientId, { firstParty: true });
+      // A dev app registered before back-channel logout existed (migration 024) gets its URI.
+      if (!existing.backchannelLogoutUri) await services.clients.update(client.clientId, { backchannelLogoutUri: client.backchannelLogoutUri, backchannelLogoutSessionRequired: true });
       continue;
     }
     await services.clients.create({
@@ -37,6 +40,9 @@ export async function seedDevelopment(config: AuthConfig, services: AuthServices
       grantTypes: ['authorization_code', 'refresh_token'],
       // The dev apps are the operator's own: they skip the consent page (prompt=consent still shows it).
       firstParty: true,
+      // Signing out of one dev app signs the browser out of the other at once (Back-Channel Logout 1.0).
+      backchannelLogoutUri: client.backchannelLogoutUri,
+      backchannelLogoutSessionRequired: true,
     });
     created.push(`client ${client.clientId}`);
   }

@@ -40,4 +40,14 @@ describe.each(TEST_ENGINES)('the development seed on %s', (engine) => {
     expect((await seedDevelopment(config, services)).created).toEqual([]);
     expect(await services.clients.find('app-two')).toMatchObject({ firstParty: true });
   });
+
+  it('registers each dev app\'s back-channel logout URI with sid, and gives one to an older registration', async () => {
+    const config = loadConfig({ NODE_ENV: 'development', AUTH_DATABASE_URL: database.url, APP_TWO_URL: 'http://localhost:3002' });
+    const services = createAuthServices(config, { db: database.db, engine } as never);
+    await seedDevelopment(config, services);
+    expect(await services.clients.find('app-two')).toMatchObject({ backchannelLogoutUri: 'http://localhost:3002/backchannel-logout', backchannelLogoutSessionRequired: true });
+    await services.clients.update('app-one', { backchannelLogoutUri: null });
+    expect((await seedDevelopment(config, services)).created).toEqual([]);
+    expect(await services.clients.find('app-one')).toMatchObject({ backchannelLogoutUri: config.devClients[0]!.backchannelLogoutUri, backchannelLogoutSessionRequired: true });
+  });
 });
