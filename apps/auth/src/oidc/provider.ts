@@ -32,7 +32,7 @@
  * - errors of the browser endpoints (authorize, logout) are the HTML error page for browsers;
  *   errors of the API endpoints are always RFC 6749 JSON, whatever the Accept header.
  */
-import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { Provider, type Configuration } from 'oidc-provider';
 import { AUTH_ROUTES, DPOP_SIGNING_ALGORITHMS, OIDC_SCOPES } from '@gatehouse/contracts';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { cookieSigner } from '@gatehouse/http';
@@ -54,7 +54,7 @@ import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
-import { logoutSource } from './logout-source.ts';
+import { logoutSource, postLogoutSuccess, rememberSignedOutApps } from './logout-source.ts';
 import { actorClaims } from './token-exchange.ts';
 import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
 import { routeBackchannelLogout } from './backchannel-logout.ts';
@@ -219,10 +219,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         enabled: true,
         // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
         logoutSource: logoutSource(deps.accounts),
-        postLogoutSuccessSource: async (ctx: KoaContextWithOIDC) => {
-          ctx.type = 'html';
-          ctx.body = messagePage('Signed out', 'You have been signed out of Gatehouse.');
-        },
+        // Lists the apps back-channel logout told (logout-source.ts).
+        postLogoutSuccessSource: postLogoutSuccess,
       },
     },
     // oidc-provider renders every endpoint's errors with this page when the caller prefers HTML;
@@ -260,6 +258,9 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   provider.on('grant.revoked', (_ctx, grantId) => deps.audit.record('grant.revoked', { grant_id: grantId }));
   provider.on('access_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'access_token' }));
   provider.on('refresh_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'refresh_token' }));
-  provider.on('end_session.success', (ctx) => deps.audit.record('session.logout', { client_id: ctx.oidc.client?.clientId }));
+  provider.on('end_session.success', (ctx) => {
+    deps.audit.record('session.logout', { client_id: ctx.oidc.client?.clientId });
+    rememberSignedOutApps(ctx, `${AUTH_ROUTES.logout}/success`);
+  });
   return provider;
 }

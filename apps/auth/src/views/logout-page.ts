@@ -7,12 +7,13 @@ import { ACCOUNT_PATH } from '../clients/account-client.ts';
  * `form` is oidc-provider's hidden form (it carries the xsrf token); the same-origin script
  * submits it at once so the user is not asked twice.
  */
-export function logoutPage(form: string, clientName: string | undefined): string {
+export function logoutPage(form: string, clientName: string | undefined, apps: readonly string[] = []): string {
   return layout({
     title: 'Signing out',
     scripts: ['/static/logout.js'],
     body: html`<h1>Signing out</h1>
 <p>Signing you out of Gatehouse${clientName ? html` and <strong>${clientName}</strong>` : ''}…</p>
+${appList(apps, 'Apps you are signed out of')}
 ${raw(form)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm">Sign out</button>`,
   });
@@ -23,6 +24,15 @@ export interface LogoutConfirmationModel {
   clientName?: string;
   /** Who would be signed out. */
   username?: string;
+  /** The names of the apps this browser's session signed in to (signed out with it). */
+  apps?: readonly string[];
+}
+
+/** A titled list of app names, or nothing for none. */
+function appList(apps: readonly string[], title: string, id = 'logout-apps') {
+  if (apps.length === 0) return '';
+  return html`<h2>${title}</h2>
+<ul class="devices" id="${id}">${apps.map((name) => html`<li>${name}</li>`)}</ul>`;
 }
 
 /**
@@ -36,8 +46,33 @@ export function logoutConfirmationPage(form: string, model: LogoutConfirmationMo
     body: html`<h1>Sign out of Gatehouse?</h1>
 ${model.username ? html`<p>You are signed in as <strong id="logout-username">${model.username}</strong>.</p>` : ''}
 <p>${model.clientName ? html`<strong id="logout-client">${model.clientName}</strong> asks to sign you out.` : 'A page asked to sign you out.'} Signing out ends your Gatehouse session in this browser and the applications you signed in to with it.</p>
+${appList(model.apps ?? [], 'Apps that will be signed out')}
 ${raw(form)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>Sign out</button>
 <a href="${ACCOUNT_PATH}" class="button secondary" id="logout-cancel">Stay signed in</a>`,
+  });
+}
+
+/** One app told of the sign-out: its name, and whether it confirmed at once. */
+export interface SignedOutApp {
+  name: string;
+  confirmed: boolean;
+}
+
+/**
+ * After the sign-out (oidc-provider's end_session_success, when the app named no
+ * post_logout_redirect_uri): the apps that were told by back-channel logout. An app that did not
+ * confirm is listed apart: Gatehouse keeps trying to reach it.
+ */
+export function signedOutPage(apps: readonly SignedOutApp[]): string {
+  const confirmed = apps.filter((app) => app.confirmed).map((app) => app.name);
+  const pending = apps.filter((app) => !app.confirmed).map((app) => app.name);
+  return layout({
+    title: 'Signed out',
+    body: html`<h1>Signed out</h1>
+<p role="status">You have been signed out of Gatehouse.</p>
+${appList(confirmed, 'Apps that signed you out', 'signed-out-apps')}
+${pending.length > 0 ? html`${appList(pending, 'Apps not reached yet', 'pending-apps')}
+<p class="muted" id="pending-note">Gatehouse keeps trying to reach these apps; until one answers, close its window or sign out in it.</p>` : ''}`,
   });
 }

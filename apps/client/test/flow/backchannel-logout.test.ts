@@ -234,4 +234,39 @@ describe('back-channel logout', () => {
     expect(retried.map((event) => event.fields.attempt)).toEqual([2, 1]);
     expect(auth.app.backchannelLogout.pending()).toBe(1);
   });
+
+  it('the sign-out page lists the apps it signs out; after it, those that confirmed and those not reached yet, once', async () => {
+    const appDown = await startClient({ auth, apiUrl: api.url, backchannel: true });
+    const jar = new CookieJar();
+    await appDown.login(jar, await auth.createUser());
+    await ssoInto(appOne, jar);
+    await ssoInto(appTwo, jar);
+    await appDown.close();
+
+    // Sent to the logout endpoint without an id_token_hint: the confirmation page names every app.
+    const page = await request(jar, `${auth.issuer}/oauth2/v1/logout`);
+    expect(page.status).toBe(200);
+    const listed = /<ul class="devices" id="logout-apps">(.*?)<\/ul>/s.exec(page.text)?.[1];
+    expect(listed).toBe(`<li>${appDown.config.clientId}</li><li>${appOne.config.clientId}</li><li>${appTwo.config.clientId}</li>`);
+
+    const action = /<form[^>]+action="([^"]+)"/.exec(page.text)![1]!;
+    const done = await request(jar, new URL(action, auth.issuer).href, { method: 'POST', ...form({ xsrf: hiddenField(page.text, 'xsrf'), logout: 'yes' }) });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${auth.issuer}/oauth2/v1/logout/success`);
+    const cookie = done.headers.getSetCookie().find((line) => line.startsWith('gh_auth_signed_out='));
+    expect(cookie).toMatch(/; path=\/oauth2\/v1\/logout\/success; expires=[^;]+; samesite=lax; httponly$/);
+
+    const success = await request(jar, done.location!);
+    expect(success.status).toBe(200);
+    expect(/<ul class="devices" id="signed-out-apps">(.*?)<\/ul>/s.exec(success.text)?.[1]).toBe(`<li>${appOne.config.clientId}</li><li>${appTwo.config.clientId}</li>`);
+    expect(/<ul class="devices" id="pending-apps">(.*?)<\/ul>/s.exec(success.text)?.[1]).toBe(`<li>${appDown.config.clientId}</li>`);
+    await expectSignedOut(appOne, jar);
+    await expectSignedOut(appTwo, jar);
+
+    // Read once: the same page again lists nothing.
+    const again = await request(jar, done.location!);
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('You have been signed out of Gatehouse.');
+    expect(again.text).not.toContain('id="signed-out-apps"');
+  });
 });
