@@ -8,14 +8,16 @@
  * - inside an oidc-provider request, a client lookup reads the client with every scope policy row
  *   in one statement; in a refresh request (grant_type refresh_token), the same statement also
  *   reads the presented refresh token with its Grant, its Session (by the token's sessionUid) and
- *   its account; a RefreshToken lookup not answered so reads the token with those three;
+ *   its account, unless the client row may be reused (below): then the one statement reads only
+ *   the token with those three; a RefreshToken lookup not answered so reads the token with those three;
  * - what such a statement read beyond the row asked for is kept for the same request only, by typed
  *   key (request-rows.ts), and answers the next lookup of that row once; another request, and code
  *   outside a request (CLI, admin API), read the database;
  * - every write through the wrapped payload store drops the payload rows kept for the request;
- * - a client row with its policy rows is reused across requests while the version of the clients
- *   and policies stays (clients/client-change-tracker.ts), at most CLIENT_ROWS_KEPT rows; a change
- *   by any process moves the version, and a missing client is never kept;
+ * - a client row with its policy rows (read alone or with a refresh token) is reused across
+ *   requests while the version of the clients and policies stays (clients/client-change-tracker.ts),
+ *   at most CLIENT_ROWS_KEPT rows; a change by any process moves the version, and a missing client
+ *   is never kept;
  * - nothing is answered that the database would not have answered in the same request: a removed
  *   client, a disabled account, a policy change or a revocation acts at the very next request.
  */
@@ -98,6 +100,18 @@ function clientWithRefreshTokenSql(engine: Engine): string {
 type ClientWithPolicies = Selectable<ClientsTable> & Record<typeof POLICY_ROWS_COLUMN, string>;
 type Joined = Record<string, unknown>;
 
+/** The columns refreshTokenWithRelatedSql adds to a client row. */
+const TOKEN_PATH_COLUMNS: ReadonlySet<string> = new Set([
+  ...['r', 'g', 's'].flatMap((alias) => OIDC_PAYLOAD_COLUMNS.map((c) => `${alias}_${c}`)),
+  'r_grant_id',
+  ...ACCOUNT_COLUMNS.map((c) => `a_${c}`),
+]);
+
+/** The client row with its policy rows, without the refresh token's columns read along with it. */
+function clientPart(row: ClientWithPolicies & Joined): ClientWithPolicies {
+  return Object.fromEntries(Object.entries(row).filter(([column]) => !TOKEN_PATH_COLUMNS.has(column))) as ClientWithPolicies;
+}
+
 /** The policy rows packed by policyRowsSql, ordered by scope; undefined when not in that shape. */
 function policiesOf(text: string): ScopePolicy[] | undefined {
   const value = JSON.parse(text) as unknown;
@@ -171,17 +185,28 @@ export function createTokenPathReads(deps: TokenPathReadsDeps): TokenPathReads {
     const hit = version === undefined ? undefined : clientRows.get(clientId);
     if (hit && hit.version === version) return hit.row;
     const row = (await clientWithPolicies({ clientId })).rows[0];
-    if (version === undefined) return row;
+    if (version !== undefined) keepClientRow(clientId, version, row);
+    return row;
+  }
+
+  function keepClientRow(clientId: string, version: number, row: ClientWithPolicies | undefined): void {
     if (row) {
       if (clientRows.size >= CLIENT_ROWS_KEPT) clientRows.clear();
       clientRows.set(clientId, { version, row });
     } else clientRows.delete(clientId);
-    return row;
   }
 
   async function readClientWithRefreshToken(clientId: string, refreshToken: string): Promise<ClientWithPolicies | undefined> {
+    const version = deps.changes?.version();
+    const hit = version === undefined ? undefined : clientRows.get(clientId);
+    if (hit && hit.version === version) {
+      const joined = (await refreshTokenWithRelated([refreshToken])).rows[0];
+      kept.put('RefreshToken', refreshToken, joined && keepRelated(joined));
+      return hit.row;
+    }
     const row = (await clientWithRefreshToken([clientId, refreshToken])).rows[0];
     if (row) kept.put('RefreshToken', refreshToken, keepRelated(row));
+    if (version !== undefined) keepClientRow(clientId, version, row && clientPart(row));
     return row;
   }
 

@@ -1,6 +1,7 @@
 /**
  * The token path answers the same whether its lookups are joined into one read per request
- * (services.ts `tokenPathReads: 'joined'`, the server's default) or every store reads on its own
+ * (services.ts `tokenPathReads: 'joined'`, the server's default, with client rows reused while
+ * unchanged) or every store reads on its own
  * (`'plain'`): the same claims on success, and the same refusals for a consumed token presented
  * again, a revoked grant, a scope policy change, a disabled account and a removed client.
  */
@@ -88,7 +89,8 @@ describe.each(TEST_ENGINES)('the token path joined and plain answer the same, on
   let joined: TestAuthServer;
   let plain: TestAuthServer;
   beforeAll(async () => {
-    joined = await startServer({ engine, apiScopes: ['movies:read', 'movies:write'] });
+    // Joined as server.ts composes it: on PostgreSQL, client rows are reused until a change is heard.
+    joined = await startServer({ engine, apiScopes: ['movies:read', 'movies:write'], listenForClientChanges: true });
     plain = await startServer({ engine, apiScopes: ['movies:read', 'movies:write'], tokenPathReads: 'plain' });
   });
   afterAll(async () => {

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { SignJWT, importJWK } from 'jose';
 import type { TokenResponse } from '@gatehouse/contracts';
 import { createPostgresOutage, createTestDatabase, type PostgresOutage, type TestDatabase } from '@gatehouse/db/testing';
-import type { Database, Engine } from '@gatehouse/db';
+import type { ChangeListener, Database, Engine, PostgresDatabase } from '@gatehouse/db';
 import type { Registry } from '@gatehouse/metrics';
 import { loadConfig, type AuthConfig } from '../../src/config/config.ts';
 import { createLogger, type Logger } from '../../src/logging/logger.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
+import { CLIENT_CHANGES_CHANNEL } from '../../src/clients/client-change-tracker.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import { createApp, type AuthApp } from '../../src/app.ts';
 import { createAuthServices } from '../../src/services.ts';
@@ -43,6 +44,11 @@ export interface TestAuthServerOptions {
   metrics?: Registry;
   /** How the token path reads its rows (services.ts `tokenPathReads`): joined by default. */
   tokenPathReads?: 'joined' | 'plain';
+  /**
+   * PostgreSQL only: listen for client changes as server.ts does, so client rows are reused until
+   * a change is heard (clients/client-change-tracker.ts); the server is returned once listening.
+   */
+  listenForClientChanges?: boolean;
 }
 
 export interface TestUser {
@@ -95,7 +101,11 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     ...options.env,
   });
   const database = await openAuthDatabase(config.databaseUrl, { onConnectionError: () => undefined, connectTimeoutMs: 2_000 });
-  const chosen = options.tokenPathReads ? createAuthServices(config, database, options.clock, { tokenPathReads: options.tokenPathReads }) : undefined;
+  const listener = options.listenForClientChanges && database.engine === 'postgres' ? await listening(database) : undefined;
+  const chosen =
+    options.tokenPathReads || listener
+      ? createAuthServices(config, database, options.clock, { ...(options.tokenPathReads ? { tokenPathReads: options.tokenPathReads } : {}), ...(listener ? { clientChangeListener: listener } : {}) })
+      : undefined;
   const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(chosen ? { services: chosen } : {}) });
   server.on('request', app.callback());
   const { services } = app;
@@ -236,4 +246,14 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The listener of client changes, once it listens (closed with the database). */
+async function listening(database: PostgresDatabase<AuthSchema>): Promise<ChangeListener> {
+  const listener = database.listen(CLIENT_CHANGES_CHANNEL);
+  for (let tries = 0; listener.version() === undefined; tries++) {
+    if (tries === 500) throw new Error('the listener of client changes did not start listening within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return listener;
 }
