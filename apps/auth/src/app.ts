@@ -31,7 +31,8 @@
  * entered only by their paths, which resume the authorization through the provider's endpoint
  * inside their request; then oidc-provider's endpoints.
  */
-import Koa from 'koa';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import Koa, { type Middleware } from 'koa';
 import type { Provider } from 'oidc-provider';
 import type { Database } from '@gatehouse/db';
 import { periodicTasks, type PeriodicTasks } from '@gatehouse/runtime';
@@ -297,7 +298,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     // A schema behind the code (an instance started before `authctl db migrate`) is not ready.
     migrations: async () => (await services.pendingMigrations()).length === 0,
   };
-  app.use(healthRoutes(readiness).routes());
+  // Entered only by its own paths, like the other route groups (http/route-group.ts).
+  app.use(routeGroup([{ middleware: healthRoutes(readiness).routes() as unknown as Middleware, segments: [AUTH_ROUTES.health, AUTH_ROUTES.ready].map(firstSegment) }]));
   const maintenance = periodicTasks(
     [
       // A failed check (database down) keeps the keys in use; the next period tries again.
