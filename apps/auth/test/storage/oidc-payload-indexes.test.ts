@@ -60,3 +60,33 @@ describe.each(TEST_ENGINES)('oidc_payloads indexes on %s', (engine) => {
     expect(await plan(sessionJoin(engine))).toMatch(searched);
   });
 });
+
+// Migration 025 (PostgreSQL only; SQLite updates a row in place in the table's b-tree).
+describe('oidc_payloads pages on postgres', () => {
+  let target: TestDatabase;
+  let database: Database<AuthSchema>;
+  beforeAll(async () => {
+    target = await createTestDatabase('postgres');
+    database = await openAuthDatabase(target.url);
+  });
+  afterAll(async () => {
+    await database.close();
+    await target.drop();
+  });
+
+  it('consuming a stored refresh token writes no index entry (a heap-only update)', async () => {
+    // Pages are filled to half, so each consumption finds room on its row's page.
+    const rows = 24;
+    const hot = await database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows; i++) {
+        await sql`insert into oidc_payloads (model, id, payload, grant_id, expires_at) values ('RefreshToken', ${`hot-${i}`}, ${'x'.repeat(1100)}, ${`grant-${i % 4}`}, ${i})`.execute(trx);
+      }
+      for (let i = 0; i < rows; i++) await sql`update oidc_payloads set consumed_at = ${i} where model = 'RefreshToken' and id = ${`hot-${i}`}`.execute(trx);
+      const { rows: stats } = await sql<{ updated: number; hot: number }>`select n_tup_upd as updated, n_tup_hot_upd as hot from pg_stat_xact_user_tables where relname = 'oidc_payloads'`.execute(trx);
+      await sql`delete from oidc_payloads where id like 'hot-%'`.execute(trx);
+      return stats[0];
+    });
+    expect(hot).toEqual({ updated: rows, hot: rows });
+  });
+
+});
