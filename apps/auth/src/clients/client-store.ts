@@ -211,7 +211,9 @@ export class ClientRegistryError extends CodedError<ClientRegistryErrorCode> {
 export const DEFAULT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token'];
 /** The device authorization grant (RFC 8628 §3.4); public clients may use it. */
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-const SUPPORTED_GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT, DEVICE_CODE_GRANT]);
+/** Every grant type a client may be registered for: the one list the checks, their messages and the admin API's schema use. */
+export const CLIENT_GRANT_TYPES: readonly string[] = ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT, DEVICE_CODE_GRANT];
+const SUPPORTED_GRANT_TYPES = new Set(CLIENT_GRANT_TYPES);
 export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt'];
 const AUTH_METHODS = new Set<string>(CLIENT_AUTH_METHODS);
 /** The methods that authenticate with the client's secret. */
@@ -266,7 +268,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   const grantTypes = [...new Set(input.grantTypes?.length ? input.grantTypes : defaultGrants)];
   const unsupported = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.has(g));
   if (unsupported) {
-    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use authorization_code, refresh_token or client_credentials)`, 'grant_types');
+    throw new ClientRegistryError('invalid_input', `grant type "${unsupported}" is not supported (use ${CLIENT_GRANT_TYPES.join(', ')})`, 'grant_types');
   }
   // Without a choice of response types, they follow the grants: code with authorization_code, id_token with implicit.
   const codeDefault = grantTypes.includes('authorization_code') ? ['code'] : [];

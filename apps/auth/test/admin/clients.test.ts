@@ -137,7 +137,7 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       ['POST', '/clients', { client_id: 'web-x', redirect_uris: ['https://web.example/cb'], post_logout_redirect_uris: ['https://web.example/#x'] }, 'post_logout_redirect_uris', 'redirect URI "https://web.example/#x" must not contain a fragment'],
       ['POST', '/clients', { client_id: 'web-x' }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
       ['POST', '/clients', { client_id: 'web-x', public: true, grant_types: ['client_credentials'] }, 'grant_types', 'a public client cannot use the client_credentials grant'],
-      ['POST', '/clients', { client_id: 'web-x', grant_types: ['password'] }, 'grant_types', 'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)'],
+      ['POST', '/clients', { client_id: 'web-x', grant_types: ['password'] }, 'grant_types', 'grant type "password" is not supported (use authorization_code, refresh_token, client_credentials, implicit, urn:ietf:params:oauth:grant-type:token-exchange, urn:ietf:params:oauth:grant-type:device_code)'],
       ['PATCH', '/clients/svc-one', { grant_types: ['authorization_code'] }, 'redirect_uris', 'at least one redirect URI is required for the authorization_code grant'],
       ['PATCH', '/clients/svc-one', { grant_types: [] }, 'grant_types', 'a client needs at least one grant type'],
       ['POST', '/clients', { client_id: 'web-x', grant_types: ['client_credentials'], token_endpoint_auth_method: 'tls_client_auth' }, 'token_endpoint_auth_method', expect.any(String) as unknown as string],

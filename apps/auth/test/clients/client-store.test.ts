@@ -198,6 +198,23 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
     expect((await store().find('loopback'))!.redirectUris).toEqual(['http://127.0.0.1:8080/cb', 'http://localhost/cb']);
   });
 
+  it('the refusal of an unknown grant type names every grant type a client can be registered with, and only those', async () => {
+    const error = await store().create({ clientId: 'grants', redirectUris: ['https://ok.example/cb'], grantTypes: ['urn:example:unknown'] }).then(() => undefined, (e: unknown) => e as ClientRegistryError);
+    const listed = /^grant type "urn:example:unknown" is not supported \(use (.+)\)$/.exec(error!.message)?.[1]?.split(', ');
+    expect(listed).toEqual(['authorization_code', 'refresh_token', 'client_credentials', 'implicit', 'urn:ietf:params:oauth:grant-type:token-exchange', 'urn:ietf:params:oauth:grant-type:device_code']);
+    for (const [i, grant] of listed!.entries()) {
+      await store().create({
+        clientId: `grant-${i}`,
+        redirectUris: ['https://ok.example/cb'],
+        grantTypes: [grant],
+        ...(grant === 'implicit' ? { responseTypes: ['id_token'] } : {}),
+        ...(grant === 'urn:ietf:params:oauth:grant-type:token-exchange' ? { tokenExchange: { audiences: ['https://api.example'], scopes: ['movies:read'] } } : {}),
+      });
+      expect((await store().find(`grant-${i}`))!.grantTypes).toContain(grant);
+      expect(await store().remove(`grant-${i}`)).toBe(true);
+    }
+  });
+
   it('validates the other inputs', async () => {
     const ok = { redirectUris: ['https://ok.example/cb'] };
     await expectClientError(
@@ -208,7 +225,7 @@ describe.each(TEST_ENGINES)('client store on %s', (engine) => {
     await expectClientError(
       store().create({ ...ok, clientId: 'x', grantTypes: ['password'] }),
       'invalid_input',
-      'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)',
+      'grant type "password" is not supported (use authorization_code, refresh_token, client_credentials, implicit, urn:ietf:params:oauth:grant-type:token-exchange, urn:ietf:params:oauth:grant-type:device_code)',
     );
     await expectClientError(
       store().create({ ...ok, clientId: 'x', public: true, grantTypes: ['client_credentials'] }),
@@ -487,7 +504,7 @@ describe.each(TEST_ENGINES)('client store: update and secret rotation on %s', (e
     await expectClientError(store().update('web', { grantTypes: ['authorization_code'] }), 'invalid_redirect_uri', 'at least one redirect URI is required for the authorization_code grant');
     await expectClientError(store().update('web', { redirectUris: ['http://web.example/cb'] }), 'invalid_redirect_uri', 'redirect URI "http://web.example/cb" must use https; http is allowed only for localhost and 127.0.0.1');
     await expectClientError(store().update('web', { postLogoutRedirectUris: ['https://web.example/#x'] }), 'invalid_redirect_uri', 'redirect URI "https://web.example/#x" must not contain a fragment');
-    await expectClientError(store().update('web', { grantTypes: ['password'] }), 'invalid_input', 'grant type "password" is not supported (use authorization_code, refresh_token or client_credentials)');
+    await expectClientError(store().update('web', { grantTypes: ['password'] }), 'invalid_input', 'grant type "password" is not supported (use authorization_code, refresh_token, client_credentials, implicit, urn:ietf:params:oauth:grant-type:token-exchange, urn:ietf:params:oauth:grant-type:device_code)');
     await expectClientError(store().update('web', { grantTypes: [] }), 'invalid_input', 'a client needs at least one grant type');
     await expectClientError(store().update('web', { name: '' }), 'invalid_input', 'client name must be 1-128 characters without control characters');
     await expectClientError(store().update('spa', { grantTypes: ['client_credentials'] }), 'invalid_input', 'a public client cannot use the client_credentials grant');

@@ -25,9 +25,8 @@
  */
 import { z } from 'zod';
 import type { ClientAdmin } from '../client-admin.ts';
-import { CLIENT_AUTH_METHODS, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
+import { CLIENT_AUTH_METHODS, CLIENT_GRANT_TYPES, CLIENT_RESPONSE_TYPES, ClientRegistryError, type ClientChanges, type ClientJwks } from '../../clients/client-store.ts';
 import { CLIENT_MEMBER_TEXT, ClientJson, clientJson, ClientPageJson, ClientWithSecretJson, clientWithSecretJson } from '../json/client-json.ts';
-import { TOKEN_EXCHANGE_GRANT } from '../../clients/token-exchange-policy.ts';
 import { ADMIN_BASE, type AdminRouter } from './admin-router.ts';
 import { AdminProblem, validationFailed } from './problem.ts';
 
@@ -38,7 +37,7 @@ import { AdminProblem, validationFailed } from './problem.ts';
  */
 const Uris = z.array(z.string().max(2048).meta({ format: 'uri' })).max(32);
 const Grants = z
-  .array(z.string().meta({ enum: ['authorization_code', 'refresh_token', 'client_credentials', 'implicit', TOKEN_EXCHANGE_GRANT, 'urn:ietf:params:oauth:grant-type:device_code'] }))
+  .array(z.string().meta({ enum: [...CLIENT_GRANT_TYPES] }))
   .max(8)
   .meta({ minItems: 1 });
 const ResponseTypes = z
