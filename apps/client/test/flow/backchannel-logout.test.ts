@@ -130,6 +130,22 @@ describe('back-channel logout', () => {
     await expectSignedOut(appTwo, jar);
   });
 
+  it('"sign out other sessions" on the account page reaches both apps of the other browser', async () => {
+    const { jar: other, user } = await signedInToBoth();
+    const here = new CookieJar();
+    await appOne.login(here, user);
+    let step = await request(here, `${auth.issuer}/account`);
+    for (let hops = 0; hops < 5 && step.location; hops++) step = await request(here, new URL(step.location, auth.issuer).href);
+    expect(step.status).toBe(200);
+
+    const done = await request(here, `${auth.issuer}/account/sessions/sign-out-others`, { method: 'POST', headers: { ...form({}).headers, origin: auth.issuer }, body: form({}).body });
+    expect(done.status).toBe(303);
+    await expectSignedOut(appOne, other);
+    await expectSignedOut(appTwo, other);
+    // This browser keeps its session, and its app.
+    expect((await appOne.get(here, '/')).status).toBe(200);
+  });
+
   it("an admin's disable reaches both apps", async () => {
     const { jar, user } = await signedInToBoth();
     const response = await fetch(`${auth.issuer}/admin/v1/users/${await accountIdOf(user)}/disable`, { method: 'POST', headers: { authorization: `Bearer ${await adminToken()}` } });
