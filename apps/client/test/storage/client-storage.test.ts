@@ -5,6 +5,7 @@ import { openClientDatabase } from '../../src/storage/open-client-database.ts';
 import type { ClientSchema } from '../../src/storage/schema.ts';
 import { createSessionStore, hashKey } from '../../src/sessions/session-store.ts';
 import { createLoginStore, type PendingLogin } from '../../src/sessions/login-store.ts';
+import { createLogoutTokenStore } from '../../src/sessions/logout-token-store.ts';
 
 describe.each(TEST_ENGINES)('client storage on %s', (engine) => {
   let target: TestDatabase;
@@ -46,6 +47,25 @@ describe.each(TEST_ENGINES)('client storage on %s', (engine) => {
       expect(await sessions.get('key-2')).toBeUndefined();
     });
 
+    it('ends sessions by sid (with sub when given) or by sub, only of its own client', async () => {
+      const one = createSessionStore(database.db, 'app-one', clock);
+      const two = createSessionStore(database.db, 'app-two', clock);
+      await one.set('bc-1', { user: { sub: 'alice' }, sid: 'sso-1' }, 60_000);
+      await one.set('bc-2', { user: { sub: 'alice' }, sid: 'sso-2' }, 60_000);
+      await one.set('bc-3', { user: { sub: 'bob' }, sid: 'sso-3' }, 60_000);
+      await two.set('bc-4', { user: { sub: 'alice' }, sid: 'sso-1' }, 60_000);
+      expect(await one.endBySid('sso-1', 'bob')).toBe(0);
+      expect(await one.endBySid('sso-1', 'alice')).toBe(1);
+      expect(await one.get('bc-1')).toBeUndefined();
+      expect(await two.get('bc-4')).toEqual({ user: { sub: 'alice' }, sid: 'sso-1' });
+      expect(await one.endBySid('sso-3', undefined)).toBe(1);
+      await one.set('bc-5', { user: { sub: 'alice' } }, 60_000);
+      expect(await one.endBySub('alice')).toBe(2);
+      expect(await one.get('bc-2')).toBeUndefined();
+      expect(await one.get('bc-5')).toBeUndefined();
+      expect(await two.get('bc-4')).toBeDefined();
+    });
+
     it('destroys and purges', async () => {
       const sessions = createSessionStore(database.db, 'app-one', clock);
       await sessions.set('key-3', { a: 1 }, 1_000);
@@ -77,6 +97,21 @@ describe.each(TEST_ENGINES)('client storage on %s', (engine) => {
       expect(await logins.take('s2')).toBeUndefined();
       expect(await logins.purgeExpired()).toBe(1);
       expect(await logins.count()).toBe(0);
+    });
+  });
+
+  describe('logout token store', () => {
+    it('takes a jti once per client, in one statement, and forgets it once expired', async () => {
+      const one = createLogoutTokenStore(database.db, 'app-one', clock);
+      const two = createLogoutTokenStore(database.db, 'app-two', clock);
+      expect(await one.remember('jti-1', now + 1_000)).toBe(true);
+      expect(await one.remember('jti-1', now + 1_000)).toBe(false);
+      expect(await two.remember('jti-1', now + 1_000)).toBe(true);
+      const racing = await Promise.all([one.remember('jti-2', now + 1_000), one.remember('jti-2', now + 1_000)]);
+      expect(racing.filter(Boolean).length).toBe(1);
+      now += 1_000;
+      expect(await one.purgeExpired()).toBeGreaterThanOrEqual(3);
+      expect(await one.remember('jti-1', now + 1_000)).toBe(true);
     });
   });
 });
