@@ -1,7 +1,8 @@
 /**
  * Domain metrics of the authorization server, counted where the events happen (next to their
  * audit events). Rules:
- * - label values come from closed unions (step, method, outcome) or a fixed list (grant types);
+ * - label values come from closed unions (step, method, outcome) or a fixed list (grant types,
+ *   `other` for any grant not in it);
  *   usernames, account ids, IPs, codes and tokens never become labels;
  * - a login step's outcome is `success`, `failure` (wrong credentials or code), `delayed`
  *   (refused during a progressive delay) or `locked` (refused during a lock), the last two before
@@ -20,8 +21,18 @@ export type LoginOutcome = 'success' | 'failure' | 'delayed' | 'locked';
 export type SecondFactorMethod = 'totp' | 'push' | 'recovery' | 'passkey';
 export type SecondFactorOutcome = 'success' | 'failure' | 'denied' | 'expired';
 
-/** Grant types counted by name; anything else (an extension grant) is `other`. */
-const GRANT_TYPES = new Set(['authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']);
+/**
+ * The `grant_type` label values: every grant the token endpoint serves, each by its own
+ * `grant_type` parameter (RFC 8628's and RFC 8693's URNs in full, as the audit's `token.issued`
+ * names them); any other value is `other`, so no request can grow the label set.
+ */
+const GRANT_TYPES: ReadonlySet<string> = new Set([
+  'authorization_code',
+  'refresh_token',
+  'client_credentials',
+  'urn:ietf:params:oauth:grant-type:device_code',
+  'urn:ietf:params:oauth:grant-type:token-exchange',
+]);
 
 /** What the login, push and token code records. */
 export interface AuthMetrics {

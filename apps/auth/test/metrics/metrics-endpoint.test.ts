@@ -143,9 +143,21 @@ describe('the authorization server with its metrics listener', () => {
     });
     expect(credentials.status).toBe(200);
     expect(await value(metrics, 'auth_tokens_issued_total{grant_type="client_credentials"}')).toBe(1);
+    const tokenExchange = 'urn:ietf:params:oauth:grant-type:token-exchange';
+    const rs = { clientId: 'metrics-rs', clientSecret: 'metrics-rs-secret-0123456789abcdef' };
+    await server.app.services.clients.create({ ...rs, redirectUris: [], grantTypes: [tokenExchange], tokenExchange: { audiences: [server.audience], scopes: ['movies:read'] } });
+    const subject = await server.login({ scope: 'movies:read' });
+    const exchanged = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(rs.clientId, rs.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: tokenExchange, subject_token: subject.access_token, subject_token_type: 'urn:ietf:params:oauth:token-type:access_token' }),
+    });
+    expect(exchanged.status).toBe(200);
+    expect(await value(metrics, `auth_tokens_issued_total{grant_type="${tokenExchange}"}`)).toBe(1);
+    expect(await value(metrics, 'auth_tokens_issued_total{grant_type="other"}')).toBeUndefined();
     const refused = await exchange(server, 'not-a-code');
     expect(refused.status).toBe(400);
-    expect(await value(metrics, 'auth_tokens_issued_total{grant_type="authorization_code"}')).toBe(1);
+    expect(await value(metrics, 'auth_tokens_issued_total{grant_type="authorization_code"}')).toBe(2);
     expect(await scrape(metrics)).toContain('http_requests_total{method="POST",route="/oauth2/v1/token",status="400"} 1');
   });
 
