@@ -111,7 +111,7 @@ describe('device authorization grant in Chromium', () => {
   it('a wrong code says so, keeps what was typed and offers the field again', async () => {
     await typeCode('bcdf-ghjk');
     expect(await text('#activate-problem')).toBe('That code is not valid or has expired. Check the code on your device and try again, or start again on the device to get a new one.');
-    expect(await text('#activate-problem-code')).toBe('user_code_not_found');
+    expect(await text('p.muted code')).toBe('user_code_not_found');
     expect(await page.inputValue('#user_code')).toBe('bcdf-ghjk');
     await page.waitForSelector('#user_code:focus');
     await checkAtBothWidths(page, 'device-wrong-code');
@@ -151,7 +151,7 @@ describe('device authorization grant in Chromium', () => {
   it('a code used twice: the device code is refused, the user code is gone', async () => {
     expect(await poll(approved.device_code)).toEqual({ error: 'invalid_grant' });
     await typeCode(approved.user_code);
-    expect(await text('#activate-problem-code')).toBe('user_code_not_found');
+    expect(await text('p.muted code')).toBe('user_code_not_found');
   });
 
   it('a code confirmed once is refused at the page when entered again', async () => {
@@ -163,7 +163,7 @@ describe('device authorization grant in Chromium', () => {
     expect(await text('h1')).toBe('Device connected');
     await typeCode(second.user_code);
     expect(await text('#activate-problem')).toBe('That code has already been used. Start the sign-in again on your device to get a new code.');
-    expect(await text('#activate-problem-code')).toBe('user_code_used');
+    expect(await text('p.muted code')).toBe('user_code_used');
     await checkAtBothWidths(page, 'device-code-used');
     expect('tokens' in (await poll(second.device_code))).toBe(true);
   });
@@ -193,7 +193,7 @@ describe('device authorization grant in Chromium', () => {
       db.close();
     }
     await typeCode(expired.user_code);
-    expect(await text('#activate-problem-code')).toBe('user_code_not_found');
+    expect(await text('p.muted code')).toBe('user_code_not_found');
     await checkAtBothWidths(page, 'device-expired');
     expect(await poll(expired.device_code)).toEqual({ error: 'expired_token' });
     expect(cspViolations).toEqual([]);

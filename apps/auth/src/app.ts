@@ -26,7 +26,8 @@
  * (oidc/pending-writes.ts) → session use (account/session-use.ts) → unrouted answers → Okta's
  * JWKS path (oidc/okta-keys-alias.ts) → wire contract → discovery scopes → what discovery leaves
  * out → form_post page (oidc/form-post.ts) → the device grant's answers (oidc/device-grant-answers.ts) →
- * user-code guessing at /activate (oidc/user-code-regulation.ts) → revocation feed → JWT userinfo → JWT introspection →
+ * user-code guessing at /activate (oidc/user-code-regulation.ts) → the device steps that need a stored
+ * session (oidc/device-session-guard.ts) → revocation feed → JWT userinfo → JWT introspection →
  * token response → token-exchange answers → DPoP-required answer → the sign-in pages (interaction routes, passkey sign-in),
  * entered only by their paths, which resume the authorization through the provider's endpoint
  * inside their request; then oidc-provider's endpoints.
@@ -54,6 +55,7 @@ import { discoveryUnadvertised } from './oidc/discovery-unadvertised.ts';
 import { formPostWithoutInlineScript } from './oidc/form-post.ts';
 import { deviceGrantAnswers } from './oidc/device-grant-answers.ts';
 import { userCodeRegulation } from './oidc/user-code-regulation.ts';
+import { deviceSessionGuard } from './oidc/device-session-guard.ts';
 import { join } from 'node:path';
 import { registerSigningKeyAge } from './metrics/signing-key-age.ts';
 import { createAuditSpool } from './audit/audit-spool.ts';
@@ -243,6 +245,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(formPostWithoutInlineScript);
     provider.use(deviceGrantAnswers({ store: services.regulationStore, clock }));
     provider.use(userCodeRegulation({ regulator: services.regulator }));
+    provider.use(deviceSessionGuard(provider));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, readers: resourceServerClients(config).map((server) => server.clientId), logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));
     provider.use(jwtIntrospection({ tokens, audit, resourceServers: resourceServerClients(config) }));

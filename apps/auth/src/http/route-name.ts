@@ -29,6 +29,9 @@ const PROTOCOL_ROUTES: readonly string[] = [
   '/interaction/:uid',
   AUTH_ROUTES.login,
   AUTH_ROUTES.mfaVerify,
+  AUTH_ROUTES.deviceAuthorize,
+  AUTH_ROUTES.activate,
+  `${AUTH_ROUTES.activate}/:uid`,
 ];
 
 /** Names a request path by the protocol's routes and the route patterns of each feature group. */

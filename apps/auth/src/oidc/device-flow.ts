@@ -59,7 +59,7 @@ export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'> }): 
           if (err.name === 'NotFoundError') ctx.state[WRONG_USER_CODE] = true;
         } else {
           const description = typeof out?.error_description === 'string' ? out.error_description : 'The request could not be completed.';
-          problem = { code: String(out?.error ?? 'server_error'), message: `${description} Enter the code your device shows to try again.` };
+          problem = { code: String(out?.error ?? 'server_error'), message: `This form could not be accepted (${description}). Enter the code your device shows to try again.` };
         }
       }
       ctx.body = activateCodePage({ xsrf: xsrfOf(ctx), ...(typed ? { userCode: typed } : {}), ...(problem ? { problem } : {}) });

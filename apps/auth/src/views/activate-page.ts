@@ -43,7 +43,7 @@ ${problem ? problemBlock(problem) : html`<p id="activate-intro">Enter the code s
 
 function problemBlock(problem: ActivateProblem): SafeHtml {
   return html`<p class="${problem.notice ? 'notice' : 'error'}" role="${problem.notice ? 'status' : 'alert'}" id="activate-problem">${problem.message}</p>
-<p>Code: <code id="activate-problem-code">${problem.code}</code></p>`;
+<p class="muted">Error code: <code>${problem.code}</code></p>`;
 }
 
 export interface ActivateConfirmModel {
@@ -104,7 +104,18 @@ export function activateWaitPage(retryAfterSeconds: number): string {
     title: 'Too many attempts',
     body: html`<h1>Too many attempts</h1>
 <p class="error" role="alert" id="activate-wait">Too many wrong codes were entered from your network. Wait ${String(retryAfterSeconds)} seconds, then enter the code again.</p>
-<p>Code: <code>too_many_attempts</code></p>
+<p class="muted">Error code: <code>too_many_attempts</code></p>
+<a class="button secondary" href="${AUTH_ROUTES.activate}" id="activate-again">Enter the code again</a>`,
+  });
+}
+
+/** A step of the device sign-in this browser cannot continue: what happened, and the way back to the code form. */
+export function activateRestartPage(message: string, code: string): string {
+  return layout({
+    title: 'Connect a device',
+    body: html`<h1>Connect a device</h1>
+<p class="error" role="alert" id="activate-problem">${message}</p>
+<p class="muted">Error code: <code>${code}</code></p>
 <a class="button secondary" href="${AUTH_ROUTES.activate}" id="activate-again">Enter the code again</a>`,
   });
 }

@@ -19,6 +19,8 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
 const xsrfOf = (html: string) => /name="xsrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 const uidOf = (html: string) => /name="uid" value="([^"]+)"/.exec(html)?.[1] ?? '';
 const textOf = (html: string, id: string) => new RegExp(`id="${id}"[^>]*>([\\s\\S]*?)</`).exec(html)?.[1];
+/** The stable code under a page's error message (docs/spec.md §7: `Error code: <code>…</code>`). */
+const problemCodeOf = (html: string) => /<p class="muted">Error code: <code>([a-z_]+)<\/code><\/p>/.exec(html)?.[1];
 
 describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
   let server: TestAuthServer;
@@ -122,7 +124,7 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     // The user code is single use: entered again it is "already used".
     const again = await enterCode(new CookieJar(), da.user_code);
     expect(again.status).toBe(400);
-    expect(textOf(again.text, 'activate-problem-code')).toBe('user_code_used');
+    expect(problemCodeOf(again.text)).toBe('user_code_used');
     expect(textOf(again.text, 'activate-problem')).toBe('That code has already been used. Start the sign-in again on your device to get a new code.');
 
     const result = await poll(da.device_code);
@@ -140,7 +142,7 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     // Once the device has its tokens, the user code is gone.
     const gone = await enterCode(new CookieJar(), da.user_code);
     expect(gone.status).toBe(400);
-    expect(textOf(gone.text, 'activate-problem-code')).toBe('user_code_not_found');
+    expect(problemCodeOf(gone.text)).toBe('user_code_not_found');
   });
 
   it('with an SSO session the approval needs no sign-in, and the page names the account', async () => {
@@ -179,13 +181,13 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     const jar = new CookieJar();
     const denied = await decide(jar, (await enterCode(jar, da.user_code)).text, 'abort');
     expect(denied.status).toBe(200);
-    expect(textOf(denied.text, 'activate-problem-code')).toBe('access_denied');
+    expect(problemCodeOf(denied.text)).toBe('access_denied');
     expect(textOf(denied.text, 'activate-problem')).toBe('You denied the request: the device is not signed in. To connect a device, enter its code.');
     expect(denied.text).toContain('id="user_code"');
     expect(await poll(da.device_code)).toEqual({ error: 'access_denied', description: 'End-User aborted interaction' });
     expect(await poll(da.device_code)).toEqual({ error: 'invalid_grant', description: 'grant request is invalid' });
     const again = await enterCode(new CookieJar(), da.user_code);
-    expect(textOf(again.text, 'activate-problem-code')).toBe('user_code_used');
+    expect(problemCodeOf(again.text)).toBe('user_code_used');
   });
 
   it('slow polling: a poll sooner than the interval gets slow_down, one after it authorization_pending', async () => {
@@ -205,18 +207,63 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     expect(await poll(da.device_code)).toEqual({ error: 'expired_token', description: 'the device code has expired: start the device authorization again' });
     const page = await enterCode(new CookieJar(), da.user_code);
     expect(page.status).toBe(400);
-    expect(textOf(page.text, 'activate-problem-code')).toBe('user_code_not_found');
+    expect(problemCodeOf(page.text)).toBe('user_code_not_found');
   });
 
   it('a wrong code is 400 with the typed code kept in the field, and the page offers the form again', async () => {
     const page = await enterCode(new CookieJar(), 'bcdf-ghjk');
     expect(page.status).toBe(400);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(textOf(page.text, 'activate-problem-code')).toBe('user_code_not_found');
+    expect(problemCodeOf(page.text)).toBe('user_code_not_found');
     expect(page.text).toContain('value="bcdf-ghjk"');
     const empty = await enterCode(new CookieJar(), '');
     expect(empty.status).toBe(400);
-    expect(textOf(empty.text, 'activate-problem-code')).toBe('user_code_missing');
+    expect(problemCodeOf(empty.text)).toBe('user_code_missing');
+  });
+
+  it('a stale form (its token no longer valid) says so and offers the field again with a fresh token', async () => {
+    const jar = new CookieJar();
+    await request(jar, `${server.issuer}/activate`);
+    const stale = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: 'not-the-token', user_code: 'BCDF-GHJK' }) });
+    expect(stale.status).toBe(400);
+    expect(problemCodeOf(stale.text)).toBe('invalid_request');
+    expect(textOf(stale.text, 'activate-problem')).toBe('This form could not be accepted (xsrf token invalid). Enter the code your device shows to try again.');
+    const retried = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: xsrfOf(stale.text), user_code: 'BCDF-GHJK' }) });
+    expect(problemCodeOf(retried.text)).toBe('user_code_not_found');
+  });
+
+  it('a form submitted without the session it was shown in (none, or one that ended) is 400 with the way back', async () => {
+    const ended = new CookieJar();
+    const page = await request(ended, `${server.issuer}/activate`);
+    await server.app.services.oidcAdapter.adapterFactory('Session').destroy(ended.cookies.get('gh_auth_session')!);
+    for (const jar of [new CookieJar(), ended]) {
+      const answer = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: xsrfOf(page.text), user_code: 'BCDF-GHJK' }) });
+      expect(answer.status).toBe(400);
+      expect(problemCodeOf(answer.text)).toBe('invalid_request');
+      expect(textOf(answer.text, 'activate-problem')).toBe('This form has expired, or it was opened in another browser. Enter the code your device shows to start again.');
+      expect(answer.text).toContain('<a class="button secondary" href="/activate" id="activate-again">');
+    }
+  });
+
+  it('the request metrics name the device routes by their patterns, never by a code', async () => {
+    // A resume of an interaction this browser does not hold (no session): 400 with the way back, labelled by its pattern.
+    const resume = await request(new CookieJar(), `${server.issuer}/activate/some-interaction-uid`);
+    expect(resume.status).toBe(400);
+    expect(problemCodeOf(resume.text)).toBe('invalid_request');
+    expect(textOf(resume.text, 'activate-problem')).toBe('This sign-in step belongs to another browser, or it has ended. Enter the code your device shows to start again.');
+    expect(resume.text).toContain('<a class="button secondary" href="/activate" id="activate-again">');
+    // With a session but no resume cookie, oidc-provider answers with the code form.
+    const jar = new CookieJar();
+    await request(jar, `${server.issuer}/activate`);
+    const foreign = await request(jar, `${server.issuer}/activate/some-interaction-uid`);
+    expect(foreign.status).toBe(400);
+    expect(problemCodeOf(foreign.text)).toBe('invalid_request');
+    expect(foreign.text).toContain('id="user_code"');
+    const text = await server.app.metrics.metrics();
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/activate\/:uid",status="400"\} 2/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/oauth2\/v1\/device\/authorize",status="200"\} \d+/);
+    expect(text).toMatch(/http_requests_total\{method="POST",route="\/activate",status="400"\} \d+/);
+    expect(text).not.toContain('some-interaction-uid');
   });
 
   it('an unknown device code is invalid_grant', async () => {
@@ -243,7 +290,7 @@ describe('guessing user codes', () => {
     for (const guess of ['BBBB-BBBB', 'CCCC-CCCC', 'DDDD-DDDD']) {
       const wrong = await submit(guess);
       expect(wrong.status).toBe(400);
-      expect(textOf(wrong.text, 'activate-problem-code')).toBe('user_code_not_found');
+      expect(problemCodeOf(wrong.text)).toBe('user_code_not_found');
     }
     const refused = await submit('FFFF-FFFF');
     expect(refused.status).toBe(429);

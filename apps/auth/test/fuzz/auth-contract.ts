@@ -5,8 +5,8 @@
  * - any other 4xx is that JSON or the server's HTML error page (`Error code: <code>…</code>`);
  *   the authorize and logout endpoints answer browsers with that page;
  * - the error code is one the contract names: the server's own codes (§7, the passkey codes of
- *   §10.9) or the standard OAuth codes (RFC 6749, 6750, 7009, 7662, OpenID Connect Core and
- *   RP-Initiated Logout);
+ *   §10.9, the device flow's of §10.18) or the standard OAuth codes (RFC 6749, 6750, 7009, 7662,
+ *   8628, OpenID Connect Core and RP-Initiated Logout);
  * - every answer of the app carries X-Request-Id (only Node's own parser rejections, which never
  *   reach the app, have none);
  * - an authorization error may instead be delivered to the client by the form_post response mode
@@ -62,6 +62,11 @@ const SERVER_CODES = [
   'password_common',
   'invalid_enrollment',
   'reset_link_invalid',
+  // The device flow's code form (§10.18).
+  'user_code_missing',
+  'user_code_not_found',
+  'user_code_expired',
+  'user_code_used',
 ];
 
 const OAUTH_CODES = [
@@ -86,6 +91,10 @@ const OAUTH_CODES = [
   'interaction_required',
   'account_selection_required',
   'registration_not_supported',
+  // RFC 8628 §3.5.
+  'authorization_pending',
+  'slow_down',
+  'expired_token',
 ];
 
 const KNOWN_CODES = new Set([...SERVER_CODES, ...OAUTH_CODES]);

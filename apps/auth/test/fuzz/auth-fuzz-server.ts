@@ -20,7 +20,13 @@
  *      RFC 9700 §4.14.2), which writes oidc_payloads and token_revocations;
  *   4. audit_events: the stored audit trail (audit/) records refused requests like any other;
  *      it is written just after the answer, so the counters are read after flushing it;
- *   and regulation_failures is written by nothing else: not by a 429 (nothing is recorded while a
+ *   5. the device flow's code form (/activate, oidc/device-flow.ts) answers every refusal with the
+ *      form again, whose fresh form token oidc-provider stores in the browser's session
+ *      (oidc_payloads), and a code that is not found (400 user_code_not_found) is a counted
+ *      guess (oidc/user-code-regulation.ts), recorded in regulation_failures every time;
+ *   and regulation_failures is written by nothing else (a device code's polls and issue time are
+ *   kept there too, oidc/device-grant-answers.ts, which the fuzz, holding no device code, never
+ *   reaches): not by a 429 (nothing is recorded while a
  *   key waits or is locked), not even by a request that succeeds;
  * - the fixtures are real: a signed-in browser (session cookie, known-device cookie, a registered
  *   passkey), an enrolled software authenticator, live interactions at the password and at the
@@ -61,7 +67,13 @@ const COUNTED_FAILURES: Readonly<Record<string, ReadonlySet<string>>> = {
   '/account/password': new Set(['invalid_current_password']),
   '/account/totp': new Set(['invalid_current_password', 'invalid_code', 'code_replayed']),
   '/account/totp/confirm': new Set(['invalid_code']),
+  // A wrong user code at the device flow's form (400, not 401: oidc/user-code-regulation.ts).
+  '/activate': new Set(['user_code_not_found']),
 };
+
+/** A refusal of the device flow's code form that shows the form again (exception 5). */
+const offersCodeFormAgain = (path: string, response: FuzzResponse) =>
+  (path === '/activate' || path.startsWith('/activate/')) && response.status === 400 && response.text.includes('id="activate-form"');
 
 /** Where a refused passkey answer may have used up the challenge it answered (single use: passkeys/challenge-store.ts). */
 const CHALLENGE_TAKERS = new Set(['/login/passkey', '/mfa/verify', '/authenticator/passkeys']);
@@ -501,14 +513,15 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
       // None of the fuzz's passkey answers is a valid passwordless assertion: accepting one is a forgery.
       if (path === '/login/passkey' && request.method.toUpperCase() === 'POST' && response.status < 400) problems.push(`a passkey answer was accepted (${response.status}): the fuzz sends none that is valid`);
       // A counted failure is counted every time (the regulator records it on each of its keys).
-      if (response.status === 401 && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code) && !changed.includes('regulation_failures')) {
-        problems.push(`the sign-in failure (401 ${code}) was not recorded in regulation_failures`);
+      const countedStatus = path === '/activate' ? 400 : 401;
+      if (response.status === countedStatus && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code) && !changed.includes('regulation_failures')) {
+        problems.push(`the sign-in failure (${countedStatus} ${code}) was not recorded in regulation_failures`);
       }
       if (changed.length === 0) return problems;
       // The stored audit trail records refusals as much as successes (exception 4).
       const allowed = new Set<string>(['audit_events']);
       // 429 refusals are never counted: the regulator records nothing while a key waits or is locked.
-      const counted = response.status === 401 && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code);
+      const counted = response.status === countedStatus && code !== undefined && Object.hasOwn(COUNTED_FAILURES, path) && COUNTED_FAILURES[path]!.has(code);
       if (changed.includes('regulation_failures')) {
         if (counted) allowed.add('regulation_failures');
         else problems.push(`regulation_failures was written by a request that is not a counted sign-in failure (${response.status} ${code ?? ''})`);
@@ -516,6 +529,7 @@ export async function startAuthFuzzServer(env: Record<string, string> = {}): Pro
       if (changed.includes('passkey_challenges') && response.status >= 400 && mayTakeChallenge(path, response.status, code)) allowed.add('passkey_challenges');
       const replay = response.status === 400 && code === 'invalid_grant' && path === '/oauth2/v1/token' && replays.some((r) => body.includes(r));
       if (replay) for (const table of ['oidc_payloads', 'token_revocations']) allowed.add(table);
+      if (offersCodeFormAgain(path, response)) allowed.add('oidc_payloads');
       // Absorb the allowed changes of a refused request so the harness's snapshot comparison sees none.
       if (response.status >= 400) {
         for (const table of allowed) offsets.set(table, (offsets.get(table) ?? 0) + (now.get(table)! - last.get(table)!));
