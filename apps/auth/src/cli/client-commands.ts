@@ -15,6 +15,7 @@
  *   two off with `--no-first-party` / `--no-require-dpop`;
  * - `--logo-uri <url>` registers the logo the consent page shows (client-store.ts checks it);
  *   `client update --no-logo-uri` removes it;
+ * - `--grant device_code` stands for urn:ietf:params:oauth:grant-type:device_code (RFC 8628);
  * - `--grant token-exchange` stands for urn:ietf:params:oauth:grant-type:token-exchange (RFC 8693);
  *   its policy is `--exchange-audience <aud>` and `--exchange-scope <scope>` (each repeated, both
  *   needed with the grant: client-store.ts); `client update` given one of the two keeps the other's
@@ -35,7 +36,7 @@ import { readFileSync } from 'node:fs';
 import { CLI_OPERATOR } from '../admin/user-admin.ts';
 import { clientJson, clientWithSecretJson } from '../admin/json/client-json.ts';
 import { DEFAULT_GRACE_SECONDS, type ClientView } from '../admin/client-admin.ts';
-import { CLIENT_AUTH_METHODS, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
+import { CLIENT_AUTH_METHODS, DEVICE_CODE_GRANT, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';
 import { TOKEN_EXCHANGE_GRANT, type TokenExchangePolicy } from '../clients/token-exchange-policy.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';
@@ -337,9 +338,9 @@ async function updateClient(args: readonly string[], ctx: CliContext): Promise<v
   printClient(ctx, client);
 }
 
-/** `--grant` values, `token-exchange` standing for the RFC 8693 grant type. */
+/** `--grant` values, `token-exchange` standing for the RFC 8693 grant type and `device_code` for RFC 8628's. */
 function grantsOption(grants: string[] | undefined): string[] | undefined {
-  return grants?.map((g) => (g === 'token-exchange' ? TOKEN_EXCHANGE_GRANT : g));
+  return grants?.map((g) => (g === 'token-exchange' ? TOKEN_EXCHANGE_GRANT : g === 'device_code' ? DEVICE_CODE_GRANT : g));
 }
 
 /** The token-exchange policy of `--exchange-audience` / `--exchange-scope`; a list not given is the stored one. */

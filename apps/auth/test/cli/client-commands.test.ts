@@ -258,7 +258,7 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     });
   });
 
-  it('add --public --grant device_code registers a CLI or TV app without a redirect URI', async () => {
+  it('add --public --grant urn:…:device_code (or device_code) registers a CLI or TV app without a redirect URI', async () => {
     const grant = 'urn:ietf:params:oauth:grant-type:device_code';
     expect(await cli(['client', 'add', 'tv', '--public', '--grant', grant, '--name', 'Living Room TV'])).toEqual({ code: 0, stdout: 'created public client tv\n', stderr: '' });
     const shown = await cli(['client', 'show', 'tv']);
@@ -266,6 +266,9 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
     await withClients(async (clients) => {
       expect(await clients.find('tv')).toMatchObject({ public: true, tokenEndpointAuthMethod: 'none', grantTypes: [grant], redirectUris: [] });
     });
+    // `device_code` stands for the URN.
+    expect((await cli(['client', 'add', 'agent', '--public', '--grant', 'device_code', '--grant', 'refresh_token'])).code).toBe(0);
+    expect((await cli(['client', 'show', 'agent'])).stdout).toContain(`\ngrant_types: ${grant} refresh_token\n`);
   });
 
   it('add refuses bad interop options with one line: usage errors exit 2, refused values exit 1', async () => {
