@@ -244,7 +244,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(discoveryUnadvertised({ responseTypes: BUILT_IN_RESPONSE_TYPES, claims: ['sid'] }));
     provider.use(formPostWithoutInlineScript);
     provider.use(deviceGrantAnswers({ store: services.regulationStore, clock }));
-    provider.use(userCodeRegulation({ regulator: services.regulator }));
+    provider.use(userCodeRegulation({ regulator: services.regulator, audit }));
     provider.use(deviceSessionGuard(provider));
     provider.use(revocationFeed({ revocations: services.revocations, clients: services.clients, readers: resourceServerClients(config).map((server) => server.clientId), logger, streams: services.streams }));
     provider.use(jwtUserinfo({ tokens, accounts: services.accounts, dpop: userinfoDpop({ issuer: config.issuer, unique: (iss, jti, exp) => provider.ReplayDetection.unique(iss, jti, exp), clock }), opaque: opaqueAccessTokens(provider, services.accounts), realm: config.issuer }));

@@ -67,6 +67,12 @@ export interface AuditFields {
   /** A refused token exchange: the acting client (absent when it did not authenticate) and the error answered. */
   'token.exchange.refused': { client_id: string | undefined; error: TokenExchangeRefusal };
   'session.logout': { client_id: string | undefined };
+  /** The device authorization grant (RFC 8628, oidc/device-flow.ts): a user approved a device's request at /activate, after signing in. */
+  'device.approved': { client_id: string; account_id: string; ip: string };
+  /** A user denied a device's request at /activate (Deny on the confirmation or on the consent page). */
+  'device.denied': { client_id: string; ip: string };
+  /** A user code that matched no request was entered at /activate: a counted guess (oidc/user-code-regulation.ts). */
+  'device.user_code.failure': { ip: string };
   /**
    * A back-channel logout token the client did not take (sessions/backchannel-logout.ts): no answer
    * in time, no connection, or a status other than 200/204 (`status`); `retried` says whether

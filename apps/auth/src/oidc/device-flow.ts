@@ -12,6 +12,7 @@
  *   and, for a client that is not first-party, the consent step; Deny ends the request
  *   (the device's next poll gets access_denied);
  * - a user code is accepted once: confirmed, approved or denied, it is refused afterwards;
+ * - a denial is audited `device.denied` (the approval, `device.approved`, by provider.ts);
  * - every error on /activate says what happened and shows the code field again, with a stable
  *   code: `user_code_missing`, `user_code_not_found` (also for an expired code, which the
  *   store does not return one), `user_code_expired`, `user_code_used` (400), `access_denied` (the
@@ -19,6 +20,7 @@
  */
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
+import type { Auditor } from '../audit/auditor.ts';
 import { describeScopes } from '../consent/scope-descriptions.ts';
 import { activateCodePage, activateConfirmPage, activateDonePage, type ActivateProblem } from '../views/activate-page.ts';
 
@@ -41,7 +43,7 @@ const xsrfOf = (ctx: KoaContextWithOIDC) => String((ctx.oidc.session as unknown 
 /** Marks the request whose code was not found: user-code-regulation.ts counts it as a wrong guess. */
 export const WRONG_USER_CODE = 'deviceUserCodeNotFound';
 
-export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'> }): DeviceFlowFeature {
+export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'>; audit: Auditor }): DeviceFlowFeature {
   return {
     enabled: true,
     charset: 'base-20',
@@ -57,6 +59,8 @@ export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'> }): 
           ctx.status = status;
           problem = shown;
           if (err.name === 'NotFoundError') ctx.state[WRONG_USER_CODE] = true;
+          const clientId = (ctx.oidc.entities.DeviceCode as { clientId?: string } | undefined)?.clientId;
+          if (err.name === 'AbortedError' && clientId) deps.audit.record('device.denied', { client_id: clientId, ip: ctx.ip });
         } else {
           const description = typeof out?.error_description === 'string' ? out.error_description : 'The request could not be completed.';
           problem = { code: String(out?.error ?? 'server_error'), message: `This form could not be accepted (${description}). Enter the code your device shows to try again.` };

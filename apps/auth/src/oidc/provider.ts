@@ -209,7 +209,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       introspection: { enabled: true, allowedPolicy: introspectionAllowed(resourceServerClients(config)) as never },
       // Machine clients (the API's introspection credentials, service-to-service calls).
       clientCredentials: { enabled: true },
-      deviceFlow: deviceFlow({ accounts: deps.accounts }),
+      deviceFlow: deviceFlow({ accounts: deps.accounts, audit: deps.audit }),
       revocation: { enabled: true, allowedPolicy: revocationAllowed as never },
       userinfo: { enabled: true },
       resourceIndicators: resourceIndicators(config, deps.scopeGate),
@@ -254,6 +254,12 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     const grantType = String(ctx.oidc.params?.grant_type ?? '');
     deps.audit.record('token.issued', { client_id: ctx.oidc.client?.clientId, grant_type: grantType });
     deps.metrics.tokenIssued(grantType);
+  });
+  provider.on('authorization.success', (ctx) => {
+    // The device flow's approval (device-flow.ts); the other authorizations are audited at their sign-in steps.
+    if ((ctx.oidc.route === 'code_verification' || ctx.oidc.route === 'device_resume') && ctx.oidc.client && ctx.oidc.session?.accountId) {
+      deps.audit.record('device.approved', { client_id: ctx.oidc.client.clientId, account_id: ctx.oidc.session.accountId, ip: ctx.ip });
+    }
   });
   provider.on('grant.revoked', (_ctx, grantId) => deps.audit.record('grant.revoked', { grant_id: grantId }));
   provider.on('access_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'access_token' }));

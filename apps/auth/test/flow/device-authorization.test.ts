@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { CookieJar, form, request, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
+import { capturingLogger, CookieJar, form, request, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const TV = { clientId: 'living-room-tv', name: 'Living Room TV' };
@@ -28,9 +28,13 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
   let offset = 0;
   const clock = () => Date.now() + offset;
   const tv: oauth.Client = { client_id: TV.clientId };
+  const { logger, lines } = capturingLogger();
+  /** The audit lines of `event` written so far, without their log envelope. */
+  const audited = (event: string) =>
+    lines.filter((line) => line.event === event).map(({ level: _l, time: _t, pid: _p, hostname: _h, name: _n, msg: _m, audit: _a, request_id: _r, ...fields }) => fields);
 
   beforeAll(async () => {
-    server = await startServer({ engine, clock });
+    server = await startServer({ engine, clock, logger });
     await server.app.services.clients.create({ ...TV, redirectUris: [], public: true, grantTypes: [DEVICE_CODE_GRANT, 'refresh_token'], firstParty: true });
     await server.app.services.clients.create({ ...THIRD_PARTY, redirectUris: [], public: true, grantTypes: [DEVICE_CODE_GRANT] });
     as = await oauth.processDiscoveryResponse(new URL(server.issuer), await oauth.discoveryRequest(new URL(server.issuer), insecure));
@@ -120,6 +124,7 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     const done = await signIn(jar, login.text, await server.createUser());
     expect(done.status).toBe(200);
     expect(textOf(done.text, 'activate-done')).toContain(TV.name);
+    expect(audited('device.approved').at(-1)).toEqual({ event: 'device.approved', client_id: TV.clientId, account_id: expect.any(String), ip: '127.0.0.1' });
 
     // The user code is single use: entered again it is "already used".
     const again = await enterCode(new CookieJar(), da.user_code);
@@ -184,6 +189,7 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     expect(problemCodeOf(denied.text)).toBe('access_denied');
     expect(textOf(denied.text, 'activate-problem')).toBe('You denied the request: the device is not signed in. To connect a device, enter its code.');
     expect(denied.text).toContain('id="user_code"');
+    expect(audited('device.denied').at(-1)).toEqual({ event: 'device.denied', client_id: TV.clientId, ip: '127.0.0.1' });
     expect(await poll(da.device_code)).toEqual({ error: 'access_denied', description: 'End-User aborted interaction' });
     expect(await poll(da.device_code)).toEqual({ error: 'invalid_grant', description: 'grant request is invalid' });
     const again = await enterCode(new CookieJar(), da.user_code);
@@ -211,8 +217,10 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
   });
 
   it('a wrong code is 400 with the typed code kept in the field, and the page offers the form again', async () => {
+    const before = audited('device.user_code.failure').length;
     const page = await enterCode(new CookieJar(), 'bcdf-ghjk');
     expect(page.status).toBe(400);
+    expect(audited('device.user_code.failure').slice(before)).toEqual([{ event: 'device.user_code.failure', ip: '127.0.0.1' }]);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(problemCodeOf(page.text)).toBe('user_code_not_found');
     expect(page.text).toContain('value="bcdf-ghjk"');
