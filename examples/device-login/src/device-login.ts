@@ -22,8 +22,8 @@ export interface DeviceLoginOptions {
   issuer: string;
   clientId: string;
   scope: string;
-  /** Tells the user what to do. */
-  show(prompt: DeviceLoginPrompt): void;
+  /** Tells the user what to do (the sign-in waits until it is shown). */
+  show(prompt: DeviceLoginPrompt): void | Promise<void>;
   /** Waits between two polls. */
   wait(seconds: number): Promise<void>;
   fetch?: typeof fetch;
@@ -57,7 +57,7 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<oauth.To
     client,
     await oauth.deviceAuthorizationRequest(as, client, auth, new URLSearchParams({ scope: options.scope }), http),
   ).catch(rethrowOAuthError);
-  options.show({
+  await options.show({
     verificationUri: started.verification_uri,
     verificationUriComplete: started.verification_uri_complete,
     userCode: started.user_code,

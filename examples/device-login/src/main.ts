@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deviceLogin, DeviceLoginError } from './device-login.ts';
+import { promptText } from './prompt-text.ts';
 
 const settings = {
   issuer: process.env.GATEHOUSE_ISSUER ?? 'http://localhost:3000',
@@ -18,10 +19,8 @@ const settings = {
 try {
   const tokens = await deviceLogin({
     ...settings,
-    show: ({ verificationUri, verificationUriComplete, userCode, expiresIn }) => {
-      process.stdout.write(`To sign in, open ${verificationUri} and enter the code ${userCode}\n`);
-      if (verificationUriComplete) process.stdout.write(`(or open ${verificationUriComplete} on your phone)\n`);
-      process.stdout.write(`The code expires in ${Math.round(expiresIn / 60)} minutes. Waiting for the approval…\n`);
+    show: async (prompt) => {
+      process.stdout.write(await promptText(prompt));
     },
     wait: (seconds) => sleep(seconds * 1000),
   });

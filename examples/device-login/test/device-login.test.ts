@@ -42,7 +42,7 @@ describe('device login example', () => {
       issuer: server.issuer,
       clientId: CLIENT_ID,
       scope: 'openid movies:read',
-      show: (prompt) => shown.push(prompt),
+      show: (prompt) => void shown.push(prompt),
       // No real waiting: the second poll comes at once and gets slow_down; the user approves during the third wait.
       wait: async (seconds) => {
         waits.push(seconds);
@@ -63,7 +63,9 @@ describe('device login example', () => {
       issuer: server.issuer,
       clientId: CLIENT_ID,
       scope: 'openid',
-      show: (prompt) => (userCode = prompt.userCode),
+      show: (prompt) => {
+        userCode = prompt.userCode;
+      },
       wait: async () => decide(userCode, 'abort'),
     });
     await expect(login).rejects.toThrow(new DeviceLoginError('access_denied', 'the sign-in was denied in the browser'));
