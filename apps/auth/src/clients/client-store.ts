@@ -43,7 +43,8 @@
  *   `tokenExchange` policy (token-exchange-policy.ts): the one needs the other. An update that
  *   drops the grant drops the policy; update() removes it with null;
  * - `backchannelLogoutUri` (OpenID Connect Back-Channel Logout 1.0 §2.2 `backchannel_logout_uri`)
- *   is optional: an absolute https URL (http only on localhost / 127.0.0.1), at most 2048
+ *   is optional: an absolute https URL (http for a confidential client, as §2.2 allows, and for a
+ *   public one only on localhost / 127.0.0.1), at most 2048
  *   characters, without fragment or credentials (a query is allowed); `backchannelLogoutSessionRequired`
  *   (the logout token carries `sid`) needs one. update() removes the URI with null, and with it
  *   the session requirement.
@@ -340,7 +341,7 @@ function validate(input: NewClient): Omit<ClientRecord, 'createdAt'> {
   }
   if (input.logoUri !== undefined) checkLogoUri(input.logoUri);
   const tokenExchange = checkedTokenExchange(grantTypes, input.tokenExchange);
-  if (input.backchannelLogoutUri !== undefined) checkBackchannelLogoutUri(input.backchannelLogoutUri);
+  if (input.backchannelLogoutUri !== undefined) checkBackchannelLogoutUri(input.backchannelLogoutUri, isPublic);
   if (input.backchannelLogoutSessionRequired && input.backchannelLogoutUri === undefined) {
     throw new ClientRegistryError('invalid_input', 'backchannel_logout_session_required needs a backchannel_logout_uri', 'backchannel_logout_session_required');
   }
@@ -454,10 +455,12 @@ function checkLogoUri(uri: string): void {
 }
 
 /**
- * backchannel_logout_uri (Back-Channel Logout 1.0 §2.2): absolute, https or http on a loopback
- * host, no fragment, no credentials, at most 2048 characters; a query is allowed.
+ * backchannel_logout_uri (Back-Channel Logout 1.0 §2.2): absolute, https, or http for a
+ * confidential client (§2.2: "MAY use the http scheme, provided that the Client Type is
+ * confidential") and for a public one on a loopback host; no fragment, no credentials, at most
+ * 2048 characters; a query is allowed.
  */
-function checkBackchannelLogoutUri(uri: string): void {
+function checkBackchannelLogoutUri(uri: string, isPublic: boolean): void {
   const invalid = (why: string) => new ClientRegistryError('invalid_input', `backchannel_logout_uri ${why}`, 'backchannel_logout_uri');
   if (uri.length > MAX_LOGO_URI_CHARS) throw invalid(`must be at most ${MAX_LOGO_URI_CHARS} characters`);
   let url: URL;
@@ -466,8 +469,8 @@ function checkBackchannelLogoutUri(uri: string): void {
   } catch {
     throw invalid(`"${uri}" is not an absolute URL`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
-    throw invalid(`"${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (!isPublic || LOOPBACK_HOSTS.has(url.hostname)))) {
+    throw invalid(`"${uri}" must use https; http is allowed only for a confidential client, or for localhost and 127.0.0.1`);
   }
   if (uri.includes('#')) throw invalid(`"${uri}" must not contain a fragment`);
   if (url.username || url.password) throw invalid(`"${uri}" must not contain credentials`);

@@ -325,12 +325,19 @@ describe.each(TEST_ENGINES)('clients over the admin API on %s', (engine) => {
       ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'https://bc.example/logout#f' }, 'backchannel_logout_uri', 'backchannel_logout_uri "https://bc.example/logout#f" must not contain a fragment'],
       ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "logout" is not an absolute URL'],
       ['POST', '/clients', { client_id: 'bc-two', redirect_uris: ['https://bc.example/cb'], backchannel_logout_session_required: true }, 'backchannel_logout_session_required', 'backchannel_logout_session_required needs a backchannel_logout_uri'],
-      ['PATCH', '/clients/bc-one', { backchannel_logout_uri: 'http://bc.example/logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for localhost and 127.0.0.1'],
+      ['POST', '/clients', { client_id: 'bc-spa', public: true, redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'http://bc.example/logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for a confidential client, or for localhost and 127.0.0.1'],
+      ['PATCH', '/clients/bc-one', { backchannel_logout_uri: 'ftp://bc.example/logout' }, 'backchannel_logout_uri', 'backchannel_logout_uri "ftp://bc.example/logout" must use https; http is allowed only for a confidential client, or for localhost and 127.0.0.1'],
     ] as const) {
       const answer = await call(server, method, path, { token, body });
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([{ field, message }]);
     }
+    // Back-Channel Logout 1.0 §2.2: http for a confidential client (one on the compose network, say); for a public one only on loopback.
+    const plain = await call(server, 'PATCH', '/clients/bc-one', { token, body: { backchannel_logout_uri: 'http://app-one:3001/backchannel-logout' } });
+    expect([plain.status, plain.body.backchannel_logout_uri]).toEqual([200, 'http://app-one:3001/backchannel-logout']);
+    const spa = await call(server, 'POST', '/clients', { token, body: { client_id: 'bc-spa', public: true, redirect_uris: ['https://bc.example/cb'], backchannel_logout_uri: 'http://127.0.0.1:3002/bc' } });
+    expect([spa.status, spa.body.backchannel_logout_uri]).toEqual([201, 'http://127.0.0.1:3002/bc']);
+    expect((await call(server, 'DELETE', '/clients/bc-spa', { token })).status).toBe(204);
     const removed = await call(server, 'PATCH', '/clients/bc-one', { token, body: { backchannel_logout_uri: null } });
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ backchannel_logout_uri: null, backchannel_logout_session_required: false });

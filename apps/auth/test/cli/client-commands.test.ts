@@ -412,16 +412,19 @@ describe.each(TEST_ENGINES)('authctl client rotate-secret / update / show on %s'
       stdout: '',
       stderr: 'authctl: error: client update: --backchannel-logout-uri and --no-backchannel-logout-uri exclude each other (run "authctl help" for usage)\n',
     });
-    expect(await cli(['client', 'update', 'bc', '--backchannel-logout-uri', 'http://bc.example/logout'])).toEqual({
+    expect(await cli(['client', 'add', 'bc-spa', '--public', '--redirect-uri', 'https://bc.example/cb', '--backchannel-logout-uri', 'http://bc.example/logout'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'authctl: error: backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for localhost and 127.0.0.1\n',
+      stderr: 'authctl: error: backchannel_logout_uri "http://bc.example/logout" must use https; http is allowed only for a confidential client, or for localhost and 127.0.0.1\n',
     });
+    // A confidential client may use http (Back-Channel Logout 1.0 §2.2), e.g. the app's address on the compose network.
+    const plain = await cli(['client', 'update', 'bc', '--backchannel-logout-uri', 'http://app-one:3001/backchannel-logout', '--json']);
+    expect(JSON.parse(plain.stdout)).toMatchObject({ backchannel_logout_uri: 'http://app-one:3001/backchannel-logout' });
     expect(await cli(['client', 'add', 'bc-two', '--redirect-uri', 'https://bc.example/cb', '--backchannel-logout-session-required'])).toEqual({
       code: 1,
       stdout: '',
       stderr: 'authctl: error: backchannel_logout_session_required needs a backchannel_logout_uri\n',
     });
-    expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual(['backchannel_logout_session_required', 'backchannel_logout_uri']);
+    expect(auditOf('admin.client.updated').map((line) => line.fields)).toEqual(['backchannel_logout_session_required', 'backchannel_logout_uri', 'backchannel_logout_uri']);
   });
 });

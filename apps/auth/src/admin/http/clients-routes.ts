@@ -68,7 +68,7 @@ const TokenExchange = z
 
 const NewClientBody = z.strictObject({
   client_id: z.string().meta({ pattern: '^[a-zA-Z0-9._-]{1,128}$' }),
-  redirect_uris: Uris.default([]).meta({ description: 'Required for the authorization_code grant: https, or http on localhost / 127.0.0.1; no fragment or credentials' }),
+  redirect_uris: Uris.default([]).meta({ description: 'Required for the authorization_code grant: https, or http for a confidential client (for a public client only on localhost / 127.0.0.1); no fragment or credentials' }),
   post_logout_redirect_uris: Uris.default([]),
   public: z.boolean().default(false).meta({ description: 'A public client has no secret, authenticates with `none` (PKCE) and cannot use client_credentials' }),
   token_endpoint_auth_method: AuthMethod.optional().meta({ default: 'client_secret_basic' }),

@@ -20,10 +20,10 @@ export const CLIENT_MEMBER_TEXT = {
   jwks_uri: 'private_key_jwt: where the client serves its JWK Set; https, or http on localhost / 127.0.0.1',
   first_party: 'The operator\'s own client: no consent page unless the request sends prompt=consent',
   dpop_bound_access_tokens: 'RFC 9449: every access token of the client must be DPoP-bound',
-  logo_uri: 'RFC 7591: the client\'s logo, shown beside its name on the consent page; https, or http on localhost / 127.0.0.1; no fragment or credentials',
+  logo_uri: 'RFC 7591: the client\'s logo, shown beside its name on the consent page; https, or http for a confidential client (for a public client only on localhost / 127.0.0.1); no fragment or credentials',
   token_exchange:
     'RFC 8693: with the grant urn:ietf:params:oauth:grant-type:token-exchange (and only with it), the audiences (resource servers) and scopes the client may exchange a user\'s access token for; never more than the subject token had',
-  backchannel_logout_uri: 'OpenID Connect Back-Channel Logout 1.0: where the server posts a logout token when a session of the client ends; https, or http on localhost / 127.0.0.1; no fragment or credentials',
+  backchannel_logout_uri: 'OpenID Connect Back-Channel Logout 1.0: where the server posts a logout token when a session of the client ends; https, or http for a confidential client (for a public client only on localhost / 127.0.0.1); no fragment or credentials',
   backchannel_logout_session_required: 'Back-Channel Logout 1.0: every logout token carries `sid` (needs backchannel_logout_uri)',
 } as const;
 
