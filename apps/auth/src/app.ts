@@ -133,10 +133,19 @@ export interface AuthApp extends Koa {
   readonly maintenance: PeriodicTasks;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
-  /** The back-channel logout seam (sessions/backchannel-logout.ts); tests run its due retries and read what waits. */
+  /**
+   * The back-channel logout seam (sessions/backchannel-logout.ts); tests run its due retries and
+   * read what waits.
+   */
   readonly backchannelLogout: Pick<BackchannelLogout, 'runDue' | 'pending'>;
   /** Resolves when every audit event emitted so far is stored (or reported as not stored); before closing the database. */
   flushAudit(): Promise<void>;
+  /**
+   * The app's part of shutdown, once no request or maintenance runs and before the database
+   * closes: back-channel deliveries still waiting for a retry (held in memory) are dropped, each
+   * audited `session.backchannel_logout.dropped`, then the audit trail is flushed.
+   */
+  shutdown(): Promise<void>;
 }
 
 export async function createApp(config: AuthConfig, deps: AppDeps): Promise<AuthApp> {
@@ -351,5 +360,11 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   Object.defineProperty(app, 'metrics', { value: metrics });
   Object.defineProperty(app, 'backchannelLogout', { value: backchannelLogout });
   Object.defineProperty(app, 'flushAudit', { value: () => auditSink.flush() });
+  Object.defineProperty(app, 'shutdown', {
+    value: async () => {
+      backchannelLogout.dropPending();
+      await auditSink.flush();
+    },
+  });
   return app;
 }

@@ -1,8 +1,9 @@
 /**
  * The authorization server as runServer starts it (packages/runtime run-server.ts): its
  * configuration, its database (waited for at start), its services and app, the development
- * seed, and what runs beside the requests (maintenance on a timer, event streams, the audit
- * trail flushed at shutdown). main.ts names this module and the preload step.
+ * seed, and what runs beside the requests (maintenance on a timer, event streams; at shutdown
+ * the back-channel retries still waiting are audited as dropped and the audit trail flushed).
+ * main.ts names this module and the preload step.
  */
 import type { ServerModule } from '@gatehouse/runtime';
 import { openAppDatabase, redactUrl } from '@gatehouse/db';
@@ -54,7 +55,8 @@ export const server: ServerModule<AuthConfig> = {
       periodic: app.maintenance,
       closeStreams: () => services.streams.closeAll(),
       close: async () => {
-        await app.flushAudit();
+        // Back-channel retries still waiting are audited as dropped, then the audit trail is stored.
+        await app.shutdown();
         await database.close();
       },
     };

@@ -79,6 +79,11 @@ export interface AuditFields {
    * another attempt follows.
    */
   'session.backchannel_logout.failed': { client_id: string; attempt: number; reason: 'timeout' | 'network' | 'status'; status?: number; retried: boolean };
+  /**
+   * A delivery still waiting for its retry when the server shut down (the queue is in memory):
+   * `attempts` made, the next one `due_at`; the session itself had already ended.
+   */
+  'session.backchannel_logout.dropped': { client_id: string; attempts: number; due_at: string };
   'push.sent': { account_id: string; push_id: string; ip: string };
   'push.rate_limited': { account_id: string; ip: string };
   'push.approved': { account_id: string; push_id: string; device_id: string };

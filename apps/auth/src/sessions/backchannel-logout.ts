@@ -14,7 +14,10 @@
  *   are down, and never fails because of a client;
  * - a failed delivery is tried again once each delay of `retryDelaysMs` has passed (by the
  *   injected clock, when `runDue` runs: the app's maintenance), then abandoned; at most
- *   `maxPending` deliveries wait, one beyond that is abandoned at once; the queue lives in memory;
+ *   `maxPending` deliveries wait, one beyond that is abandoned at once; the queue lives in memory,
+ *   so a restart loses it: at shutdown dropPending() abandons every delivery still waiting, each
+ *   audited `session.backchannel_logout.dropped` (client, attempts made, when the next was due)
+ *   and counted abandoned (the sessions themselves are already ended);
  * - every failed attempt is audited `session.backchannel_logout.failed` (client, attempt, reason,
  *   whether another attempt follows), and every attempt's outcome is counted (`count`).
  */
@@ -44,6 +47,8 @@ export interface BackchannelLogout {
   runDue(): Promise<void>;
   /** Deliveries waiting for a retry (tests, metrics). */
   pending(): number;
+  /** Abandons every waiting delivery (shutdown), auditing and counting each; how many there were. */
+  dropPending(): number;
 }
 
 export interface BackchannelLogoutDeps {
@@ -139,5 +144,15 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps): Backchanne
     },
 
     pending: () => queue.length,
+
+    dropPending() {
+      const dropped = queue;
+      queue = [];
+      for (const delivery of dropped) {
+        deps.audit.record('session.backchannel_logout.dropped', { client_id: delivery.clientId, attempts: delivery.attempts, due_at: new Date(delivery.dueAt).toISOString() });
+        deps.count('abandoned');
+      }
+      return dropped.length;
+    },
   };
 }

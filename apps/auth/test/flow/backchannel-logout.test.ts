@@ -2,7 +2,8 @@
  * The logout tokens the authorization server posts (OpenID Connect Back-Channel Logout 1.0 §2.4),
  * received by a stub relying party on loopback and checked with jose against the server's JWKS:
  * after an RP-initiated logout (with `sid` for a client that requires it, and without for one that
- * does not), and after `authctl user disable`, which reaches the clients from its own process.
+ * does not), and after `authctl user disable`, which reaches the clients from its own process;
+ * and a delivery still waiting for its retry when the server shuts down, audited as dropped.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,7 @@ beforeAll(async () => {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
       received.push({ path: req.url ?? '', contentType: req.headers['content-type'], body: new URLSearchParams(body) });
-      res.statusCode = 200;
+      res.statusCode = req.url === '/down' ? 503 : 200;
       res.end();
     });
   });
@@ -96,5 +97,22 @@ describe('logout tokens', () => {
     const payloads = await Promise.all(received.map((r) => verified(r.body.get('logout_token')!)));
     expect(payloads.map((p) => p.sub)).toEqual([account!.id, account!.id]);
     expect(new Set(payloads.map((p) => p.sid)).size).toBe(2);
+  });
+
+  it('a delivery still waiting for its retry at shutdown is stored as dropped: the retry queue is in memory', async () => {
+    await auth.app.services.clients.update(auth.testClient.clientId, { backchannelLogoutUri: `${rpUrl()}/down` });
+    received = [];
+    const tokens = await auth.login({ scope: 'openid' });
+    await auth.logout(tokens.id_token!);
+    expect(received.map((r) => r.path)).toEqual(['/down']);
+    expect(auth.app.backchannelLogout.pending()).toBe(1);
+    await auth.app.shutdown();
+    expect(auth.app.backchannelLogout.pending()).toBe(0);
+    // Newest first; the client is a column of its own.
+    const stored = (await auth.app.services.auditTrail.query({ limit: 200, clientId: auth.testClient.clientId })).items.filter((item) => item.event.startsWith('session.backchannel_logout.'));
+    expect(stored.map((item) => [item.event, item.fields])).toEqual([
+      ['session.backchannel_logout.dropped', { attempts: 1, due_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }],
+      ['session.backchannel_logout.failed', { attempt: 1, reason: 'status', status: 503, retried: true }],
+    ]);
   });
 });

@@ -107,4 +107,23 @@ describe('back-channel logout delivery', () => {
     ]);
     expect(counted).toEqual(['retrying', 'abandoned']);
   });
+
+  it('at shutdown every delivery still waiting is dropped: audited with its attempts and due time, counted abandoned, never posted', async () => {
+    const { backchannel, audited, counted, advance, posted } = setup((url) => new Response(null, { status: url.includes('one') ? 500 : 200 }), { retryDelaysMs: [1_000, 5_000] });
+    await backchannel.sessionsEnded([{ accountId: 'acc', clients: [{ clientId: 'one', sid: 's1' }, { clientId: 'two', sid: 's2' }] }]);
+    advance(1_000);
+    await backchannel.runDue();
+    expect([backchannel.pending(), posted.length]).toEqual([1, 3]);
+    audited.length = 0;
+    counted.length = 0;
+    expect(backchannel.dropPending()).toBe(1);
+    expect(audited).toEqual([{ event: 'session.backchannel_logout.dropped', fields: { client_id: 'one', attempts: 2, due_at: new Date(1_000_000 + 1_000 + 5_000).toISOString() } }]);
+    expect(counted).toEqual(['abandoned']);
+    expect(backchannel.pending()).toBe(0);
+    advance(10_000);
+    await backchannel.runDue();
+    expect(posted.length).toBe(3);
+    expect(backchannel.dropPending()).toBe(0);
+    expect(audited.length).toBe(1);
+  });
 });

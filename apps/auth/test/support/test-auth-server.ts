@@ -239,7 +239,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.flushAudit();
+      await app.shutdown();
       await database.close();
       await outage?.close();
       await target.drop();
