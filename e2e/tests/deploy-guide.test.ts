@@ -4,7 +4,8 @@
  * deploy/env.example (parsed, then only the hosts, ports, role and database names a test on one
  * host must change; check-config.sh accepts it for every app), on a clean PostgreSQL (its own
  * role and databases, made by create-databases.sh) and Debian's nginx (the site rendered by
- * render-nginx.sh): secrets, databases, migrations, first registration, the load balancer, two
+ * render-nginx.sh): secrets, databases, migrations, first registration (the relying party's
+ * back-channel logout URI, which a sign-out everywhere reaches through nginx), the load balancer, two
  * auth and two API instances on one host (metrics ports of their own), one relying party; then a
  * pg_dump backup restored into new databases, after which the same user, client and signing keys
  * sign in. Also: nginx's access log and the apps' lines share the request id, every metric the
@@ -17,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TEST_POSTGRES_URL } from '@gatehouse/db/testing';
 import { buildApps, selfSignedCertificate } from '../support/production-stack.ts';
 import { freePort, stopChild, waitUntilReady } from '../support/processes.ts';
@@ -38,6 +39,11 @@ function script(name: string, args: string[], env: Record<string, string>, input
   const result = spawnSync('sh', [join(SCRIPTS, name), ...args], { cwd: REPO_ROOT, env, input: input ?? '', encoding: 'utf8', timeout: 120_000 });
   if (result.status !== 0) throw new Error(`${name} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return result.stdout;
+}
+
+/** authctl (the built CLI) with the environment file, as the guide runs it. */
+function authctl(args: string[]) {
+  return spawnSync(process.execPath, [join(REPO_ROOT, 'apps/auth/dist/cli/main.js'), ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 }
 
 /** NAME=value lines, as the scripts print them for the environment file. */
@@ -181,11 +187,13 @@ beforeAll(async () => {
   const registered = variables(script('register-clients.sh', [], env));
   expect(Object.keys(registered)).toEqual(['CLIENT_SECRET', 'API_INTROSPECTION_CLIENT_SECRET']);
   env = { ...env, ...registered };
+  // The relying party's back-channel logout URI: $CLIENT_URL/backchannel-logout, logout tokens with sid.
+  expect(JSON.parse(authctl(['client', 'show', 'app-one', '--json']).stdout)).toMatchObject({ backchannel_logout_uri: `${urls.app}/backchannel-logout`, backchannel_logout_session_required: true });
   // Now the file is whole: every app accepts it (exit 0), one line each.
   const accepted = script('check-config.sh', [], env);
   expect(accepted.trim().split('\n').map((line) => line.slice(0, line.indexOf(' (')))).toEqual(['auth: configuration ok', 'api: configuration ok', 'app-one: configuration ok']);
   script('add-user.sh', [user.username, user.email, user.name, 'admins'], env, `${user.password}\n`);
-  const totp = spawnSync(process.execPath, [join(REPO_ROOT, 'apps/auth/dist/cli/main.js'), 'user', 'totp', user.username, '--json'], { cwd: REPO_ROOT, env, encoding: 'utf8' });
+  const totp = authctl(['user', 'totp', user.username, '--json']);
   expect(totp.status).toBe(0);
   user.totpSecret = new URL((JSON.parse(totp.stdout) as { otpauth_uri: string }).otpauth_uri).searchParams.get('secret')!;
 
@@ -303,17 +311,31 @@ function metricNames(expression: string): string[] {
 
 let kidsBefore: string[];
 let signedInKid: string;
+let signedInSub: string;
 
 describe('deploy/README.md, followed with its scripts', () => {
   it('the user signs in through nginx with the registered client; the API reaches the issuer by its public name (NODE_EXTRA_CA_CERTS)', async () => {
     const { tokens } = await signIn();
     signedInKid = decodeProtectedHeader(tokens.id_token!).kid!;
+    signedInSub = decodeJwt(tokens.id_token!).sub!;
     kidsBefore = await publishedKids();
     expect(kidsBefore).toContain(signedInKid);
     expect(await apiClientToken()).toBe(200);
     // Each API instance's readiness includes the issuer's discovery over https, through nginx.
     const ready = await fetch(`${urls.api}/readyz`);
     expect(ready.status).toBe(200);
+  });
+
+  it('ending the session (authctl user signout-all) posts a logout token to the registered URI through nginx, which the app takes', async () => {
+    const signedOut = authctl(['user', 'signout-all', user.username]);
+    expect(signedOut.stdout).toContain(`signed ${user.username} out everywhere: 1 session`);
+    expect(`${signedOut.stdout}${signedOut.stderr}`).not.toContain('session.backchannel_logout.failed');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const posted = readFileSync(accessLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.uri === '/backchannel-logout');
+    expect(posted).toMatchObject([{ method: 'POST', status: 200 }]);
+    // The app validated the token (signature by the issuer's keys fetched through nginx, aud, sid) and looked for its sessions of that sid.
+    const taken = running.get('app-one')!.stdout.split('\n').filter((l) => l.includes('"session.backchannel_logout')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(taken).toMatchObject([{ event: 'session.backchannel_logout', sub: signedInSub, sessions: 0 }]);
   });
 
   it('one request id in nginx\'s access log, the app\'s request line (the route that ran: POST /login) and the audit row', async () => {

@@ -13,7 +13,7 @@
  * - with NODE_ENV=production, the public names AUTH_ISSUER, API_URL and CLIENT_URL must be set
  *   too (their defaults are localhost);
  * - a variable starting with CLIENT_ that this app does not read is refused, with the closest
- *   known name; CLIENT_SECRET, CLIENT_COOKIE_KEYS and CLIENT_DATABASE_URL may be read from
+ *   known name, except CLIENT_BACKCHANNEL_LOGOUT_URL (read by deploy/scripts/register-clients.sh); CLIENT_SECRET, CLIENT_COOKIE_KEYS and CLIENT_DATABASE_URL may be read from
  *   `<NAME>_FILE`;
  * - CLIENT_DATABASE_CONNECT_TIMEOUT: seconds start-up keeps retrying a database it cannot reach
  *   (0: one attempt);
@@ -111,8 +111,13 @@ const Env = z.object({
 /** The variables that may come from a file (`<NAME>_FILE`): secrets, and the database URL with its password. */
 const SECRETS = ['CLIENT_SECRET', 'CLIENT_COOKIE_KEYS', 'CLIENT_DATABASE_URL'];
 
-/** Checked for unknown names: everything under CLIENT_. */
-const STRICT = { app: 'client', prefixes: ['CLIENT_'], known: [...Object.keys(Env.shape), ...SECRETS.map((name) => `${name}_FILE`)] };
+/** Checked for unknown names: everything under CLIENT_, but for deploy/scripts/register-clients.sh's CLIENT_BACKCHANNEL_LOGOUT_URL. */
+const STRICT = {
+  app: 'client',
+  prefixes: ['CLIENT_'],
+  known: [...Object.keys(Env.shape), ...SECRETS.map((name) => `${name}_FILE`)],
+  foreign: ['CLIENT_BACKCHANNEL_LOGOUT_URL'],
+};
 
 /** The public names production must be told (their development defaults are localhost). */
 const PUBLIC_NAMES = {

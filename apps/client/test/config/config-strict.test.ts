@@ -49,6 +49,13 @@ describe('client configuration, strictly', () => {
     ]);
   });
 
+  it('leaves CLIENT_BACKCHANNEL_LOGOUT_URL to deploy/scripts/register-clients.sh, refusing a misspelling of it', () => {
+    const uri = 'http://app-one:3001/backchannel-logout';
+    expect(loadConfig({ ...PRODUCTION, CLIENT_BACKCHANNEL_LOGOUT_URL: uri }).publicUrl).toBe('https://app.example.com');
+    expect(clientDatabaseUrl({ CLIENT_BACKCHANNEL_LOGOUT_URL: uri })).toBe('sqlite:./data/app-one.db');
+    expect(refusal(() => loadConfig({ ...PRODUCTION, CLIENT_BACKCHANNEL_LOGOUT_URI: uri })).problems).toEqual(['invalid setting CLIENT_BACKCHANNEL_LOGOUT_URI: not a setting of client']);
+  });
+
   it('production requires AUTH_ISSUER, API_URL and CLIENT_URL: no localhost fallback', () => {
     const { AUTH_ISSUER: _i, API_URL: _a, CLIENT_URL: _c, ...rest } = PRODUCTION;
     expect(refusal(() => loadConfig(rest)).problems).toEqual([
