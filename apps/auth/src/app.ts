@@ -72,7 +72,7 @@ import { createJwtAccessTokens } from './oidc/jwt-access-tokens.ts';
 import { jwtIntrospection } from './oidc/jwt-introspection.ts';
 import { resourceServerClients } from './oidc/token-policies.ts';
 import { jwtUserinfo } from './oidc/jwt-userinfo.ts';
-import { opaqueAccessTokens } from './oidc/opaque-access-tokens.ts';
+import { opaqueAccessTokens, opaqueSubjectTokens } from './oidc/opaque-access-tokens.ts';
 import { userinfoDpop } from './oidc/userinfo-dpop.ts';
 import { dpopRequiredAnswer } from './oidc/dpop-required.ts';
 import { tokenResponse } from './oidc/token-response.ts';
@@ -241,7 +241,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       backchannelLogout,
       clock,
     });
-    registerTokenExchange(provider, { config, tokens, clients: services.clients, gate: services.scopeGate, audit, clock });
+    registerTokenExchange(provider, { config, tokens, opaque: opaqueSubjectTokens(provider), clients: services.clients, gate: services.scopeGate, audit, clock });
     // The shared plumbing (http/plumbing.ts), then what needs oidc-provider's context or wraps its answers.
     for (const middleware of requestPlumbing(config.issuer, provider, logger)) provider.use(middleware);
     provider.use(commitPendingWrites(services.oidcAdapter));

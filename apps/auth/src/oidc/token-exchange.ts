@@ -14,7 +14,9 @@
  * - the subject token is an access token of this server, checked as introspection and the API
  *   check it (jwt-access-tokens.ts: signature with the server's keys, `typ`, `iss`, expiry,
  *   revocation of its jti, grant or subject, its client and user still there and enabled), and it
- *   has a user (a client_credentials token has none); else `invalid_grant`;
+ *   has a user (a client_credentials token has none); else `invalid_grant`. A value that is not a
+ *   JWT is looked up as an opaque token (AUTH_API_TOKEN_FORMAT=opaque, opaque-access-tokens.ts:
+ *   found unexpired and not destroyed, its grant still there and its own), then checked the same way;
  * - the target (`audience` or `resource`; without one, the policy's only audience) is in the
  *   client's policy (clients/token-exchange-policy.ts) and is a resource server this server issues
  *   tokens for (the API, the admin API); else `invalid_target`;
@@ -39,7 +41,7 @@ import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import type { TokenExchangeRefusal } from '../audit/audit-events.ts';
 import { ADMIN_SCOPES, adminAudience } from '../policy/admin-scopes.ts';
-import type { AccessTokenClaimsSeen, JwtAccessTokens } from './jwt-access-tokens.ts';
+import { looksLikeJwt, type AccessTokenClaimsSeen, type JwtAccessTokens } from './jwt-access-tokens.ts';
 import { USERINFO_SCOPES } from './resource-server.ts';
 
 export { TOKEN_EXCHANGE_GRANT };
@@ -52,6 +54,8 @@ const PARAMETERS = ['audience', 'resource', 'scope', 'requested_token_type', 'su
 export interface TokenExchangeDeps {
   config: Pick<AuthConfig, 'issuer' | 'api' | 'accessTokenTtl'>;
   tokens: Pick<JwtAccessTokens, 'decode' | 'isActive'>;
+  /** An opaque access token's claims (opaque-access-tokens.ts); 'inactive' when its grant is gone; undefined when not found. */
+  opaque: (token: string) => Promise<AccessTokenClaimsSeen | 'inactive' | undefined>;
   clients: Pick<ClientStore, 'find'>;
   gate: ScopeGate;
   audit: Auditor;
@@ -105,8 +109,13 @@ function readParameters(params: Record<string, unknown>): { subjectToken: string
 
 /** The subject token's claims when it is an active user token of this server; else invalid_grant. */
 async function activeSubject(deps: TokenExchangeDeps, subjectToken: string): Promise<AccessTokenClaimsSeen> {
-  const claims = await deps.tokens.decode(subjectToken);
-  if (!claims) throw invalidGrant('subject_token is not an access token issued by this server');
+  const jwt = looksLikeJwt(subjectToken);
+  const claims = jwt ? await deps.tokens.decode(subjectToken) : await deps.opaque(subjectToken);
+  if (claims === 'inactive') throw invalidGrant('subject_token is revoked or no longer valid');
+  if (!claims) {
+    // An opaque token that is expired or revoked is gone, as is one that never existed.
+    throw invalidGrant(jwt ? 'subject_token is not an access token issued by this server' : 'subject_token is not an active access token of this server (unknown, expired or revoked)');
+  }
   if (claims.exp * 1000 <= deps.clock()) throw invalidGrant('subject_token is expired');
   if (!(await deps.tokens.isActive(claims))) throw invalidGrant('subject_token is revoked or no longer valid');
   if (claims.sub === claims.client_id) throw invalidGrant('subject_token has no user: only a user\'s token can be exchanged');

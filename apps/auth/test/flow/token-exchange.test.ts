@@ -193,7 +193,7 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
     });
     expect((await post(REPORTS, { subject_token: 'not-a-token', audience: server.audience })).body).toEqual({
       error: 'invalid_grant',
-      error_description: 'subject_token is not an access token issued by this server',
+      error_description: 'subject_token is not an active access token of this server (unknown, expired or revoked)',
     });
     const machine = await client.clientCredentialsGrant(other, { scope: 'movies:read' });
     expect(await post(REPORTS, { subject_token: machine.access_token, audience: server.audience })).toEqual({
@@ -293,3 +293,125 @@ describe('token exchange: the new token never outlives the subject token', () =>
   });
 });
 
+
+describe.each(TEST_ENGINES)('token exchange of opaque subject tokens (AUTH_API_TOKEN_FORMAT=opaque) on %s', (engine) => {
+  let server: TestAuthServer;
+  let offset = 0;
+  const { logger, lines } = capturingLogger();
+
+  beforeAll(async () => {
+    server = await startServer({ engine, logger, tokenFormat: 'opaque', clock: () => Date.now() + offset });
+    await server.app.services.clients.create({ ...REPORTS, redirectUris: [], grantTypes: [GRANT], tokenExchange: { audiences: [server.audience], scopes: ['movies:read'] } });
+    await server.app.services.clients.create({ ...OTHER, redirectUris: [], grantTypes: ['client_credentials'] });
+  }, 60_000);
+  afterAll(() => server.close());
+
+  async function post(as: { clientId: string; clientSecret: string }, params: Record<string, string>) {
+    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(as.clientId, as.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...params }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  async function introspect(token: string) {
+    const res = await fetch(`${server.issuer}/oauth2/v1/introspect`, {
+      method: 'POST',
+      headers: { authorization: basic(server.introspectionClient.clientId, server.introspectionClient.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
+    });
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  it('an opaque user token is exchanged: the user\'s sub, act naming the acting client, and the subject token\'s grant', async () => {
+    const user = await server.createUser({ username: `ex-opaque-${engine}` });
+    const account = (await server.app.services.accounts.findByUsername(user.username))!;
+    const subject = await server.login({ scope: 'openid movies:read movies:write', username: user.username });
+    expect(subject.access_token.split('.')).toHaveLength(1);
+    const subjectSeen = await introspect(subject.access_token);
+    expect(subjectSeen).toMatchObject({ active: true, sub: account.id, exp: expect.any(Number) });
+    const before = lines.length;
+
+    const answer = await post(REPORTS, { subject_token: subject.access_token, audience: server.audience, scope: 'movies:read' });
+    expect(answer).toEqual({
+      status: 200,
+      body: { access_token: expect.any(String), issued_token_type: ACCESS_TOKEN, token_type: 'Bearer', expires_in: expect.any(Number), scope: 'movies:read' },
+    });
+    const exchanged = String(answer.body.access_token);
+    const jwks = createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`));
+    const { payload } = await jwtVerify(exchanged, jwks, { issuer: server.issuer, audience: server.audience, typ: 'at+jwt', algorithms: ['RS256'] });
+    expect(payload).toMatchObject({ sub: account.id, aud: server.audience, client_id: REPORTS.clientId, scope: 'movies:read', act: { sub: REPORTS.clientId } });
+    expect(payload.grant_id).toEqual(expect.any(String));
+    // The access-token lifetime, cut to what is left of the subject token (a second may have passed).
+    expect(answer.body.expires_in).toBe(payload.exp! - payload.iat!);
+    expect(payload.exp!).toBeLessThanOrEqual(subjectSeen.exp as number);
+    expect(answer.body.expires_in).toBeGreaterThanOrEqual(3595);
+    expect(await introspect(exchanged)).toMatchObject({ active: true, sub: account.id, client_id: REPORTS.clientId, scope: 'movies:read' });
+    expect(lines.slice(before).filter((l) => l.event === 'token.exchange.issued')).toEqual([
+      expect.objectContaining({ client_id: REPORTS.clientId, account_id: account.id, subject_client_id: server.testClient.clientId, audience: server.audience, scope: 'movies:read' }),
+    ]);
+
+    // The exchanged token carries the subject token's grant: ending it (logout) ends both.
+    await server.logout(subject.id_token!);
+    expect(await introspect(exchanged)).toEqual({ active: false });
+    expect((await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).body.error).toBe('invalid_grant');
+  });
+
+  it('a revoked opaque subject token is invalid_grant', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    await server.revoke(subject.access_token);
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is not an active access token of this server (unknown, expired or revoked)' },
+    });
+  });
+
+  it('an expired opaque subject token is invalid_grant', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    offset = 3601 * 1000;
+    try {
+      expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+        status: 400,
+        body: { error: 'invalid_grant', error_description: 'subject_token is not an active access token of this server (unknown, expired or revoked)' },
+      });
+    } finally {
+      offset = 0;
+    }
+  });
+
+  it('an opaque token of a grant that is gone is invalid_grant', async () => {
+    const subject = await server.login({ scope: 'movies:read' });
+    // The grant's row goes, the token's stays: the token is found, its grant is not.
+    const row = await server.database.db.selectFrom('oidc_payloads').select('grant_id').where('model', '=', 'AccessToken').where('id', '=', subject.access_token).executeTakeFirstOrThrow();
+    expect(row.grant_id).toEqual(expect.any(String));
+    await server.database.db.deleteFrom('oidc_payloads').where('model', '=', 'Grant').where('id', '=', row.grant_id!).execute();
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is revoked or no longer valid' },
+    });
+  });
+
+  it('an opaque token of a disabled user is invalid_grant, and so is a client_credentials token (no user)', async () => {
+    const user = await server.createUser({ username: `ex-opaque-off-${engine}` });
+    const subject = await server.login({ scope: 'movies:read', username: user.username });
+    expect((await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).status).toBe(200);
+    await server.app.services.accounts.setDisabled(user.username, Date.now());
+    expect(await post(REPORTS, { subject_token: subject.access_token, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'subject_token is revoked or no longer valid' },
+    });
+
+    const machine = await fetch(`${server.issuer}/oauth2/v1/token`, {
+      method: 'POST',
+      headers: { authorization: basic(OTHER.clientId, OTHER.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+    });
+    const machineToken = ((await machine.json()) as { access_token: string }).access_token;
+    expect(machineToken.split('.')).toHaveLength(1);
+    expect(await post(REPORTS, { subject_token: machineToken, audience: server.audience })).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: "subject_token has no user: only a user's token can be exchanged" },
+    });
+  });
+});
