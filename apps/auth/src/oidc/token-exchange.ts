@@ -7,7 +7,8 @@
  *   `unauthorized_client` (tokenExchangeAnswers rewrites oidc-provider's invalid_request);
  * - `subject_token` and `subject_token_type` are present and the type is
  *   `urn:ietf:params:oauth:token-type:access_token`; `requested_token_type`, when sent, is the same
- *   type; `actor_token` is not supported (the acting party is the authenticated client); at most
+ *   type; an `actor_token` or `actor_token_type` is refused, never ignored (RFC 8693 lets a server
+ *   refuse actor tokens: the acting party is the authenticated client); at most
  *   one target: `audience` and `resource` name the same one when both are sent; a client that
  *   requires DPoP-bound tokens (dpop_bound_access_tokens) is refused, since this grant binds no
  *   key; else `invalid_request`;

@@ -230,6 +230,8 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
     [{ subject_token_type: 'urn:ietf:params:oauth:token-type:id_token' }, `unsupported subject_token_type: only ${ACCESS_TOKEN} is accepted`],
     [{ requested_token_type: 'urn:ietf:params:oauth:token-type:refresh_token' }, `unsupported requested_token_type: only ${ACCESS_TOKEN} is issued`],
     [{ actor_token: 'a', actor_token_type: ACCESS_TOKEN }, 'actor_token is not supported: the acting party is the authenticated client'],
+    [{ actor_token: 'a' }, 'actor_token is not supported: the acting party is the authenticated client'],
+    [{ actor_token_type: ACCESS_TOKEN }, 'actor_token is not supported: the acting party is the authenticated client'],
     [{ resource: 'https://elsewhere.example' }, 'audience and resource must name the same target: one token has one audience'],
   ])('%j is invalid_request', async (params, description) => {
     const subject = await server.login({ scope: 'movies:read' });
