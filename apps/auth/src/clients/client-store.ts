@@ -438,20 +438,8 @@ function checkJwksUri(uri: string): void {
  * `;`, `,` and `'` through in a host, and the consent page puts this origin into its CSP header.
  */
 function checkLogoUri(uri: string): void {
-  const invalid = (why: string) => new ClientRegistryError('invalid_input', `logo_uri ${why}`, 'logo_uri');
-  if (uri.length > MAX_LOGO_URI_CHARS) throw invalid(`must be at most ${MAX_LOGO_URI_CHARS} characters`);
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    throw invalid(`"${uri}" is not an absolute URL`);
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
-    throw invalid(`"${uri}" must use https; http is allowed only for localhost and 127.0.0.1`);
-  }
-  if (uri.includes('#')) throw invalid(`"${uri}" must not contain a fragment`);
-  if (url.username || url.password) throw invalid(`"${uri}" must not contain credentials`);
-  if (!isSafeHost(url.hostname)) throw invalid(`"${uri}" must name its host by a DNS name or an IP address`);
+  const url = checkedClientUri('logo_uri', uri, (u) => u.protocol === 'https:' || (u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname)), 'http is allowed only for localhost and 127.0.0.1');
+  if (!isSafeHost(url.hostname)) throw new ClientRegistryError('invalid_input', `logo_uri "${uri}" must name its host by a DNS name or an IP address`, 'logo_uri');
 }
 
 /**
@@ -461,7 +449,16 @@ function checkLogoUri(uri: string): void {
  * 2048 characters; a query is allowed.
  */
 function checkBackchannelLogoutUri(uri: string, isPublic: boolean): void {
-  const invalid = (why: string) => new ClientRegistryError('invalid_input', `backchannel_logout_uri ${why}`, 'backchannel_logout_uri');
+  checkedClientUri('backchannel_logout_uri', uri, (u) => u.protocol === 'https:' || (u.protocol === 'http:' && (!isPublic || LOOPBACK_HOSTS.has(u.hostname))), 'http is allowed only for a confidential client, or for localhost and 127.0.0.1');
+}
+
+/**
+ * The rules every URL of a client's metadata shares, checked in this order: at most
+ * MAX_LOGO_URI_CHARS characters, absolute, a scheme `schemeAllowed` accepts (else "must use https;
+ * <httpRule>"), no fragment, no credentials. Each refusal names `field`.
+ */
+function checkedClientUri(field: 'logo_uri' | 'backchannel_logout_uri', uri: string, schemeAllowed: (url: URL) => boolean, httpRule: string): URL {
+  const invalid = (why: string) => new ClientRegistryError('invalid_input', `${field} ${why}`, field);
   if (uri.length > MAX_LOGO_URI_CHARS) throw invalid(`must be at most ${MAX_LOGO_URI_CHARS} characters`);
   let url: URL;
   try {
@@ -469,11 +466,10 @@ function checkBackchannelLogoutUri(uri: string, isPublic: boolean): void {
   } catch {
     throw invalid(`"${uri}" is not an absolute URL`);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (!isPublic || LOOPBACK_HOSTS.has(url.hostname)))) {
-    throw invalid(`"${uri}" must use https; http is allowed only for a confidential client, or for localhost and 127.0.0.1`);
-  }
+  if (!schemeAllowed(url)) throw invalid(`"${uri}" must use https; ${httpRule}`);
   if (uri.includes('#')) throw invalid(`"${uri}" must not contain a fragment`);
   if (url.username || url.password) throw invalid(`"${uri}" must not contain credentials`);
+  return url;
 }
 
 /** A DNS name (letters, digits, `-`, `.`), an IPv4 address, or a bracketed IPv6 address, as URL.hostname gives them. */

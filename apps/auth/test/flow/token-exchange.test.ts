@@ -15,6 +15,18 @@ const ACCESS_TOKEN = 'urn:ietf:params:oauth:token-type:access_token';
 const REPORTS = { clientId: 'reports', clientSecret: 'reports-secret-0123456789abcdef' };
 const OTHER = { clientId: 'other-rs', clientSecret: 'other-rs-secret-0123456789abcdef' };
 
+type Caller = { clientId: string; clientSecret: string };
+
+/** The raw answer of `server`'s token endpoint to an exchange by `as` (subject_token_type an access token). */
+async function exchangeRaw(server: TestAuthServer, as: Caller, params: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
+    method: 'POST',
+    headers: { authorization: basic(as.clientId, as.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...params }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
 describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
   let server: TestAuthServer;
   let reports: client.Configuration;
@@ -39,14 +51,7 @@ describe.each(TEST_ENGINES)('token exchange on %s', (engine) => {
   afterAll(() => server.close());
 
   /** The raw answer of the token endpoint, for the refusals. */
-  async function post(as: { clientId: string; clientSecret: string }, params: Record<string, string>) {
-    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
-      method: 'POST',
-      headers: { authorization: basic(as.clientId, as.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...params }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const post = (as: Caller, params: Record<string, string>) => exchangeRaw(server, as, params);
 
   async function verify(token: string, audience: string) {
     const jwks = createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`));
@@ -311,14 +316,7 @@ describe.each(TEST_ENGINES)('token exchange of opaque subject tokens (AUTH_API_T
   }, 60_000);
   afterAll(() => server.close());
 
-  async function post(as: { clientId: string; clientSecret: string }, params: Record<string, string>) {
-    const res = await fetch(`${server.issuer}/oauth2/v1/token`, {
-      method: 'POST',
-      headers: { authorization: basic(as.clientId, as.clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: GRANT, subject_token_type: ACCESS_TOKEN, ...params }),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  }
+  const post = (as: Caller, params: Record<string, string>) => exchangeRaw(server, as, params);
 
   async function introspect(token: string) {
     const res = await fetch(`${server.issuer}/oauth2/v1/introspect`, {
