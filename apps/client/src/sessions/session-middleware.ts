@@ -7,7 +7,10 @@
  * - the data lives in the database (session-store.ts) and is re-read on every request, so a
  *   session deleted there (logout, expiry) is gone at once;
  * - a session past its absolute `expiresAt` is invalid;
- * - an empty session is never saved: pages that only redirect to login set no session cookie.
+ * - an empty session is never saved: pages that only redirect to login set no session cookie;
+ * - a cookie whose session is gone from the store (signed out by another app through the
+ *   back-channel, expired, deleted) is cleared by the answer that finds it gone, unless that
+ *   request filled a new session.
  */
 import { randomBytes } from 'node:crypto';
 import type Koa from 'koa';
@@ -30,7 +33,7 @@ declare module 'koa' {
 }
 
 export function sessionMiddleware(app: Koa, config: ClientConfig, store: SessionStore, clock: () => number): Koa.Middleware {
-  return createSession(
+  const sessions = createSession(
     {
       key: config.cookies.session,
       maxAge: config.sessionTtl * 1000,
@@ -50,4 +53,12 @@ export function sessionMiddleware(app: Koa, config: ClientConfig, store: Session
     },
     app,
   );
+  // Inside koa-session, so the clearing is committed with the answer (koa-session removes a session set to null).
+  const clearStale: Koa.Middleware = async (ctx, next) => {
+    const presented = ctx.cookies.get(config.cookies.session, { signed: true }) !== undefined;
+    await next();
+    const session = ctx.session as (SessionObject & { isNew?: boolean; populated?: boolean }) | null;
+    if (presented && session?.isNew && !session.populated) ctx.session = null;
+  };
+  return (ctx, next) => sessions(ctx, () => clearStale(ctx, next));
 }
