@@ -28,11 +28,12 @@ export interface LogoutConfirmationModel {
   apps?: readonly string[];
 }
 
-/** A titled list of app names, or nothing for none. */
+/** A titled list of app names in alphabetical order (never in the order deliveries happened to end), or nothing for none. */
 function appList(apps: readonly string[], title: string, id = 'logout-apps') {
   if (apps.length === 0) return '';
+  const sorted = [...apps].sort((a, b) => a.localeCompare(b, 'en'));
   return html`<h2>${title}</h2>
-<ul class="devices" id="${id}">${apps.map((name) => html`<li>${name}</li>`)}</ul>`;
+<ul class="devices" id="${id}">${sorted.map((name) => html`<li>${name}</li>`)}</ul>`;
 }
 
 /**
