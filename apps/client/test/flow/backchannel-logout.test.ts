@@ -89,6 +89,14 @@ async function metric(name: string, outcome: string): Promise<number> {
   return values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 }
 
+/** The list items a sign-out page shows for these apps: their names in alphabetical order. */
+const items = (...apps: ClientHarness[]) =>
+  apps
+    .map((app) => app.config.clientId)
+    .sort((a, b) => a.localeCompare(b, 'en'))
+    .map((name) => `<li>${name}</li>`)
+    .join('');
+
 function postLogoutToken(app: ClientHarness, token: string): Promise<Response> {
   return fetch(`${app.url}/backchannel-logout`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ logout_token: token }) });
 }
@@ -106,8 +114,11 @@ describe('back-channel logout', () => {
     const done = await signOutInAppOne(jar);
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${appOne.url}/signed-out`);
-    // The very next request of the same browser, with no clock moved and no wait.
+    // The very next request of the same browser, with no clock moved and no wait; it also clears the stale cookie.
+    const appTwoCookies = () => [...jar.cookies.keys()].filter((name) => name.startsWith(appTwo.config.cookies.session));
+    expect(appTwoCookies()).toEqual([appTwo.config.cookies.session, `${appTwo.config.cookies.session}.sig`]);
     await expectSignedOut(appTwo, jar);
+    expect(appTwoCookies()).toEqual([]);
     expect(await appTwo.app.stores.sessions.count()).toBe(0);
     expect(await metric('auth_backchannel_logouts_total', 'delivered')).toBe(before + 2);
     const taken = appTwo.logs.filter((line) => line.event === 'session.backchannel_logout');
@@ -263,7 +274,7 @@ describe('back-channel logout', () => {
     const page = await request(jar, `${auth.issuer}/oauth2/v1/logout`);
     expect(page.status).toBe(200);
     const listed = /<ul class="devices" id="logout-apps">(.*?)<\/ul>/s.exec(page.text)?.[1];
-    expect(listed).toBe(`<li>${appDown.config.clientId}</li><li>${appOne.config.clientId}</li><li>${appTwo.config.clientId}</li>`);
+    expect(listed).toBe(items(appDown, appOne, appTwo));
 
     const action = /<form[^>]+action="([^"]+)"/.exec(page.text)![1]!;
     const done = await request(jar, new URL(action, auth.issuer).href, { method: 'POST', ...form({ xsrf: hiddenField(page.text, 'xsrf'), logout: 'yes' }) });
@@ -274,7 +285,7 @@ describe('back-channel logout', () => {
 
     const success = await request(jar, done.location!);
     expect(success.status).toBe(200);
-    expect(/<ul class="devices" id="signed-out-apps">(.*?)<\/ul>/s.exec(success.text)?.[1]).toBe(`<li>${appOne.config.clientId}</li><li>${appTwo.config.clientId}</li>`);
+    expect(/<ul class="devices" id="signed-out-apps">(.*?)<\/ul>/s.exec(success.text)?.[1]).toBe(items(appOne, appTwo));
     expect(/<ul class="devices" id="pending-apps">(.*?)<\/ul>/s.exec(success.text)?.[1]).toBe(`<li>${appDown.config.clientId}</li>`);
     await expectSignedOut(appOne, jar);
     await expectSignedOut(appTwo, jar);
