@@ -149,9 +149,18 @@ describe('oauth4webapi 3.8.8', () => {
     expect(as.dpop_signing_alg_values_supported).toContain('ES256');
     // Each of these works for a client registered for it: code here, id_token (the implicit grant
     // without an access token) in express-openid-connect.test.ts, client_secret_post in
-    // openid-client.test.ts, every other value in this file.
+    // openid-client.test.ts, the device grant in tests/device-authorization.test.ts (oauth4webapi
+    // too), token exchange in apps/auth's token-exchange test (openid-client), every other value in this file.
     expect(as.response_types_supported).toEqual(['code', 'id_token']);
-    expect(as.grant_types_supported).toEqual(['authorization_code', 'implicit', 'refresh_token', 'client_credentials']);
+    expect(as.device_authorization_endpoint).toBe(`${stack.authUrl}/oauth2/v1/device/authorize`);
+    expect(as.grant_types_supported).toEqual([
+      'authorization_code',
+      'implicit',
+      'refresh_token',
+      'client_credentials',
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+    ]);
     expect(as.token_endpoint_auth_methods_supported).toEqual(['client_secret_basic', 'client_secret_post', 'client_secret_jwt', 'private_key_jwt', 'none']);
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
   });
