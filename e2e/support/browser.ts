@@ -31,6 +31,16 @@ export function cspViolationsOf(page: Page): string[] {
   return violations;
 }
 
+/**
+ * Runs `act` (a click or key press that submits a form or follows a link) and waits until the page
+ * it leads to has loaded. Waiting for the load state alone is a race: the page before the
+ * navigation is loaded already, so the wait may end before the navigation starts.
+ */
+export async function navigateBy(page: Page, act: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame() }), act()]);
+  await page.waitForLoadState('load');
+}
+
 /** The submit button of the one-time-code form (the page may offer other methods in forms of their own). */
 export const CODE_SUBMIT = 'form:has(#code) button[type=submit]';
 

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { cspViolationsOf, launchBrowser, submitCode, submitPassword } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, navigateBy, submitCode, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
@@ -63,7 +63,7 @@ async function typeCode(userCode: string): Promise<void> {
   // Chromium applies autofocus at the next rendering step, which may come after the load event.
   await page.waitForSelector('#user_code:focus');
   await page.keyboard.type(userCode);
-  await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+  await navigateBy(page, () => page.keyboard.press('Enter'));
 }
 
 beforeAll(async () => {
@@ -133,7 +133,7 @@ describe('device authorization grant in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await focusedId()).toBe('activate-deny');
     await page.keyboard.press('Shift+Tab');
-    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await navigateBy(page, () => page.keyboard.press('Enter'));
     expect(await text('h1')).toBe('Sign in');
     await submitPassword(page, user);
     await submitCode(page, user);
@@ -159,7 +159,7 @@ describe('device authorization grant in Chromium', () => {
     await typeCode(second.user_code);
     // The browser is signed in now: Approve ends at once.
     expect(await text('#activate-username')).toBe(user.username);
-    await Promise.all([page.waitForLoadState('load'), page.click('#activate-approve')]);
+    await navigateBy(page, () => page.click('#activate-approve'));
     expect(await text('h1')).toBe('Device connected');
     await typeCode(second.user_code);
     expect(await text('#activate-problem')).toBe('That code has already been used. Start the sign-in again on your device to get a new code.');
@@ -175,7 +175,7 @@ describe('device authorization grant in Chromium', () => {
     expect(await text('#activate-code')).toBe(denied.user_code);
     await page.keyboard.press('Tab');
     expect(await focusedId()).toBe('activate-deny');
-    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await navigateBy(page, () => page.keyboard.press('Enter'));
     expect(await text('#activate-problem')).toBe('You denied the request: the device is not signed in. To connect a device, enter its code.');
     await checkAtBothWidths(page, 'device-denied');
     expect(await poll(denied.device_code)).toEqual({ error: 'access_denied' });
