@@ -8,7 +8,6 @@
  *   last item (audit-cursor.ts), null on the last page;
  * - bad input is an AuditQueryError with a stable code and the offending field, never a query.
  */
-import type { AccountStore } from '../accounts/account-store.ts';
 import { CodedError } from '../errors/coded-error.ts';
 import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor.ts';
 import type { AuditEventFilter, AuditEventStore, StoredAuditEvent } from './audit-event-store.ts';
@@ -56,7 +55,8 @@ export interface AuditTrail {
 
 export interface AuditTrailDeps {
   events: Pick<AuditEventStore, 'list'>;
-  accounts: Pick<AccountStore, 'findByUsername'>;
+  /** The account of a username (the account store's lookup): the trail needs only its id. */
+  accounts: { findByUsername(username: string): Promise<{ readonly id: string } | undefined> };
 }
 
 const EVENT = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*\.?$/;
