@@ -97,6 +97,8 @@ describe('openAtStart', () => {
       [missing.href, `database "${missing.pathname.slice(1)}" does not exist`],
     ] as const) {
       const reasons: string[] = [];
+      // Time moves only when openAtStart sleeps: a slow connection to the real server cannot use up the 300 ms.
+      const time = fakeTime();
       const error = await openAtStart(
         async () => {
           const database = openDatabase(url);
@@ -108,10 +110,11 @@ describe('openAtStart', () => {
             throw e;
           }
         },
-        { url, timeoutMs: 300, onRetry: (a) => reasons.push(a.reason) },
+        { url, timeoutMs: 300, clock: time.clock, sleep: time.sleep, onRetry: (a) => reasons.push(a.reason) },
       ).catch((e: unknown) => e);
       expect((error as Error).message).toBe(`cannot open the database at ${databaseTarget(url)}: ${reason} (tried 2 times in 0.3 s)`);
       expect(reasons).toEqual([reason]);
+      expect(time.sleeps).toEqual([300]);
     }
   });
 });
