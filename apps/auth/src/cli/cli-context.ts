@@ -5,6 +5,7 @@ import { createUserAdmin, type UserAdmin } from '../admin/user-admin.ts';
 import { createKeyAdmin, type KeyAdmin } from '../admin/key-admin.ts';
 import { keyPolicy } from '../keys/key-policy.ts';
 import { createClientAdmin, type ClientAdmin } from '../admin/client-admin.ts';
+import { createScopeAdmin, type ScopeAdmin } from '../admin/scope-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink } from '../audit/audit-sink.ts';
 import { createAuditor, type Auditor } from '../audit/auditor.ts';
@@ -41,6 +42,8 @@ export interface CliContext {
   keyAdmin(): Promise<KeyAdmin>;
   /** The client service (admin/client-admin.ts) on those services; changes are audited as the CLI operator. */
   clientAdmin(): Promise<ClientAdmin>;
+  /** The access-policy service (admin/scope-admin.ts); changes are audited as the CLI operator. */
+  scopeAdmin(): Promise<ScopeAdmin>;
   /** Where the commands' log lines go (io.log). */
   logger: Logger;
   /** Where the commands' audit events go: a line on io.log and a row of the audit trail. */
@@ -95,6 +98,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async clientAdmin() {
       const stores = await context.stores();
       return createClientAdmin({ clients: stores.clients, audit });
+    },
+    async scopeAdmin() {
+      const { scopePolicies } = await context.stores();
+      return createScopeAdmin({ policies: scopePolicies, apiScopes: config.api.scopes, audit });
     },
     logger,
     audit,

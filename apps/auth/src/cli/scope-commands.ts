@@ -6,15 +6,14 @@
  *   one: `--any` does not include them), but not given a group policy;
  * - `client scopes <client_id> <scope...>` limits what the client may request, `--any` lifts the
  *   limit, no scope and no `--any` prints the current list; scopes and `--any` together are refused;
- * - the operations and their checks live in policy/scope-policy-service.ts (shared with the admin API);
- * - every change is an audit event with the CLI's actor (`admin.scope.policy_set`,
- *   `admin.scope.policy_cleared`, `admin.client.scopes_set`), written after it succeeded.
+ * - the operations, their checks and their audit events live in admin/scope-admin.ts (shared with
+ *   the admin console); every change is audited with the CLI's actor.
  */
 import { parseCommand, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 import { ScopePolicyError } from '../policy/scope-policy-service.ts';
-import { actorFields, CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../admin/user-admin.ts';
 
 export const SCOPE_USAGE = [
   '  scope policy <scope> (--groups <group,group...> | --clear)',
@@ -54,23 +53,21 @@ async function setPolicy(args: readonly string[], ctx: CliContext): Promise<void
   if ((values.groups === undefined) === (values.clear === undefined)) {
     throw new UsageError(`${command}: give exactly one of --groups <group,group...> or --clear`);
   }
-  const { scopePolicies } = await ctx.stores();
+  const scopePolicies = await ctx.scopeAdmin();
   if (values.clear) {
-    await reported(() => scopePolicies.clear(scope));
-    ctx.audit.record('admin.scope.policy_cleared', { ...actorFields(CLI_OPERATOR), scope });
+    await reported(() => scopePolicies.clear(CLI_OPERATOR, scope));
     ctx.print(`scope ${scope} is open to every user`);
     return;
   }
   const groups = values.groups!.split(',').map((g) => g.trim());
   if (groups.some((g) => g === '')) throw new UsageError(`${command}: --groups has an empty group name`);
-  const saved = await reported(() => scopePolicies.restrict(scope, groups));
-  ctx.audit.record('admin.scope.policy_set', { ...actorFields(CLI_OPERATOR), scope, groups: saved.groups.join(',') });
+  const saved = await reported(() => scopePolicies.restrict(CLI_OPERATOR, scope, groups));
   ctx.print(`scope ${scope} is granted only to users in: ${saved.groups.join(', ')}`);
 }
 
 async function listPolicies(args: readonly string[], ctx: CliContext): Promise<void> {
   const { values } = parseCommand(args, { command: 'scope policies', positionals: [], options: { json: { type: 'boolean' } } });
-  const { scopePolicies } = await ctx.stores();
+  const scopePolicies = await ctx.scopeAdmin();
   const all = await scopePolicies.list();
   if (values.json) {
     ctx.printJson(all.map((p) => ({ scope: p.scope, groups: p.groups, updated_at: new Date(p.updatedAt).toISOString() })));
@@ -93,10 +90,9 @@ export async function clientScopes(args: readonly string[], ctx: CliContext): Pr
   });
   const [clientId, ...scopes] = positionals as [string, ...string[]];
   if (values.any && scopes.length) throw new UsageError(`${command}: give scopes or --any, not both`);
-  const { scopePolicies } = await ctx.stores();
+  const scopePolicies = await ctx.scopeAdmin();
   if (values.any || scopes.length) {
-    await reported(() => scopePolicies.setClientScopes(clientId, values.any ? null : scopes));
-    ctx.audit.record('admin.client.scopes_set', { ...actorFields(CLI_OPERATOR), client_id: clientId, scopes: values.any ? '*' : [...new Set(scopes)].join(' ') });
+    await reported(() => scopePolicies.setClientScopes(CLI_OPERATOR, clientId, values.any ? null : scopes));
   }
   const current = await reported(() => scopePolicies.clientScopes(clientId));
   if (values.json) {
