@@ -20,14 +20,15 @@
  * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
  *    regulation, policy, config, audit, consent, keys, push;
  * 3. pages and request plumbing: views, http;
- * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol);
+ * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
+ *    (upstream identity providers: their registry and the sign-in with them);
  *    services.ts (the composed stores); interactions, cli, dev; account, authenticator;
  * 5. composition: app.ts, server.ts, main.ts.
  * Floors 1 to 3 make up the lower floors of the rules below; a store is a `*-store.ts` file,
  * wherever it lives.
  */
 const AUTH = '^apps/auth/src/';
-const FEATURES = '(account|admin|authenticator|interactions|passkeys|cli|dev|secrets|oidc)';
+const FEATURES = '(account|admin|authenticator|interactions|passkeys|cli|dev|secrets|oidc|federation)';
 const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
 const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions)';
 

@@ -95,6 +95,7 @@ import { ADMIN_ROUTE_PATTERNS } from './admin/http/admin-paths.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { createAuditSink } from './audit/audit-sink.ts';
 import { createAuditor } from './audit/auditor.ts';
+import { createIdentityProviderService } from './federation/identity-provider-service.ts';
 import { createBackchannelLogout, type BackchannelLogout } from './sessions/backchannel-logout.ts';
 import { createLogoutTokenSigner } from './sessions/logout-token.ts';
 
@@ -177,7 +178,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     logger,
   });
   // Each route factory's type takes only the services its handlers use.
-  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout };
+  const identityProviders = createIdentityProviderService({ store: services.identityProviderStore, audit });
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout, identityProviders };
 
   const staticAssets = authStaticAssets();
 

@@ -35,6 +35,7 @@ import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
 import { createSessionMetaStore, type SessionMetaStore } from './sessions/session-meta-store.ts';
 import { createPasswordResetStore, type PasswordResetStore } from './accounts/password-reset-store.ts';
 import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
+import { createIdentityProviderStore, type IdentityProviderStore } from './federation/identity-provider-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -73,6 +74,8 @@ export interface AuthServices {
   passwordResets: PasswordResetStore;
   /** What each user allowed each client on the consent page (consent/). */
   consents: ConsentStore;
+  /** The upstream identity providers (federation/); operators and sign-ins use them through IdentityProviderService. */
+  identityProviderStore: IdentityProviderStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -155,6 +158,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     sessionMeta: createSessionMetaStore(db, clock),
     passwordResets: createPasswordResetStore(db, clock),
     consents: createConsentStore(db, clock),
+    identityProviderStore: createIdentityProviderStore(db, box, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

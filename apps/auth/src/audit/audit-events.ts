@@ -160,6 +160,11 @@ export interface AuditFields {
   'admin.scope.policy_cleared': ActorFields & { scope: string };
   /** A client's allowed scopes: space-separated, or `*` when the limit was lifted (--any). */
   'admin.client.scopes_set': ActorFields & { client_id: string; scopes: string };
+  // identity-provider registry: operator changes to the upstream providers (federation/identity-provider-service.ts); never a secret.
+  'identity_provider.created': ActorFields & { provider: string; kind: 'oidc' | 'oauth2'; preset: string };
+  /** `fields`: the settings given, comma-separated by their JSON names (client_secret / private_jwk when replaced, never their values). */
+  'identity_provider.updated': ActorFields & { provider: string; fields: string };
+  'identity_provider.removed': ActorFields & { provider: string };
   // consent: the consent page (interactions/consent.ts) and the account page's connected apps (account/connected-apps.ts).
   /** The user allowed a client these scopes (space-separated); they are added to the consent record. */
   'consent.granted': { account_id: string; client_id: string; ip: string; scopes: string };

@@ -9,6 +9,7 @@ import { createScopeAdmin, type ScopeAdmin } from '../admin/scope-admin.ts';
 import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink } from '../audit/audit-sink.ts';
 import { createAuditor, type Auditor } from '../audit/auditor.ts';
+import { createIdentityProviderService, type IdentityProviderService } from '../federation/identity-provider-service.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 import { createBackchannelLogout } from '../sessions/backchannel-logout.ts';
@@ -44,6 +45,8 @@ export interface CliContext {
   clientAdmin(): Promise<ClientAdmin>;
   /** The access-policy service (admin/scope-admin.ts); changes are audited as the CLI operator. */
   scopeAdmin(): Promise<ScopeAdmin>;
+  /** The identity-provider registry (federation/identity-provider-service.ts); changes are audited as the CLI operator. */
+  identityProviders(): Promise<IdentityProviderService>;
   /** Where the commands' log lines go (io.log). */
   logger: Logger;
   /** Where the commands' audit events go: a line on io.log and a row of the audit trail. */
@@ -102,6 +105,10 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     async scopeAdmin() {
       const { scopePolicies } = await context.stores();
       return createScopeAdmin({ policies: scopePolicies, apiScopes: config.api.scopes, audit });
+    },
+    async identityProviders() {
+      const stores = await context.stores();
+      return createIdentityProviderService({ store: stores.identityProviderStore, audit });
     },
     logger,
     audit,

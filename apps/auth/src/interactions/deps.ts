@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import type { AuthServices } from '../services.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
+import type { IdentityProviderService } from '../federation/identity-provider-service.ts';
 
 /**
  * Everything app.ts can hand the browser-facing handlers (interactions, authenticator): the
@@ -21,4 +22,6 @@ export interface HandlerServices extends AuthServices {
   metrics: AuthMetrics;
   /** Tells the clients of ended sessions (sessions/backchannel-logout.ts). */
   backchannelLogout: BackchannelLogout;
+  /** The upstream identity providers (federation/identity-provider-service.ts), auditing as whoever acts. */
+  identityProviders: IdentityProviderService;
 }

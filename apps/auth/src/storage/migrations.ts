@@ -388,4 +388,44 @@ export const authMigrations: Migrations = {
       await sql`alter table oidc_payloads set (fillfactor = 50)`.execute(db);
     },
   },
+  '026_identity_providers': {
+    async up(db: Kysely<unknown>) {
+      // Upstream identity providers users may sign in with (federation/identity-provider-store.ts).
+      // The slug is the key and never changes (it is in /login/federated/<slug> URLs and in account
+      // links). Lists and mappings are JSON text; secrets are sealed (`*_sealed`, secret-box.ts).
+      // `issuer` (oidc) is where discovery is read; oauth2 providers name their endpoints instead.
+      // `issuer_template` accepts tenant-specific `iss` values (`{tenantid}` stands for the ID token's `tid`).
+      await db.schema
+        .createTable('identity_providers')
+        .addColumn('slug', 'text', (c) => c.primaryKey())
+        .addColumn('display_name', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('preset', 'text')
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('issuer', 'text')
+        .addColumn('issuer_template', 'text')
+        .addColumn('allowed_tenants', 'text')
+        .addColumn('authorization_endpoint', 'text')
+        .addColumn('token_endpoint', 'text')
+        .addColumn('userinfo_endpoint', 'text')
+        .addColumn('emails_endpoint', 'text')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_secret_sealed', 'text')
+        .addColumn('token_endpoint_auth_method', 'text', (c) => c.notNull())
+        .addColumn('private_jwk_sealed', 'text')
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('use_userinfo', 'integer', (c) => c.notNull())
+        .addColumn('claims', 'text', (c) => c.notNull())
+        .addColumn('trust_email', 'integer', (c) => c.notNull())
+        .addColumn('group_mappings', 'text', (c) => c.notNull())
+        .addColumn('provisioning', 'text', (c) => c.notNull())
+        .addColumn('mfa_policy', 'text', (c) => c.notNull())
+        .addColumn('mfa_accepted_amr', 'text', (c) => c.notNull())
+        .addColumn('mfa_accepted_acr', 'text', (c) => c.notNull())
+        .addColumn('home_realm_domains', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint')
+        .execute();
+    },
+  },
 };

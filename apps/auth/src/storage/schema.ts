@@ -274,6 +274,58 @@ export interface ConsentsTable {
   updated_at: number;
 }
 
+/**
+ * An upstream OpenID Connect or OAuth 2.0 provider users may sign in with (federation/). JSON
+ * lists and objects as text; `client_secret_sealed` and `private_jwk_sealed` are SecretBox output.
+ */
+export interface IdentityProvidersTable {
+  /** Stable key, in URLs (/login/federated/<slug>) and account links. */
+  slug: string;
+  display_name: string;
+  /** `oidc` or `oauth2`. */
+  kind: string;
+  /** The preset it was made from (google, microsoft, github, oidc, oauth2), or null. */
+  preset: string | null;
+  enabled: number;
+  /** oidc: the issuer whose discovery document is read. */
+  issuer: string | null;
+  /** oidc: accepted `iss` pattern where it differs by tenant (`{tenantid}` is the token's `tid`), or null: exactly `issuer`. */
+  issuer_template: string | null;
+  /** JSON array of tenant ids accepted with issuer_template, or null: any tenant. */
+  allowed_tenants: string | null;
+  authorization_endpoint: string | null;
+  token_endpoint: string | null;
+  userinfo_endpoint: string | null;
+  /** oauth2 (GitHub): where the account's e-mail addresses and their verification are read. */
+  emails_endpoint: string | null;
+  client_id: string;
+  client_secret_sealed: string | null;
+  /** client_secret_basic, client_secret_post or private_key_jwt. */
+  token_endpoint_auth_method: string;
+  /** private_key_jwt: the private JWK (JSON) that signs client assertions. */
+  private_jwk_sealed: string | null;
+  /** JSON array. */
+  scopes: string;
+  use_userinfo: number;
+  /** JSON object: which upstream claims give subject, username, e-mail, e-mail verified, name, groups. */
+  claims: string;
+  /** 1: the upstream's e-mail counts as verified even without an e-mail-verified claim. */
+  trust_email: number;
+  /** JSON array of `{ upstream, group }`. */
+  group_mappings: string;
+  /** `just_in_time` or `invited_only`. */
+  provisioning: string;
+  /** `trust_upstream` or `always_local`. */
+  mfa_policy: string;
+  /** JSON arrays: amr / acr values that count as a second factor under trust_upstream. */
+  mfa_accepted_amr: string;
+  mfa_accepted_acr: string;
+  /** JSON array of lower-cased e-mail domains sent straight to this provider (home-realm discovery). */
+  home_realm_domains: string;
+  created_at: number;
+  updated_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -293,4 +345,5 @@ export interface AuthSchema {
   session_meta: SessionMetaTable;
   password_resets: PasswordResetsTable;
   consents: ConsentsTable;
+  identity_providers: IdentityProvidersTable;
 }
