@@ -22,13 +22,14 @@
  * 3. pages and request plumbing: views, http;
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
  *    (upstream identity providers: their registry and the sign-in with them);
- *    services.ts (the composed stores); interactions, cli, dev; account, authenticator;
+ *    services.ts (the composed stores); interactions, cli, dev; account, authenticator, console
+ *    (the admin console, on admin/'s services);
  * 5. composition: app.ts, server.ts, main.ts.
  * Floors 1 to 3 make up the lower floors of the rules below; a store is a `*-store.ts` file,
  * wherever it lives.
  */
 const AUTH = '^apps/auth/src/';
-const FEATURES = '(account|admin|authenticator|interactions|passkeys|cli|dev|secrets|oidc|federation)';
+const FEATURES = '(account|admin|authenticator|console|interactions|passkeys|cli|dev|secrets|oidc|federation)';
 const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
 const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions)';
 

@@ -19,7 +19,7 @@
  * not one of the own routes' goes to the current provider → the shared plumbing (http/plumbing.ts:
  * public origin → request id → request scope → access log → security headers → error handler) →
  * unrouted answers (404/405 in contract shape) → the own routes (http/route-group.ts): admin API
- * (/admin/v1, admin/http/) → static files → authenticator routes → passkey device routes →
+ * (/admin/v1, admin/http/) → admin console (/admin, console/) → static files → authenticator routes → passkey device routes →
  * account routes. None of these needs oidc-provider's request context (the SSO session is read
  * with Session.get from the request).
  * The provider's own middleware (build()): the same plumbing → pending adapter writes
@@ -86,6 +86,10 @@ import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
 import { createClientAdmin } from './admin/client-admin.ts';
+import type { Actor } from './admin/user-admin.ts';
+import { createAdminOverview } from './admin/overview.ts';
+import { createConsoleRouter } from './console/console-routes.ts';
+import { consoleSections } from './console/sections.ts';
 import { revocationFeed } from './oidc/revocation-feed.ts';
 import type { JWK } from 'jose';
 import { createAuthMetrics } from './metrics/auth-metrics.ts';
@@ -194,25 +198,39 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     clock,
   });
 
+  // The one service layer behind the admin API, the admin console and (with their own deps) authctl.
+  const admin = {
+    users: createUserAdmin({ ...services, backchannelLogout, audit, clock, accessTokenTtl: config.accessTokenTtl }),
+    issuePasswordReset: (actor: Actor, username: string) => issuePasswordReset({ ...services, audit, issuer: config.issuer }, actor, username),
+    // reloadKeys is defined below; it is only called once requests are served.
+    keys: createKeyAdmin({ keys: services.keys, audit, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    clients: createClientAdmin({ clients: services.clients, audit }),
+    flushAudit: () => auditSink.flush(),
+  };
   const adminApi = createAdminApi({
     issuer: config.issuer,
     tokens,
     accounts: services.accounts,
     policies: services.scopePolicies,
-    users: createUserAdmin({ ...services, backchannelLogout, audit, clock, accessTokenTtl: config.accessTokenTtl }),
-    issuePasswordReset: (actor, username) => issuePasswordReset({ ...services, audit, issuer: config.issuer }, actor, username),
-    // reloadKeys is defined below; it is only called once requests are served.
-    keys: createKeyAdmin({ keys: services.keys, audit, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
+    ...admin,
     auditTrail: services.auditTrail,
-    flushAudit: () => auditSink.flush(),
     clock,
-    clients: createClientAdmin({ clients: services.clients, audit }),
     logger,
   }).middleware();
+  const overview = createAdminOverview({
+    ...services,
+    rules: regulationRules(config),
+    keys: admin.keys,
+    version: readBuildInfo('auth', new URL('../package.json', import.meta.url)),
+    flush: admin.flushAudit,
+    clock,
+  });
+  const adminConsole = createConsoleRouter(handlerServices, consoleSections(), { ...handlerServices, ...admin, policies: services.scopePolicies, auditTrail: services.auditTrail, overview });
 
   // Gatehouse's own routes, answered by the outer app: none needs oidc-provider's request context.
   const ownRoutes: RouteGroupPart[] = [
     { middleware: adminApi, segments: [firstSegment(ADMIN_BASE)] },
+    adminConsole.router,
     staticAssets,
     authenticatorRoutes(handlerServices),
     passkeyDeviceRoutes(handlerServices),
@@ -303,6 +321,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     Object.values(PASSKEY_PATHS),
     ACCOUNT_ROUTES,
     ADMIN_ROUTE_PATTERNS,
+    adminConsole.paths,
   ]);
   app.use(httpMetrics({ registry: metrics, route: routeName }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).

@@ -53,6 +53,8 @@ export interface AuditEventStore {
   list(filter: AuditEventFilter): Promise<StoredAuditEvent[]>;
   /** Deletes events that occurred before ms; returns how many. */
   purgeBefore(ms: number): Promise<number>;
+  /** How many events of each of these names occurred at or after `sinceMs` (a name with none is 0); the admin console's dashboard. */
+  countSince(events: readonly string[], sinceMs: number): Promise<Record<string, number>>;
 }
 
 /** The stored columns, in the order of each row's JSON array in {@link appendSql}. */
@@ -118,6 +120,20 @@ export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine): A
         requestId: row.request_id,
         fields: JSON.parse(row.fields) as StoredAuditEvent['fields'],
       }));
+    },
+
+    async countSince(events, sinceMs) {
+      const counts: Record<string, number> = Object.fromEntries(events.map((event) => [event, 0]));
+      if (events.length === 0) return counts;
+      const rows = await db
+        .selectFrom('audit_events')
+        .select(['event', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('event', 'in', [...events])
+        .where('occurred_at', '>=', sinceMs)
+        .groupBy('event')
+        .execute();
+      for (const row of rows) counts[row.event] = Number(row.n);
+      return counts;
     },
 
     async purgeBefore(ms) {

@@ -101,6 +101,10 @@ export interface AuthConfig {
     /** Days an audit event is kept; older events are purged. */
     readonly retentionDays: number;
   };
+  readonly adminConsole: {
+    /** Seconds a sign-in (its second factor) counts for the admin console; older ones sign in again (AUTH_ADMIN_CONSOLE_MAX_AGE). */
+    readonly maxAge: number;
+  };
   readonly trustProxy: boolean;
   readonly logLevel: string;
   /** Register the dev clients and the demo user at start (never in production unless asked). */
@@ -152,6 +156,8 @@ const Env = z.object({
   AUTH_REGULATION_IP_FIND_TIME: seconds.positive().default(900),
   AUTH_REGULATION_KNOWN_DEVICE_TTL: seconds.positive().default(30 * 24 * 3600),
   AUTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
+  // The admin console (/admin): how old the sign-in (its second factor) may be, seconds.
+  AUTH_ADMIN_CONSOLE_MAX_AGE: seconds.positive().max(86_400).default(600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
@@ -324,6 +330,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
       knownDeviceTtl: e.AUTH_REGULATION_KNOWN_DEVICE_TTL,
     }),
     audit: Object.freeze({ retentionDays: e.AUTH_AUDIT_RETENTION_DAYS }),
+    adminConsole: Object.freeze({ maxAge: e.AUTH_ADMIN_CONSOLE_MAX_AGE }),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     devSeed: e.AUTH_DEV_SEED ?? !production,

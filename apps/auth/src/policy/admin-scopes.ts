@@ -11,8 +11,14 @@ export const ADMIN_SCOPES = ['admin:users:read', 'admin:users:write', 'admin:cli
 
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
-/** The group whose users may be granted admin scopes. */
+/** The group whose users may be granted admin scopes, and who may use the admin console (/admin). */
 export const ADMIN_GROUP = 'admins';
+
+/**
+ * The group whose users may read everything in the admin console and change nothing
+ * (console/console-access.ts); it grants no admin scope.
+ */
+export const READ_ONLY_ADMIN_GROUP = 'auditors';
 
 const ADMIN_SET: ReadonlySet<string> = new Set(ADMIN_SCOPES);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { precompile } from '@gatehouse/db';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -12,6 +12,11 @@ export interface RegulationStore {
   purgeBefore(ms: number): Promise<number>;
   /** Deletes every failure of these keys (an operator's unlock); returns how many. */
   clear(keys: readonly string[]): Promise<number>;
+  /**
+   * Keys starting with one of `prefixes` that have at least `atLeast` failures at or after
+   * `sinceMs`: the candidates for a lock (the admin console's dashboard asks the regulator which are).
+   */
+  keysWithFailures(prefixes: readonly string[], sinceMs: number, atLeast: number): Promise<string[]>;
 }
 
 export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
@@ -32,6 +37,21 @@ export function createRegulationStore(db: Kysely<AuthSchema>): RegulationStore {
     async purgeBefore(ms) {
       const result = await db.deleteFrom('regulation_failures').where('at_ms', '<', ms).executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+
+    async keysWithFailures(prefixes, sinceMs, atLeast) {
+      if (prefixes.length === 0) return [];
+      const rows = await db
+        .selectFrom('regulation_failures')
+        .select('key')
+        .where('at_ms', '>=', sinceMs)
+        // substr, not LIKE: exact bytes on both engines.
+        .where((eb) => eb.or(prefixes.map((prefix) => eb(sql<string>`substr(key, 1, ${sql.lit(prefix.length)})`, '=', prefix))))
+        .groupBy('key')
+        .having((eb) => eb.fn.countAll(), '>=', atLeast)
+        .orderBy('key')
+        .execute();
+      return rows.map((row) => row.key);
     },
 
     async clear(keys) {

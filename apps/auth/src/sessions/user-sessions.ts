@@ -64,6 +64,8 @@ export interface UserSessionStore {
   endGrant(accountId: string, grantId: string): Promise<boolean>;
   /** Sessions of any account whose expiry has passed (not deleted yet), at most `limit`. */
   expiredSessions(limit: number): Promise<EndedSession[]>;
+  /** How many signed-in SSO sessions are live now, of every account (the admin console's dashboard). */
+  countLive(): Promise<number>;
 }
 
 /** One ended SSO session: its account and the clients it signed in to, with the session id each was given (`sid`). */
@@ -182,6 +184,17 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
         expiresAt,
       }));
       return grants.sort((a, b) => (b.createdAt ?? 0) - (a.createdAt ?? 0) || a.id.localeCompare(b.id));
+    },
+
+    async countLive() {
+      const row = await db
+        .selectFrom('oidc_payloads')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('model', '=', 'Session')
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', clock())]))
+        .where('payload', 'like', '%"accountId":"%')
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async expiredSessions(limit) {

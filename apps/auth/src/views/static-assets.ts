@@ -24,6 +24,7 @@ const JS = 'application/javascript';
 
 export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/gatehouse.css', type: 'text/css', cacheControl: HOUR },
+  { path: '/static/console.css', type: 'text/css', cacheControl: HOUR },
   { path: '/static/logout.js', type: JS, cacheControl: HOUR },
   { path: '/static/form-post.js', type: JS, cacheControl: HOUR },
   { path: '/static/push-wait.js', type: JS, cacheControl: HOUR },

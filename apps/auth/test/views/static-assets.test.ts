@@ -36,6 +36,7 @@ describe('the static-assets route of the authorization server', () => {
   it('lists exactly the files the pages load, each at its URL under public/', () => {
     expect(AUTH_STATIC_ASSETS.map((asset) => asset.path)).toEqual([
       '/static/gatehouse.css',
+      '/static/console.css',
       '/static/logout.js',
       '/static/form-post.js',
       '/static/push-wait.js',
@@ -51,6 +52,7 @@ describe('the static-assets route of the authorization server', () => {
 
   it.each([
     ['/static/gatehouse.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
+    ['/static/console.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
     ['/static/logout.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/form-post.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/push-wait.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
