@@ -84,8 +84,6 @@ export interface UserDetailModel {
   base: string;
 }
 
-const yes = (value: boolean) => (value ? 'yes' : 'no');
-
 function statusSection(model: UserDetailModel): SafeHtml {
   const { user, viewer, base } = model;
   return html`<section id="status" aria-labelledby="status-heading"><h2 id="status-heading">Status</h2>

@@ -189,7 +189,7 @@ describe.each(TEST_ENGINES)('the admin console users section on %s', (engine) =>
     const browser = await signedInConsole(server, admin, clock, ip());
     const otherBrowser = await signedInConsole(server, other, clock, ip());
     const otherCsrf = csrfOf((await otherBrowser.get(`/admin/users/${id}`)).text);
-    for (const fields of [{}, { csrf: '' }, { csrf: otherCsrf }, { csrf: 'forged' }]) {
+    for (const fields of [{}, { csrf: '' }, { csrf: otherCsrf }, { csrf: 'forged' }] as Record<string, string>[]) {
       const refused = await browser.post(`/admin/users/${id}/disable`, fields);
       expect(refused.status).toBe(403);
       expect(refused.text).toContain('<code>csrf_refused</code>');

@@ -18,7 +18,7 @@ import { resetLinkBody, userFormBody } from '../../views/console-users-page.ts';
 import type { ConsoleActionRequest, ConsoleRoutes } from '../console-routes.ts';
 import { consoleRefusal } from '../console-refusal.ts';
 import { userUrl } from '../console-paths.ts';
-import type { UsersSectionDeps } from './users-section.ts';
+import type { UsersSectionDeps } from './users-deps.ts';
 
 const USERS = '/admin/users';
 const WRITE = { write: true };

@@ -12,14 +12,13 @@ import type { Account } from '../../accounts/account-store.ts';
 import { ACCOUNT_CLIENT_ID } from '../../clients/account-client.ts';
 import { userDetailBody, userListBody, type UserGrantView, type UserRowView } from '../../views/console-users-page.ts';
 import type { ConsoleSection } from '../console-routes.ts';
-import type { ConsoleDeps } from '../console-deps.ts';
+import type { UsersSectionDeps } from './users-deps.ts';
 import { auditTrailUrl, clientUrl, CONSOLE_PATH, userUrl } from '../console-paths.ts';
 import { registerUserActions } from './user-actions.ts';
 
 export const USERS_PATH = `${CONSOLE_PATH}/users`;
 export const USERS_PAGE_SIZE = 25;
 
-export type UsersSectionDeps = Pick<ConsoleDeps, 'users' | 'issuePasswordReset' | 'clients' | 'devices' | 'passkeys' | 'sessionMeta'>;
 
 export const rowOf = (account: Account): UserRowView => ({
   id: account.id,
