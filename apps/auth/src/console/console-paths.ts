@@ -7,8 +7,12 @@ export { CONSOLE_CALLBACK_PATH } from '../clients/account-client.ts';
 
 export const CONSOLE_PATH = '/admin';
 
-/** The audit trail page (Audit trail section), filtered: `/admin/audit?user=<account id>`. */
-export function auditTrailUrl(filter: { user?: string; client?: string; event?: string } = {}): string {
+/**
+ * The audit trail page (Audit trail section), filtered as `authctl audit` is: `user` a username
+ * (also matching failed sign-ins of a typed name), `account` an account id, `client` a client id,
+ * `event` a name or a prefix ending in `.`.
+ */
+export function auditTrailUrl(filter: { user?: string; account?: string; client?: string; event?: string } = {}): string {
   const query = new URLSearchParams(Object.entries(filter).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
   const search = query.toString();
   return `${CONSOLE_PATH}/audit${search ? `?${search}` : ''}`;

@@ -53,7 +53,7 @@ ${
     : html`<p id="lockout-list">No account is locked out.</p>`
 }</section>
 <section aria-labelledby="keys-heading"><h2 id="keys-heading">Signing keys</h2>
-<div class="table-wrap"><table id="key-table"><caption class="visually-hidden">Signing keys</caption>
+<div class="table-wrap" role="region" aria-label="Signing keys" tabindex="0"><table id="key-table"><caption class="visually-hidden">Signing keys</caption>
 <thead><tr><th scope="col">Key id</th><th scope="col">State</th><th scope="col">Algorithm</th><th scope="col">Age</th><th scope="col">Created</th></tr></thead>
 <tbody>${model.keys.map((k) => html`<tr><td><code>${k.kid}</code></td><td>${k.state}</td><td>${k.alg}</td><td>${consoleAge(k.ageMs)}</td><td>${consoleDate(k.createdAt)}</td></tr>`)}</tbody></table></div>
 <p><a href="${model.keysUrl}">Manage signing keys</a></p></section>

@@ -40,7 +40,7 @@ export function userListBody(model: UserListModel): SafeHtml {
 ${model.viewer.canWrite ? html`<p><a class="button" href="/admin/users/new" id="new-user">Create a user</a></p>` : ''}
 ${
   model.users.length
-    ? html`<div class="table-wrap"><table id="user-table"><caption class="visually-hidden">Users${model.search ? html` matching ${model.search}` : ''}</caption>
+    ? html`<div class="table-wrap" role="region" aria-label="Users" tabindex="0"><table id="user-table"><caption class="visually-hidden">Users${model.search ? html` matching ${model.search}` : ''}</caption>
 <thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Groups</th><th scope="col">Status</th></tr></thead>
 <tbody>${model.users.map(
         (u) => html`<tr><td><a href="${model.userHref(u.id)}">${u.username}</a></td><td>${u.name}</td><td>${u.email}</td><td>${groupsText(u.groups)}</td><td>${u.disabled ? html`<span class="badge warn">disabled</span>` : html`<span class="badge ok">active</span>`}</td></tr>`,

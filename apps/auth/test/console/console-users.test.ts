@@ -96,7 +96,7 @@ describe.each(TEST_ENGINES)('the admin console users section on %s', (engine) =>
     const page = await browser.get(`/admin/users/${id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`<dd id="user-groups">editors</dd>`);
-    expect(page.text).toContain(`<a href="/admin/audit?user=${id}" id="user-audit">`);
+    expect(page.text).toContain(`<a href="/admin/audit?account=${id}" id="user-audit">`);
     expect(page.text).toMatch(/<ul class="rows" id="session-list"><li><strong>Chrome on Linux<\/strong>/);
     const confirm = await browser.get(`/admin/users/${id}/disable`);
     expect(confirm.status).toBe(200);

@@ -6,7 +6,7 @@
  *   issue is 400 `invalid_input`);
  * - a user's page reads the same service (get, lockedUntil, listSessions, listGrants) and the
  *   stores of the account's devices, passkeys and session browsers; an unknown id is 404;
- * - the user's audit events are the audit trail filtered by the account id (auditTrailUrl).
+ * - the user's audit events are the audit trail filtered by the account id (auditTrailUrl `account`).
  */
 import type { Account } from '../../accounts/account-store.ts';
 import { ACCOUNT_CLIENT_ID } from '../../clients/account-client.ts';
@@ -116,7 +116,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
           devices,
           passkeys,
           grants: grantViews,
-          auditHref: auditTrailUrl({ user: account.id }),
+          auditHref: auditTrailUrl({ account: account.id }),
           base: userUrl(account.id),
         }),
       });
