@@ -132,7 +132,7 @@ export interface AuditFields {
   /** Every sealed secret re-encrypted under the keyring's first key (`authctl secrets rekey`, secrets/rekey.ts): how many, and how many no key opened. */
   'secrets.rekeyed': ActorFields & { key_id: string; rekeyed: number; unreadable: number };
   /** Secrets sealed under a lost key replaced (secrets/recover-lost-key.ts): users reset, signing keys deleted, client secrets re-issued. */
-  'secrets.lost_key_recovered': ActorFields & { users: number; signing_keys: number; clients: number };
+  'secrets.lost_key_recovered': ActorFields & { users: number; signing_keys: number; clients: number; identity_providers?: number };
   /** A signing key rotation made through the admin API (authctl keys rotate logs keys.* lines). */
   'admin.keys.rotated': ActorFields & { kid: string; retired: number };
   // account-page: the self-service account page (account/) and password-reset links (admin/password-reset.ts).

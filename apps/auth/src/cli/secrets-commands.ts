@@ -108,11 +108,12 @@ async function recover(args: readonly string[], ctx: CliContext): Promise<void> 
       signing_keys: result.signingKeys,
       new_signing_key: result.newSigningKey,
       clients: result.clients.map((c) => ({ client_id: c.clientId, ...(c.clientSecret ? { client_secret: c.clientSecret } : {}), previous_secret_only: c.previousOnly })),
+      identity_providers: result.identityProviders,
     });
     return;
   }
   const would = dryRun ? 'would ' : '';
-  const none = result.users.length + result.signingKeys.length + result.clients.length === 0;
+  const none = result.users.length + result.signingKeys.length + result.clients.length + result.identityProviders.length === 0;
   if (none) {
     ctx.print('nothing to recover: every sealed secret opens with AUTH_ENCRYPTION_KEYS');
     return;
@@ -126,6 +127,9 @@ async function recover(args: readonly string[], ctx: CliContext): Promise<void> 
     if (c.previousOnly) ctx.print(`client ${c.clientId}: ${would}${dryRun ? 'drop' : 'dropped'} its replaced secret (the grace period ends); its current secret is kept`);
     else if (c.clientSecret) ctx.print(`client ${c.clientId}: new secret ${c.clientSecret}`);
     else ctx.print(`client ${c.clientId}: would get a new secret`);
+  }
+  for (const slug of result.identityProviders) {
+    ctx.print(`identity provider ${slug}: ${would}${dryRun ? 'remove' : 'removed'} its lost client secret or private key and ${dryRun ? 'disable' : 'disabled'} it; set a new one with authctl idp update ${slug}, then --enable`);
   }
   if (!dryRun && result.clients.some((c) => c.clientSecret)) ctx.print('The new client secrets are shown only now: hand each to its client, whose old secret no longer works.');
 }

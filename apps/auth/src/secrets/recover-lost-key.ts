@@ -17,11 +17,15 @@
  * - a client whose current secret is lost gets a new random secret, returned once in the result
  *   for the operator to hand over (never logged); a lost previous secret (rotation grace period)
  *   is dropped, and the grace period ends;
+ * - an upstream identity provider whose client secret or private key is lost cannot be given a new
+ *   one here (the upstream issued it): the lost value is removed and the provider disabled, and the
+ *   operator sets a new credential (`authctl idp update <slug> --client-secret-file ... --enable`);
  * - every write is compare-and-set on the value read, so a secret a running server changed
  *   meanwhile is not touched;
  * - with `dryRun` nothing changes: the result names what a run would reset (usernames, key ids,
  *   client ids); otherwise each change is audited as its own verb is (`admin.user.second_factors_reset`,
- *   `admin.client.secret_rotated` with grace 0, `keys.removed`), then `secrets.lost_key_recovered`.
+ *   `admin.client.secret_rotated` with grace 0, `keys.removed`, `identity_provider.updated`), then
+ *   `secrets.lost_key_recovered`.
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -65,6 +69,8 @@ export interface LostKeyRecovery {
   /** Whether a new signing key was created because none was left. */
   newSigningKey: boolean;
   clients: RecoveredClient[];
+  /** Slugs of the identity providers whose credential was (or would be) removed and which were disabled. */
+  identityProviders: string[];
 }
 
 /** The rows of a column that no key of the ring opens. */
@@ -86,7 +92,7 @@ const columnOf = (table: SealedColumn['table'], column: string) => SEALED_COLUMN
 
 export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyRecovery> {
   const { db, box } = deps;
-  const result: LostKeyRecovery = { users: [], signingKeys: [], newSigningKey: false, clients: [] };
+  const result: LostKeyRecovery = { users: [], signingKeys: [], newSigningKey: false, clients: [], identityProviders: [] };
 
   // Signing keys first: the key store opens every key it lists, so the lost ones must be gone before it is used.
   for (const row of await lostRows(db, box, columnOf('signing_keys', 'private_jwk_sealed'))) {
@@ -138,12 +144,27 @@ export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyR
     result.clients.push({ clientId: row.rowKey, previousOnly: true });
   }
 
+  const lostProviders = new Set<string>();
+  for (const name of ['client_secret_sealed', 'private_jwk_sealed'] as const) {
+    const column = columnOf('identity_providers', name);
+    for (const row of await lostRows(db, box, column)) {
+      if (!deps.dryRun) {
+        if (!(await replaceSealed(db, column, row, null))) continue;
+        await db.updateTable('identity_providers').set({ enabled: 0, updated_at: deps.clock() }).where('slug', '=', row.rowKey).execute();
+        deps.audit.record('identity_provider.updated', { ...actorFields(deps.actor), provider: row.rowKey, fields: `enabled,${name === 'client_secret_sealed' ? 'client_secret' : 'private_jwk'}` });
+      }
+      lostProviders.add(row.rowKey);
+    }
+  }
+  result.identityProviders = [...lostProviders].sort();
+
   if (!deps.dryRun) {
     deps.audit.record('secrets.lost_key_recovered', {
       ...actorFields(deps.actor),
       users: result.users.length,
       signing_keys: result.signingKeys.length,
       clients: result.clients.filter((c) => !c.previousOnly).length,
+      ...(result.identityProviders.length > 0 ? { identity_providers: result.identityProviders.length } : {}),
     });
   }
   return result;

@@ -14,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
 export interface SealedColumn {
-  table: 'accounts' | 'signing_keys' | 'clients';
+  table: 'accounts' | 'signing_keys' | 'clients' | 'identity_providers';
   /** The table's primary key. */
   key: string;
   column: string;
@@ -27,6 +27,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'accounts', key: 'id', column: 'totp_secret_sealed', holds: 'TOTP secrets' },
   { table: 'clients', key: 'client_id', column: 'client_secret_sealed', holds: 'client secrets' },
   { table: 'clients', key: 'client_id', column: 'previous_secret_sealed', holds: 'replaced client secrets in their grace period' },
+  { table: 'identity_providers', key: 'slug', column: 'client_secret_sealed', holds: 'client secrets of upstream identity providers' },
+  { table: 'identity_providers', key: 'slug', column: 'private_jwk_sealed', holds: 'private keys of upstream identity providers (private_key_jwt)' },
 ];
 
 /** `table.column`, as messages name a column. */

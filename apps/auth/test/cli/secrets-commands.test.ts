@@ -3,7 +3,8 @@
  * key first, `secrets rekey` (dry run, progress, final count, resumable, legacy values without
  * a key id included), the old key dropped, a wrong key reported as one line, and the recovery
  * from a lost key (`secrets recover-lost-key`): users' second factors reset, signing keys
- * re-created, client secrets re-issued and printed once.
+ * re-created, client secrets re-issued and printed once, identity providers with a lost
+ * credential disabled until the operator sets a new one.
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -91,6 +92,29 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       await clients.create({ clientId: 'rotated', name: 'Rotated', redirectUris: [], grantTypes: ['client_credentials'], clientSecret: 'rotated-secret-0123456789-abcdef' });
       secrets.rotated = (await clients.rotateSecret('rotated', 3_600_000)).clientSecret;
       await ensureSigningKey(keys, NOW);
+      await services.identityProviderStore.create(
+        {
+          slug: 'acme',
+          displayName: 'Acme SSO',
+          kind: 'oidc',
+          preset: 'oidc',
+          enabled: true,
+          issuer: 'https://idp.acme.example',
+          clientId: 'gatehouse',
+          tokenEndpointAuthMethod: 'client_secret_basic',
+          scopes: ['openid'],
+          useUserinfo: false,
+          claims: { subject: 'sub', username: 'preferred_username', email: 'email', emailVerified: 'email_verified', name: 'name' },
+          trustEmail: false,
+          groupMappings: [],
+          provisioning: 'just_in_time',
+          mfaPolicy: 'always_local',
+          mfaAcceptedAmr: [],
+          mfaAcceptedAcr: [],
+          homeRealmDomains: [],
+        },
+        { clientSecret: 'acme-upstream-secret' },
+      );
     });
   });
   afterAll(async () => {
@@ -106,11 +130,13 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       'accounts.totp_secret_sealed': { by_key: { [id(OLD)]: 1, v1: 1 }, unreadable: {} },
       'clients.client_secret_sealed': { by_key: { [id(OLD)]: 2 }, unreadable: {} },
       'clients.previous_secret_sealed': { by_key: { [id(OLD)]: 1 }, unreadable: {} },
+      'identity_providers.client_secret_sealed': { by_key: { [id(OLD)]: 1 }, unreadable: {} },
+      'identity_providers.private_jwk_sealed': { by_key: {}, unreadable: {} },
     });
     const text = await cli([OLD], ['secrets', 'status']);
     expect(text.code).toBe(0);
-    expect(text.stdout.split('\n').slice(0, 3)).toEqual([`keyring: ${id(OLD)} (seals)`, 'COLUMN                           KEY                 SECRETS', `signing_keys.private_jwk_sealed  ${id(OLD)} (seals)    1`]);
-    expect(text.stdout).toContain('\naccounts.totp_secret_sealed      legacy (no key id)  1\n');
+    expect(text.stdout.split('\n').slice(0, 3)).toEqual([`keyring: ${id(OLD)} (seals)`, 'COLUMN                                   KEY                 SECRETS', `signing_keys.private_jwk_sealed          ${id(OLD)} (seals)    1`]);
+    expect(text.stdout).toContain('\naccounts.totp_secret_sealed              legacy (no key id)  1\n');
   });
 
   it('rekey --dry-run counts what it would re-encrypt and changes nothing', async () => {
@@ -122,7 +148,8 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
         'accounts.totp_secret_sealed: would re-encrypt 2 of 2',
         'clients.client_secret_sealed: would re-encrypt 2 of 2',
         'clients.previous_secret_sealed: would re-encrypt 1 of 1',
-        `would re-encrypt 6 secrets under key ${id(NEW)}`,
+        'identity_providers.client_secret_sealed: would re-encrypt 1 of 1',
+        `would re-encrypt 7 secrets under key ${id(NEW)}`,
         '',
       ].join('\n'),
       stderr: '',
@@ -139,12 +166,13 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
         'accounts.totp_secret_sealed: re-encrypted 2 of 2',
         'clients.client_secret_sealed: re-encrypted 2 of 2',
         'clients.previous_secret_sealed: re-encrypted 1 of 1',
-        `re-encrypted 6 secrets under key ${id(NEW)}`,
+        'identity_providers.client_secret_sealed: re-encrypted 1 of 1',
+        `re-encrypted 7 secrets under key ${id(NEW)}`,
         '',
       ].join('\n'),
       stderr: '',
     });
-    expect(audit.filter((l) => l.event === 'secrets.rekeyed')).toEqual([expect.objectContaining({ actor_kind: 'operator', actor: 'cli', key_id: id(NEW), rekeyed: 6, unreadable: 0 })]);
+    expect(audit.filter((l) => l.event === 'secrets.rekeyed')).toEqual([expect.objectContaining({ actor_kind: 'operator', actor: 'cli', key_id: id(NEW), rekeyed: 7, unreadable: 0 })]);
     expect(await cli([NEW, OLD], ['secrets', 'rekey'])).toEqual({ code: 0, stdout: `re-encrypted 0 secrets under key ${id(NEW)}\n`, stderr: '' });
 
     // The old key can go: the new one alone opens everything, and every secret is what it was.
@@ -153,8 +181,11 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       'accounts.totp_secret_sealed': { by_key: { [id(NEW)]: 2 }, unreadable: {} },
       'clients.client_secret_sealed': { by_key: { [id(NEW)]: 2 }, unreadable: {} },
       'clients.previous_secret_sealed': { by_key: { [id(NEW)]: 1 }, unreadable: {} },
+      'identity_providers.client_secret_sealed': { by_key: { [id(NEW)]: 1 }, unreadable: {} },
+      'identity_providers.private_jwk_sealed': { by_key: {}, unreadable: {} },
     });
-    await withServices([NEW], async ({ accounts, clients, keys, box }, db) => {
+    await withServices([NEW], async (services, db) => {
+      const { accounts, clients, keys, box } = services;
       await checkSealedSecrets(db, box);
       expect(await accounts.getTotpSecret((await accounts.findByUsername('alice'))!.id)).toBe(secrets.alice);
       expect(await accounts.getTotpSecret((await accounts.findByUsername('bob'))!.id)).toBe(secrets.bob);
@@ -162,6 +193,7 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       expect((await clients.find('rotated'))!.clientSecret).toBe(secrets.rotated);
       expect((await clients.find('rotated'))!.previousClientSecret).toBe('rotated-secret-0123456789-abcdef');
       expect(await keys.list()).toHaveLength(1);
+      expect(await services.identityProviderStore.credentials('acme')).toEqual({ clientSecret: 'acme-upstream-secret' });
       // A client whose replaced secret will be sealed under NEW and its current under OTHER (below).
       await clients.create({ clientId: 'late', name: 'Late', redirectUris: [], grantTypes: ['client_credentials'], clientSecret: 'late-secret-0123456789-abcdefghij' });
     });
@@ -171,7 +203,8 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
     const line =
       `authctl: error: cannot decrypt 1 of 1 private signing keys (signing_keys.private_jwk_sealed) under key ${id(NEW)}; ` +
       `2 of 2 TOTP secrets (accounts.totp_secret_sealed) under key ${id(NEW)}; 3 of 3 client secrets (clients.client_secret_sealed) under key ${id(NEW)}; ` +
-      `1 of 1 replaced client secrets in their grace period (clients.previous_secret_sealed) under key ${id(NEW)}: the keyring AUTH_ENCRYPTION_KEYS holds key ${id(OTHER)}. ` +
+      `1 of 1 replaced client secrets in their grace period (clients.previous_secret_sealed) under key ${id(NEW)}; ` +
+      `1 of 1 client secrets of upstream identity providers (identity_providers.client_secret_sealed) under key ${id(NEW)}: the keyring AUTH_ENCRYPTION_KEYS holds key ${id(OTHER)}. ` +
       'Add the key that sealed them to AUTH_ENCRYPTION_KEYS (after the key that seals), or, if it is lost, run `authctl secrets recover-lost-key` (see apps/auth/README.md, Secrets at rest)\n';
     const wrong = await cli([OTHER], ['secrets', 'status']);
     expect(wrong.code).toBe(1);
@@ -203,6 +236,7 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
         'client rotated: would get a new secret',
         'client svc: would get a new secret',
         'client late: would drop its replaced secret (the grace period ends); its current secret is kept',
+        'identity provider acme: would remove its lost client secret or private key and disable it; set a new one with authctl idp update acme, then --enable',
         '',
       ].join('\n'),
       stderr: '',
@@ -218,7 +252,9 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       ['late', true, 'undefined'],
     ]);
     expect(audit.filter((l) => l.event === 'admin.user.second_factors_reset').map((l) => l.totp)).toEqual([true, true]);
-    expect(audit.filter((l) => l.event === 'secrets.lost_key_recovered')).toEqual([expect.objectContaining({ actor_kind: 'operator', actor: 'cli', users: 2, signing_keys: 1, clients: 2 })]);
+    expect(audit.filter((l) => l.event === 'secrets.lost_key_recovered')).toEqual([expect.objectContaining({ actor_kind: 'operator', actor: 'cli', users: 2, signing_keys: 1, clients: 2, identity_providers: 1 })]);
+    expect(JSON.parse(recovered.stdout).identity_providers).toEqual(['acme']);
+    expect(audit.filter((l) => l.event === 'identity_provider.updated')).toEqual([expect.objectContaining({ actor_kind: 'operator', actor: 'cli', provider: 'acme', fields: 'enabled,client_secret' })]);
     expect(JSON.stringify(audit)).not.toContain(result.clients[0]!.client_secret!);
 
     // Everything left opens with the ring; the server's start-up check passes.
@@ -236,6 +272,10 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       expect((await clients.find('rotated'))!.previousClientSecret).toBeUndefined();
       expect((await clients.find('late'))!.clientSecret).toBe(secrets.late);
       expect((await clients.find('late'))!.previousClientSecret).toBeUndefined();
+    });
+    await withServices([OTHER], async ({ identityProviderStore }) => {
+      expect(await identityProviderStore.find('acme')).toMatchObject({ enabled: false, clientSecretSet: false, updatedAt: NOW });
+      expect(await identityProviderStore.credentials('acme')).toEqual({});
     });
     expect(await cli([OTHER], ['secrets', 'recover-lost-key', '--yes'])).toEqual({ code: 0, stdout: 'nothing to recover: every sealed secret opens with AUTH_ENCRYPTION_KEYS\n', stderr: '' });
   });
