@@ -4,7 +4,7 @@ import { runCli } from './run-cli.ts';
 
 const argv = process.argv.slice(2);
 // Only commands that take a secret on stdin read it, so an interactive `authctl user list` never waits for EOF.
-const stdin = argv.includes('--password-stdin') ? await text(process.stdin) : '';
+const stdin = argv.includes('--password-stdin') || argv.includes('--client-secret-stdin') ? await text(process.stdin) : '';
 
 process.exitCode = await runCli(argv, {
   stdin,

@@ -23,13 +23,15 @@ import { runScopeCommand, SCOPE_USAGE } from './scope-commands.ts';
 import { AUDIT_USAGE, runAuditCommand } from './audit-commands.ts';
 import { runSecretsCommand, SECRETS_USAGE } from './secrets-commands.ts';
 import { CONFIG_USAGE, runConfigCommand } from './config-commands.ts';
+import { IDP_USAGE, runIdpCommand } from './idp-commands.ts';
+import { IdentityProviderError } from '../federation/identity-provider.ts';
 
 export type { CliIo } from './cli-context.ts';
 
 export const USAGE = [
   'usage: authctl <command> [options]',
   '',
-  'Manages the Gatehouse authorization server\'s users, clients and signing keys.',
+  'Manages the Gatehouse authorization server\'s users, clients, upstream identity providers and signing keys.',
   'Uses the server\'s configuration (AUTH_DATABASE_URL, AUTH_DATA_DIR, AUTH_ENCRYPTION_KEYS or AUTH_ENCRYPTION_KEY) and works while it runs.',
   '',
   'commands:',
@@ -37,6 +39,7 @@ export const USAGE = [
   ...DEVICE_USAGE,
   ...PASSKEY_USAGE,
   ...CLIENT_USAGE,
+  ...IDP_USAGE,
   ...SCOPE_USAGE,
   ...KEYS_USAGE,
   ...AUDIT_USAGE,
@@ -56,6 +59,7 @@ const GROUPS = {
         ? runDeviceCommand(sub, args, ctx)
         : runUserCommand(sub, args, ctx),
   client: runClientCommand,
+  idp: runIdpCommand,
   scope: runScopeCommand,
   keys: runKeyCommand,
   // No subcommand: everything after `audit` is its flags.
@@ -105,7 +109,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const EXPECTED_ERRORS = [CliError, AccountError, PasswordPolicyError, ClientRegistryError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
+const EXPECTED_ERRORS = [CliError, AccountError, PasswordPolicyError, ClientRegistryError, IdentityProviderError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
 
 function fail(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {
