@@ -205,6 +205,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     // reloadKeys is defined below; it is only called once requests are served.
     keys: createKeyAdmin({ keys: services.keys, audit, clock, retainMs: policy.retainMs, onRotated: () => reloadKeys() }),
     clients: createClientAdmin({ clients: services.clients, audit }),
+    identityProviders,
     flushAudit: () => auditSink.flush(),
   };
   const adminApi = createAdminApi({

@@ -27,6 +27,7 @@ const ADMIN_WORDS: Record<AdminScope, string> = {
   'admin:clients:write': 'Register, change and remove applications',
   'admin:keys': 'Rotate the signing keys',
   'admin:audit:read': 'Read the audit trail',
+  'admin:identity-providers:write': 'Add, change and remove the identity providers users sign in with',
 };
 
 const COLLECTION_SCOPE = /^([a-z][a-z0-9_-]*):(read|write)$/;

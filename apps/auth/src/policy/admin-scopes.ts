@@ -7,7 +7,7 @@
  *   and the client lists it as above;
  * - a client_credentials token has no user: only the client's list applies.
  */
-export const ADMIN_SCOPES = ['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read'] as const;
+export const ADMIN_SCOPES = ['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read', 'admin:identity-providers:write'] as const;
 
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 

@@ -138,7 +138,7 @@ describe.each(TEST_ENGINES)('the admin API framework on %s', (engine) => {
     expect(doc.servers).toEqual([{ url: `${server.issuer}/admin/v1` }]);
     const scheme = doc.components.securitySchemes.adminToken!;
     expect(scheme.flows.clientCredentials.tokenUrl).toBe(`${server.issuer}/oauth2/v1/token`);
-    expect(Object.keys(scheme.flows.clientCredentials.scopes)).toEqual(['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read']);
+    expect(Object.keys(scheme.flows.clientCredentials.scopes)).toEqual(['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read', 'admin:identity-providers:write']);
     expect(doc.components.schemas.Problem).toMatchObject({ required: ['type', 'title', 'status', 'code'] });
   });
 

@@ -25,7 +25,7 @@ describe('admin scopes in the access policy (closed by default)', () => {
   });
 
   it('names and audience', () => {
-    expect(ADMIN).toEqual(['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read']);
+    expect(ADMIN).toEqual(['admin:users:read', 'admin:users:write', 'admin:clients:write', 'admin:keys', 'admin:audit:read', 'admin:identity-providers:write']);
     expect(ADMIN.every(isAdminScope)).toBe(true);
     expect(['admin', 'admin:users', 'movies:read', 'ADMIN:KEYS', 'constructor'].some(isAdminScope)).toBe(false);
     expect(adminAudience('https://id.example')).toBe('https://id.example/admin/v1');

@@ -11,6 +11,7 @@ import type { Logger } from '../../logging/logger.ts';
 import type { ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { adminAudience } from '../../policy/admin-scopes.ts';
 import type { ClientAdmin } from '../client-admin.ts';
+import type { IdentityProviderService } from '../../federation/identity-provider-service.ts';
 import type { KeyAdmin } from '../key-admin.ts';
 import type { UserAdmin } from '../user-admin.ts';
 import type { UserRoutesDeps } from './users-routes.ts';
@@ -21,6 +22,7 @@ import { addClientRoutes } from './clients-routes.ts';
 import { addKeyRoutes } from './keys-routes.ts';
 import { addUserRoutes } from './users-routes.ts';
 import { addAuditRoutes } from './audit-routes.ts';
+import { addIdentityProviderRoutes } from './identity-providers-routes.ts';
 
 export interface AdminApiDeps {
   issuer: string;
@@ -38,6 +40,8 @@ export interface AdminApiDeps {
   /** For `since` / `until` given as a duration back from now. */
   clock: () => number;
   clients: ClientAdmin;
+  /** The upstream identity providers (federation/identity-provider-service.ts), as `authctl idp`. */
+  identityProviders: IdentityProviderService;
   logger: Logger;
 }
 
@@ -62,5 +66,6 @@ export function createAdminApi(deps: AdminApiDeps): AdminRouter {
   addKeyRoutes(router, { keys: deps.keys });
   addAuditRoutes(router, { trail: deps.auditTrail, clock: deps.clock, ...(deps.flushAudit ? { flush: deps.flushAudit } : {}) });
   addClientRoutes(router, { clients: deps.clients });
+  addIdentityProviderRoutes(router, { identityProviders: deps.identityProviders });
   return router;
 }

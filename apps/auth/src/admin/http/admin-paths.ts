@@ -25,6 +25,8 @@ export const ADMIN_PATHS = [
   '/clients',
   '/clients/{id}',
   '/clients/{id}/secret/rotate',
+  '/identity-providers',
+  '/identity-providers/{slug}',
   '/audit-events',
 ] as const;
 

@@ -16,6 +16,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { AuditEventJson, AuditEventPageJson } from '../../audit/audit-json.ts';
 import type { AdminScope } from '../../policy/admin-scopes.ts';
 import { ClientJson, ClientPageJson, ClientWithSecretJson } from '../json/client-json.ts';
+import { IdentityProviderJson, IdentityProviderPageJson } from '../json/identity-provider-json.ts';
 import { KeyJson } from '../json/key-json.ts';
 import { GrantJson, SessionJson } from '../json/session-json.ts';
 import { UserDetailsJson, UserJson, UserPageJson } from '../json/user-json.ts';
@@ -30,6 +31,7 @@ const SCOPE_TEXT: Record<AdminScope, string> = {
   'admin:clients:write': 'Every /clients endpoint, reads included',
   'admin:keys': 'List and rotate signing keys',
   'admin:audit:read': 'Read the audit trail',
+  'admin:identity-providers:write': 'Every /identity-providers endpoint, reads included',
 };
 
 /** The named schemas, in the document's order. */
@@ -46,6 +48,8 @@ const COMPONENTS: ReadonlyArray<readonly [string, z.ZodType]> = [
   ['Client', ClientJson],
   ['ClientWithSecret', ClientWithSecretJson],
   ['ClientPage', ClientPageJson],
+  ['IdentityProvider', IdentityProviderJson],
+  ['IdentityProviderPage', IdentityProviderPageJson],
 ];
 const COMPONENT_NAMES = new Map<unknown, string>(COMPONENTS.map(([name, schema]) => [schema, name]));
 
@@ -123,7 +127,7 @@ export function adminOpenApi(issuer: string, routes: readonly AdminRouteDeclarat
     info: {
       title: 'Gatehouse admin API',
       version: '1',
-      description: 'Operator access to users, clients, keys and the audit trail. Tokens come from this server (client_credentials, or an admin user\'s code flow) with the admin scopes.',
+      description: 'Operator access to users, clients, upstream identity providers, keys and the audit trail. Tokens come from this server (client_credentials, or an admin user\'s code flow) with the admin scopes.',
     },
     servers: [{ url: `${issuer}/admin/v1` }],
     paths,

@@ -36,6 +36,10 @@ export const ADMIN_PROBLEM_CODES = [
   'client_not_found',
   'duplicate_client',
   'public_client',
+  // Identity providers (identity-providers-routes.ts).
+  'identity_provider_not_found',
+  'duplicate_identity_provider',
+  'domain_in_use',
 ] as const;
 
 export type AdminProblemCode = (typeof ADMIN_PROBLEM_CODES)[number];
