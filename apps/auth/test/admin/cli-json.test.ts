@@ -1,5 +1,5 @@
 /**
- * One JSON shape per resource (admin/json/): for the same stored user, session, client, key and
+ * One JSON shape per resource (admin/json/): for the same stored user, session, client, identity provider, key and
  * audit event, `authctl ... --json` prints exactly the admin API's body. The CLI runs in process
  * on the server's own database, as an operator would on the same host.
  */
@@ -11,7 +11,7 @@ import { addAdminClient, call, machineToken } from './admin-support.ts';
 
 describe.each(TEST_ENGINES)('authctl --json and the admin API on %s', (engine) => {
   let server: TestAuthServer;
-  let tokens: Record<'read' | 'write' | 'clients' | 'keys' | 'audit', string>;
+  let tokens: Record<'read' | 'write' | 'clients' | 'keys' | 'audit' | 'idps', string>;
   let aliceId: string;
 
   async function cli(argv: string[]): Promise<unknown> {
@@ -38,6 +38,7 @@ describe.each(TEST_ENGINES)('authctl --json and the admin API on %s', (engine) =
       clients: await machineToken(server, 'admin:clients:write'),
       keys: await machineToken(server, 'admin:keys'),
       audit: await machineToken(server, 'admin:audit:read'),
+      idps: await machineToken(server, 'admin:identity-providers:write'),
     };
     await server.createUser({ username: 'alice', groups: ['admins', 'editors'] });
     await server.createUser({ username: 'bob' });
@@ -74,6 +75,15 @@ describe.each(TEST_ENGINES)('authctl --json and the admin API on %s', (engine) =
     const listed = await cli(['client', 'list', '--json']);
     expect((listed as { items: unknown[] }).items.length).toBeGreaterThan(2);
     expect(listed).toEqual(await api('/clients', tokens.clients));
+  });
+
+  it('an identity provider: `idp add|show --json` is GET /identity-providers/{slug}; `idp list --json` is GET /identity-providers', async () => {
+    const added = await cli(['idp', 'add', 'github', '--preset', 'github', '--client-id', 'Iv1.cli', '--client-secret', 'cli-json-secret', '--map-group', 'org/team=editors', '--json']);
+    expect(added).toMatchObject({ slug: 'github', client_secret_set: true, group_mappings: [{ upstream: 'org/team', group: 'editors' }] });
+    expect(JSON.stringify(added)).not.toContain('cli-json-secret');
+    expect(added).toEqual(await api('/identity-providers/github', tokens.idps));
+    expect(await cli(['idp', 'show', 'github', '--json'])).toEqual(await api('/identity-providers/github', tokens.idps));
+    expect(await cli(['idp', 'list', '--json'])).toEqual(await api('/identity-providers', tokens.idps));
   });
 
   it('the signing keys: `keys list --json` is GET /keys', async () => {
