@@ -6,10 +6,14 @@
  * path) the server's usual contract shapes; a refused request changes no stored account or key.
  */
 import { createHash } from 'node:crypto';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { anyShape, fc, fuzzRequest, fuzzSettings, parserRejection, problemJson, runFuzz, type FuzzResponse, type FuzzTarget, type RouteSpec } from '@gatehouse/fuzz';
 import { ADMIN_PROBLEM_CODES } from '../../src/admin/http/problem.ts';
+import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { createAuditor } from '../../src/audit/auditor.ts';
+import { createIdentityProviderService } from '../../src/federation/identity-provider-service.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';
 import { addAdminClient, machineToken } from '../admin/admin-support.ts';
 import { authErrorShape, pathOf } from './auth-contract.ts';
@@ -31,10 +35,12 @@ describe.each(TEST_ENGINES)('fuzz: the admin API (/admin/v1) on %s', (engine) =>
       const user = await server.createUser();
       ids.push((await server.app.services.accounts.findByUsername(user.username))!.id);
     }
+    const identityProviders = createIdentityProviderService({ store: server.app.services.identityProviderStore, audit: createAuditor({ logger: pino({ level: 'silent' }) }) });
+    await identityProviders.create(CLI_OPERATOR, { slug: 'github', preset: 'github', clientId: 'Iv1.fuzz', clientSecret: 'fuzz-secret' });
     // Every scope but admin:keys (a valid rotation per run would only make the run slow), a
     // read-only token, and a token of the API audience.
     authorization = [
-      `Bearer ${await machineToken(server, 'admin:users:read admin:users:write admin:clients:write admin:audit:read')}`,
+      `Bearer ${await machineToken(server, 'admin:users:read admin:users:write admin:clients:write admin:audit:read admin:identity-providers:write')}`,
       `Bearer ${await machineToken(server, 'admin:users:read')}`,
       `Bearer ${(await server.login({ scope: 'openid movies:read' })).access_token}`,
     ];
@@ -55,6 +61,8 @@ describe.each(TEST_ENGINES)('fuzz: the admin API (/admin/v1) on %s', (engine) =>
       { path: '/admin/v1/users/:id/grants/:grantId', methods: ['DELETE'], params },
       { path: '/admin/v1/keys', methods: ['GET'] },
       { path: '/admin/v1/keys/rotate', methods: ['POST'] },
+      { path: '/admin/v1/identity-providers', methods: ['GET', 'POST'], query: ['limit', 'after'] },
+      { path: '/admin/v1/identity-providers/:slug', methods: ['GET', 'PATCH', 'DELETE'], params: { slug: ['github', 'nope', 'constructor', '__proto__', ''] } },
     ];
   });
   afterAll(() => server?.close());
