@@ -86,6 +86,7 @@ import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
 import { createClientAdmin } from './admin/client-admin.ts';
+import { createScopeAdmin } from './admin/scope-admin.ts';
 import type { Actor } from './admin/user-admin.ts';
 import { createAdminOverview } from './admin/overview.ts';
 import { createConsoleRouter } from './console/console-routes.ts';
@@ -226,7 +227,14 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     flush: admin.flushAudit,
     clock,
   });
-  const adminConsole = createConsoleRouter(handlerServices, consoleSections(), { ...handlerServices, ...admin, policies: services.scopePolicies, auditTrail: services.auditTrail, overview });
+  const adminConsole = createConsoleRouter(handlerServices, consoleSections(), {
+    ...handlerServices,
+    ...admin,
+    policies: services.scopePolicies,
+    scopes: createScopeAdmin({ policies: services.scopePolicies, apiScopes: config.api.scopes, audit }),
+    auditTrail: services.auditTrail,
+    overview,
+  });
 
   // Gatehouse's own routes, answered by the outer app: none needs oidc-provider's request context.
   const ownRoutes: RouteGroupPart[] = [

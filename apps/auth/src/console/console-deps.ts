@@ -11,6 +11,7 @@ import type { AdminOverview } from '../admin/overview.ts';
 import type { IssuedPasswordReset } from '../admin/password-reset.ts';
 import type { Actor, UserAdmin } from '../admin/user-admin.ts';
 import type { ScopePolicyService } from '../policy/scope-policy-service.ts';
+import type { ScopeAdmin } from '../admin/scope-admin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 
 export interface ConsoleDeps extends Pick<HandlerServices, 'config' | 'clock' | 'logger' | 'devices' | 'passkeys' | 'recoveryCodes' | 'sessionMeta' | 'consents' | 'accounts'> {
@@ -20,6 +21,8 @@ export interface ConsoleDeps extends Pick<HandlerServices, 'config' | 'clock' | 
   clients: ClientAdmin;
   keys: KeyAdmin;
   policies: ScopePolicyService;
+  /** The access policy's changes, audited with the admin (admin/scope-admin.ts). */
+  scopes: ScopeAdmin;
   /** The stored audit trail (audit/audit-trail.ts). */
   auditTrail: AuditTrail;
   /** Writes the audit events still queued, before the trail is read. */

@@ -7,11 +7,18 @@ import type { ConsoleSection } from './console-routes.ts';
 import type { ConsoleDeps } from './console-deps.ts';
 import { dashboardSection } from './dashboard.ts';
 import { usersSection } from './users/users-section.ts';
+import { clientsSection } from './clients-section.ts';
+import { scopesSection } from './scopes-section.ts';
+import { keysSection } from './keys-section.ts';
+import { auditSection } from './audit-section.ts';
 
 export function consoleSections(): ConsoleSection<ConsoleDeps>[] {
   return [
     dashboardSection,
     usersSection,
-    // Clients, Scope policies, Signing keys, Audit trail (part B): one line each.
+    clientsSection,
+    scopesSection,
+    keysSection,
+    auditSection,
   ];
 }
