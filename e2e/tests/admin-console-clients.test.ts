@@ -71,15 +71,28 @@ describe('issue 33, the admin console: clients', () => {
     await checkAtBothWidths(page, 'admin-console-clients-new');
   });
 
-  it('registers a confidential client and shows its secret once, with a working copy button', async () => {
+  it('shows a refused registration in its form, as typed, with what is wrong', async () => {
     await tabTo(page, '#client_id');
     await page.keyboard.type('console-app');
     await tabTo(page, '#name');
     await page.keyboard.type('Console App');
     await tabTo(page, '#redirect_uris');
-    await page.keyboard.type(REDIRECT_URI);
+    await page.keyboard.type(`${REDIRECT_URI}#fragment`);
     await tabTo(page, '#first_party');
     await page.keyboard.press('Space');
+    await tabTo(page, '#new-client-form button[type=submit]');
+    await enter();
+    expect(await page.locator('#client-error code').allTextContents()).toEqual(['invalid_redirect_uri', 'redirect_uris']);
+    expect(await page.inputValue('#client_id')).toBe('console-app');
+    expect(await page.inputValue('#redirect_uris')).toBe(`${REDIRECT_URI}#fragment`);
+    expect(await page.isChecked('#first_party')).toBe(true);
+    await checkAtBothWidths(page, 'admin-console-clients-new-refused');
+  });
+
+  it('registers a confidential client and shows its secret once, with a working copy button', async () => {
+    await tabTo(page, '#redirect_uris');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type(REDIRECT_URI);
     await tabTo(page, '#new-client-form button[type=submit]');
     await enter();
     expect(await text('#flash')).toBe('Client console-app is registered.');

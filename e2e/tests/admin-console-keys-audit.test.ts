@@ -106,6 +106,16 @@ describe('issue 33, the admin console: scope policies, signing keys, audit trail
     expect(await page.locator('#audit-list tbody tr').first().locator('td').nth(4).textContent()).toBe(`admin ${admin.username}`);
     await checkAtBothWidths(page, 'admin-console-audit');
 
+    // A filter the trail cannot read is shown above the form, as typed.
+    await tabTo(page, '#filter-until');
+    await page.keyboard.type('tomorrow');
+    await page.keyboard.press('Enter');
+    await page.locator('#filter-error').waitFor();
+    expect(await text('#filter-error p')).toBe('until must be an ISO 8601 time with a zone (2026-11-23T10:00:00Z) or a duration back from now (30m, 24h, 7d)');
+    expect(await page.inputValue('#filter-until')).toBe('tomorrow');
+    await checkAtBothWidths(page, 'admin-console-audit-refused');
+    await page.goto(`${stack.authUrl}/admin/audit?event=admin.&since=1h`);
+
     // authctl made this admin an admin (admin.user.updated): the event links to their page in the Users section.
     const accountId = (await page.locator('#audit-list tr[data-event="admin.user.updated"] td').nth(2).locator('a').getAttribute('href'))!.split('/').pop()!;
     await tabTo(page, `#audit-list tr[data-event="admin.user.updated"] a[href="/admin/users/${accountId}"]`);
