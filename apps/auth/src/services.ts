@@ -36,6 +36,7 @@ import { createSessionMetaStore, type SessionMetaStore } from './sessions/sessio
 import { createPasswordResetStore, type PasswordResetStore } from './accounts/password-reset-store.ts';
 import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
 import { createIdentityProviderStore, type IdentityProviderStore } from './federation/identity-provider-store.ts';
+import { createAccountLinkStore, type AccountLinkStore } from './federation/account-link-store.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
@@ -76,6 +77,8 @@ export interface AuthServices {
   consents: ConsentStore;
   /** The upstream identity providers (federation/); operators and sign-ins use them through IdentityProviderService. */
   identityProviderStore: IdentityProviderStore;
+  /** Upstream identity providers' users linked to local accounts (federation/). */
+  accountLinks: AccountLinkStore;
   /** Open SSE streams, ended with a retry hint on shutdown. */
   streams: StreamRegistry;
   clock: () => number;
@@ -159,6 +162,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     passwordResets: createPasswordResetStore(db, clock),
     consents: createConsentStore(db, clock),
     identityProviderStore: createIdentityProviderStore(db, box, clock),
+    accountLinks: createAccountLinkStore(db, clock),
     streams: createStreamRegistry(),
     clock,
     ping: async () => {

@@ -428,4 +428,21 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '027_account_links': {
+    async up(db: Kysely<unknown>) {
+      // Upstream users linked to local accounts (federation/account-link-store.ts): a returning
+      // federated user is found by (provider slug, upstream subject), never by e-mail. An account
+      // holds at most one link per provider. Removing the account removes its links.
+      await db.schema
+        .createTable('account_links')
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .addPrimaryKeyConstraint('account_links_pk', ['provider', 'subject'])
+        .addUniqueConstraint('account_links_account_provider', ['account_id', 'provider'])
+        .execute();
+    },
+  },
 };

@@ -326,6 +326,17 @@ export interface IdentityProvidersTable {
   updated_at: number | null;
 }
 
+/** An upstream identity provider's user linked to a local account (federation/account-link-store.ts). */
+export interface AccountLinksTable {
+  /** The identity provider's slug. */
+  provider: string;
+  /** The upstream's stable user id (`sub`, or GitHub's numeric `id`). */
+  subject: string;
+  account_id: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -346,4 +357,5 @@ export interface AuthSchema {
   password_resets: PasswordResetsTable;
   consents: ConsentsTable;
   identity_providers: IdentityProvidersTable;
+  account_links: AccountLinksTable;
 }
