@@ -103,6 +103,8 @@ import { createAuditor } from './audit/auditor.ts';
 import { createIdentityProviderService } from './federation/identity-provider-service.ts';
 import { createBackchannelLogout, type BackchannelLogout } from './sessions/backchannel-logout.ts';
 import { createLogoutTokenSigner } from './sessions/logout-token.ts';
+import { registryDirectory } from './federation/registry-directory.ts';
+import { createUpstreamClient } from './federation/upstream-client.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
@@ -184,7 +186,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   });
   // Each route factory's type takes only the services its handlers use.
   const identityProviders = createIdentityProviderService({ store: services.identityProviderStore, audit });
-  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout, identityProviders };
+  // The sign-in with upstream identity providers: the registry's enabled providers, and
+  // openid-client as the relying party (its requests through the injected fetch).
+  const federation = { directory: registryDirectory(identityProviders), upstream: createUpstreamClient({ fetch: deps.fetch ?? globalThis.fetch, clock }) };
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout, identityProviders, federation };
 
   const staticAssets = authStaticAssets();
 

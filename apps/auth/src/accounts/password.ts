@@ -27,6 +27,14 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 }
 
 /**
+ * The password hash of an account that has no password (created by a federated sign-in): not
+ * an argon2 hash, so no password verifies against it.
+ */
+export const NO_PASSWORD = '!no-password';
+
+export const hasPassword = (passwordHash: string): boolean => passwordHash !== NO_PASSWORD;
+
+/**
  * Hash of a random password nobody knows, made once with OPTIONS. Being a constant, even the
  * first unknown-user login costs exactly one verification; a test keeps its parameters in step.
  */

@@ -18,6 +18,18 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
 /** The error a refused token exchange was answered (RFC 8693 §2.2.2, RFC 6749 §5.2); `other` for anything else. */
 export type TokenExchangeRefusal = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'invalid_grant' | 'invalid_target' | 'invalid_scope' | 'other';
 
+/** Why a federated sign-in (federation/) ended without a session. */
+export type FederatedFailureReason =
+  | 'upstream_unavailable'
+  | 'upstream_refused'
+  | 'upstream_error'
+  | 'state_mismatch'
+  | 'invalid_upstream_response'
+  | 'unverified_email'
+  | 'attempt_expired'
+  | 'not_invited'
+  | 'account_disabled';
+
 /** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
 export type ActorFields = {
   actor_kind: 'operator' | 'account' | 'client';
@@ -172,6 +184,23 @@ export interface AuditFields {
   'consent.denied': { account_id: string; client_id: string; ip: string };
   /** The user revoked a client on the account page: the record and that client's grants ended. */
   'consent.revoked': { account_id: string; client_id: string; ip: string; grants: number };
+  /**
+   * A user signed in with an upstream identity provider and was matched to the account by its
+   * link; `upstream_mfa`: the upstream's amr/acr stood for the second factor (else a Gatehouse
+   * factor follows, audited as usual).
+   */
+  'login.federated': { account_id: string; provider: string; ip: string; upstream_mfa: boolean };
+  /** A federated sign-in refused: the user saw a page saying why. */
+  'login.federated.failure': { provider: string; ip: string; reason: FederatedFailureReason };
+  /** An account created on a first federated sign-in (just-in-time provisioning), linked to its upstream user. */
+  'account.provisioned': { account_id: string; provider: string; ip: string };
+  /**
+   * An upstream user linked to a local account: by the user, after proving the account with its
+   * password and second factor (`sign_in`), or by an operator.
+   */
+  'account.linked': { account_id: string; provider: string; ip: string; via: 'sign_in' } | ({ account_id: string; provider: string; via: 'operator' } & ActorFields);
+  /** A link removed: by the user on the account page, or by an operator. */
+  'account.unlinked': { account_id: string; provider: string; ip: string; via: 'account_page' } | ({ account_id: string; provider: string; via: 'operator' } & ActorFields);
 }
 
 export type AuditEvent = keyof AuditFields;

@@ -49,7 +49,19 @@ export type AuthErrorCode =
   | 'password_too_long'
   | 'password_common'
   | 'invalid_enrollment'
-  | 'reset_link_invalid';
+  | 'reset_link_invalid'
+  // Federated sign-in (interactions/federated/).
+  | 'unknown_provider'
+  | 'upstream_unavailable'
+  | 'upstream_refused'
+  | 'upstream_error'
+  | 'state_mismatch'
+  | 'invalid_upstream_response'
+  | 'unverified_email'
+  | 'attempt_expired'
+  | 'not_invited'
+  | 'already_linked'
+  | 'last_sign_in_method';
 
 export class AuthError extends HttpError<AuthErrorCode> {
   constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {

@@ -6,6 +6,8 @@ import type { AuthMetrics } from '../metrics/auth-metrics.ts';
 import type { AuthServices } from '../services.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 import type { IdentityProviderService } from '../federation/identity-provider-service.ts';
+import type { ProviderDirectory } from '../federation/provider-directory.ts';
+import type { UpstreamClient } from '../federation/upstream-client.ts';
 
 /**
  * Everything app.ts can hand the browser-facing handlers (interactions, authenticator): the
@@ -24,4 +26,6 @@ export interface HandlerServices extends AuthServices {
   backchannelLogout: BackchannelLogout;
   /** The upstream identity providers (federation/identity-provider-service.ts), auditing as whoever acts. */
   identityProviders: IdentityProviderService;
+  /** Sign-in with upstream identity providers: which ones, and the relying party that talks to them. */
+  federation: { directory: ProviderDirectory; upstream: UpstreamClient };
 }

@@ -19,6 +19,8 @@ export interface PendingLogin {
   pendingTotpSecret?: string;
   /** Recovery codes shown on the enrollment page and stored when the enrollment completes (sealed JSON). */
   pendingRecoveryCodes?: string;
+  /** The slug of the upstream provider that stood for the first factor (a federated sign-in). */
+  federatedBy?: string;
 }
 
 /** The steps an interaction can be at: the prompts of oidc/interaction-policy.ts. */
@@ -52,7 +54,8 @@ export function pendingLogin(interaction: Interaction): PendingLogin | undefined
  * oidc-provider's (its own clock, like its `persist()`), so no time of ours is mixed in.
  */
 export async function savePendingLogin(interaction: Interaction, pending: PendingLogin): Promise<void> {
-  interaction.result = { gatehouse: pending };
+  // Other steps' state on the interaction (a federated sign-in's, federated/federation-state.ts) stays.
+  interaction.result = { ...interaction.result, gatehouse: pending };
   await interaction.persist();
 }
 

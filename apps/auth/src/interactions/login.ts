@@ -10,6 +10,8 @@
  *   403 (login/check-password.ts);
  * - success answers 200 with the second-factor page, with the TOTP enrollment and its recovery
  *   codes when the account has no TOTP (login/prepare-second-factor.ts, mfa-step.ts);
+ * - home-realm discovery first: a browser's username that is an e-mail of a provider's home-realm
+ *   domain goes to that provider, its password unread (federated/home-realm.ts);
  * - any refusal once the interaction is known re-renders the login page with the refusal's
  *   status, message and code and the username as read; an expired interaction is the error
  *   middleware's (login/login-refusal.ts, http/form-page.ts).
@@ -22,8 +24,11 @@ import { prepareSecondFactor, type PrepareSecondFactorDeps } from './login/prepa
 import { readCredentials, readLoginRequest, type ReadLoginRequestDeps } from './login/read-login-request.ts';
 import { regulatePassword, type RegulatePasswordDeps } from './login/regulate-password.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
+import { homeRealmProvider, type HomeRealmDeps } from './federated/home-realm.ts';
+import { startFederatedSignIn, type StartFederatedDeps } from './federated/start-federated.ts';
+import type { LoginRefusalDeps } from './login/login-refusal.ts';
 
-export type LoginDeps = ReadLoginRequestDeps & RegulatePasswordDeps & CheckPasswordDeps & PrepareSecondFactorDeps & MfaStepDeps;
+export type LoginDeps = ReadLoginRequestDeps & RegulatePasswordDeps & CheckPasswordDeps & PrepareSecondFactorDeps & MfaStepDeps & HomeRealmDeps & StartFederatedDeps & LoginRefusalDeps;
 
 export function createLoginHandler(deps: LoginDeps) {
   return async function login(ctx: Context): Promise<void> {
@@ -31,6 +36,11 @@ export function createLoginHandler(deps: LoginDeps) {
     await formPage(ctx, {
       read: () => readLoginRequest(ctx, deps),
       async run({ body, interaction, json }) {
+        const realm = await homeRealmProvider(deps, body);
+        if (realm) {
+          await startFederatedSignIn(ctx, deps, interaction, realm);
+          return;
+        }
         const credentials = readCredentials(body);
         username = credentials.username;
         const attempt = await regulatePassword(ctx, deps, credentials.username);

@@ -12,29 +12,60 @@ import { createSelectAccountHandler, type SelectAccountDeps } from './select-acc
 import { renderSelectAccountStep, SELECT_ACCOUNT_PATH, type SelectAccountStepDeps } from './select-account-step.ts';
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
+import { FEDERATED_CALLBACK_PATH } from '../federation/callback-url.ts';
+import { FEDERATED_PATHS } from '../views/federated-pages.ts';
+import { createStartFederatedHandler, type StartFederatedDeps } from './federated/start-federated.ts';
+import { createFederatedCallbackHandler, type FederatedCallbackDeps } from './federated/federated-callback.ts';
+import { createFederatedChoiceHandler } from './federated/federated-choice.ts';
+import { createFederatedCancelHandler } from './federated/federated-cancel.ts';
+import { loginProviders, type LoginProvidersDeps } from './federated/login-providers.ts';
 
 const PUSH_POLL_PATH = '/mfa/push/:id';
 const PUSH_STATUS_PATH = '/mfa/push/:id/status';
+const FEDERATED_START_PATH = '/login/federated/:slug';
 
 /** The patterns of the interaction steps served here besides the contract's (metrics labels, http/route-name.ts). */
-export const INTERACTION_ROUTE_NAMES: readonly string[] = [CONSENT_PATH, SELECT_ACCOUNT_PATH, PUSH_POLL_PATH, PUSH_STATUS_PATH];
+export const INTERACTION_ROUTE_NAMES: readonly string[] = [
+  CONSENT_PATH,
+  SELECT_ACCOUNT_PATH,
+  PUSH_POLL_PATH,
+  PUSH_STATUS_PATH,
+  FEDERATED_PATHS.choice,
+  FEDERATED_PATHS.cancel,
+  FEDERATED_START_PATH,
+  FEDERATED_CALLBACK_PATH,
+];
 
 /** What the interaction routes use: the union of their handlers' needs. */
-export type InteractionRoutesDeps = LoginDeps & MfaVerifyDeps & PushPollDeps & PushStatusDeps & ConsentDeps & ConsentStepDeps & SelectAccountDeps & SelectAccountStepDeps;
+export type InteractionRoutesDeps = LoginDeps &
+  MfaVerifyDeps &
+  PushPollDeps &
+  PushStatusDeps &
+  ConsentDeps &
+  ConsentStepDeps &
+  SelectAccountDeps &
+  SelectAccountStepDeps &
+  StartFederatedDeps &
+  FederatedCallbackDeps &
+  LoginProvidersDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
-async function renderLogin(ctx: Context, provider: Provider, uid: string): Promise<void> {
+async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: LoginProvidersDeps): Promise<void> {
   const interaction = await provider.Interaction.find(uid);
   const name = interaction ? await clientName(provider, interaction) : '';
-  // A passkey sign-in from this page ends in a redirect to the client (CSP form-action).
-  if (interaction) ctx.state.formActionOrigins = redirectOrigin(interaction);
   ctx.status = 200;
   if (responseFormat(ctx) === 'json') {
+    // A passkey sign-in from this page ends in a redirect to the client (CSP form-action).
+    if (interaction) ctx.state.formActionOrigins = redirectOrigin(interaction);
     ctx.body = { status: 'login_required', interaction: uid, next: AUTH_ROUTES.login, client: name };
     return;
   }
+  const providers = await loginProviders(deps);
+  // A passkey sign-in ends in a redirect to the client, a provider's button in one to the
+  // provider (CSP form-action).
+  if (interaction) ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...providers.origins];
   ctx.type = 'html';
-  ctx.body = loginPage({ uid, clientName: name });
+  ctx.body = loginPage({ uid, clientName: name, providers: providers.buttons, homeRealm: providers.homeRealm });
 }
 
 /**
@@ -42,7 +73,7 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string): Promi
  * the consent page for the `consent` prompt, the password step otherwise (HTML, or JSON for API
  * clients).
  */
-export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps) {
+export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps) {
   return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
     if (interaction?.prompt.name === 'select_account') {
@@ -53,7 +84,7 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
       await renderConsentStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
       return;
     }
-    await renderLogin(ctx, provider, uid);
+    await renderLogin(ctx, provider, uid, deps);
   };
 }
 
@@ -66,6 +97,11 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   router.get(PUSH_STATUS_PATH, createPushStatusHandler(deps));
   router.post(CONSENT_PATH, createConsentHandler(deps));
   router.post(SELECT_ACCOUNT_PATH, createSelectAccountHandler(deps));
+  // The fixed paths first: `choice` and `cancel` are not provider slugs.
+  router.post(FEDERATED_PATHS.choice, createFederatedChoiceHandler(deps));
+  router.post(FEDERATED_PATHS.cancel, createFederatedCancelHandler(deps));
+  router.post(FEDERATED_START_PATH, createStartFederatedHandler(deps));
+  router.get(FEDERATED_CALLBACK_PATH, createFederatedCallbackHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
     const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['select_account', 'login', 'consent']);

@@ -16,7 +16,7 @@
  */
 import { Counter, Gauge, type Registry } from '@gatehouse/metrics';
 
-export type LoginStep = 'password' | 'mfa' | 'passkey';
+export type LoginStep = 'password' | 'mfa' | 'passkey' | 'federated';
 export type LoginOutcome = 'success' | 'failure' | 'delayed' | 'locked';
 export type SecondFactorMethod = 'totp' | 'push' | 'recovery' | 'passkey';
 export type SecondFactorOutcome = 'success' | 'failure' | 'denied' | 'expired';
@@ -49,7 +49,7 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
   const registers = [registry];
   const logins = new Counter({
     name: 'auth_logins_total',
-    help: 'Login steps answered, by step (password, mfa, passkey: passwordless) and outcome (success, failure, delayed, locked).',
+    help: 'Login steps answered, by step (password, mfa, passkey: passwordless, federated: an upstream identity provider) and outcome (success, failure, delayed, locked).',
     labelNames: ['step', 'outcome'] as const,
     registers,
   });

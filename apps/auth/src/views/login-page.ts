@@ -1,6 +1,7 @@
 import { html } from '@gatehouse/html';
 import { layout } from './layout.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
+import { providerButtons, type FederatedProviderButton } from './federated-pages.ts';
 
 /** The scripts of a page offering passkeys: the vendored WebAuthn library, then ours. */
 export const PASSKEY_SCRIPTS = ['/static/simplewebauthn-browser.js', '/static/passkey.js'];
@@ -12,12 +13,24 @@ export interface LoginPageModel {
   error?: string;
   /** The error's stable code, named under the message (docs/spec.md §7). */
   errorCode?: string;
+  /** The enabled upstream identity providers: one "Continue with …" button each. */
+  providers?: readonly FederatedProviderButton[];
+  /**
+   * Some provider has home-realm domains: an e-mail of one of them goes to its provider, so the
+   * password may be left empty.
+   */
+  homeRealm?: boolean;
+  /** The user is linking an upstream account: the password and second factor prove the local one. */
+  linking?: { providerName: string };
 }
 
 /**
  * The password step, and passwordless sign-in with a passkey (a button, and the username
  * field's autofill where the browser supports conditional mediation). A page showing an error
  * does not start the autofill request again, so a refused passkey is never retried unasked.
+ * Below them, one button per enabled upstream identity provider. While linking an upstream
+ * account, the page says so and offers neither the passkey nor the providers: the password and
+ * the second factor prove the local account.
  */
 export function loginPage(model: LoginPageModel): string {
   return layout({
@@ -27,19 +40,22 @@ export function loginPage(model: LoginPageModel): string {
 <p class="muted">to continue to <strong>${model.clientName}</strong></p>
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 ${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
+${model.linking ? html`<p class="notice" role="status" id="linking-notice">Sign in to your Gatehouse account to link it with ${model.linking.providerName}.</p>` : ''}
 <form method="post" action="/login" autocomplete="on">
 <input type="hidden" name="uid" value="${model.uid}">
 <label for="username">Username</label>
 <input id="username" name="username" autocomplete="username webauthn" required maxlength="64" value="${model.username ?? ''}" autofocus>
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
+<input id="password" name="password" type="password" autocomplete="current-password"${model.homeRealm && !model.linking ? html` aria-describedby="home-realm-hint"` : html` required`} maxlength="1024">
+${model.homeRealm && !model.linking ? html`<p class="muted" id="home-realm-hint">Company account? Enter your work e-mail address and choose Continue.</p>` : ''}
 <button type="submit">Continue</button>
 </form>
-<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="${model.error ? 'false' : 'true'}">
+${model.linking ? '' : html`<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="${model.error ? 'false' : 'true'}">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="credential" value="">
 <button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>Sign in with a passkey</button>
 <p class="muted" role="status" data-passkey-status></p>
-</form>`,
+</form>
+${providerButtons(model.uid, model.providers ?? [])}`}`,
   });
 }

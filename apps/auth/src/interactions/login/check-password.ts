@@ -1,6 +1,6 @@
 /**
  * The password check. Rules:
- * - an unknown username costs one argon2 verification, like a wrong password, and both are
+ * - an unknown username, and an account without a password, cost one argon2 verification, like a wrong password, and all are
  *   answered 401 invalid_credentials with the same message (no user enumeration);
  * - each failure counts against the attempt's keys and is audited `login.password.failure`; the
  *   failure that starts a lock is audited `login.lockout` and counted once (regulation/regulate-attempt.ts);
@@ -10,7 +10,7 @@
  */
 import type { Context } from 'koa';
 import type { Account } from '../../accounts/account-store.ts';
-import { burnPasswordCheck, verifyPassword } from '../../accounts/password.ts';
+import { burnPasswordCheck, hasPassword, verifyPassword } from '../../accounts/password.ts';
 import { AuthError } from '../../errors/auth-error.ts';
 import type { HandlerServices } from '../deps.ts';
 import type { PasswordAttempt } from './regulate-password.ts';
@@ -19,7 +19,8 @@ export type CheckPasswordDeps = Pick<HandlerServices, 'audit' | 'metrics'>;
 
 export async function checkPassword(ctx: Context, deps: CheckPasswordDeps, attempt: PasswordAttempt, password: string): Promise<Account> {
   const { account, username } = attempt;
-  const ok = account ? await verifyPassword(account.passwordHash, password) : (await burnPasswordCheck(password), false);
+  // An account without a password (a federated one) costs what an unknown username does.
+  const ok = account && hasPassword(account.passwordHash) ? await verifyPassword(account.passwordHash, password) : (await burnPasswordCheck(password), false);
   if (!account || !ok) {
     return attempt.regulated.fail(new AuthError(401, 'invalid_credentials', 'Invalid username or password.'), () =>
       deps.audit.record('login.password.failure', { username, ip: ctx.ip }),

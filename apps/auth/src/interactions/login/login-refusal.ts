@@ -3,8 +3,9 @@
  * - an expired interaction is not shown here: the error middleware answers it;
  * - the page keeps the username as read, names the refusal's code and message, and has the
  *   refusal's status; a JSON caller gets `error`, `error_description` and `next: /login`;
- * - the page offers a passkey, whose success is a redirect to the client, so the client's origin
- *   is a form-action of the page's CSP.
+ * - the page offers a passkey, whose success is a redirect to the client, and the upstream
+ *   providers' buttons, which redirect to them, so those origins are form-actions of the page's
+ *   CSP; while linking an upstream account it says so again (views/login-page.ts).
  */
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
@@ -13,18 +14,34 @@ import { loginPage } from '../../views/login-page.ts';
 import type { HandlerServices } from '../deps.ts';
 import { clientName, redirectOrigin, type Interaction } from '../interaction-state.ts';
 import { errorBody, respond } from '../respond.ts';
+import { federationState } from '../federated/federation-state.ts';
+import { loginProviders, type LoginProvidersDeps } from '../federated/login-providers.ts';
+
+export type LoginRefusalDeps = Pick<HandlerServices, 'provider'> & LoginProvidersDeps;
 
 export async function showLoginRefusal(
   ctx: Context,
-  deps: Pick<HandlerServices, 'provider'>,
+  deps: LoginRefusalDeps,
   request: { interaction: Interaction; json: boolean; username?: string },
   error: AuthError,
 ): Promise<boolean> {
   if (error.code === 'interaction_expired') return false;
   const { interaction, json, username } = request;
   const name = await clientName(deps.provider(), interaction);
-  ctx.state.formActionOrigins = redirectOrigin(interaction);
-  respond(ctx, json, error.status, () => loginPage({ uid: interaction.uid, clientName: name, ...(username === undefined ? {} : { username }), error: error.message, errorCode: error.code }), {
+  const providers = json ? undefined : await loginProviders(deps);
+  const linking = federationState(interaction).linking;
+  ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...(providers?.origins ?? [])];
+  const page = () =>
+    loginPage({
+      uid: interaction.uid,
+      clientName: name,
+      ...(username === undefined ? {} : { username }),
+      error: error.message,
+      errorCode: error.code,
+      ...(providers ? { providers: providers.buttons, homeRealm: providers.homeRealm } : {}),
+      ...(linking ? { linking: { providerName: linking.providerName } } : {}),
+    });
+  respond(ctx, json, error.status, page, {
     ...errorBody(error),
     next: AUTH_ROUTES.login,
   });

@@ -1,7 +1,7 @@
 /**
  * The second factor prepared after a passed password. Rules:
- * - the interaction keeps a pending login naming the account and when its password passed (the
- *   injected clock);
+ * - the interaction keeps a pending login naming the account and when its password (or the
+ *   upstream provider that stood for it, `federatedBy`) passed (the injected clock);
  * - an account without TOTP gets an enrollment: a new secret, sealed, or the one this interaction
  *   already showed the same account, so showing the page again shows the same QR code;
  * - an enrollment hands out recovery codes (sealed, shown once) unless the account has some or
@@ -14,9 +14,9 @@ import { pendingLogin, savePendingLogin, type Interaction, type PendingLogin } f
 
 export type PrepareSecondFactorDeps = Pick<HandlerServices, 'box' | 'totp' | 'recoveryCodes' | 'clock'>;
 
-export async function prepareSecondFactor(deps: PrepareSecondFactorDeps, interaction: Interaction, account: Account): Promise<PendingLogin> {
+export async function prepareSecondFactor(deps: PrepareSecondFactorDeps, interaction: Interaction, account: Account, via: { federatedBy?: string } = {}): Promise<PendingLogin> {
   const previous = pendingLogin(interaction);
-  const pending: PendingLogin = { accountId: account.id, username: account.username, passwordAt: deps.clock() };
+  const pending: PendingLogin = { accountId: account.id, username: account.username, passwordAt: deps.clock(), ...(via.federatedBy ? { federatedBy: via.federatedBy } : {}) };
   if (!account.totpEnrolled) {
     const resumed = previous?.accountId === account.id && previous.pendingTotpSecret ? previous : undefined;
     pending.pendingTotpSecret = resumed?.pendingTotpSecret ?? deps.box.seal(deps.totp.generateSecret());

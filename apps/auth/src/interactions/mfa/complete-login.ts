@@ -8,6 +8,9 @@
  * - an account disabled or removed since the password step gets no session: 403
  *   `account_disabled`, audited `login.account_disabled`, as at the password step (a lockdown
  *   during a sign-in would otherwise leave a session that `user enable` brings back);
+ * - a sign-in linking an upstream account links it to this account first (linkUpstreamUser);
+ * - after a federated first step (the pending login's `federatedBy`), `fed` stands in the amr
+ *   where `pwd` would;
  * - the browser becomes a known device of the account (regulation/known-device.ts), so failures
  *   made elsewhere do not lock the user out on it;
  * - oidc-provider's resume runs inside this request, so the answer is its own redirect to the
@@ -16,8 +19,11 @@
  */
 import type { Context, Next } from 'koa';
 import { AuthError } from '../../errors/auth-error.ts';
+import { AccountLinkError } from '../../federation/account-link-store.ts';
 import type { HandlerServices } from '../deps.ts';
-import { redirectOrigin, type Interaction } from '../interaction-state.ts';
+import { pendingLogin, redirectOrigin, type Interaction } from '../interaction-state.ts';
+import { federationState } from '../federated/federation-state.ts';
+import { federatedError } from '../federated/federated-refusal.ts';
 
 export const AMR = {
   totp: ['pwd', 'otp'],
@@ -39,7 +45,7 @@ export type PassedFactor =
   /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
   | { method: 'passkey'; credentialId: string; amr: string[] };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts' | 'accountLinks'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -64,8 +70,29 @@ export async function completeLogin(
   );
   deps.metrics.login('mfa', 'success');
   deps.metrics.secondFactor(factor.method, 'success');
+  await linkUpstreamUser(ctx, deps, request.interaction, accountId);
   const amr = factor.method === 'passkey' ? ['pwd', ...factor.amr] : [...AMR[factor.method]];
+  // An upstream provider stood for the password: `fed` in its place.
+  if (pendingLogin(request.interaction)?.federatedBy) amr[0] = 'fed';
   await finishLogin(ctx, next, deps, request, accountId, amr);
+}
+
+/**
+ * A user linking an upstream account (interactions/federated/federated-choice.ts) has just
+ * proved the local one with its password and second factor: the upstream user is linked to it,
+ * audited `account.linked`. A link the account or the upstream user already has elsewhere is
+ * refused (409 already_linked), and no session starts.
+ */
+async function linkUpstreamUser(ctx: Context, deps: CompleteLoginDeps, interaction: Interaction, accountId: string): Promise<void> {
+  const { linking } = federationState(interaction);
+  if (!linking) return;
+  try {
+    await deps.accountLinks.create({ provider: linking.provider, subject: linking.subject, accountId });
+  } catch (error) {
+    if (!(error instanceof AccountLinkError) || error.code === 'unknown_account') throw error;
+    throw federatedError('already_linked', linking.providerName);
+  }
+  deps.audit.record('account.linked', { account_id: accountId, provider: linking.provider, ip: ctx.ip, via: 'sign_in' });
 }
 
 /**
