@@ -3,34 +3,32 @@
  * (identity-provider.ts) narrowed to the fields the flow uses. Its credentials are opened only for
  * the request that sends them.
  */
-import type { JWK } from 'jose';
+import type { IdentityProvider, IdentityProviderCredentials } from './identity-provider.ts';
 
-export interface UpstreamProvider {
-  slug: string;
-  displayName: string;
-  kind: 'oidc' | 'oauth2';
-  issuer?: string;
-  issuerTemplate?: string;
-  allowedTenants?: string[];
-  authorizationEndpoint?: string;
-  tokenEndpoint?: string;
-  userinfoEndpoint?: string;
-  emailsEndpoint?: string;
-  clientId: string;
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
-  scopes: string[];
-  useUserinfo: boolean;
-  claims: { subject: string; username: string; email: string; emailVerified: string; name: string; groups?: string };
-  trustEmail: boolean;
-  groupMappings: { upstream: string; group: string }[];
-  provisioning: 'just_in_time' | 'invited_only';
-  mfaPolicy: 'trust_upstream' | 'always_local';
-  mfaAcceptedAmr: string[];
-  mfaAcceptedAcr: string[];
-  homeRealmDomains: string[];
-}
+export type UpstreamProvider = Pick<
+  IdentityProvider,
+  | 'slug'
+  | 'displayName'
+  | 'kind'
+  | 'issuer'
+  | 'issuerTemplate'
+  | 'allowedTenants'
+  | 'authorizationEndpoint'
+  | 'tokenEndpoint'
+  | 'userinfoEndpoint'
+  | 'emailsEndpoint'
+  | 'clientId'
+  | 'tokenEndpointAuthMethod'
+  | 'scopes'
+  | 'useUserinfo'
+  | 'claims'
+  | 'trustEmail'
+  | 'groupMappings'
+  | 'provisioning'
+  | 'mfaPolicy'
+  | 'mfaAcceptedAmr'
+  | 'mfaAcceptedAcr'
+  | 'homeRealmDomains'
+>;
 
-export interface UpstreamCredentials {
-  clientSecret?: string;
-  privateJwk?: JWK | Record<string, unknown>;
-}
+export type UpstreamCredentials = IdentityProviderCredentials;

@@ -14,7 +14,7 @@ import { federatedCallbackUrl } from '../../src/federation/callback-url.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { authorizeUrl, basic, CookieJar, form, request, startServer, type TestAuthServer } from '../support/flow.ts';
 import { startUpstreamOidc, type UpstreamOidc, type UpstreamUser } from '../support/upstream-oidc.ts';
-import { uidIn, upstreamSignIn } from '../support/federation.ts';
+import { providerRegistry, uidIn, upstreamSignIn } from '../support/federation.ts';
 
 describe('federated sign-in with an upstream OpenID Connect provider', () => {
   let server: TestAuthServer;
@@ -26,7 +26,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     const logger = createLogger({ level: 'debug', destination: { write: (line: string) => lines.push(line) } });
     server = await startServer({ clock: () => clock.now, logger });
     upstream = await startUpstreamOidc({ redirectUris: [federatedCallbackUrl(server.issuer, 'acme'), federatedCallbackUrl(server.issuer, 'acme-invited')] });
-    await server.app.services.identityProviders.create(CLI_OPERATOR, {
+    await providerRegistry(server.app.services.identityProviderStore).create(CLI_OPERATOR, {
       slug: 'acme',
       displayName: 'Acme SSO',
       issuer: upstream.issuer,
@@ -284,7 +284,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
   });
 
   it('refuses a provider for invited users only to someone with no link, offering to prove a local account', async () => {
-    await server.app.services.identityProviders.create(CLI_OPERATOR, {
+    await providerRegistry(server.app.services.identityProviderStore).create(CLI_OPERATOR, {
       slug: 'acme-invited',
       displayName: 'Acme Invited',
       issuer: upstream.issuer,
@@ -302,7 +302,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
   });
 
   it('shows a page, not a 500, when the provider cannot be reached', async () => {
-    await server.app.services.identityProviders.create(CLI_OPERATOR, {
+    await providerRegistry(server.app.services.identityProviderStore).create(CLI_OPERATOR, {
       slug: 'down',
       displayName: 'Down SSO',
       issuer: 'http://127.0.0.1:9/',

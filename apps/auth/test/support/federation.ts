@@ -4,6 +4,15 @@
  */
 import { CookieJar, form, request, type HttpResponse } from './cookie-jar.ts';
 import type { UpstreamUser } from './upstream-oidc.ts';
+import { createAuditor } from '../../src/audit/auditor.ts';
+import { createIdentityProviderService, type IdentityProviderService } from '../../src/federation/identity-provider-service.ts';
+import type { IdentityProviderStore } from '../../src/federation/identity-provider-store.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+
+/** The provider registry over a test server's store, as authctl uses it (its audit lines unwritten). */
+export function providerRegistry(store: IdentityProviderStore): IdentityProviderService {
+  return createIdentityProviderService({ store, audit: createAuditor({ logger: createLogger({ level: 'silent' }) }) });
+}
 
 /** The login page's uid (the hidden field of its forms). */
 export function uidIn(html: string): string {
