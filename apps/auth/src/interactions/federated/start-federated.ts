@@ -16,7 +16,7 @@ import { UpstreamError } from '../../federation/upstream-client.ts';
 import type { UpstreamProvider } from '../../federation/upstream-provider.ts';
 import type { HandlerServices } from '../deps.ts';
 import { loadInteraction, type Interaction } from '../interaction-state.ts';
-import { federationState, saveFederationState } from './federation-state.ts';
+import { saveFederationState } from './federation-state.ts';
 import { showFederatedRefusal, type FederatedRefusalDeps } from './federated-refusal.ts';
 
 export type StartFederatedDeps = FederatedRefusalDeps & Pick<HandlerServices, 'provider' | 'federation' | 'config' | 'clock'>;
