@@ -112,7 +112,8 @@ async function clientAuthentication(provider: UpstreamProvider, credentials: Ups
     case 'private_key_jwt': {
       const jwk = credentials.privateJwk as JWK | undefined;
       if (!jwk) throw new UpstreamError('upstream_error', 'the provider has no private key');
-      const key = (await importJWK(jwk, typeof jwk.alg === 'string' ? jwk.alg : 'RS256')) as CryptoKey;
+      const key = await importJWK(jwk, typeof jwk.alg === 'string' ? jwk.alg : 'RS256');
+      if (key instanceof Uint8Array) throw new UpstreamError('upstream_error', 'the private key is not an asymmetric key');
       return oidc.PrivateKeyJwt(typeof jwk.kid === 'string' ? { key, kid: jwk.kid } : key);
     }
   }
