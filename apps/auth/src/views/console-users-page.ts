@@ -95,6 +95,7 @@ function statusSection(model: UserDetailModel): SafeHtml {
 ${user.disabledAt !== null ? writeForm(viewer, { action: `${base}/enable`, label: 'Enable', id: 'enable-user' }) : writeForm(viewer, { action: `${base}/disable`, label: 'Disable…', id: 'disable-user', danger: true, method: 'get' })}
 ${writeForm(viewer, { action: `${base}/unlock`, label: 'Unlock', id: 'unlock-user' })}
 ${user.disabledAt === null ? writeForm(viewer, { action: `${base}/reset-link`, label: 'Create a password-reset link', id: 'reset-link' }) : ''}
+${writeForm(viewer, { action: `${base}/remove`, label: 'Remove…', id: 'remove-user', danger: true, method: 'get' })}
 </div>
 <p class="muted">Unlock clears the failed sign-ins that lock this account's password and second-factor steps.</p></section>`;
 }

@@ -123,6 +123,11 @@ describe.each(TEST_ENGINES)('admin console access on %s', (engine) => {
     expect(page.text).toMatch(/<dd id="stat-failures"><a href="\/admin\/audit\?event=login\.">\d+<\/a><\/dd>/);
     expect(page.text).toContain('<dd id="pending-migrations">none, the database schema is current</dd>');
     expect(page.text).toMatch(/<dd id="server-version">\d+\.\d+\.\d+/);
-    expect(page.text).toMatch(/<td>signing<\/td><td>ES256<\/td>|<td>signing<\/td><td>RS256<\/td>|<td>active<\/td>/);
+    expect(page.text).toMatch(/<td>active<\/td><td>RS256<\/td><td>(less than a minute|\d+ minutes?)<\/td>/);
+    // One more signed-in browser is one more active session.
+    const sessions = (html: string) => Number(/<dd id="stat-sessions">(\d+)<\/dd>/.exec(html)![1]);
+    const before24 = sessions(page.text);
+    await signedInConsole(server, await server.createUser({ groups: ['admins'] }), clock, ip());
+    expect(sessions((await browser.get('/admin')).text)).toBe(before24 + 1);
   });
 });

@@ -162,6 +162,28 @@ describe.each(TEST_ENGINES)('the admin console users section on %s', (engine) =>
     ]);
   });
 
+  it('removes a user after a confirmation, audited with the acting admin; the page of the removed user is 404', async () => {
+    const admin = await server.createUser({ groups: ['admins'] });
+    const user = await server.createUser({});
+    const id = await idOf(user.username);
+    const browser = await signedInConsole(server, admin, clock, ip());
+    const confirm = await browser.get(`/admin/users/${id}/remove`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain(`<h1>Remove ${user.username}?</h1>`);
+    expect(confirm.text).toContain('this cannot be undone');
+    const removed = await browser.post(`/admin/users/${id}/remove`, { csrf: csrfOf(confirm.text) });
+    expect(removed.status).toBe(303);
+    expect(removed.location).toBe('/admin/users');
+    expect((await browser.get('/admin/users')).text).toContain(`${user.username} was removed: 0 sessions and 0 grants ended.`);
+    expect(await server.app.services.accounts.findById(id)).toBeUndefined();
+    const gone = await browser.get(`/admin/users/${id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('<code>unknown_user</code>');
+    expect(gone.text).toContain('<a href="/admin/users">Go back</a>');
+    await server.app.flushAudit();
+    expect(lines.filter((a) => a.event === 'admin.user.removed' && a.account_id === id).map((a) => a.actor)).toEqual([await idOf(admin.username)]);
+  });
+
   it('edits the profile and groups, and shows a refused edit in the form', async () => {
     const admin = await server.createUser({ groups: ['admins'] });
     const user = await server.createUser({ groups: ['editors'] });

@@ -7,7 +7,7 @@
  *   over (it is shown on that answer only, never carried by a redirect or logged);
  * - edit (/admin/users/:id/edit): name, e-mail and groups (separated by commas or spaces);
  * - a refused create or edit shows the form again with the admin's values and the error (its status);
- * - disable, reset second factors, sign out everywhere and revoking a grant first show a
+ * - disable, remove, reset second factors, sign out everywhere and revoking a grant first show a
  *   confirmation page (GET) saying what they will do; the post does it;
  * - enable and unlock act at once; every success returns 303 to the user's page with a message
  *   saying what was done (console-flash.ts).
@@ -179,6 +179,28 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
     },
     { back: (params) => `${userUrl(params.id!)}#grants` },
   );
+
+  // --- remove
+  routes.page(`${USERS}/:id/remove`, async ({ params, confirm }) => {
+    const user = await account(params.id!);
+    confirm(`Remove ${user.username}`, {
+      heading: `Remove ${user.username}?`,
+      consequences: [
+        `Deletes the account ${user.username} with its second factors, devices, passkeys and recovery codes; this cannot be undone.`,
+        'Every session, grant and token of the account ends now, and every app it signed in to is told (back-channel logout).',
+        'Its audit events stay in the audit trail.',
+      ],
+      action: `${userUrl(user.id)}/remove`,
+      submitLabel: `Remove ${user.username}`,
+      cancelHref: userUrl(user.id),
+      danger: true,
+    });
+  }, WRITE);
+  routes.action(`${USERS}/:id/remove`, async (request) => {
+    const user = await account(request.params.id!);
+    const done = await deps.users.remove(request.admin.actor, user.username);
+    request.redirect(USERS, { kind: 'notice', text: `${user.username} was removed: ${plural(done.sessions, 'session', 'sessions')} and ${plural(done.grants, 'grant', 'grants')} ended.` });
+  });
 
   // --- password-reset link
   routes.action(`${USERS}/:id/reset-link`, async (request) => {
