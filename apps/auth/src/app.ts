@@ -185,7 +185,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     logger,
   });
   // Each route factory's type takes only the services its handlers use.
-  const identityProviders = createIdentityProviderService({ store: services.identityProviderStore, audit });
+  const identityProviders = createIdentityProviderService({ store: services.identityProviderStore, links: services.accountLinks, audit });
   // The sign-in with upstream identity providers: the registry's enabled providers, and
   // openid-client as the relying party (its requests through the injected fetch).
   const federation = { directory: registryDirectory(identityProviders), upstream: createUpstreamClient({ fetch: deps.fetch ?? globalThis.fetch, clock }) };

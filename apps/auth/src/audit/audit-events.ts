@@ -176,7 +176,8 @@ export interface AuditFields {
   'identity_provider.created': ActorFields & { provider: string; kind: 'oidc' | 'oauth2'; preset: string };
   /** `fields`: the settings given, comma-separated by their JSON names (client_secret / private_jwk when replaced, never their values). */
   'identity_provider.updated': ActorFields & { provider: string; fields: string };
-  'identity_provider.removed': ActorFields & { provider: string };
+  /** `links`: the account links to the provider removed with it. */
+  'identity_provider.removed': ActorFields & { provider: string; links: number };
   // consent: the consent page (interactions/consent.ts) and the account page's connected apps (account/connected-apps.ts).
   /** The user allowed a client these scopes (space-separated); they are added to the consent record. */
   'consent.granted': { account_id: string; client_id: string; ip: string; scopes: string };

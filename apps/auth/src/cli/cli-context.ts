@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../logging/logger.ts';
 import { createAuditSink } from '../audit/audit-sink.ts';
 import { createAuditor, type Auditor } from '../audit/auditor.ts';
 import { createIdentityProviderService, type IdentityProviderService } from '../federation/identity-provider-service.ts';
+import { createOperatorLinks, type OperatorLinks } from '../federation/operator-links.ts';
 import { openAuthDatabase } from '../storage/open-auth-database.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 import { createBackchannelLogout } from '../sessions/backchannel-logout.ts';
@@ -47,6 +48,8 @@ export interface CliContext {
   scopeAdmin(): Promise<ScopeAdmin>;
   /** The identity-provider registry (federation/identity-provider-service.ts); changes are audited as the CLI operator. */
   identityProviders(): Promise<IdentityProviderService>;
+  /** Links of local accounts to upstream users made by the operator (federation/operator-links.ts), audited as the CLI operator. */
+  operatorLinks(): Promise<OperatorLinks>;
   /** Where the commands' log lines go (io.log). */
   logger: Logger;
   /** Where the commands' audit events go: a line on io.log and a row of the audit trail. */
@@ -108,7 +111,11 @@ export function createCliContext(io: CliIo, config: AuthConfig): { context: CliC
     },
     async identityProviders() {
       const stores = await context.stores();
-      return createIdentityProviderService({ store: stores.identityProviderStore, audit });
+      return createIdentityProviderService({ store: stores.identityProviderStore, links: stores.accountLinks, audit });
+    },
+    async operatorLinks() {
+      const stores = await context.stores();
+      return createOperatorLinks({ accounts: stores.accounts, providers: stores.identityProviderStore, links: stores.accountLinks, audit });
     },
     logger,
     audit,

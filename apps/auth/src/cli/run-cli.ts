@@ -24,6 +24,9 @@ import { AUDIT_USAGE, runAuditCommand } from './audit-commands.ts';
 import { runSecretsCommand, SECRETS_USAGE } from './secrets-commands.ts';
 import { CONFIG_USAGE, runConfigCommand } from './config-commands.ts';
 import { IDP_USAGE, runIdpCommand } from './idp-commands.ts';
+import { LINK_SUBCOMMANDS, LINK_USAGE, runLinkCommand } from './link-commands.ts';
+import { AccountLinkError } from '../federation/account-link-store.ts';
+import { OperatorLinkError } from '../federation/operator-links.ts';
 import { IdentityProviderError } from '../federation/identity-provider.ts';
 
 export type { CliIo } from './cli-context.ts';
@@ -36,6 +39,7 @@ export const USAGE = [
   '',
   'commands:',
   ...USER_USAGE,
+  ...LINK_USAGE,
   ...DEVICE_USAGE,
   ...PASSKEY_USAGE,
   ...CLIENT_USAGE,
@@ -55,6 +59,8 @@ const GROUPS = {
   user: (sub: string | undefined, args: readonly string[], ctx: CliContext) =>
     sub === 'passkeys'
       ? runPasskeyCommand(args, ctx)
+      : sub !== undefined && LINK_SUBCOMMANDS.has(sub)
+        ? runLinkCommand(sub, args, ctx)
       : sub !== undefined && DEVICE_SUBCOMMANDS.has(sub)
         ? runDeviceCommand(sub, args, ctx)
         : runUserCommand(sub, args, ctx),
@@ -109,7 +115,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const EXPECTED_ERRORS = [CliError, AccountError, PasswordPolicyError, ClientRegistryError, IdentityProviderError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
+const EXPECTED_ERRORS = [CliError, AccountError, PasswordPolicyError, ClientRegistryError, IdentityProviderError, AccountLinkError, OperatorLinkError, ConfigError, SecretBoxError, DatabaseUrlError, MigrationError, SchemaBehindError];
 
 function fail(io: CliIo, error: unknown): number {
   if (error instanceof UsageError) {

@@ -13,6 +13,8 @@
  * - a home-realm domain belongs to one provider: another's is refused with `domain_in_use`;
  * - every change writes one audit event naming the actor and the provider
  *   (`identity_provider.created|updated|removed`), never a secret; reads are not audited;
+ * - remove() also removes every account link to the provider (its users' accounts stay, and sign
+ *   in some other way); the audit event says how many;
  * - reads never carry a secret (only `clientSecretSet` / `privateKeySet`); credentials() opens
  *   them for the federated sign-in alone;
  * - list pages by slug (keyset): `next` is an opaque cursor to pass back as `after`; a cursor this
@@ -34,6 +36,7 @@ import {
 import { isMicrosoftTenant, PRESET_KIND, presetSettings } from './identity-provider-presets.ts';
 import { checkClientSecret, checkPrivateJwk, checkSettings, fieldOf, SLUG } from './identity-provider-rules.ts';
 import type { IdentityProviderSecretChanges, IdentityProviderStore } from './identity-provider-store.ts';
+import type { AccountLinkStore } from './account-link-store.ts';
 
 /** Settings an operator may give; every one optional but the slug and client id. */
 type Tunable = Omit<IdentityProviderSettings, 'slug' | 'kind' | 'preset' | 'claims' | 'clientId'>;
@@ -97,6 +100,8 @@ export interface IdentityProviderService {
 
 export interface IdentityProviderServiceDeps {
   store: IdentityProviderStore;
+  /** The account links to a provider go with it (account-link-store.ts). */
+  links: Pick<AccountLinkStore, 'removeByProvider'>;
   audit: Auditor;
 }
 
@@ -161,7 +166,7 @@ function settingsOf(p: IdentityProvider): IdentityProviderSettings {
 }
 
 export function createIdentityProviderService(deps: IdentityProviderServiceDeps): IdentityProviderService {
-  const { store, audit } = deps;
+  const { store, links, audit } = deps;
 
   const get = async (slug: string) => {
     const provider = await store.find(slug);
@@ -260,7 +265,8 @@ export function createIdentityProviderService(deps: IdentityProviderServiceDeps)
 
     async remove(actor, slug) {
       if (!(await store.remove(slug))) throw unknownProvider(slug);
-      audit.record('identity_provider.removed', { ...actorFields(actor), provider: slug });
+      const removedLinks = await links.removeByProvider(slug);
+      audit.record('identity_provider.removed', { ...actorFields(actor), provider: slug, links: removedLinks });
     },
 
     async enabled() {

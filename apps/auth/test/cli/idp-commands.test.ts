@@ -234,6 +234,6 @@ describe.each(TEST_ENGINES)('authctl idp on %s', (engine) => {
   it('remove deletes the provider and audits it', async () => {
     expect(await cli(['idp', 'remove', 'y'])).toEqual({ code: 0, stdout: 'removed identity provider y\n', stderr: '' });
     expect(await withStore((s) => s.find('y'))).toBeUndefined();
-    expect(audited('identity_provider.removed')).toEqual([{ audit: true, event: 'identity_provider.removed', actor_kind: 'operator', actor: 'cli', provider: 'y' }]);
+    expect(audited('identity_provider.removed')).toEqual([{ audit: true, event: 'identity_provider.removed', actor_kind: 'operator', actor: 'cli', provider: 'y', links: 0 }]);
   });
 });

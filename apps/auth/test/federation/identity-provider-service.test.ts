@@ -14,6 +14,8 @@ import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { IdentityProviderError } from '../../src/federation/identity-provider.ts';
 import { createIdentityProviderService, type IdentityProviderService, type NewIdentityProvider } from '../../src/federation/identity-provider-service.ts';
 import { createIdentityProviderStore } from '../../src/federation/identity-provider-store.ts';
+import { createAccountLinkStore } from '../../src/federation/account-link-store.ts';
+import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
 
 const NOW = 1_790_000_000_000;
@@ -37,6 +39,7 @@ describe.each(TEST_ENGINES)('identity-provider service on %s', (engine) => {
   const service = (): IdentityProviderService =>
     createIdentityProviderService({
       store: createIdentityProviderStore(database.db, box, () => NOW),
+      links: createAccountLinkStore(database.db, () => NOW),
       audit: createAuditor({ logger: pino({ level: 'silent' }), sink: { record: (event, fields) => events.push({ event, fields: fields as Record<string, unknown> }) } }),
     });
   const slug = (prefix: string) => `${prefix}-${++n}`;
@@ -241,8 +244,14 @@ describe.each(TEST_ENGINES)('identity-provider service on %s', (engine) => {
     expect(first.next).toEqual(expect.any(String));
     expect(await svc.list({ after: first.next!, limit: 2 })).toMatchObject({ items: [{ slug: 'c-alpha' }], next: null });
     expect(await refusal(svc.list({ after: 'bm90LWEtY3Vyc29y' }))).toEqual({ code: 'invalid_input', field: 'after', message: 'the cursor is not one this server issued' });
+    // Its account links go with it; the accounts stay, and links to other providers too.
+    const account = await createAccountStore(database.db, box).create({ username: `linked-${engine}`, email: 'l@example.com', name: 'L', groups: [], passwordHash: 'x' });
+    const links = createAccountLinkStore(database.db, () => NOW);
+    await links.create({ provider: 'b-zed', subject: 'up-1', accountId: account.id });
+    await links.create({ provider: 'c-alpha', subject: 'up-1', accountId: account.id });
     events.length = 0;
     await svc.remove(CLI_OPERATOR, 'b-zed');
-    expect(events).toEqual([{ event: 'identity_provider.removed', fields: { actor_kind: 'operator', actor: 'cli', provider: 'b-zed' } }]);
+    expect(events).toEqual([{ event: 'identity_provider.removed', fields: { actor_kind: 'operator', actor: 'cli', provider: 'b-zed', links: 1 } }]);
+    expect((await links.listByAccount(account.id)).map((l) => l.provider)).toEqual(['c-alpha']);
   });
 });

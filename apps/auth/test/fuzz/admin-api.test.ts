@@ -35,7 +35,7 @@ describe.each(TEST_ENGINES)('fuzz: the admin API (/admin/v1) on %s', (engine) =>
       const user = await server.createUser();
       ids.push((await server.app.services.accounts.findByUsername(user.username))!.id);
     }
-    const identityProviders = createIdentityProviderService({ store: server.app.services.identityProviderStore, audit: createAuditor({ logger: pino({ level: 'silent' }) }) });
+    const identityProviders = createIdentityProviderService({ store: server.app.services.identityProviderStore, links: server.app.services.accountLinks, audit: createAuditor({ logger: pino({ level: 'silent' }) }) });
     await identityProviders.create(CLI_OPERATOR, { slug: 'github', preset: 'github', clientId: 'Iv1.fuzz', clientSecret: 'fuzz-secret' });
     // Every scope but admin:keys (a valid rotation per run would only make the run slow), a
     // read-only token, and a token of the API audience.
