@@ -38,6 +38,7 @@ import {
   type ProvisioningMode,
 } from '../federation/identity-provider.ts';
 import type { IdentityProviderChanges, NewIdentityProvider } from '../federation/identity-provider-service.ts';
+import { federatedCallbackUrl } from '../federation/callback-url.ts';
 import { parseCommand, UsageError, type OptionSpec } from './args.ts';
 import type { CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
@@ -243,7 +244,7 @@ async function addProvider(args: readonly string[], ctx: CliContext): Promise<vo
     return;
   }
   ctx.print(`created identity provider ${created.slug} (${created.kind}, preset ${created.preset})${created.enabled ? '' : ', disabled'}`);
-  ctx.print(`Register this redirect URI at the upstream provider: ${new URL(`/login/federated/${created.slug}/callback`, ctx.config.issuer).href}`);
+  ctx.print(`Register this redirect URI at the upstream provider: ${federatedCallbackUrl(ctx.config.issuer, created.slug)}`);
 }
 
 async function listProviders(args: readonly string[], ctx: CliContext): Promise<void> {

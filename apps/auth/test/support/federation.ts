@@ -7,11 +7,16 @@ import type { UpstreamUser } from './upstream-oidc.ts';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { createIdentityProviderService, type IdentityProviderService } from '../../src/federation/identity-provider-service.ts';
 import type { IdentityProviderStore } from '../../src/federation/identity-provider-store.ts';
+import type { AccountLinkStore } from '../../src/federation/account-link-store.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 
-/** The provider registry over a test server's store, as authctl uses it (its audit lines unwritten). */
-export function providerRegistry(store: IdentityProviderStore): IdentityProviderService {
-  return createIdentityProviderService({ store, audit: createAuditor({ logger: createLogger({ level: 'silent' }) }) });
+/**
+ * The provider registry over a test server's store, as authctl uses it (its audit lines
+ * unwritten). Without `links`, removing a provider removes no account link: pass the server's
+ * `accountLinks` where a test removes one.
+ */
+export function providerRegistry(store: IdentityProviderStore, links: Pick<AccountLinkStore, 'removeByProvider'> = { removeByProvider: async () => 0 }): IdentityProviderService {
+  return createIdentityProviderService({ store, links, audit: createAuditor({ logger: createLogger({ level: 'silent' }) }) });
 }
 
 /** The login page's uid (the hidden field of its forms). */
