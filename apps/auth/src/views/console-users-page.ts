@@ -79,6 +79,8 @@ export interface UserDetailModel {
   devices: readonly { name: string; createdAt: number; lastUsedAt: number | null }[];
   passkeys: readonly { name: string; createdAt: number; lastUsedAt: number | null }[];
   grants: readonly UserGrantView[];
+  /** The apps the user allowed on the consent page (first-party apps ask no consent). */
+  consents: readonly { clientName: string; clientHref: string | null; scopes: readonly string[]; grantedAt: number }[];
   auditHref: string;
   /** The base of this user's forms: /admin/users/<id>. */
   base: string;
@@ -135,6 +137,14 @@ ${
 ${writeForm(model.viewer, { action: `${model.base}/grants/${g.id}/revoke`, label: 'Revoke…', danger: true, method: 'get', ariaLabel: `Revoke the grant of ${g.clientName}` })}</li>`,
       )}</ul>`
     : html`<p id="grant-list">No app holds a grant of this user.</p>`
+}
+<h3>Allowed on the consent page</h3>
+${
+  model.consents.length
+    ? html`<ul class="rows" id="consent-list">${model.consents.map(
+        (c) => html`<li><strong>${c.clientHref ? html`<a href="${c.clientHref}">${c.clientName}</a>` : c.clientName}</strong> <span class="muted">allowed ${consoleDate(c.grantedAt)}</span><br><span class="muted">${c.scopes.join(' ')}</span></li>`,
+      )}</ul>`
+    : html`<p id="consent-list">The user has allowed no app on the consent page (first-party apps do not ask).</p>`
 }</section>`;
 }
 

@@ -132,8 +132,10 @@ describe.each(TEST_ENGINES)('the admin console users section on %s', (engine) =>
     const browser = await signedInConsole(server, admin, clock, ip());
     const dashboard = await browser.get('/admin');
     expect(dashboard.text).toContain(`<a href="/admin/users?q=${user.username}">${user.username}</a>`);
+    await server.app.services.consents.allow(id, server.testClient.clientId, { scopes: ['openid', 'profile'] });
     const page = await browser.get(`/admin/users/${id}`);
     expect(page.text).toContain('<span class="badge warn">locked out</span> until');
+    expect(page.text).toMatch(new RegExp(`<ul class="rows" id="consent-list"><li><strong><a href="/admin/clients/${server.testClient.clientId}">[^<]+</a></strong> <span class="muted">allowed [^<]+</span><br><span class="muted">openid profile</span></li></ul>`));
     const csrf = csrfOf(page.text);
     const unlocked = await browser.post(`/admin/users/${id}/unlock`, { csrf });
     expect(unlocked.status).toBe(303);

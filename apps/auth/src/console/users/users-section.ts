@@ -5,7 +5,8 @@
  *   username or e-mail, `after` the opaque cursor of the next page (a cursor this server did not
  *   issue is 400 `invalid_input`);
  * - a user's page reads the same service (get, lockedUntil, listSessions, listGrants) and the
- *   stores of the account's devices, passkeys and session browsers; an unknown id is 404;
+ *   stores of the account's devices, passkeys, session browsers and consents (the apps the user
+ *   allowed, as the account page lists them); an unknown id is 404;
  * - the user's audit events are the audit trail filtered by the account id (auditTrailUrl `account`).
  */
 import type { Account } from '../../accounts/account-store.ts';
@@ -79,15 +80,16 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
 
     routes.page(`${USERS_PATH}/:id`, async ({ params, viewer, render }) => {
       const { account, secondFactors } = await deps.users.get(params.id!);
-      const [lockedUntil, { sessions }, { grants }, devices, passkeys] = await Promise.all([
+      const [lockedUntil, { sessions }, { grants }, devices, passkeys, consents] = await Promise.all([
         deps.users.lockedUntil(account.username),
         deps.users.listSessions(account.username),
         deps.users.listGrants(account.username),
         deps.devices.listByAccount(account.id),
         deps.passkeys.listByAccount(account.id),
+        deps.consents.listByAccount(account.id),
       ]);
       const meta = new Map((await deps.sessionMeta.find(sessions.flatMap((s) => (s.uid ? [s.uid] : [])))).map((m) => [m.sessionUid, m]));
-      const names = await clientNames(deps, [...grants.map((g) => g.clientId), ...sessions.flatMap((s) => s.clients.map((c) => c.clientId))]);
+      const names = await clientNames(deps, [...grants.map((g) => g.clientId), ...consents.map((c) => c.clientId), ...sessions.flatMap((s) => s.clients.map((c) => c.clientId))]);
       const grantViews: UserGrantView[] = grants.map((g) => ({
         id: g.id,
         clientId: g.clientId,
@@ -116,6 +118,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
           devices,
           passkeys,
           grants: grantViews,
+          consents: consents.map((c) => ({ clientName: names.get(c.clientId)?.name ?? c.clientId, clientHref: names.get(c.clientId)?.known ? clientUrl(c.clientId) : null, scopes: c.scopes, grantedAt: c.grantedAt })),
           auditHref: auditTrailUrl({ account: account.id }),
           base: userUrl(account.id),
         }),
