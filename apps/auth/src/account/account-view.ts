@@ -18,16 +18,18 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import { accountPage, type AccountPageModel, type AccountSection, type AccountSessionView } from '../views/account-page.ts';
 import { ACCOUNT_CLIENT_ID, accountClientMetadata, accountSignInUrl } from '../clients/account-client.ts';
 import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
+import { linkedProviders, type LinkedProvidersDeps } from './linked-providers.ts';
 import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
 import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';
 
-export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients'>;
+export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients'>;
 
 const NOTICES: Record<string, string> = {
   password: 'Your password was changed. Your other sessions were signed out.',
   totp: 'Your new authenticator app is set up. Codes from the previous one no longer work, and your other sessions were signed out.',
   sessions: 'Your other sessions were signed out.',
   apps: "The application's access was revoked. Its sign-ins and refresh tokens ended.",
+  links: 'The provider was unlinked: it no longer signs you in here.',
 };
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -64,12 +66,13 @@ export interface AccountRenderOptions {
 /** Answers with the account page of `signedIn` (HTML). */
 export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedIn: SignedIn, options: AccountRenderOptions = {}): Promise<void> {
   const { account } = signedIn;
-  const [devices, recoveryCodesRemaining, passkeys, sessions, apps] = await Promise.all([
+  const [devices, recoveryCodesRemaining, passkeys, sessions, apps, links] = await Promise.all([
     deps.devices.listByAccount(account.id),
     deps.recoveryCodes.remaining(account.id),
     deps.passkeys.listByAccount(account.id),
     sessionsOf(deps, signedIn),
     connectedApps(deps, account.id),
+    linkedProviders(deps, account.id),
   ]);
   const error = options.error;
   if (error) for (const [name, value] of Object.entries(error.error.headers)) ctx.set(name, value);
@@ -83,6 +86,7 @@ export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedI
     passkeys,
     sessions,
     apps,
+    links,
     ...(options.notice ? { notice: options.notice } : {}),
     ...(error ? { error: { section: error.section, code: error.error.code, message: error.error.message } } : {}),
     ...(options.totpEnrollment ? { totpEnrollment: options.totpEnrollment } : {}),

@@ -6,9 +6,10 @@ import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RE
 import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
 import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
 import { CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler, type RevokeAppDeps } from './connected-apps.ts';
+import { createRemoveLinkHandler, LINKED_PROVIDERS_REMOVE_PATH, type RemoveLinkDeps } from './remove-link.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & PasswordResetPageDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
@@ -19,6 +20,7 @@ export const ACCOUNT_ROUTES = [
   `${ACCOUNT_PATH}/totp/confirm`,
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
   CONNECTED_APPS_REVOKE_PATH,
+  LINKED_PROVIDERS_REMOVE_PATH,
   PASSWORD_RESET_ROUTE,
 ] as const;
 
@@ -32,6 +34,7 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/totp/confirm`, createConfirmTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
   router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
+  router.post(LINKED_PROVIDERS_REMOVE_PATH, createRemoveLinkHandler(deps));
   router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
   router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
   return router;

@@ -1,7 +1,7 @@
 /**
  * The self-service account page (/account) and its password-reset pages. Every form posts to
  * this origin and works without script; only adding a passkey needs the page script (WebAuthn).
- * Sections carry ids (#profile, #password, #totp, #devices, #passkeys, #sessions, #apps) so links and
+ * Sections carry ids (#profile, #password, #totp, #devices, #passkeys, #sessions, #apps, #links) so links and
  * redirects can land on one.
  */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
@@ -12,7 +12,15 @@ import { PASSKEY_SCRIPTS } from './login-page.ts';
 
 const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
-export type AccountSection = 'password' | 'totp' | 'sessions' | 'apps';
+export type AccountSection = 'password' | 'totp' | 'sessions' | 'apps' | 'links';
+
+/** An upstream identity provider linked to the account (account/linked-providers.ts). */
+export interface LinkedProviderView {
+  provider: string;
+  name: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
 
 export interface AccountSessionView {
   browser: string;
@@ -49,6 +57,8 @@ export interface AccountPageModel {
   sessions: AccountSessionView[];
   /** The apps the user allowed on the consent page (account/connected-apps.ts). */
   apps: ConnectedAppView[];
+  /** The upstream identity providers the user signs in with. */
+  links?: LinkedProviderView[];
   /** A confirmation shown at the top (after a redirect-after-post). */
   notice?: string;
   /** A refused form: its section shows the message and code. */
@@ -194,6 +204,22 @@ ${
 }</section>`;
 }
 
+function linksSection(model: AccountPageModel): SafeHtml {
+  const links = model.links ?? [];
+  return html`<section id="links"><h2>Sign-in providers</h2>
+${errorFor(model, 'links')}
+<p class="muted">Accounts at other identity providers you sign in with. Removing one stops it from signing you in here.</p>
+${
+  links.length
+    ? html`<ul class="devices" id="link-list">${links.map(
+        (l) => html`<li data-provider="${l.provider}"><span><strong>${l.name}</strong><br>
+<span class="muted">linked ${date(l.createdAt)} · last used ${date(l.lastUsedAt)}</span></span>
+<form method="post" action="/account/links/remove"><input type="hidden" name="provider" value="${l.provider}"><button type="submit" class="danger" aria-label="Remove ${l.name}">Remove</button></form></li>`,
+      )}</ul>`
+    : html`<p id="link-list">No other identity provider is linked to your account.</p>`
+}</section>`;
+}
+
 export function accountPage(model: AccountPageModel): string {
   return layout({
     title: 'Your account',
@@ -209,6 +235,7 @@ ${devicesSection(model)}
 ${passkeysSection(model.passkeys)}
 ${sessionsSection(model)}
 ${appsSection(model)}
+${linksSection(model)}
 </div>`,
   });
 }

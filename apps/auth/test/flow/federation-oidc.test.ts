@@ -318,6 +318,39 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(start.text).toContain('id="federated-other-way"');
   });
 
+  it('shows linked providers on /account, and never removes the last way to sign in', async () => {
+    const kim = upstream.addUser({ username: 'kim', email: 'kim@acme.test', emailVerified: true, amr: ['pwd', 'mfa'] });
+    const { jar, answer } = await federate(kim);
+    expect(answer.status).toBe(302);
+    const page = await request(jar, `${server.issuer}/account`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h2>Sign-in providers</h2>');
+    expect(page.text).toContain('<li data-provider="acme"><span><strong>Acme SSO</strong>');
+    const post = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      request(jar, `${server.issuer}/account/links/remove`, { method: 'POST', headers: { ...form(fields).headers, origin: server.issuer, ...headers }, body: form(fields).body });
+    // kim has no password: Acme is the only way in.
+    const refused = await post({ provider: 'acme' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('This provider is the only way to sign in to your account, so it stays linked.');
+    expect(refused.text).toContain('<code>last_sign_in_method</code>');
+    const account = await server.app.services.accounts.findByUsername('kim');
+    expect(await server.app.services.accountLinks.find('acme', kim.sub)).toBeDefined();
+    expect((await post({ provider: 'acme' }, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await post({ provider: 'github' })).status).toBe(404);
+
+    // With a password, the link may go.
+    await server.app.services.accounts.setPassword(account!.id, '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHQ$aGFzaA');
+    const removed = await post({ provider: 'acme' });
+    expect(removed.status).toBe(303);
+    expect(removed.location).toBe('/account?done=links#links');
+    expect(await server.app.services.accountLinks.find('acme', kim.sub)).toBeUndefined();
+    await server.app.flushAudit();
+    expect(auditOf('account.unlinked').at(-1)).toMatchObject({ account_id: account!.id, provider: 'acme', via: 'account_page' });
+    const after = await request(jar, `${server.issuer}/account?done=links`);
+    expect(after.text).toContain('The provider was unlinked: it no longer signs you in here.');
+    expect(after.text).toContain('No other identity provider is linked to your account.');
+  });
+
   it('writes no secret of a provider, and no code or token of the upstream, to the log', async () => {
     await server.app.flushAudit();
     const log = lines.join('\n');
