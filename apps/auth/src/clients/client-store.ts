@@ -34,7 +34,7 @@
  *   `code` with authorization_code (the default, stored as null), `id_token` with implicit;
  * - `firstParty` (skips consent unless prompt=consent) and `dpopBoundAccessTokens` (RFC 9449) are
  *   off by default; the record carries each only when on;
- * - `logoUri` (RFC 7591 `logo_uri`, shown on the consent page, whose CSP then allows its origin for
+ * - `logoUri` (RFC 7591 `logo_uri`, shown on the login, second-factor and consent pages, whose CSP then allows its origin for
  *   images) is optional: an absolute https URL (http only on localhost / 127.0.0.1, like redirect
  *   URIs) of at most 2048 characters, without credentials or fragment, whose host is a DNS name or
  *   an IP address (its origin goes into a CSP header verbatim: no `;`, `,` or quote may reach it).

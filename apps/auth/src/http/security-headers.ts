@@ -7,8 +7,10 @@
  * - no inline script anywhere: oidc-provider's auto-submitting pages (the form_post response mode,
  *   a logout without a session) are replaced by a page whose same-origin script submits the form
  *   (oidc/form-post.ts), which puts the form's target origin in ctx.state.formActionOrigins;
- * - img-src also allows the origin of the client logo a page shows (the consent page), set per
- *   request in ctx.state.imgSrcOrigins; every other response keeps images same-origin (and data:);
+ * - img-src also allows the origin of the client logo a page shows (the login, second-factor and
+ *   consent pages), set per request in ctx.state.imgSrcOrigins; every other response keeps images
+ *   same-origin (and data:). Never any https image: only the registered logo's origin, on the page
+ *   that shows it (a logo is registered by an operator, authctl or the admin API);
  * - no MIME sniffing, no referrer leaks of codes, no caching of pages carrying secrets.
  */
 import { isHtmlResponse, securityHeaders } from '@gatehouse/http';

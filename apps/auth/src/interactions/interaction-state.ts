@@ -74,6 +74,17 @@ export async function clientBranding(provider: Provider, interaction: Interactio
   return client?.logoUri ? { name, logoUri: client.logoUri } : { name };
 }
 
+/**
+ * The client's branding for a sign-in page (login, second factor), and its logo's origin allowed
+ * as an image source of this answer's CSP (http/security-headers.ts): only the registered logo's
+ * origin, on this page only, never any https image.
+ */
+export async function pageBranding(ctx: Context, provider: Provider, interaction: Interaction): Promise<{ name: string; logoUri?: string }> {
+  const branding = await clientBranding(provider, interaction);
+  if (branding.logoUri) ctx.state.imgSrcOrigins = [new URL(branding.logoUri).origin];
+  return branding;
+}
+
 /** The origin the browser is redirected to at the end of the interaction (for CSP form-action). */
 export function redirectOrigin(interaction: Interaction): string[] {
   try {

@@ -3,7 +3,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { qrSvg } from '../mfa/qr.ts';
 import { mfaPage } from '../views/mfa-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
-import { redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
+import { pageBranding, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from './deps.ts';
@@ -12,7 +12,7 @@ import type { HandlerServices } from './deps.ts';
 export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
 
-export type MfaStepDeps = Pick<HandlerServices, 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
+export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
  * Renders the second-factor challenge (and the TOTP enrollment when one is pending). The methods
@@ -53,10 +53,12 @@ export async function renderMfaStep(
   // The page's forms (a code, a recovery code) succeed with a 302 to the client, and Chromium
   // applies this page's form-action to that redirect.
   ctx.state.formActionOrigins = redirectOrigin(interaction);
+  const client = json ? undefined : await pageBranding(ctx, deps.provider(), interaction);
   const page = () =>
     mfaPage({
       uid: interaction.uid,
       username: pending.username,
+      ...(client ? { client } : {}),
       enrollment,
       error: error?.message,
       errorCode: error?.code,

@@ -4,7 +4,7 @@ import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
-import { clientName, loadInteraction, redirectOrigin } from './interaction-state.ts';
+import { clientName, loadInteraction, pageBranding, redirectOrigin } from './interaction-state.ts';
 import { createConsentHandler, type ConsentDeps } from './consent.ts';
 import { CONSENT_PATH, renderConsentStep, type ConsentStepDeps } from './consent-step.ts';
 import { createLoginHandler, type LoginDeps } from './login.ts';
@@ -64,8 +64,9 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
   // A passkey sign-in ends in a redirect to the client, a provider's button in one to the
   // provider (CSP form-action).
   if (interaction) ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...providers.origins];
+  const client = interaction ? await pageBranding(ctx, provider, interaction) : { name };
   ctx.type = 'html';
-  ctx.body = loginPage({ uid, clientName: name, providers: providers.buttons, homeRealm: providers.homeRealm });
+  ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm });
 }
 
 /**

@@ -2,13 +2,15 @@ import { html } from '@gatehouse/html';
 import { layout } from './layout.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { providerButtons, type FederatedProviderButton } from './federated-pages.ts';
+import { clientLine, type ClientBranding } from './client-line.ts';
 
 /** The scripts of a page offering passkeys: the vendored WebAuthn library, then ours. */
 export const PASSKEY_SCRIPTS = ['/static/simplewebauthn-browser.js', '/static/passkey.js'];
 
 export interface LoginPageModel {
   uid: string;
-  clientName: string;
+  /** The app the sign-in is for: its display name and logo. */
+  client: ClientBranding;
   username?: string;
   error?: string;
   /** The error's stable code, named under the message (docs/spec.md §7). */
@@ -37,7 +39,7 @@ export function loginPage(model: LoginPageModel): string {
     title: 'Sign in',
     scripts: PASSKEY_SCRIPTS,
     body: html`<h1>Sign in</h1>
-<p class="muted">to continue to <strong>${model.clientName}</strong></p>
+${clientLine(model.client)}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 ${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
 ${model.linking ? html`<p class="notice" role="status" id="linking-notice">Sign in to your Gatehouse account to link it with ${model.linking.providerName}.</p>` : ''}

@@ -2,10 +2,13 @@ import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
+import { clientLine, type ClientBranding } from './client-line.ts';
 
 export interface MfaPageModel {
   uid: string;
   username: string;
+  /** The app the sign-in is for (its display name and logo); absent: not named. */
+  client?: ClientBranding;
   error?: string;
   /** The error's stable code, named under the message (docs/spec.md §7). */
   errorCode?: string;
@@ -23,8 +26,10 @@ export interface MfaPageModel {
 
 /** The second-factor step: a TOTP code (or first the enrollment of a TOTP app), a push, a passkey, or a recovery code. */
 export function mfaPage(model: MfaPageModel): string {
+  const brand = model.client ? clientLine(model.client) : '';
   const heading = model.waiting
     ? html`<h1>Approve the sign-in</h1>
+${brand}
 <p>We sent a request to your authenticator. Pick this number there to approve it:</p>
 <p class="push-number" id="push-number" aria-label="Number to pick">${model.waiting.number}</p>
 <div id="push-wait" data-status-url="${model.waiting.statusUrl}" data-poll-url="${model.waiting.pollUrl}">
@@ -34,6 +39,7 @@ export function mfaPage(model: MfaPageModel): string {
 <p class="muted">Or enter a code from your authenticator app instead:</p>`
     : model.enrollment
       ? html`<h1>Set up two-step verification</h1>
+${brand}
 <p>Scan this QR code with an authenticator app (Google Authenticator, 1Password, Aegis…), then enter the 6-digit code it shows.</p>
 <figure class="qr" aria-label="QR code for your authenticator app">${raw(model.enrollment.qrSvg)}</figure>
 <p class="muted">Can't scan it? Enter this key by hand:</p>
@@ -48,6 +54,7 @@ ${
     : ''
 }`
       : html`<h1>Two-step verification</h1>
+${brand}
 <p>Enter the 6-digit code from your authenticator app for <strong>${model.username}</strong>.</p>`;
   const push =
     model.push && !model.waiting

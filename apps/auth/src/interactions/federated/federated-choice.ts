@@ -21,7 +21,7 @@ import { readBody } from '../../http/read-body.ts';
 import { federatedChoicePage } from '../../views/federated-pages.ts';
 import { loginPage } from '../../views/login-page.ts';
 import type { HandlerServices } from '../deps.ts';
-import { clientName, loadInteraction, redirectOrigin, type Interaction } from '../interaction-state.ts';
+import { loadInteraction, pageBranding, redirectOrigin, type Interaction } from '../interaction-state.ts';
 import { federationState, saveFederationState, type PendingChoice, type UpstreamUser } from './federation-state.ts';
 import { showFederatedRefusal } from './federated-refusal.ts';
 import { signInLinked, type SignInLinkedDeps } from './sign-in-linked.ts';
@@ -77,7 +77,7 @@ export function createFederatedChoiceHandler(deps: FederatedChoiceDeps) {
     ctx.type = 'html';
     ctx.body = loginPage({
       uid: interaction.uid,
-      clientName: await clientName(deps.provider(), interaction),
+      client: await pageBranding(ctx, deps.provider(), interaction),
       ...(matchedUsername ? { username: matchedUsername } : {}),
       linking: { providerName: upstream.displayName },
     });

@@ -12,7 +12,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthError } from '../../errors/auth-error.ts';
 import { loginPage } from '../../views/login-page.ts';
 import type { HandlerServices } from '../deps.ts';
-import { clientName, redirectOrigin, type Interaction } from '../interaction-state.ts';
+import { pageBranding, redirectOrigin, type Interaction } from '../interaction-state.ts';
 import { errorBody, respond } from '../respond.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { loginProviders, type LoginProvidersDeps } from '../federated/login-providers.ts';
@@ -27,14 +27,14 @@ export async function showLoginRefusal(
 ): Promise<boolean> {
   if (error.code === 'interaction_expired') return false;
   const { interaction, json, username } = request;
-  const name = await clientName(deps.provider(), interaction);
+  const client = await pageBranding(ctx, deps.provider(), interaction);
   const providers = json ? undefined : await loginProviders(deps);
   const linking = federationState(interaction).linking;
   ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...(providers?.origins ?? [])];
   const page = () =>
     loginPage({
       uid: interaction.uid,
-      clientName: name,
+      client,
       ...(username === undefined ? {} : { username }),
       error: error.message,
       errorCode: error.code,
