@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
-// Issue 34 (points 3 and 9): the sign-in pages name the app by its display name and logo, on the
-// embedded SQLite default and on PostgreSQL.
+// The sign-in pages name the app by its display name and logo, on the embedded SQLite default and
+// on PostgreSQL.
 describe.each(TEST_ENGINES)('the sign-in pages on %s', (engine) => {
   let server: TestAuthServer;
   let user: TestUser;
