@@ -3,9 +3,12 @@
  * callgrind), Gatehouse against the same baselines as the suite, for a repeatable figure where
  * the throughput ratios of suite.ts move with the neighbours. Not a test, not timed.
  *
- *   cc    the token endpoint's client_credentials grant (auth on SQLite) against oidc-provider
- *         with its memory adapter (baselines/memory-provider.ts)
- *   read  authorized `GET /api/movies/1` (API on SQLite) against bare Koa (baselines/bare-koa.ts)
+ *   cc       the token endpoint's client_credentials grant (auth on SQLite) against oidc-provider
+ *            with its memory adapter (baselines/memory-provider.ts) and against its floor on
+ *            SQLite (baselines/floor-adapter.ts)
+ *   refresh  the refresh grant (auth on SQLite, one chain per connection, each from a real
+ *            sign-in) against its floor on SQLite
+ *   read     authorized `GET /api/movies/1` (API on SQLite) against bare Koa (baselines/bare-koa.ts)
  *
  * How: each measured server runs under `valgrind --tool=callgrind` with instrumentation off;
  * after a warm-up (its code optimised as in a long-running server), `callgrind_control` turns it
@@ -17,7 +20,7 @@
  * it does not replace them. Two runs of the same code differ a little, so compare counts of one
  * run (bench/README.md, "How it measures").
  *
- * Settings (environment): INSTR_ONLY (cc,read), INSTR_WARMUP (requests before counting, 3000),
+ * Settings (environment): INSTR_ONLY (cc,read,refresh), INSTR_WARMUP (requests before counting, 3000),
  * INSTR_REQUESTS (counted, 2000), INSTR_CONNECTIONS (16), BENCH_NO_BUILD=1 (use the dist/ there is),
  * BENCH_KEEP=1 (keep the folder with the counts, logs and databases).
  * Needs valgrind (Debian's package `valgrind`). About 3 minutes for both parts on 2 cores.
@@ -26,11 +29,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { httpRequest, repeat, runLoad } from './load.ts';
-import { basic } from './sign-in.ts';
+import { httpRequest, repeat, runLoad, type Script } from './load.ts';
+import { refreshScript } from './parts/token-endpoint.ts';
+import { basic, signIn } from './sign-in.ts';
 import { buildApps, Processes } from './stack.ts';
 
-const ONLY = new Set((process.env.INSTR_ONLY ?? 'cc,read').split(',').map((s) => s.trim()));
+const ONLY = new Set((process.env.INSTR_ONLY ?? 'cc,read,refresh').split(',').map((s) => s.trim()));
 const WARMUP = Number(process.env.INSTR_WARMUP ?? 3000);
 const REQUESTS = Number(process.env.INSTR_REQUESTS ?? 2000);
 const CONNECTIONS = Number(process.env.INSTR_CONNECTIONS ?? 16);
@@ -62,14 +66,15 @@ interface Target {
   readonly name: string;
   readonly port: number;
   readonly pid: number;
-  readonly request: Buffer;
+  /** What each connection sends (a fixed request, or a refresh chain). */
+  readonly script: (index: number) => Script;
 }
 
 /** Instructions per request of one server: its main thread, and its other threads together. */
 async function count(target: Target): Promise<{ main: number; others: number }> {
-  await runLoad({ port: target.port, connections: CONNECTIONS, requests: WARMUP, script: repeat(target.request) });
+  await runLoad({ port: target.port, connections: CONNECTIONS, requests: WARMUP, script: target.script, reconnect: true });
   execFileSync('callgrind_control', ['--instr=on', String(target.pid)], { stdio: 'ignore' });
-  const result = await runLoad({ port: target.port, connections: CONNECTIONS, requests: REQUESTS, script: repeat(target.request) });
+  const result = await runLoad({ port: target.port, connections: CONNECTIONS, requests: REQUESTS, script: target.script, reconnect: true });
   execFileSync('callgrind_control', ['--dump', String(target.pid)], { stdio: 'ignore' });
   execFileSync('callgrind_control', ['--instr=off', String(target.pid)], { stdio: 'ignore' });
   if (result.non2xx > 0) throw new Error(`${target.name}: ${result.non2xx} of ${result.requests} answers were not 2xx`);
@@ -102,14 +107,25 @@ console.log(`Node ${process.version}; ${WARMUP} requests of warm-up, ${REQUESTS}
 if (!process.env.BENCH_NO_BUILD) buildApps();
 const processes = new Processes(dir, { node: wrapper, keepDatabases: Boolean(process.env.BENCH_KEEP) });
 try {
-  const stack = await processes.startEngine('sqlite', 1);
+  const stack = await processes.startEngine('sqlite', ONLY.has('refresh') ? CONNECTIONS : 1);
   if (ONLY.has('cc')) {
-    const provider = await processes.fork<{ port: number; secrets: { api: string } }>('memory-provider', './baselines/memory-provider.ts', ['1', stack.audience]);
     const grant = (port: number, secret: string, clientId: string) =>
-      httpRequest(port, 'POST', '/oauth2/v1/token', { Authorization: basic(clientId, secret), 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, `grant_type=client_credentials&scope=${encodeURIComponent('movies:read')}`);
-    const subject = await count({ name: 'auth', port: stack.auth.port, pid: stack.auth.child.pid!, request: grant(stack.auth.port, stack.machine.clientSecret, stack.machine.clientId) });
-    const baseline = await count({ name: 'memory provider', port: provider.message.port, pid: provider.child.pid!, request: grant(provider.message.port, provider.message.secrets.api, 'api') });
+      repeat(httpRequest(port, 'POST', '/oauth2/v1/token', { Authorization: basic(clientId, secret), 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }, `grant_type=client_credentials&scope=${encodeURIComponent('movies:read')}`));
+    const subject = await count({ name: 'auth', port: stack.auth.port, pid: stack.auth.child.pid!, script: grant(stack.auth.port, stack.machine.clientSecret, stack.machine.clientId) });
+    const provider = await processes.fork<{ port: number; secrets: { api: string } }>('memory-provider', './baselines/memory-provider.ts', ['1', stack.audience]);
+    const baseline = await count({ name: 'memory provider', port: provider.message.port, pid: provider.child.pid!, script: grant(provider.message.port, provider.message.secrets.api, 'api') });
     report('token endpoint, client_credentials (sqlite) vs oidc-provider with its memory adapter', subject, baseline);
+    const floor = await processes.fork<{ port: number; secrets: { api: string } }>('floor-client', './baselines/memory-provider.ts', ['1', stack.audience, `sqlite:${join(dir, 'floor-client.db')}`, 'client']);
+    const floorCount = await count({ name: 'client floor', port: floor.message.port, pid: floor.child.pid!, script: grant(floor.message.port, floor.message.secrets.api, 'api') });
+    report('token endpoint, client_credentials (sqlite) vs its floor (bench/README.md, "Token path")', subject, floorCount);
+  }
+  if (ONLY.has('refresh')) {
+    const chains = await Promise.all(stack.users.slice(0, CONNECTIONS).map((user) => signIn(stack, user)));
+    const subject = await count({ name: 'auth', port: stack.auth.port, pid: stack.auth.child.pid!, script: refreshScript({ port: stack.auth.port, app: stack.app, chains }) });
+    const floor = await processes.fork<{ port: number; secrets: { app: string }; refreshTokens: string[] }>('floor-refresh', './baselines/memory-provider.ts', [String(CONNECTIONS), stack.audience, `sqlite:${join(dir, 'floor-refresh.db')}`, 'refresh']);
+    const app = { clientId: 'app', clientSecret: floor.message.secrets.app };
+    const baseline = await count({ name: 'refresh floor', port: floor.message.port, pid: floor.child.pid!, script: refreshScript({ port: floor.message.port, app, chains: floor.message.refreshTokens }) });
+    report('token endpoint, refresh grant (sqlite) vs its floor (bench/README.md, "Token path")', subject, baseline);
   }
   if (ONLY.has('read')) {
     const tokenAnswer = await fetch(`${stack.auth.url}/oauth2/v1/token`, {
@@ -124,8 +140,8 @@ try {
     const body = await (await fetch(`${stack.api.url}/api/movies/1`, { headers: auth })).text();
     const bare = await processes.fork<{ port: number }>('bare-koa', './baselines/bare-koa.ts', [body]);
     const headers = { Authorization: `Bearer ${access}`, Accept: 'application/json' };
-    const subject = await count({ name: 'api', port: stack.api.port, pid: stack.api.child.pid!, request: httpRequest(stack.api.port, 'GET', '/api/movies/1', headers) });
-    const baseline = await count({ name: 'bare koa', port: bare.message.port, pid: bare.child.pid!, request: httpRequest(bare.message.port, 'GET', '/api/movies/1', headers) });
+    const subject = await count({ name: 'api', port: stack.api.port, pid: stack.api.child.pid!, script: repeat(httpRequest(stack.api.port, 'GET', '/api/movies/1', headers)) });
+    const baseline = await count({ name: 'bare koa', port: bare.message.port, pid: bare.child.pid!, script: repeat(httpRequest(bare.message.port, 'GET', '/api/movies/1', headers)) });
     report('API read, GET /api/movies/1 (sqlite) vs bare Koa', subject, baseline);
   }
 } finally {

@@ -32,7 +32,8 @@ interface TokenTarget extends Target {
   readonly chains: string[];
 }
 
-function refreshScript(target: TokenTarget) {
+/** The refresh chains of a server: connection i presents `chains[i]` and keeps the token each answer rotates to. */
+export function refreshScript(target: Pick<TokenTarget, 'port' | 'app' | 'chains'>) {
   const auth = basic(target.app.clientId, target.app.clientSecret);
   return (i: number): Script => ({
     next: () =>
