@@ -51,6 +51,14 @@ export interface SqliteDatabase<Schema = unknown> extends OpenDatabase<Schema> {
    */
   readonly readNowVersion: () => number;
   /**
+   * A number that moves whenever another connection has committed to the file (another process:
+   * the operator CLI, another server), read at once; this process's own commits leave it (SQLite's
+   * `PRAGMA data_version` on this process's connection). For rows this process keeps across
+   * requests and whose own changes it tracks itself (the token endpoint's client rows), so that
+   * a change by anyone else is still seen by the next request.
+   */
+  readonly othersVersion: () => number;
+  /**
    * On a file (undefined in memory, which has no log to wait for): commits whose wait for the disk
    * leaves the event loop (sqlite-log-sync.ts). A normal SQLite commit calls fsync inside the
    * statement, and the whole process waits for the disk. Here `transaction` commits without it
@@ -145,7 +153,9 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
       await db.destroy();
       await log?.close();
     };
-    const database: SqliteDatabase<Schema> = { db, engine: 'sqlite', readNow, readNowVersion, deferredSync, poolStats: () => undefined, close };
+    // In memory no other connection can reach the data.
+    const othersVersion = target.path === ':memory:' ? () => 0 : () => sqlite.dataVersion();
+    const database: SqliteDatabase<Schema> = { db, engine: 'sqlite', readNow, readNowVersion, othersVersion, deferredSync, poolStats: () => undefined, close };
     return database;
   }
   const pg = pgDriver();

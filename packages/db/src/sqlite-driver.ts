@@ -55,6 +55,8 @@ export const STATEMENT_CACHE_SIZE = 256;
 export interface OpenSqlite extends SqliteDatabase {
   /** How many statements other than SELECT this connection has run (a transaction's COMMIT included). */
   writes(): number;
+  /** This connection's `PRAGMA data_version`: it moves when another connection commits, never for its own commits. */
+  dataVersion(): number;
 }
 
 export function openSqlite(path: string): OpenSqlite {
@@ -66,8 +68,11 @@ export function openSqlite(path: string): OpenSqlite {
   // WAL lets the operator CLI write while the server reads; busy_timeout waits out short write locks.
   db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   const cache = new Map<string, SqliteStatement>();
+  const dataVersion = db.prepare('PRAGMA data_version');
+  dataVersion.setReturnArrays(true);
   return {
     writes: () => writes,
+    dataVersion: () => (dataVersion.get() as unknown as [number])[0],
     close: () => {
       cache.clear();
       db.close();
