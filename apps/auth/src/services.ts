@@ -6,7 +6,7 @@ import { authMigrations } from './storage/migrations.ts';
 import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
 import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
 import { createClientRowReader, createClientStore, type ClientStore } from './clients/client-store.ts';
-import { createClientChangeTracker } from './clients/client-change-tracker.ts';
+import { clientChangeSource, createClientChangeTracker } from './clients/client-change-tracker.ts';
 import { createKeyStore, type KeyStore } from './keys/key-store.ts';
 import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
 import { createKnownDevices, type KnownDevices } from './regulation/known-device.ts';
@@ -108,7 +108,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const db = database.db;
   const box = createSecretBox(config.encryptionKeys);
   // A client row is reused while the clients and policies are unchanged (clients/client-change-tracker.ts).
-  const clientChanges = createClientChangeTracker(database.engine === 'sqlite' ? database.readNowVersion : server.clientChangeListener?.version);
+  const clientChanges = createClientChangeTracker(clientChangeSource(database, server.clientChangeListener));
   // The token path's unit of work (oidc/token-path-reads.ts) wraps the store methods it answers:
   // fewer round trips per token request. Plain, each store reads on its own.
   const reads =

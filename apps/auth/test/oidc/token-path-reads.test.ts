@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChangeListener, Database } from '@gatehouse/db';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
 import { createClientRowReader, createClientStore } from '../../src/clients/client-store.ts';
-import { CLIENT_CHANGES_CHANNEL, createClientChangeTracker } from '../../src/clients/client-change-tracker.ts';
+import { CLIENT_CHANGES_CHANNEL, clientChangeSource, createClientChangeTracker } from '../../src/clients/client-change-tracker.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createScopePolicyStore } from '../../src/policy/scope-policy-store.ts';
 import { createTokenPathReads, POLICY_ROWS_COLUMN } from '../../src/oidc/token-path-reads.ts';
@@ -47,7 +47,7 @@ describe.each(TEST_ENGINES)('token path reads: client rows reused while the data
     if (listener) await vi.waitFor(() => expect(listener!.version()).not.toBe(before));
   }
   /** The stores as the server composes them (services.ts), inside one request, and its statement count. */
-  function tokenEndpointStore(tracker = createClientChangeTracker(database.engine === 'sqlite' ? database.readNowVersion : listener?.version)) {
+  function tokenEndpointStore(tracker = createClientChangeTracker(clientChangeSource(database, listener))) {
     const reads = createTokenPathReads({ db: database.db, engine, currentRequest: () => ({}), refreshTokenOfRequest: () => undefined, clientOfRow: createClientRowReader(box, () => NOW), changes: tracker });
     const clients = reads.clients(createClientStore(database.db, box, () => NOW, tracker));
     const policies = reads.scopePolicies(createScopePolicyStore(database.db, () => NOW, tracker));
@@ -94,6 +94,26 @@ describe.each(TEST_ENGINES)('token path reads: client rows reused while the data
       expect(await otherStore.remove('kept-client')).toBe(true);
       await heard(before);
       expect(await clients.find('kept-client')).toBeUndefined();
+    } finally {
+      statements.stop();
+    }
+  });
+
+  it("keeps using a client row through this process's own commits to other tables", async () => {
+    const before = listener?.version();
+    await createClientStore(other.db, box, () => NOW).create({ clientId: 'busy-client', redirectUris: [], grantTypes: ['client_credentials'] });
+    await heard(before);
+    const { clients, statements } = tokenEndpointStore();
+    try {
+      await clients.find('busy-client');
+      // What a token request commits: a token row, an audit row.
+      await database.db.insertInto('oidc_payloads').values({ model: 'RefreshToken', id: 'busy-token', payload: '{}', grant_id: null, user_code: null, uid: null, expires_at: null, consumed_at: null }).execute();
+      await database.db.insertInto('audit_events').values({ occurred_at: NOW, event: 'token.issued', account_id: null, username: null, client_id: 'busy-client', actor_kind: null, actor: null, ip: null, fields: '{}', request_id: null }).execute();
+      await nextTurn();
+      await clients.find('busy-client');
+      await nextTurn();
+      await clients.find('busy-client');
+      expect(statements.count).toBe(1);
     } finally {
       statements.stop();
     }
