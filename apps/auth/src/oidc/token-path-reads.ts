@@ -72,14 +72,15 @@ function policyRowsSql(engine: Engine): string {
 /**
  * A RefreshToken (its id: parameter `n`) with its Grant, its Session (by the token's sessionUid)
  * and its account, in one statement: one row, each of the three left-joined (absent: nulls), the
- * token's columns prefixed `r_`, the others `g_`, `s_` and `a_`.
+ * token's columns prefixed `r_` (with its grant id, session uid and account id, the keys of the
+ * three), the others `g_`, `s_` and `a_`.
  */
 function refreshTokenWithRelatedSql(engine: Engine, n: number): string {
   const json = JSON_TEXT[engine];
   const payload = (alias: string) => OIDC_PAYLOAD_COLUMNS.map((c) => `${alias}.${c} as ${alias}_${c}`).join(', ');
   const account = ACCOUNT_COLUMNS.map((c) => `a.${c} as a_${c}`).join(', ');
   return (
-    `select ${payload('r')}, r.grant_id as r_grant_id, ${payload('g')}, ${payload('s')}, ${account} ` +
+    `select ${payload('r')}, r.grant_id as r_grant_id, ${json('r.payload', 'sessionUid')} as r_session_uid, ${json('r.payload', 'accountId')} as r_account_id, ${payload('g')}, ${payload('s')}, ${account} ` +
     'from oidc_payloads r ' +
     "left join oidc_payloads g on g.model = 'Grant' and g.id = r.grant_id " +
     `left join oidc_payloads s on s.model = 'Session' and s.uid = ${json('r.payload', 'sessionUid')} ` +
@@ -104,8 +105,17 @@ type Joined = Record<string, unknown>;
 const TOKEN_PATH_COLUMNS: ReadonlySet<string> = new Set([
   ...['r', 'g', 's'].flatMap((alias) => OIDC_PAYLOAD_COLUMNS.map((c) => `${alias}_${c}`)),
   'r_grant_id',
+  'r_session_uid',
+  'r_account_id',
   ...ACCOUNT_COLUMNS.map((c) => `a_${c}`),
 ]);
+
+/** The account columns (`a_`) of a joined row, as the account store's row. */
+function accountPart(row: Joined): Selectable<AccountsTable> {
+  const account: Record<string, unknown> = {};
+  for (const column of ACCOUNT_COLUMNS) account[column] = row[`a_${column}`];
+  return account as unknown as Selectable<AccountsTable>;
+}
 
 /** The client row with its policy rows, without the refresh token's columns read along with it. */
 function clientPart(row: ClientWithPolicies & Joined): ClientWithPolicies {
@@ -166,14 +176,22 @@ export function createTokenPathReads(deps: TokenPathReadsDeps): TokenPathReads {
         : { payload: row[`${alias}_payload`] as string, consumed_at: row[`${alias}_consumed_at`] as number | null, expires_at: row[`${alias}_expires_at`] as number | null };
     const token = part('r');
     if (!token) return undefined;
-    const payload = JSON.parse(token.payload) as { sessionUid?: unknown; accountId?: unknown };
     if (typeof row.r_grant_id === 'string') kept.put('Grant', row.r_grant_id, part('g'));
-    if (typeof payload.sessionUid === 'string') kept.put('Session', payload.sessionUid, part('s'));
-    if (typeof payload.accountId === 'string') {
-      const account = row.a_id === null || row.a_id === undefined ? undefined : (Object.fromEntries(ACCOUNT_COLUMNS.map((c) => [c, row[`a_${c}`]])) as Selectable<AccountsTable>);
-      kept.put('account', payload.accountId, account);
-    }
+    if (typeof row.r_session_uid === 'string') kept.put('Session', row.r_session_uid, part('s'));
+    if (typeof row.r_account_id === 'string') kept.put('account', row.r_account_id, row.a_id === null || row.a_id === undefined ? undefined : accountPart(row));
     return token;
+  }
+
+  // The policy rows of a client row, parsed once per row read: a kept row answers many requests.
+  // The lists are frozen, as they are shared by those requests.
+  const parsedPolicies = new WeakMap<ClientWithPolicies, ScopePolicy[] | undefined>();
+  function policiesOfRow(row: ClientWithPolicies): ScopePolicy[] | undefined {
+    if (parsedPolicies.has(row)) return parsedPolicies.get(row);
+    const parsed = policiesOf(row[POLICY_ROWS_COLUMN]);
+    // Frozen at run time; the store's type (a plain list) is kept for its readers, which only read.
+    const frozen = parsed && (Object.freeze(parsed.map((policy) => Object.freeze({ ...policy, groups: Object.freeze(policy.groups) as string[] }))) as ScopePolicy[]);
+    parsedPolicies.set(row, frozen);
+    return frozen;
   }
 
   // Client rows with their policy rows, each kept with the version of the data it was read at. The
@@ -218,7 +236,7 @@ export function createTokenPathReads(deps: TokenPathReadsDeps): TokenPathReads {
         const refreshToken = deps.refreshTokenOfRequest();
         const row = refreshToken === undefined ? await readClientWithPolicies(clientId) : await readClientWithRefreshToken(clientId, refreshToken);
         if (!row) return undefined;
-        const policies = policiesOf(row[POLICY_ROWS_COLUMN]);
+        const policies = policiesOfRow(row);
         if (policies) kept.put('scopePolicies', ALL, policies);
         return deps.clientOfRow(row);
       },
