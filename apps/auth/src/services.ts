@@ -124,7 +124,8 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   const onGrantRevoked = (grantId: string) => revocations.revokeGrant(grantId, clock() + config.accessTokenTtl * 1000);
   const accounts = joined(reads?.accounts, createAccountStore(db, box, clock));
   const policyStore = joined(reads?.scopePolicies, createScopePolicyStore(db, clock, clientChanges));
-  const auditEvents = createAuditEventStore(db, database.engine);
+  // SQLite on a file: each batch's fsync runs in libuv's pool, not on the event loop.
+  const auditEvents = createAuditEventStore(db, database.engine, database.engine === 'sqlite' ? database.deferredSync : undefined);
   return {
     box,
     accounts,

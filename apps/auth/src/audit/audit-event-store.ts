@@ -5,9 +5,13 @@
  *   page boundary inside one millisecond loses and repeats nothing;
  * - `user` matches an event of the account (account_id) or naming the typed username (login
  *   failures of a name with no account); an event filter is an exact name or a prefix ending in `.`;
- * - `since` is inclusive, `until` exclusive (epoch ms).
+ * - `since` is inclusive, `until` exclusive (epoch ms);
+ * - on a SQLite file an append commits without waiting for the disk on the event loop and resolves
+ *   once the log is synced in libuv's pool (Database.deferredSync): as durable as a normal commit
+ *   when it resolves, without holding every request of the process for the fsync of each batch
+ *   (bench/README.md, "Token path").
  */
-import { precompileSql, type Engine } from '@gatehouse/db';
+import { precompileSql, type DeferredSync, type Engine } from '@gatehouse/db';
 import { sql, type Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -74,14 +78,20 @@ function appendSql(engine: Engine): string {
   return `insert into audit_events (${columns}) select ${values} from json_each(?1) as r order by r.key`;
 }
 
-export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine): AuditEventStore {
+/** `deferredSync`: SQLite on a file (Database.deferredSync); without it every append is a normal commit. */
+export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine, deferredSync?: DeferredSync<AuthSchema>): AuditEventStore {
   // Run for every batch of the sink (about every 100 ms under load): built once, not per batch.
   const insertRows = precompileSql(db, appendSql(engine));
   return {
     async append(records) {
       if (records.length === 0) return;
-      const rows = records.map((r) => [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields), r.requestId ?? null]);
-      await insertRows([JSON.stringify(rows)]);
+      const rows = JSON.stringify(records.map((r) => [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields), r.requestId ?? null]));
+      if (!deferredSync) {
+        await insertRows([rows]);
+        return;
+      }
+      await deferredSync.transaction((trx) => insertRows([rows], trx));
+      await deferredSync.sync();
     },
 
     async list(filter) {

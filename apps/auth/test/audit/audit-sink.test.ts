@@ -13,6 +13,7 @@ import { createAuditor } from '../../src/audit/auditor.ts';
 import { createAuditSpool } from '../../src/audit/audit-spool.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
+import { recordStatements } from '../support/statements.ts';
 
 const T = Date.parse('2026-11-21T08:00:00.000Z');
 
@@ -35,6 +36,46 @@ function capture() {
 
 describe.each(TEST_ENGINES)('audit sink on %s', (engine) => {
   const database = useAuthDatabase(engine);
+
+  it('on a SQLite file, a batch commits without waiting for the disk on the event loop, and is appended once the log is synced', async () => {
+    const deferred = database.deferredSync;
+    if (engine === 'postgres') {
+      expect(deferred).toBeUndefined();
+      return;
+    }
+    expect(deferred).toBeDefined();
+    let openSync: () => void = () => {};
+    let syncs = 0;
+    const gated = {
+      transaction: deferred!.transaction,
+      sync: async () => {
+        syncs += 1;
+        await new Promise<void>((resolve) => (openSync = resolve));
+        await deferred!.sync();
+      },
+    };
+    const recorder = recordStatements(database.db as never);
+    try {
+      const store = createAuditEventStore(database.db, engine, gated);
+      let appended = false;
+      const append = store.append([{ occurredAt: T + 7, event: 'token.issued', accountId: null, username: null, clientId: 'deferred-client', actorKind: null, actor: null, ip: null, fields: { grant_type: 'client_credentials' } }]).then(() => (appended = true));
+      for (let i = 0; i < 5 && syncs === 0; i += 1) await new Promise((resolve) => setImmediate(resolve));
+      // Committed (visible) but not yet answered: the log sync runs in libuv's pool.
+      expect(syncs).toBe(1);
+      expect(appended).toBe(false);
+      expect((await database.db.selectFrom('audit_events').select('client_id').where('client_id', '=', 'deferred-client').execute()).length).toBe(1);
+      openSync();
+      await append;
+      expect(appended).toBe(true);
+      const insert = recorder.statements.findIndex((text) => text.startsWith('insert into audit_events'));
+      // The transaction's BEGIN and COMMIT run in the driver, between these.
+      expect(recorder.statements.slice(insert - 1, insert + 2).map((text) => text.toLowerCase())).toEqual(['pragma synchronous = normal', expect.stringMatching(/^insert into audit_events/), 'pragma synchronous = full']);
+      expect((await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(database.db)).rows[0]!.synchronous).toBe(2);
+    } finally {
+      recorder.stop();
+      await database.db.deleteFrom('audit_events').where('client_id', '=', 'deferred-client').execute();
+    }
+  });
 
   it('stores what the auditor logs, in emission order, with the emission time; an auditor without a sink only logs', async () => {
     const { lines, logger: base } = capture();
