@@ -18,7 +18,7 @@
  * `farm-studio look apps/auth` draws them):
  * 1. plumbing: errors, storage, logging, metrics, mfa, health, crypto;
  * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
- *    regulation, policy, config, audit, consent, keys, push;
+ *    regulation, policy, config, audit, consent, keys, push, mail (the mailer: SMTP or the development outbox);
  * 3. pages and request plumbing: views, http;
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
  *    (upstream identity providers: their registry and the sign-in with them);
@@ -31,7 +31,7 @@
 const AUTH = '^apps/auth/src/';
 const FEATURES = '(account|admin|authenticator|console|interactions|passkeys|cli|dev|secrets|oidc|federation)';
 const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
-const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions)';
+const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions|mail)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

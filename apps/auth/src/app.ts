@@ -105,6 +105,10 @@ import { createBackchannelLogout, type BackchannelLogout } from './sessions/back
 import { createLogoutTokenSigner } from './sessions/logout-token.ts';
 import { registryDirectory } from './federation/registry-directory.ts';
 import { createUpstreamClient } from './federation/upstream-client.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { createMailer } from './mail/create-mailer.ts';
+import { OUTBOX_PATH, outboxRoutes } from './mail/outbox-page.ts';
+import type { DevOutbox } from './mail/dev-outbox.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
 const PURGE_INTERVAL_MS = 60_000;
@@ -124,6 +128,12 @@ export interface AppDeps {
   metrics?: Registry;
   /** Posts back-channel logout tokens to clients; the global fetch by default. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Sends mail (password recovery, e-mail verification). By default the one config.mail names
+   * (mail/create-mailer.ts): SMTP, the development outbox, or none (production without AUTH_SMTP_URL).
+   * `null` means none.
+   */
+  mailer?: Mailer | null;
 }
 
 export interface AuthApp extends Koa {
@@ -141,6 +151,8 @@ export interface AuthApp extends Koa {
   readonly maintenance: PeriodicTasks;
   /** The registry holding this app's metrics. */
   readonly metrics: Registry;
+  /** The mailer the app sends through, if any (tests read the development outbox). */
+  readonly mailer: Mailer | undefined;
   /**
    * The back-channel logout seam (sessions/backchannel-logout.ts); tests run its due retries and
    * read what waits.
@@ -189,7 +201,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   // The sign-in with upstream identity providers: the registry's enabled providers, and
   // openid-client as the relying party (its requests through the injected fetch).
   const federation = { directory: registryDirectory(identityProviders), upstream: createUpstreamClient({ fetch: deps.fetch ?? globalThis.fetch, clock }) };
-  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout, identityProviders, federation };
+  const mailer = deps.mailer === null ? undefined : (deps.mailer ?? createMailer(config, { logger, clock }));
+  const handlerServices: HandlerServices = { ...services, config, provider: () => current.provider, logger, audit, clock, metrics: authMetrics, backchannelLogout, identityProviders, federation, mailer };
 
   const staticAssets = authStaticAssets();
 
@@ -249,6 +262,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     authenticatorRoutes(handlerServices),
     passkeyDeviceRoutes(handlerServices),
     accountRoutes(handlerServices),
+    // The development outbox's page exists only with the outbox (never in production).
+    ...(mailer?.kind === 'outbox' ? [outboxRoutes(mailer as DevOutbox)] : []),
   ];
   const ownSegments = servedSegments(ownRoutes);
   if (ownSegments === undefined) throw new Error('an own route of the app does not name its first path segment');
@@ -334,6 +349,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     AUTHENTICATOR_ROUTE_NAMES,
     Object.values(PASSKEY_PATHS),
     ACCOUNT_ROUTES,
+    [OUTBOX_PATH],
     ADMIN_ROUTE_PATTERNS,
     adminConsole.paths,
   ]);
@@ -393,6 +409,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
   Object.defineProperty(app, 'maintenance', { value: maintenance });
   Object.defineProperty(app, 'metrics', { value: metrics });
+  Object.defineProperty(app, 'mailer', { value: mailer });
   Object.defineProperty(app, 'backchannelLogout', { value: backchannelLogout });
   Object.defineProperty(app, 'flushAudit', { value: () => auditSink.flush() });
   Object.defineProperty(app, 'shutdown', {

@@ -30,6 +30,12 @@
  *   exceed AUTH_REGULATION_MAX_DELAY, and AUTH_REGULATION_MAX_DELAY must be shorter than
  *   AUTH_REGULATION_FIND_TIME (a wait outlasting the window would forget the failures it follows).
  * - AUTH_AUDIT_RETENTION_DAYS: whole days (1..36500, default 365) the stored audit trail keeps an event.
+ * - mail (mail/): AUTH_SMTP_URL is `smtp://[user:password@]host[:port]` (STARTTLS required) or
+ *   `smtps://…` (TLS from the start); `?tls=off` on an smtp:// URL sends without TLS (a relay on the
+ *   same host) and is the only query accepted; the URL may hold a password, so it may come from
+ *   AUTH_SMTP_URL_FILE and is never logged. AUTH_MAIL_FROM is the From address (`Name <a@b>` or
+ *   `a@b`), required with AUTH_SMTP_URL in production. Without AUTH_SMTP_URL, development and test
+ *   keep mail in the development outbox; production sends none and hides self-service recovery.
  */
 import { z } from 'zod';
 import { DEFAULT_API_AUDIENCE, DEFAULT_API_SCOPES, DEV_TOPOLOGY, type DevClientId } from '@gatehouse/contracts';
@@ -105,6 +111,8 @@ export interface AuthConfig {
     /** Seconds a sign-in (its second factor) counts for the admin console; older ones sign in again (AUTH_ADMIN_CONSOLE_MAX_AGE). */
     readonly maxAge: number;
   };
+  /** How mail goes out (password recovery, e-mail verification). */
+  readonly mail: MailSettings;
   readonly trustProxy: boolean;
   readonly logLevel: string;
   /** Register the dev clients and the demo user at start (never in production unless asked). */
@@ -116,7 +124,34 @@ export interface AuthConfig {
   readonly metrics: { readonly host: string; readonly port: number };
 }
 
+/** How mail goes out (mail/create-mailer.ts). */
+export type MailSettings =
+  | { readonly transport: 'smtp'; readonly url: string; readonly from: string; readonly tls: 'implicit' | 'starttls' | 'off' }
+  | { readonly transport: 'outbox'; readonly from: string }
+  | { readonly transport: 'none' };
+
 export { ConfigError };
+
+const DEV_MAIL_FROM = 'Gatehouse <no-reply@localhost>';
+
+/** Why an AUTH_SMTP_URL is refused, or undefined. */
+function smtpUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'expected smtp://[user:password@]host[:port] or smtps://…';
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') return 'expected an smtp:// (STARTTLS) or smtps:// (TLS) URL';
+  if (!url.hostname) return 'the URL names no host';
+  const query = [...url.searchParams.keys()];
+  if (query.some((key) => key !== 'tls') || (query.length && url.searchParams.get('tls') !== 'off')) return 'the only query accepted is ?tls=off (no TLS, for a relay on the same host)';
+  if (url.protocol === 'smtps:' && query.length) return '?tls=off contradicts smtps://';
+  if (url.pathname && url.pathname !== '/') return 'the URL must have no path';
+  return undefined;
+}
+
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
 const rotationInterval = z
   .string()
@@ -158,6 +193,8 @@ const Env = z.object({
   AUTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
   // The admin console (/admin): how old the sign-in (its second factor) may be, seconds.
   AUTH_ADMIN_CONSOLE_MAX_AGE: seconds.positive().max(86_400).default(600),
+  AUTH_SMTP_URL: checkedString(smtpUrlProblem).optional(),
+  AUTH_MAIL_FROM: z.string().regex(MAIL_FROM, 'expected an address, e.g. Gatehouse <no-reply@example.com> or no-reply@example.com').optional(),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
@@ -170,7 +207,7 @@ const Env = z.object({
 });
 
 /** The variables that may come from a file (`<NAME>_FILE`): secrets, and the database URL with its password. */
-const SECRETS = ['AUTH_COOKIE_KEYS', 'AUTH_ENCRYPTION_KEY', 'AUTH_ENCRYPTION_KEYS', 'AUTH_DATABASE_URL'];
+const SECRETS = ['AUTH_COOKIE_KEYS', 'AUTH_ENCRYPTION_KEY', 'AUTH_ENCRYPTION_KEYS', 'AUTH_DATABASE_URL', 'AUTH_SMTP_URL'];
 
 /** Checked for unknown names: everything under AUTH_ but the nginx template's variables (deploy/nginx). */
 const STRICT = { app: 'auth', prefixes: ['AUTH_'], foreign: ['AUTH_SERVER_NAME', 'AUTH_LISTEN', 'AUTH_1', 'AUTH_2'] };
@@ -277,6 +314,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     problems.invalid('AUTH_KEY_PREPUBLISH', `${e.AUTH_KEY_PREPUBLISH} s must be shorter than AUTH_KEY_ROTATION_INTERVAL (${rotation} s)`);
   }
   regulationProblems(e, problems);
+  if (production && e.AUTH_SMTP_URL !== undefined && e.AUTH_MAIL_FROM === undefined && !problems.has('AUTH_MAIL_FROM')) {
+    problems.requiredInProduction('AUTH_MAIL_FROM', 'the From address of the mail Gatehouse sends, e.g. Gatehouse <no-reply@example.com>');
+  }
   problems.throwIfAny();
   const urls: Record<DevClientId, string> = { 'app-one': e.APP_ONE_URL, 'app-two': e.APP_TWO_URL };
   const devClients = (Object.entries(urls) as [DevClientId, string][]).map(([clientId, base]) => ({
@@ -331,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     }),
     audit: Object.freeze({ retentionDays: e.AUTH_AUDIT_RETENTION_DAYS }),
     adminConsole: Object.freeze({ maxAge: e.AUTH_ADMIN_CONSOLE_MAX_AGE }),
+    mail: mailSettings(e, production),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     devSeed: e.AUTH_DEV_SEED ?? !production,
@@ -339,4 +380,14 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     // Observability
     metrics: Object.freeze({ host: e.AUTH_METRICS_HOST, port: e.AUTH_METRICS_PORT }),
   });
+}
+
+function mailSettings(e: { AUTH_SMTP_URL?: string | undefined; AUTH_MAIL_FROM?: string | undefined }, production: boolean): MailSettings {
+  const from = e.AUTH_MAIL_FROM ?? DEV_MAIL_FROM;
+  if (e.AUTH_SMTP_URL !== undefined) {
+    const url = new URL(e.AUTH_SMTP_URL);
+    const tls = url.protocol === 'smtps:' ? 'implicit' : url.searchParams.get('tls') === 'off' ? 'off' : 'starttls';
+    return Object.freeze({ transport: 'smtp', url: e.AUTH_SMTP_URL, from, tls });
+  }
+  return production ? Object.freeze({ transport: 'none' }) : Object.freeze({ transport: 'outbox', from });
 }

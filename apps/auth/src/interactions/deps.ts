@@ -1,3 +1,4 @@
+import type { Mailer } from '../mail/mailer.ts';
 import type { Provider } from 'oidc-provider';
 import type { AuthConfig } from '../config/config.ts';
 import type { Auditor } from '../audit/auditor.ts';
@@ -28,4 +29,6 @@ export interface HandlerServices extends AuthServices {
   identityProviders: IdentityProviderService;
   /** Sign-in with upstream identity providers: which ones, and the relying party that talks to them. */
   federation: { directory: ProviderDirectory; upstream: UpstreamClient };
+  /** Sends mail (mail/mailer.ts); undefined when none is configured (production without AUTH_SMTP_URL). */
+  mailer: Mailer | undefined;
 }

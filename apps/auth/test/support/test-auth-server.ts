@@ -22,6 +22,7 @@ import { createApp, type AuthApp } from '../../src/app.ts';
 import { createAuthServices } from '../../src/services.ts';
 import { hashPassword } from '../../src/accounts/password.ts';
 import { loadSigningJwks, rotateSigningKeys } from '../../src/keys/signing-keys.ts';
+import type { Mailer } from '../../src/mail/mailer.ts';
 import { keyPolicy } from '../../src/keys/key-policy.ts';
 import { CookieJar, jsonBody, request } from './cookie-jar.ts';
 import { pkcePair } from './pkce.ts';
@@ -49,6 +50,8 @@ export interface TestAuthServerOptions {
    * a change is heard (clients/client-change-tracker.ts); the server is returned once listening.
    */
   listenForClientChanges?: boolean;
+  /** The app's mailer (AppDeps.mailer); by default config.mail's (the development outbox in tests without AUTH_SMTP_URL). */
+  mailer?: Mailer | null;
 }
 
 export interface TestUser {
@@ -106,7 +109,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     options.tokenPathReads || listener
       ? createAuthServices(config, database, options.clock, { ...(options.tokenPathReads ? { tokenPathReads: options.tokenPathReads } : {}), ...(listener ? { clientChangeListener: listener } : {}) })
       : undefined;
-  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(chosen ? { services: chosen } : {}) });
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(options.mailer !== undefined ? { mailer: options.mailer } : {}), ...(chosen ? { services: chosen } : {}) });
   server.on('request', app.callback());
   const { services } = app;
   const clock = options.clock ?? Date.now;
