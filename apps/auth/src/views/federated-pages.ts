@@ -77,6 +77,24 @@ ${wayOn(model.way)}`,
   });
 }
 
+/**
+ * The end of a federated sign-in the upstream's MFA completed: the callback was the last hop of
+ * the upstream's own form post, whose CSP form-action (a strict upstream, another Gatehouse) would
+ * refuse further redirects to the app; this page starts a navigation of its own instead, by a
+ * same-origin script (/static/form-post.js), with a Continue button without script.
+ */
+export function federatedContinuePage(model: { resumeUrl: string; clientName: string }): string {
+  return layout({
+    title: 'Signed in',
+    scripts: ['/static/form-post.js'],
+    body: html`<h1>Signed in</h1>
+<p role="status">Taking you back to <strong>${model.clientName}</strong>…</p>
+<form id="form-post" method="get" action="${model.resumeUrl}">
+<button type="submit" id="federated-continue">Continue to ${model.clientName}</button>
+</form>`,
+  });
+}
+
 export interface FederatedChoicePageModel {
   uid: string;
   clientName: string;

@@ -13,6 +13,7 @@ import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
 import { federatedCallbackUrl } from '../../src/federation/callback-url.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { authorizeUrl, basic, CookieJar, form, request, startServer, type TestAuthServer } from '../support/flow.ts';
+import type { HttpResponse } from '../support/cookie-jar.ts';
 import { startUpstreamOidc, type UpstreamOidc, type UpstreamUser } from '../support/upstream-oidc.ts';
 import { providerRegistry, uidIn, upstreamSignIn } from '../support/federation.ts';
 
@@ -76,6 +77,20 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     return lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.audit === true && line.event === event);
   }
 
+  /**
+   * The page that ends a sign-in the upstream's MFA completed: it resumes the authorization by a
+   * navigation of its own (a GET form its script submits); following it gives the 302 to the app.
+   */
+  async function resumed(jar: CookieJar, answer: HttpResponse): Promise<string> {
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.text).toContain('<script src="/static/form-post.js" defer></script>');
+    const action = /<form id="form-post" method="get" action="([^"]+)">/.exec(answer.text)?.[1];
+    expect(action).toMatch(/^\/oauth2\/v1\/authorize\/[\w-]+$/);
+    const redirect = await request(jar, `${server.issuer}${action}`);
+    expect([302, 303]).toContain(redirect.status);
+    return redirect.location!;
+  }
+
   /** From the app's authorization request to Gatehouse's answer to the upstream's callback. */
   async function federate(user: Pick<UpstreamUser, 'username' | 'password'> | 'cancel', jar = new CookieJar(), slug = 'acme') {
     const page = await request(jar, authorizeUrl(server));
@@ -98,7 +113,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
 
   it('provisions a new user on the first sign-in, maps the groups into the access token and trusts the upstream MFA', async () => {
     const alice = upstream.addUser({ username: 'Alice.Upstream', email: 'alice@acme.test', emailVerified: true, name: 'Alice Up', groups: ['acme-admins', 'acme-other'], amr: ['pwd', 'mfa'] });
-    const { start, answer } = await federate(alice);
+    const { jar, start, answer } = await federate(alice);
     const authorization = new URL(start.location!);
     expect(authorization.origin).toBe(upstream.issuer);
     expect(Object.fromEntries([...authorization.searchParams.keys()].map((k) => [k, true]))).toMatchObject({ state: true, nonce: true, code_challenge: true });
@@ -106,8 +121,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(authorization.searchParams.get('redirect_uri')).toBe(federatedCallbackUrl(server.issuer, 'acme'));
     expect(authorization.searchParams.get('scope')).toBe('openid email profile groups');
 
-    expect(answer.status, answer.text).toBe(302);
-    const { access, id } = await exchange(answer.location!);
+    const { access, id } = await exchange(await resumed(jar, answer));
     expect(access.groups).toEqual(['admins']);
     expect(id.amr).toEqual(['fed', 'mfa']);
     const account = await server.app.services.accounts.findByUsername('alice.upstream');
@@ -124,14 +138,13 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
   it('finds a returning user by the link alone: a new e-mail upstream changes nothing, and another upstream user with the same e-mail is not let in', async () => {
     const bob = upstream.addUser({ username: 'bob', email: 'bob@acme.test', emailVerified: true, name: 'Bob', groups: ['acme-staff'], amr: ['pwd', 'mfa'] });
     const first = await federate(bob);
-    expect(first.answer.status).toBe(302);
+    await resumed(first.jar, first.answer);
     const account = await server.app.services.accounts.findByUsername('bob');
     expect(account?.groups).toEqual(['staff']);
     clock.now += 60_000;
     bob.email = 'robert@elsewhere.test';
     const again = await federate(bob);
-    expect(again.answer.status).toBe(302);
-    const { id } = await exchange(again.answer.location!);
+    const { id } = await exchange(await resumed(again.jar, again.answer));
     expect(id.sub).toBe(account!.id);
     expect(await server.app.services.accountLinks.find('acme', bob.sub)).toMatchObject({ accountId: account!.id, lastUsedAt: clock.now });
     expect((await server.app.services.accounts.page({ search: 'bob', limit: 10 })).map((a) => a.username)).toEqual(['bob']);
@@ -199,8 +212,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
 
     // From now on the upstream sign-in alone signs dana in, with her local groups.
     const next = await federate(dana);
-    expect(next.answer.status).toBe(302);
-    const { access, id } = await exchange(next.answer.location!);
+    const { access, id } = await exchange(await resumed(next.jar, next.answer));
     expect(id.sub).toBe(account!.id);
     expect(access.groups).toEqual(['locals']);
   });
@@ -321,7 +333,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
   it('shows linked providers on /account, and never removes the last way to sign in', async () => {
     const kim = upstream.addUser({ username: 'kim', email: 'kim@acme.test', emailVerified: true, amr: ['pwd', 'mfa'] });
     const { jar, answer } = await federate(kim);
-    expect(answer.status).toBe(302);
+    await resumed(jar, answer);
     const page = await request(jar, `${server.issuer}/account`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<h2>Sign-in providers</h2>');

@@ -108,14 +108,23 @@ export async function finishLogin(
   accountId: string,
   amr: string[],
 ): Promise<void> {
+  const returnTo = await endLogin(ctx, deps, accountId, amr);
+  await resumeAuthorization(ctx, next, returnTo, redirectOrigin(request.interaction), request.json);
+}
+
+/**
+ * Ends the interaction logged in with `amr` (acr `urn:gatehouse:loa:mfa`, remembered for SSO,
+ * `auth_time` from the injected clock) and makes the browser a known device of the account;
+ * answers the provider's resume URL, for the caller to resume the authorization.
+ */
+export async function endLogin(ctx: Context, deps: Pick<HandlerServices, 'provider' | 'clock' | 'knownDevices'>, accountId: string, amr: string[]): Promise<string> {
   deps.knownDevices.remember(ctx, accountId);
-  const returnTo = await deps.provider().interactionResult(
+  return deps.provider().interactionResult(
     ctx.req,
     ctx.res,
     { login: { accountId, amr, acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(deps.clock() / 1000) } },
     { mergeWithLastSubmission: false },
   );
-  await resumeAuthorization(ctx, next, returnTo, redirectOrigin(request.interaction), request.json);
 }
 
 /**
