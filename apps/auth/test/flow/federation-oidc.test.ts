@@ -363,6 +363,30 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(after.text).toContain('No other identity provider is linked to your account.');
   });
 
+  it('answers bad input with a 4xx page, never a 500', async () => {
+    const jar = new CookieJar();
+    const uid = uidIn((await request(jar, authorizeUrl(server))).text);
+    // No interaction cookie: nothing to resume.
+    const stranger = await request(new CookieJar(), `${server.issuer}/login/federated/acme/callback?code=x&state=y`);
+    expect(stranger.status).toBe(400);
+    expect(stranger.text).toContain('<code>interaction_expired</code>');
+    const unknown = await request(jar, `${server.issuer}/login/federated/nope`, { method: 'POST', ...form({ uid }) });
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('<code>unknown_provider</code>');
+    const malformed = await request(jar, `${server.issuer}/login/federated/%E0%A4%A`, { method: 'POST', ...form({ uid }) });
+    expect(malformed.status).toBeGreaterThanOrEqual(400);
+    expect(malformed.status).toBeLessThan(500);
+    const noAttempt = await request(jar, `${server.issuer}/login/federated/acme/callback?code=x&state=y`);
+    expect(noAttempt.status).toBe(400);
+    expect(noAttempt.text).toContain('<code>attempt_expired</code>');
+    const badChoice = await request(jar, `${server.issuer}/login/federated-choice`, { method: 'POST', ...form({ uid, choice: 'both' }) });
+    expect(badChoice.status).toBe(400);
+    expect(badChoice.text).toContain('<code>invalid_request</code>');
+    const noPending = await request(jar, `${server.issuer}/login/federated-choice`, { method: 'POST', ...form({ uid, choice: 'create' }) });
+    expect(noPending.status).toBe(400);
+    expect(noPending.text).toContain('<code>attempt_expired</code>');
+  });
+
   it('writes no secret of a provider, and no code or token of the upstream, to the log', async () => {
     await server.app.flushAudit();
     const log = lines.join('\n');
