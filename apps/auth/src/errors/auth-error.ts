@@ -63,15 +63,25 @@ export type AuthErrorCode =
   | 'already_linked'
   | 'last_sign_in_method';
 
+/** A link on an error page that leads on from it ("Start again", "Back to <app>"). */
+export interface WayOn {
+  label: string;
+  href: string;
+}
+
 export class AuthError extends HttpError<AuthErrorCode> {
-  constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown } = {}) {
+  /** Where the error page leads (HTML only; the JSON answer is unchanged). */
+  readonly way: WayOn | undefined;
+
+  constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown; way?: WayOn } = {}) {
     super(status, code, message, options);
+    this.way = options.way;
   }
 }
 
 export const invalidRequest = (message: string): AuthError => new AuthError(400, 'invalid_request', message);
-export const interactionExpired = (): AuthError =>
-  new AuthError(400, 'interaction_expired', 'This sign-in request has expired or was opened in another tab. Go back to the application and start again.');
+export const interactionExpired = (way?: WayOn): AuthError =>
+  new AuthError(400, 'interaction_expired', 'This sign-in page has expired, or it was opened in a browser that did not start it. Nothing was signed in: start the sign-in again.', way ? { way } : {});
 /** 429 with Retry-After; the message counts seconds under a minute (a progressive delay), minutes otherwise. */
 export const tooManyAttempts = (retryAfterSeconds: number): AuthError => {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));

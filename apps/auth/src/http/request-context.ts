@@ -22,6 +22,22 @@ const databaseUnavailable = (cause: unknown) =>
     cause,
   });
 
+/** The human heading of an error page. */
+function errorTitle(error: AuthError): string {
+  if (error.status === 503) return 'Temporarily unavailable';
+  if (error.status >= 500) return 'Something went wrong';
+  if (error.code === 'not_found') return 'Page not found';
+  if (error.code === 'interaction_expired') return 'This sign-in has expired';
+  if (error.status === 429) return 'Too many attempts';
+  return 'Request refused';
+}
+
+/** Where an error page leads when the error names no way of its own: every page offers one. */
+const DEFAULT_WAYS: Partial<Record<string, { label: string; href: string }>> = {
+  not_found: { label: 'Go to your account', href: '/account' },
+  method_not_allowed: { label: 'Go to your account', href: '/account' },
+};
+
 export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: AuthContext, next: Next): Promise<void> {
     const requestId = ctx.state.requestId;
@@ -45,8 +61,7 @@ export function errorHandler(logger: Logger) {
         ctx.body = { error: error.code, error_description: error.message };
       } else {
         ctx.type = 'html';
-        const title = error.status === 503 ? 'Temporarily unavailable' : error.status >= 500 ? 'Server error' : 'Request refused';
-        ctx.body = messagePage(title, error.message, { code: error.code, requestId });
+        ctx.body = messagePage(errorTitle(error), error.message, { code: error.code, requestId, way: error.way ?? DEFAULT_WAYS[error.code] });
       }
     }
   };

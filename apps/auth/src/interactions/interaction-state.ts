@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from '@gatehouse/db';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { interactionExpired } from '../errors/auth-error.ts';
+import { bindStartedInteraction, wayBack } from './browser-interactions.ts';
 
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 export type { Interaction };
@@ -27,20 +28,24 @@ export interface PendingLogin {
 export type InteractionPrompt = 'select_account' | 'login' | 'consent';
 
 /**
- * The interaction bound to this browser; the form's `uid` must match the cookie's, and its
- * prompt must be one the caller handles (a login form posted to a consent step is expired).
+ * The interaction bound to this browser; the form's `uid` must match the cookie's (after binding
+ * the browser again to an interaction it started in another tab), and its prompt must be one the
+ * caller handles (a login form posted to a consent step is expired). An expired one leads on
+ * (browser-interactions.ts wayBack).
  */
 export async function loadInteraction(provider: Provider, ctx: Context, formUid?: string, prompts: readonly InteractionPrompt[] = ['login']): Promise<Interaction> {
   let interaction: Interaction;
   try {
+    // Another tab may have started a sign-in since this form was shown (browser-interactions.ts).
+    if (formUid) await bindStartedInteraction(provider, ctx, formUid);
     interaction = await provider.interactionDetails(ctx.req, ctx.res);
   } catch (error) {
     // An outage is a 503 (request-context.ts), not an expired sign-in.
     if (isDatabaseUnavailable(error)) throw error;
-    throw interactionExpired();
+    throw interactionExpired(await wayBack(provider, ctx, formUid));
   }
-  if (formUid !== undefined && formUid !== interaction.uid) throw interactionExpired();
-  if (!(prompts as readonly string[]).includes(interaction.prompt.name)) throw interactionExpired();
+  if (formUid !== undefined && formUid !== interaction.uid) throw interactionExpired(await wayBack(provider, ctx, formUid));
+  if (!(prompts as readonly string[]).includes(interaction.prompt.name)) throw interactionExpired(await wayBack(provider, ctx, formUid));
   return interaction;
 }
 

@@ -9,7 +9,10 @@
  *   counts, and the one that starts a lock is audited `login.lockout` once; a disabled account is
  *   403 (login/check-password.ts);
  * - success answers 200 with the second-factor page, with the TOTP enrollment and its recovery
- *   codes when the account has no TOTP (login/prepare-second-factor.ts, mfa-step.ts);
+ *   codes when the account has no TOTP (login/prepare-second-factor.ts, mfa-step.ts); a browser's
+ *   form post (a navigation: `Sec-Fetch-Dest: document`) gets 303 to `/interaction/<uid>`, which
+ *   shows that page (post/redirect/get: Back and reload never post the password again); API
+ *   clients and JSON keep the 200 of the wire contract;
  * - home-realm discovery first: a browser's username that is an e-mail of a provider's home-realm
  *   domain goes to that provider, its password unread (federated/home-realm.ts);
  * - any refusal once the interaction is known re-renders the login page with the refusal's
@@ -46,6 +49,12 @@ export function createLoginHandler(deps: LoginDeps) {
         const attempt = await regulatePassword(ctx, deps, credentials.username);
         const account = await checkPassword(ctx, deps, attempt, credentials.password);
         const pending = await prepareSecondFactor(deps, interaction, account);
+        if (!json && ctx.get('sec-fetch-dest') === 'document') {
+          // Post/redirect/get: Back and reload never post the password again.
+          ctx.redirect(`/interaction/${encodeURIComponent(interaction.uid)}`);
+          ctx.status = 303;
+          return;
+        }
         await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200 });
       },
       page: (error, request) => showLoginRefusal(ctx, deps, { ...request, username }, error),

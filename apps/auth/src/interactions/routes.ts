@@ -4,7 +4,8 @@ import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
-import { clientName, loadInteraction, pageBranding, redirectOrigin } from './interaction-state.ts';
+import { clientName, loadInteraction, pageBranding, pendingLogin, redirectOrigin } from './interaction-state.ts';
+import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
 import { createConsentHandler, type ConsentDeps } from './consent.ts';
 import { CONSENT_PATH, renderConsentStep, type ConsentStepDeps } from './consent-step.ts';
 import { createLoginHandler, type LoginDeps } from './login.ts';
@@ -71,10 +72,10 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
 
 /**
  * Renders the step an interaction is at: the account selection for the `select_account` prompt,
- * the consent page for the `consent` prompt, the password step otherwise (HTML, or JSON for API
- * clients).
+ * the consent page for the `consent` prompt, the second factor once the password passed, the
+ * password step otherwise (HTML, or JSON for API clients).
  */
-export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps) {
+export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps & Omit<MfaStepDeps, 'provider'>) {
   return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
     if (interaction?.prompt.name === 'select_account') {
@@ -83,6 +84,12 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
     }
     if (interaction?.prompt.name === 'consent') {
       await renderConsentStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
+      return;
+    }
+    // The password passed (the password step redirects here, post/redirect/get): the second factor.
+    const pending = interaction && pendingLogin(interaction);
+    if (interaction && pending) {
+      await renderMfaStep(ctx, { ...deps, provider: () => provider }, { interaction, pending, json: responseFormat(ctx) === 'json', status: 200 });
       return;
     }
     await renderLogin(ctx, provider, uid, deps);

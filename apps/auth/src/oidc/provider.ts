@@ -60,15 +60,16 @@ import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
 import { routeBackchannelLogout } from './backchannel-logout.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
-import { messagePage } from '../views/message-page.ts';
+import { browserErrorPage } from './browser-error-page.ts';
+import { INTERACTION_COOKIE, RESUME_COOKIE } from '../interactions/browser-interactions.ts';
 
 /** Response types only a built-in client uses (clients/account-client.ts): supported, never advertised. */
 export const BUILT_IN_RESPONSE_TYPES = ['none'] as const;
 
 export const COOKIE_NAMES = {
   session: 'gh_auth_session',
-  interaction: 'gh_auth_interaction',
-  resume: 'gh_auth_resume',
+  interaction: INTERACTION_COOKIE,
+  resume: RESUME_COOKIE,
 } as const;
 
 /** oidc-provider routes a browser navigates to: their errors are the HTML error page. */
@@ -233,8 +234,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         return;
       }
       ctx.type = 'html';
-      const description = typeof out.error_description === 'string' ? out.error_description : 'The request could not be completed.';
-      ctx.body = messagePage('Sign-in error', description, { code: String(out.error) });
+      ctx.body = browserErrorPage(out);
     },
     clockTolerance: 5,
   };

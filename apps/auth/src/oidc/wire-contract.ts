@@ -7,12 +7,20 @@
  *   interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
  * - the interaction and resume cookies are scoped to `/` instead of `/interaction/<uid>` and
  *   `/oauth2/v1/authorize/<uid>`, so `/login` and `/mfa/verify` receive them; they stay signed,
- *   httpOnly and SameSite=Lax, and the resume step still checks them;
+ *   httpOnly and SameSite=Lax, and the resume step still checks them; binding a new interaction
+ *   also remembers it among the browser's started ones (interactions/browser-interactions.ts);
  * - redirects back to the client (a code, or an error such as login_required) are 302, not 303.
  */
 import type { Context, Next } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { COOKIE_NAMES } from './provider.ts';
+import { rememberStarted } from '../interactions/browser-interactions.ts';
+
+/** The client of the request oidc-provider is handling (its authorization request's client_id). */
+function clientIdOf(ctx: Context): string {
+  const oidc = (ctx as Context & { oidc?: { client?: { clientId: string }; params?: Record<string, unknown> } }).oidc;
+  return oidc?.client?.clientId ?? String(oidc?.params?.client_id ?? '');
+}
 
 const REDIRECTING_ROUTES = new Set(['authorization', 'resume', 'code_verification', 'device_resume']);
 const ROOT_SCOPED = new Set([COOKIE_NAMES.interaction, `${COOKIE_NAMES.interaction}.sig`, COOKIE_NAMES.resume, `${COOKIE_NAMES.resume}.sig`]);
@@ -28,8 +36,11 @@ export function wireContract(provider: Provider, deps: WireContractDeps) {
   return async function adaptHops(ctx: Context, next: Next): Promise<void> {
     const cookies = ctx.cookies;
     const set: CookieSet = cookies.set.bind(cookies);
-    cookies.set = ((name: string, value?: string | null, options?: Parameters<CookieSet>[2]) =>
-      set(name, value, ROOT_SCOPED.has(name) ? { ...options, path: '/' } : options)) as CookieSet;
+    cookies.set = ((name: string, value?: string | null, options?: Parameters<CookieSet>[2]) => {
+      // The browser keeps the interactions it started, so each tab finishes its own (browser-interactions.ts).
+      if (name === COOKIE_NAMES.interaction && value) rememberStarted(cookies, set, value, clientIdOf(ctx));
+      return set(name, value, ROOT_SCOPED.has(name) ? { ...options, path: '/' } : options);
+    }) as CookieSet;
 
     await next();
 

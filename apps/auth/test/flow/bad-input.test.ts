@@ -49,7 +49,7 @@ describe('bad input gets a clear 4xx', () => {
     const res = await post('/login', form({ username: 'a', password: 'b' }));
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.text).toContain('This sign-in request has expired or was opened in another tab.');
+    expect(res.text).toContain('This sign-in page has expired, or it was opened in a browser that did not start it.');
     expect(res.text).toContain('<code>interaction_expired</code>');
   });
 

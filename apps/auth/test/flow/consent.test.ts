@@ -81,9 +81,9 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     const jar = new CookieJar();
     const url = authorizeUrl(server, { clientId: 'logo-app', redirectUri: 'https://logo-app.example/cb' });
     const signInPage = await request(jar, url);
-    // The login page of the same client keeps images same-origin: only the consent page shows the logo.
-    expect(signInPage.headers.get('content-security-policy')).toContain("img-src 'self' data:;");
-    expect(signInPage.text).not.toContain('<img');
+    // The login page of the same client shows the logo too, its origin allowed on that page.
+    expect(signInPage.headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.logo.example:8443;");
+    expect(signInPage.text).toContain('<img id="client-logo" class="client-logo" src="https://cdn.logo.example:8443/brand/logo.png?size=48&amp;theme=dark" alt="Logo &quot;App&quot; logo" width="40" height="40" referrerpolicy="no-referrer">');
     const page = await login(user, jar, url);
     expect(page.status).toBe(200);
     expect(page.text).toContain(

@@ -2,7 +2,9 @@
  * GET /callback?code&state — the end of a login (docs/spec.md §5 steps 5–7).
  * Rules:
  * - `state` must name a pending login of this app, still valid, started by this browser (login
- *   cookie); it is consumed on first use, so a replay fails;
+ *   cookie); it is consumed on first use, so a replay fails; a replay by a browser that has a
+ *   live session of this app (Back or reload after signing in) is sent to the landing page instead
+ *   of the invalid_state page (nothing is exchanged, no session changes);
  * - an `error` from the authorization server shows an error page (access_denied 403, others 400);
  *   for a silent check (prompt=none) login_required and its kin mean the SSO session ended: the
  *   session is ended and an interactive login starts;
@@ -35,7 +37,15 @@ export function createCallback(deps: RouteDeps) {
     const state = param(ctx, 'state');
     if (!state) throw invalidState('The sign-in response carries no state.');
     const login = await deps.logins.take(state.slice(0, 256));
-    if (!login) throw invalidState('This sign-in response is unknown, expired or was already used.');
+    if (!login) {
+      // Back or reload after a finished sign-in replays its response: a signed-in user just goes on.
+      const signedIn = readSession(ctx.session);
+      if (signedIn && signedIn.expiresAt > deps.clock()) {
+        ctx.redirect('/');
+        return;
+      }
+      throw invalidState('This sign-in response is unknown, expired or was already used.');
+    }
     if (browserBinding(ctx, config) !== login.browser) throw invalidState('This sign-in was started in another browser.');
 
     const error = param(ctx, 'error');

@@ -133,6 +133,14 @@ describe('the callback', () => {
     expect(replay.text).toContain('<code id="error-code">invalid_state</code>');
     expect(replay.text).toContain('This sign-in response is unknown, expired or was already used.');
     expect(setCookieLines(replay.headers, sessionCookie())).toEqual([]);
+
+    // The same replay from the browser that is signed in (Back after signing in): the landing
+    // page, the session unchanged, nothing exchanged.
+    const signedIn = await client.get(jar, callbackUrl);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.location).toBe('/');
+    expect(setCookieLines(signedIn.headers, sessionCookie())).toEqual([]);
+    expect((await client.get(jar, '/')).status).toBe(200);
   });
 
   it('refuses a state started by another browser', async () => {
