@@ -22,7 +22,7 @@ import type { WayOn } from '../errors/auth-error.ts';
 
 export const INTERACTION_COOKIE = 'gh_auth_interaction';
 export const RESUME_COOKIE = 'gh_auth_resume';
-export const STARTED_COOKIE = 'gh_auth_interactions';
+const STARTED_COOKIE = 'gh_auth_interactions';
 const REMEMBERED = 5;
 const STARTED_MAX_AGE_MS = 24 * 3600 * 1000;
 
