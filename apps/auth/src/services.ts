@@ -173,8 +173,17 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
   };
 }
 
+/**
+ * Password-recovery requests (account/forgot-password.ts), fixed: per typed name and per account 3
+ * an hour, per client IP 20 an hour; past that, the answer is 429 for an hour after the last counted one.
+ */
+export const RECOVERY_RULES = {
+  recovery: { delayAfter: 3, delay: 0, maxDelay: 0, lockAfter: 3, findTime: 3600, banTime: 3600 },
+  'recovery-ip': { delayAfter: 20, delay: 0, maxDelay: 0, lockAfter: 20, findTime: 3600, banTime: 3600 },
+} as const;
+
 /** The regulator's rules from the config: known devices and second factors share the account's rule. */
 export function regulationRules(config: AuthConfig): RegulationRules {
   const { account, ip } = config.regulation;
-  return { account, device: account, mfa: account, ip };
+  return { account, device: account, mfa: account, ip, ...RECOVERY_RULES };
 }

@@ -8,6 +8,14 @@
  *   (the answers do not tell the cases apart); never a 500;
  * - the POST is same-origin only (403); the new password, typed twice, follows the policy
  *   (new-password.ts); a refusal shows the form again with the error and does not use the link;
+ * - where the account has a second factor to type (a TOTP authenticator or recovery codes), the form
+ *   asks for its code too, checked after the new password passes the policy and before the link is
+ *   used, under the login's regulation of second factors (account/reauthenticate.ts requireCurrentFactor
+ *   on the account's `mfa:` key: 429 with Retry-After, a wrong code 401 and counted; the password keys
+ *   are not, a lockout by password guessing is what a reset clears); an empty code is 400
+ *   `code_required`, not counted;
+ * - `?return=/interaction/<uid>` (account/recovery-return.ts) is kept on the form and makes the
+ *   final page's sign-in link go back to that sign-in page (so the user returns to the app);
  * - success uses the link (once, atomically), sets the password (argon2id), ends EVERY session
  *   and grant of the account (accounts/end-account-access.ts), clears the account's lockouts (user-admin.ts lockoutKeys), is
  *   audited `account.password_reset`, and answers a page asking the user to sign in again.
@@ -24,12 +32,14 @@ import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
-import { ACCOUNT_PATH } from '../clients/account-client.ts';
 import { newPassword } from './new-password.ts';
+import { requireCurrentFactor, type ReauthenticateDeps } from './reauthenticate.ts';
+import { recoveryReturn, returnQuery, signInAgainUrl } from './recovery-return.ts';
 
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
 
 export type PasswordResetPageDeps = OriginDeps &
+  ReauthenticateDeps &
   Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
     config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
   };
@@ -51,13 +61,20 @@ async function liveAccount(deps: PasswordResetPageDeps, token: string): Promise<
   return account;
 }
 
+/** Whether the reset asks for a second-factor code: the account has TOTP or unused recovery codes. */
+async function asksSecondFactor(deps: PasswordResetPageDeps, account: Account): Promise<boolean> {
+  return account.totpEnrolled || (await deps.recoveryCodes.remaining(account.id)) > 0;
+}
+
+const actionOf = (ctx: Context, token: string) => `${PASSWORD_RESET_PATH}/${token}${returnQuery(recoveryReturn(ctx.query.return))}`;
+
 export function createPasswordResetFormHandler(deps: PasswordResetPageDeps) {
   return async function showPasswordReset(ctx: Context): Promise<void> {
     const token = takeToken(ctx);
     const account = await liveAccount(deps, token);
     ctx.status = 200;
     ctx.type = 'html';
-    ctx.body = passwordResetPage({ username: account.username, action: `${PASSWORD_RESET_PATH}/${token}` });
+    ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), secondFactor: await asksSecondFactor(deps, account) });
   };
 }
 
@@ -66,11 +83,17 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
     const token = takeToken(ctx);
     requireSameOrigin(ctx, deps);
     const account = await liveAccount(deps, token);
-    const action = `${PASSWORD_RESET_PATH}/${token}`;
+    const action = actionOf(ctx, token);
+    const secondFactor = await asksSecondFactor(deps, account);
     await formPage(ctx, {
       read: () => readBody(ctx),
       async run(body) {
         const password = newPassword(body);
+        if (secondFactor) {
+          const code = (body.fields.code ?? '').trim();
+          if (code === '') throw new AuthError(400, 'code_required', 'Enter the code of your authenticator app or a recovery code.');
+          await requireCurrentFactor(ctx, deps, account, /^[0-9 ]+$/.test(code) ? code.replace(/ /g, '') : code, [`mfa:${account.username.toLowerCase()}`]);
+        }
         const hash = await hashPassword(password);
         if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
         await deps.accounts.setPassword(account.id, hash);
@@ -83,14 +106,14 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
           return;
         }
         ctx.type = 'html';
-        ctx.body = passwordResetDonePage({ signInUrl: ACCOUNT_PATH });
+        ctx.body = passwordResetDonePage({ signInUrl: signInAgainUrl(recoveryReturn(ctx.query.return)) });
       },
       async page(error, body) {
         // A link found used meanwhile is the one answer of every invalid link, not a form refusal.
         if (body.json || error.code === 'reset_link_invalid') return false;
         ctx.status = error.status;
         ctx.type = 'html';
-        ctx.body = passwordResetPage({ username: account.username, action, error: { code: error.code, message: error.message } });
+        ctx.body = passwordResetPage({ username: account.username, action, secondFactor, error: { code: error.code, message: error.message } });
         return true;
       },
     });

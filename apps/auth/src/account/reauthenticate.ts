@@ -36,9 +36,13 @@ export async function requireCurrentPassword(ctx: Context, deps: ReauthenticateD
   await regulated(deps, passwordKeys(origin(ctx, deps, account)), async () => ((await verifyPassword(account.passwordHash, password)) ? undefined : wrongPassword()));
 }
 
-/** A current TOTP code (once) or an unused recovery code of the account. */
-export async function requireCurrentFactor(ctx: Context, deps: ReauthenticateDeps, account: Account, code: string): Promise<void> {
-  await regulated(deps, secondFactorKeys(origin(ctx, deps, account)), async () => {
+/**
+ * A current TOTP code (once) or an unused recovery code of the account. `keys`: what it counts
+ * against (by default the login's second-factor keys; a reset link's page counts it against the
+ * account's `mfa:` key alone, since the password keys may be locked by the guessing it recovers from).
+ */
+export async function requireCurrentFactor(ctx: Context, deps: ReauthenticateDeps, account: Account, code: string, keys = secondFactorKeys(origin(ctx, deps, account))): Promise<void> {
+  await regulated(deps, keys, async () => {
     if (/^[0-9]{6}$/.test(code)) {
       const secret = await deps.accounts.getTotpSecret(account.id);
       const step = secret ? await deps.totp.verify(secret, code, deps.clock()) : null;

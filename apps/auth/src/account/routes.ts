@@ -6,10 +6,11 @@ import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RE
 import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
 import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
 import { CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler, type RevokeAppDeps } from './connected-apps.ts';
+import { createForgotPasswordFormHandler, createForgotPasswordHandler, FORGOT_PASSWORD_PATH, type ForgotPasswordDeps } from './forgot-password.ts';
 import { createRemoveLinkHandler, LINKED_PROVIDERS_REMOVE_PATH, type RemoveLinkDeps } from './remove-link.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
@@ -22,6 +23,7 @@ export const ACCOUNT_ROUTES = [
   CONNECTED_APPS_REVOKE_PATH,
   LINKED_PROVIDERS_REMOVE_PATH,
   PASSWORD_RESET_ROUTE,
+  FORGOT_PASSWORD_PATH,
 ] as const;
 
 /** The self-service account page (/account) and the pages of password-reset links. */
@@ -35,6 +37,8 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
   router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
   router.post(LINKED_PROVIDERS_REMOVE_PATH, createRemoveLinkHandler(deps));
+  router.get(FORGOT_PASSWORD_PATH, createForgotPasswordFormHandler(deps));
+  router.post(FORGOT_PASSWORD_PATH, createForgotPasswordHandler(deps));
   router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
   router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
   return router;

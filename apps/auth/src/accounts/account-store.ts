@@ -33,6 +33,8 @@ export interface AccountStore {
   create(input: { username: string; email: string; name: string; groups: string[]; passwordHash: string }): Promise<Account>;
   findByUsername(username: string): Promise<Account | undefined>;
   findById(id: string): Promise<Account | undefined>;
+  /** The accounts whose e-mail address is `email`, ignoring case (forgotten-password requests). */
+  findByEmail(email: string): Promise<Account[]>;
   list(): Promise<Account[]>;
   /**
    * One page of accounts ordered by username, after the username `after` (keyset paging);
@@ -140,6 +142,11 @@ export function createAccountStore(db: Kysely<AuthSchema>, box: SecretBox, clock
     async findById(id) {
       const row = (await findByIdQuery({ id })).rows[0];
       return row && toAccount(row);
+    },
+
+    async findByEmail(email) {
+      const rows = await db.selectFrom('accounts').selectAll().where(sql<boolean>`lower(email) = ${email.toLowerCase()}`).orderBy('username').limit(10).execute();
+      return rows.map(toAccount);
     },
 
     async list() {

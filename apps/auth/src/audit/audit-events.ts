@@ -158,6 +158,11 @@ export interface AuditFields {
   'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
   /** An operator issued a one-time password-reset link (its expiry, never the token). */
   'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };
+  /**
+   * "Forgot password?": someone asked for a reset link by username or e-mail. `account_id` is absent
+   * when nothing matched; `sent` is false when nothing matched or the account's own limit held the mail back.
+   */
+  'password_reset.requested': { account_id?: string; ip: string; sent: boolean };
   /** A reset link was used: new password set, every session ended, lockouts cleared. */
   'account.password_reset': { account_id: string; ip: string; sessions: number; grants: number };
   // client-lifecycle: operator changes to a client (admin/client-admin.ts); never a secret.

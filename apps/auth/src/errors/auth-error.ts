@@ -50,6 +50,10 @@ export type AuthErrorCode =
   | 'password_common'
   | 'invalid_enrollment'
   | 'reset_link_invalid'
+  // "Forgot password?" (account/forgot-password.ts).
+  | 'identifier_required'
+  | 'code_required'
+  | 'password_recovery_unavailable'
   // Federated sign-in (interactions/federated/).
   | 'unknown_provider'
   | 'upstream_unavailable'

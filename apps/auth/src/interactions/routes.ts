@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
+import type { HandlerServices } from './deps.ts';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { responseFormat } from '@gatehouse/http';
 import { loginPage } from '../views/login-page.ts';
@@ -20,6 +21,7 @@ import { createFederatedCallbackHandler, type FederatedCallbackDeps } from './fe
 import { createFederatedChoiceHandler } from './federated/federated-choice.ts';
 import { createFederatedCancelHandler } from './federated/federated-cancel.ts';
 import { loginProviders, type LoginProvidersDeps } from './federated/login-providers.ts';
+import { forgotPasswordUrl } from './login/forgot-password-link.ts';
 
 const PUSH_POLL_PATH = '/mfa/push/:id';
 const PUSH_STATUS_PATH = '/mfa/push/:id/status';
@@ -51,7 +53,7 @@ export type InteractionRoutesDeps = LoginDeps &
   LoginProvidersDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
-async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: LoginProvidersDeps): Promise<void> {
+async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: LoginProvidersDeps & Pick<HandlerServices, 'mailer'>): Promise<void> {
   const interaction = await provider.Interaction.find(uid);
   const name = interaction ? await clientName(provider, interaction) : '';
   ctx.status = 200;
@@ -67,7 +69,7 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
   if (interaction) ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...providers.origins];
   const client = interaction ? await pageBranding(ctx, provider, interaction) : { name };
   ctx.type = 'html';
-  ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm });
+  ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm, forgotPasswordUrl: forgotPasswordUrl(deps, uid) });
 }
 
 /**
@@ -75,7 +77,7 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
  * the consent page for the `consent` prompt, the second factor once the password passed, the
  * password step otherwise (HTML, or JSON for API clients).
  */
-export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps & Omit<MfaStepDeps, 'provider'>) {
+export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps & Omit<MfaStepDeps, 'provider'> & Pick<HandlerServices, 'mailer'>) {
   return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
     if (interaction?.prompt.name === 'select_account') {

@@ -4,7 +4,8 @@
  * each failure before any lock, a failure window) and Authelia's regulation (find/ban times on
  * user and IP). Rules:
  * - a key names what an attempt counts against, `<rule>:<id>`; its rule is the prefix
- *   (`account`, `device`, `mfa`, `ip`; regulation/regulation-keys.ts chooses the keys);
+ *   (`account`, `device`, `mfa`, `ip`; regulation/regulation-keys.ts chooses the keys; `recovery`
+ *   and `recovery-ip` count password-recovery mails, account/forgot-password.ts);
  * - failures count inside a window (`findTime`) that slides with the latest failure: those less
  *   than findTime older than it;
  * - progressive delay: once a key has `delayAfter` failures in the window, the next attempt must
@@ -39,8 +40,9 @@ export interface RegulationRule {
   readonly banTime: number;
 }
 
-export type RuleName = 'account' | 'device' | 'mfa' | 'ip';
-export type RegulationRules = Readonly<Record<RuleName, RegulationRule>>;
+export type RuleName = 'account' | 'device' | 'mfa' | 'ip' | 'recovery' | 'recovery-ip';
+/** The sign-in rules are always given; the recovery rules where recovery mail is regulated (services.ts). */
+export type RegulationRules = Readonly<Record<Exclude<RuleName, 'recovery' | 'recovery-ip'>, RegulationRule>> & Readonly<Partial<Record<'recovery' | 'recovery-ip', RegulationRule>>>;
 
 export type RegulationState =
   | { readonly state: 'open'; readonly retryAfterSeconds: 0 }
@@ -76,8 +78,8 @@ export function regulationRetentionMs(rules: RegulationRules): number {
 
 function ruleOf(rules: RegulationRules, key: string): RegulationRule {
   const name = key.slice(0, key.indexOf(':'));
-  if (!Object.hasOwn(rules, name)) throw new Error(`regulation key without a rule: ${name}`);
-  return rules[name as RuleName];
+  if (!Object.hasOwn(rules, name) || rules[name as RuleName] === undefined) throw new Error(`regulation key without a rule: ${name}`);
+  return rules[name as RuleName]!;
 }
 
 export function createRegulator(deps: RegulatorDeps): Regulator {

@@ -241,7 +241,7 @@ ${linksSection(model)}
 }
 
 /** The page of a password-reset link: a new password, twice. */
-export function passwordResetPage(model: { username: string; action: string; error?: { code: string; message: string } }): string {
+export function passwordResetPage(model: { username: string; action: string; secondFactor?: boolean; error?: { code: string; message: string } }): string {
   return layout({
     title: 'Choose a new password',
     body: html`<h1>Choose a new password</h1>
@@ -253,6 +253,9 @@ ${model.error ? html`<p class="error" role="alert" id="reset-error">${model.erro
 <input id="reset-new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
 <label for="reset-new-password-confirm">New password again</label>
 <input id="reset-new-password-confirm" name="new_password_confirm" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
+${model.secondFactor ? html`<label for="reset-code">Code from your authenticator app, or a recovery code</label>
+<input id="reset-code" name="code" autocomplete="one-time-code" required maxlength="64" aria-describedby="reset-code-hint">
+<p class="muted" id="reset-code-hint">Your account has a second factor: confirm it's you before the new password is set.</p>` : ''}
 <button type="submit" id="reset-password">Set the new password</button>
 </form>
 <p class="muted">At least 12 characters; any characters, spaces included. Common and breached passwords are refused. Every session of your account is signed out.</p>`,

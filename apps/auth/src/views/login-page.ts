@@ -24,6 +24,8 @@ export interface LoginPageModel {
   homeRealm?: boolean;
   /** The user is linking an upstream account: the password and second factor prove the local one. */
   linking?: { providerName: string };
+  /** "Forgot password?" (interactions/login/forgot-password-link.ts); absent when no mail can be sent. */
+  forgotPasswordUrl?: string | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ ${model.linking ? html`<p class="notice" role="status" id="linking-notice">Sign 
 ${model.homeRealm && !model.linking ? html`<p class="muted" id="home-realm-hint">Company account? Enter your work e-mail address and choose Continue.</p>` : ''}
 <button type="submit">Continue</button>
 </form>
+${model.forgotPasswordUrl && !model.linking ? html`<p class="forgot-password"><a href="${model.forgotPasswordUrl}" id="forgot-password">Forgot password?</a></p>` : ''}
 ${model.linking ? '' : html`<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="${model.error ? 'false' : 'true'}">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="credential" value="">

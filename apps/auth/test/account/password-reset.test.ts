@@ -81,8 +81,18 @@ describe.each(TEST_ENGINES)('password-reset links on %s', (engine) => {
     // None of these used the link.
     expect((await open(url)).status).toBe(200);
 
+    // The account has a second factor: the form asks for it, and the link is used only with it.
+    expect((await open(url)).text).toContain('<input id="reset-code" name="code" autocomplete="one-time-code" required maxlength="64" aria-describedby="reset-code-hint">');
     const fresh = 'a new passphrase here';
-    const done = await submit(url, { new_password: fresh, new_password_confirm: fresh });
+    const noCode = await submit(url, { new_password: fresh, new_password_confirm: fresh });
+    expect(noCode.status).toBe(400);
+    expect(noCode.text).toContain('Enter the code of your authenticator app or a recovery code.</p>\n<p class="muted">Error code: <code>code_required</code></p>');
+    const wrongCode = await submit(url, { new_password: fresh, new_password_confirm: fresh, code: '000000' });
+    expect(wrongCode.status).toBe(401);
+    expect(wrongCode.text).toContain('Error code: <code>invalid_code</code>');
+    clock.now += 31_000;
+    const code = await server.app.services.totp.generate(user.totpSecret, clock.now);
+    const done = await submit(url, { new_password: fresh, new_password_confirm: fresh, code });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Your new password is set and every session of your account was signed out.');
     expect(done.text).toContain('<a href="/account" id="sign-in">Sign in with your new password</a>');

@@ -12,12 +12,13 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthError } from '../../errors/auth-error.ts';
 import { loginPage } from '../../views/login-page.ts';
 import type { HandlerServices } from '../deps.ts';
+import { forgotPasswordUrl } from './forgot-password-link.ts';
 import { pageBranding, redirectOrigin, type Interaction } from '../interaction-state.ts';
 import { errorBody, respond } from '../respond.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { loginProviders, type LoginProvidersDeps } from '../federated/login-providers.ts';
 
-export type LoginRefusalDeps = Pick<HandlerServices, 'provider'> & LoginProvidersDeps;
+export type LoginRefusalDeps = Pick<HandlerServices, 'provider' | 'mailer'> & LoginProvidersDeps;
 
 export async function showLoginRefusal(
   ctx: Context,
@@ -40,6 +41,7 @@ export async function showLoginRefusal(
       errorCode: error.code,
       ...(providers ? { providers: providers.buttons, homeRealm: providers.homeRealm } : {}),
       ...(linking ? { linking: { providerName: linking.providerName } } : {}),
+      forgotPasswordUrl: forgotPasswordUrl(deps, interaction.uid),
     });
   respond(ctx, json, error.status, page, {
     ...errorBody(error),

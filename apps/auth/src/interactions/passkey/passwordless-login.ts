@@ -36,7 +36,7 @@ import { PasskeyAssertionRefused, verifyAuthentication } from '../../passkeys/au
 import { ceremonyDeps, type CeremonyServices } from '../../passkeys/ceremony-deps.ts';
 import { CREDENTIAL_MAX } from '../../passkeys/read-credential.ts';
 
-export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices' | 'federation'>;
+export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices' | 'federation' | 'mailer'>;
 
 /** The IP's counter alone, for an assertion whose credential is unknown. */
 const ipKeys = (ip: string): string[] => passwordKeys({ username: '', ip, device: undefined }).filter((key) => key.startsWith('ip:'));
