@@ -21,6 +21,7 @@ import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
 import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
 import { createPushStore, type PushStore } from './push/push-store.ts';
 import { createPushHub, type PushHub } from './push/push-hub.ts';
+import { createTotpEnrollmentStore, type TotpEnrollmentStore } from './accounts/totp-enrollment-store.ts';
 import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
 import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
 import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
@@ -58,6 +59,8 @@ export interface AuthServices {
   pushes: PushStore;
   pushHub: PushHub;
   recoveryCodes: RecoveryCodeStore;
+  /** Pending TOTP secrets and recovery codes not yet confirmed saved, sealed (accounts/totp-enrollment-store.ts). */
+  totpEnrollments: TotpEnrollmentStore;
   revocations: RevocationStore;
   /** WebAuthn credentials and the challenges of their ceremonies. */
   passkeys: PasskeyStore;
@@ -151,6 +154,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     pushes: createPushStore(db, clock),
     pushHub: createPushHub(),
     recoveryCodes: createRecoveryCodeStore(db, clock),
+    totpEnrollments: createTotpEnrollmentStore(db, box, clock),
     revocations,
     passkeys: createPasskeyStore(db, clock),
     passkeyChallenges: createChallengeStore(db, clock),

@@ -12,14 +12,27 @@ import { bindStartedInteraction, wayBack } from './browser-interactions.ts';
 type Interaction = Awaited<ReturnType<Provider['interactionDetails']>>;
 export type { Interaction };
 
+/** A second factor that passed (mfa/complete-login.ts ends the login with it). */
+export type PassedFactor =
+  | { method: 'totp' | 'recovery' }
+  | { method: 'push'; pushId: string }
+  /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
+  | { method: 'passkey'; credentialId: string; amr: string[] };
+
 export interface PendingLogin {
   accountId: string;
   username: string;
   passwordAt: number;
-  /** A TOTP secret being enrolled, sealed with the at-rest key. */
-  pendingTotpSecret?: string;
-  /** Recovery codes shown on the enrollment page and stored when the enrollment completes (sealed JSON). */
-  pendingRecoveryCodes?: string;
+  /**
+   * The account is enrolling TOTP: its pending secret is the account's, kept sealed in
+   * accounts/totp-enrollment-store.ts until confirmed or started over.
+   */
+  enrolling?: true;
+  /**
+   * The second factor passed, but the account has recovery codes the user has not confirmed
+   * saving: the login completes with this factor on "I have saved them" (mfa/recovery-codes-saved.ts).
+   */
+  passed?: PassedFactor;
   /** The slug of the upstream provider that stood for the first factor (a federated sign-in). */
   federatedBy?: string;
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { qrSvg } from '../mfa/qr.ts';
-import { mfaPage } from '../views/mfa-page.ts';
+import { ENROLLMENT_RESTART_PATH, mfaPage } from '../views/mfa-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { pageBranding, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
@@ -10,12 +10,16 @@ import type { HandlerServices } from './deps.ts';
 
 /** Where a browser (GET, completes the login) and its script (GET, state only) follow a push. */
 export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
+export { ENROLLMENT_RESTART_PATH };
+/** "I have saved them" after recovery codes were shown (mfa/recovery-codes-saved.ts). */
+export const RECOVERY_CODES_SAVED_PATH = '/mfa/recovery-codes/saved';
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
 
-export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
+export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'totpEnrollments' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
- * Renders the second-factor challenge (and the TOTP enrollment when one is pending). The methods
+ * Renders the second-factor challenge (and the TOTP enrollment when one is pending: the
+ * account's kept secret, the same on every view, with "Start over"). The methods
  * offered are TOTP always, push when the account has a device, passkey when it has a WebAuthn
  * credential, recovery when it has unused codes;
  * with a PENDING `push` the page is the WAITING page (the number and its poller).
@@ -30,18 +34,22 @@ export async function renderMfaStep(
     status: number;
     error?: { code: string; message: string };
     push?: PushTransaction;
+    /** The refusal was of a recovery code: keep its box open. */
+    recoveryOpen?: boolean;
+    /** A message that is not an error (e.g. after "Start over"). */
+    notice?: string;
     /** Extra members of the JSON body (e.g. the push `state` of a refusal). */
     extra?: Record<string, unknown>;
   },
 ): Promise<void> {
   const { interaction, pending, json, status, error, push } = options;
-  let enrollment: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes: string[] } | undefined;
-  if (pending.pendingTotpSecret) {
-    const secret = deps.box.open(pending.pendingTotpSecret);
+  let enrollment: { secret: string; otpauthUri: string; qrSvg: string } | undefined;
+  // Confirmed meanwhile (another tab): no secret is pending, the account's is asked for.
+  const secret = pending.enrolling ? await deps.totpEnrollments.pendingSecret(pending.accountId) : undefined;
+  if (secret) {
     const issuerName = new URL(deps.config.issuer).host;
     const otpauthUri = deps.totp.uri(secret, { issuer: `Gatehouse (${issuerName})`, label: pending.username });
-    const recoveryCodes = pending.pendingRecoveryCodes ? (JSON.parse(deps.box.open(pending.pendingRecoveryCodes)) as string[]) : [];
-    enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri), recoveryCodes };
+    enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri) };
   }
   const [devices, recoveryCodes, passkeys] = await Promise.all([
     deps.devices.countByAccount(pending.accountId),
@@ -61,6 +69,8 @@ export async function renderMfaStep(
       ...(client ? { client } : {}),
       enrollment,
       error: error?.message,
+      ...(options.notice ? { notice: options.notice } : {}),
+      ...(options.recoveryOpen ? { recoveryOpen: true } : {}),
       errorCode: error?.code,
       push: methods.includes('push'),
       passkey: methods.includes('passkey'),
@@ -89,7 +99,7 @@ export async function renderMfaStep(
           enrollment: {
             secret: enrollment.secret,
             otpauth_uri: enrollment.otpauthUri,
-            ...(enrollment.recoveryCodes.length ? { recovery_codes: enrollment.recoveryCodes } : {}),
+            restart: ENROLLMENT_RESTART_PATH,
           },
         }
       : {}),

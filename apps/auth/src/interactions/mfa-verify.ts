@@ -22,6 +22,7 @@
 import type { Context, Next } from 'koa';
 import type { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
+import type { ParsedBody } from '../http/read-body.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
 import { readMfaRequest, readSecondFactor, type MfaRequest, type ReadMfaRequestDeps } from './mfa/read-mfa-request.ts';
 import { regulateSecondFactor, type SecondFactorAttemptDeps } from './mfa/second-factor-attempt.ts';
@@ -50,9 +51,10 @@ export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
 }
 
 /** The challenge again, with the refusal's status and message; a login to start over is the error middleware's. */
-async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest, error: AuthError): Promise<boolean> {
+async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest & { body: ParsedBody }, error: AuthError): Promise<boolean> {
   if (error.code === 'interaction_expired' || error.code === 'password_required') return false;
   const { interaction, pending, json } = request;
-  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message } });
+  const recoveryOpen = request.body.fields.method === 'recovery';
+  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message }, ...(recoveryOpen ? { recoveryOpen } : {}) });
   return true;
 }

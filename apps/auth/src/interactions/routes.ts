@@ -13,6 +13,9 @@ import { createLoginHandler, type LoginDeps } from './login.ts';
 import { createSelectAccountHandler, type SelectAccountDeps } from './select-account.ts';
 import { renderSelectAccountStep, SELECT_ACCOUNT_PATH, type SelectAccountStepDeps } from './select-account-step.ts';
 import { createMfaVerifyHandler, type MfaVerifyDeps } from './mfa-verify.ts';
+import { ENROLLMENT_RESTART_PATH, RECOVERY_CODES_SAVED_PATH } from './mfa-step.ts';
+import { createRecoveryCodesSavedHandler, type RecoveryCodesSavedDeps } from './mfa/recovery-codes-saved.ts';
+import { createRestartEnrollmentHandler, type RestartEnrollmentDeps } from './mfa/restart-enrollment.ts';
 import { createPushPollHandler, createPushStatusHandler, type PushPollDeps, type PushStatusDeps } from './push-poll.ts';
 import { FEDERATED_CALLBACK_PATH } from '../federation/callback-url.ts';
 import { FEDERATED_PATHS } from '../views/federated-pages.ts';
@@ -33,6 +36,8 @@ export const INTERACTION_ROUTE_NAMES: readonly string[] = [
   SELECT_ACCOUNT_PATH,
   PUSH_POLL_PATH,
   PUSH_STATUS_PATH,
+  ENROLLMENT_RESTART_PATH,
+  RECOVERY_CODES_SAVED_PATH,
   FEDERATED_PATHS.choice,
   FEDERATED_PATHS.cancel,
   FEDERATED_START_PATH,
@@ -42,6 +47,8 @@ export const INTERACTION_ROUTE_NAMES: readonly string[] = [
 /** What the interaction routes use: the union of their handlers' needs. */
 export type InteractionRoutesDeps = LoginDeps &
   MfaVerifyDeps &
+  RecoveryCodesSavedDeps &
+  RestartEnrollmentDeps &
   PushPollDeps &
   PushStatusDeps &
   ConsentDeps &
@@ -103,6 +110,8 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   const router = new Router();
   router.post(AUTH_ROUTES.login, createLoginHandler(deps));
   router.post(AUTH_ROUTES.mfaVerify, createMfaVerifyHandler(deps));
+  router.post(ENROLLMENT_RESTART_PATH, createRestartEnrollmentHandler(deps));
+  router.post(RECOVERY_CODES_SAVED_PATH, createRecoveryCodesSavedHandler(deps));
   router.get(PUSH_POLL_PATH, createPushPollHandler(deps));
   router.get(PUSH_STATUS_PATH, createPushStatusHandler(deps));
   router.post(CONSENT_PATH, createConsentHandler(deps));

@@ -4,7 +4,7 @@ const qrcode = () => (library ??= import('qrcode'));
 
 /** A QR code as an inline SVG document, for enrolment pages. */
 export async function qrSvg(text: string): Promise<string> {
-  return (await qrcode()).toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  return (await qrcode()).toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 4 });
 }
 
 /** A QR code drawn with block characters, for the operator CLI. */

@@ -20,6 +20,8 @@
  * - an upstream identity provider whose client secret or private key is lost cannot be given a new
  *   one here (the upstream issued it): the lost value is removed and the provider disabled, and the
  *   operator sets a new credential (`authctl idp update <slug> --client-secret-file ... --enable`);
+ * - a pending TOTP enrollment's secret or unsaved recovery codes that are lost are dropped (the
+ *   enrollment starts over with a new key; accounts/totp-enrollment-store.ts);
  * - every write is compare-and-set on the value read, so a secret a running server changed
  *   meanwhile is not touched;
  * - with `dryRun` nothing changes: the result names what a run would reset (usernames, key ids,
@@ -157,6 +159,13 @@ export async function recoverLostKey(deps: RecoverLostKeyDeps): Promise<LostKeyR
     }
   }
   result.identityProviders = [...lostProviders].sort();
+
+  // A pending TOTP enrollment starts over with a new key at the next sign-in; recovery codes not
+  // yet confirmed saved are not shown again (the stored hashes still work; new ones can be made).
+  for (const name of ['secret_sealed', 'recovery_codes_sealed'] as const) {
+    const column = columnOf('totp_enrollments', name);
+    for (const row of await lostRows(db, box, column)) if (!deps.dryRun) await replaceSealed(db, column, row, null);
+  }
 
   if (!deps.dryRun) {
     deps.audit.record('secrets.lost_key_recovered', {

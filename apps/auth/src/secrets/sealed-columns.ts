@@ -3,9 +3,8 @@
  * page at a time. Rules:
  * - this list is the one place that names them: the start-up check, `authctl secrets status`,
  *   `rekey` and `recover-lost-key` all go through it (storage/schema.ts: the `*_sealed` columns);
- * - sealed values that live only minutes are not listed: a sign-in in progress keeps its pending
- *   TOTP secret and recovery codes in its interaction (oidc_payloads, AUTH_INTERACTION_TTL) and
- *   the account page's TOTP re-enrolment in its form (10 minutes); both open under any key of
+ * - sealed values that live only minutes are not listed: a sign-in in progress keeps its
+ *   state in its interaction (oidc_payloads, AUTH_INTERACTION_TTL); it opens under any key of
  *   the ring, which is why a replaced key stays in the ring that long after a rekey;
  * - rows are read in primary-key order, `batchSize` at a time (keyset), so a large table is
  *   never held in memory and rows written meanwhile are not missed.
@@ -14,7 +13,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
 export interface SealedColumn {
-  table: 'accounts' | 'signing_keys' | 'clients' | 'identity_providers';
+  table: 'accounts' | 'signing_keys' | 'clients' | 'identity_providers' | 'totp_enrollments';
   /** The table's primary key. */
   key: string;
   column: string;
@@ -29,6 +28,8 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'clients', key: 'client_id', column: 'previous_secret_sealed', holds: 'replaced client secrets in their grace period' },
   { table: 'identity_providers', key: 'slug', column: 'client_secret_sealed', holds: 'client secrets of upstream identity providers' },
   { table: 'identity_providers', key: 'slug', column: 'private_jwk_sealed', holds: 'private keys of upstream identity providers (private_key_jwt)' },
+  { table: 'totp_enrollments', key: 'account_id', column: 'secret_sealed', holds: 'TOTP secrets being enrolled' },
+  { table: 'totp_enrollments', key: 'account_id', column: 'recovery_codes_sealed', holds: 'recovery codes not yet confirmed saved' },
 ];
 
 /** `table.column`, as messages name a column. */

@@ -445,4 +445,20 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '031_totp_enrollments': {
+    async up(db: Kysely<unknown>) {
+      // A TOTP enrollment in progress (accounts/totp-enrollment-store.ts): the pending secret is
+      // kept, sealed, until its first code is verified or the user starts over, so every view of
+      // the enrollment page shows the same key; recovery codes issued with it are kept, sealed,
+      // until the user confirms they saved them. Removing the account removes the row.
+      await db.schema
+        .createTable('totp_enrollments')
+        .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
+        .addColumn('secret_sealed', 'text')
+        .addColumn('secret_created_at', 'bigint')
+        .addColumn('recovery_codes_sealed', 'text')
+        .addColumn('recovery_codes_issued_at', 'bigint')
+        .execute();
+    },
+  },
 };

@@ -337,6 +337,17 @@ export interface AccountLinksTable {
   last_used_at: number | null;
 }
 
+/** A TOTP enrollment in progress and recovery codes not yet confirmed saved (accounts/totp-enrollment-store.ts). */
+export interface TotpEnrollmentsTable {
+  account_id: string;
+  /** The pending TOTP secret, sealed; null once confirmed or when none is pending. */
+  secret_sealed: string | null;
+  secret_created_at: number | null;
+  /** JSON array of recovery codes the user has not confirmed saving, sealed. */
+  recovery_codes_sealed: string | null;
+  recovery_codes_issued_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -358,4 +369,5 @@ export interface AuthSchema {
   consents: ConsentsTable;
   identity_providers: IdentityProvidersTable;
   account_links: AccountLinksTable;
+  totp_enrollments: TotpEnrollmentsTable;
 }

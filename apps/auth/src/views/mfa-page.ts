@@ -3,6 +3,10 @@ import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { clientLine, type ClientBranding } from './client-line.ts';
+import { COPY_CODES_SCRIPT, totpKeyBlock } from './recovery-codes-block.ts';
+
+/** "Start over" of a TOTP enrollment (interactions/mfa/restart-enrollment.ts). */
+export const ENROLLMENT_RESTART_PATH = '/mfa/enrollment/restart';
 
 export interface MfaPageModel {
   uid: string;
@@ -12,14 +16,18 @@ export interface MfaPageModel {
   error?: string;
   /** The error's stable code, named under the message (docs/spec.md §7). */
   errorCode?: string;
-  /** Present while the user has no TOTP yet: the page shows the QR code and the secret. */
-  enrollment?: { secret: string; otpauthUri: string; qrSvg: string; recoveryCodes?: string[] };
+  /** Present while the user has no TOTP yet: the page shows the QR code and the secret (the same on every view). */
+  enrollment?: { secret: string; otpauthUri: string; qrSvg: string };
+  /** A message that is not an error (e.g. a new key after "Start over"). */
+  notice?: string;
   /** The account has an authenticator device: offer "Send a push". */
   push?: boolean;
   /** The account has a passkey or security key: offer it. */
   passkey?: boolean;
   /** The account has unused recovery codes: offer one in place of a code. */
   recovery?: boolean;
+  /** The refusal was of a recovery code: its box stays open (with the error) to try again. */
+  recoveryOpen?: boolean;
   /** A push is waiting: show its number; the same-origin script polls statusUrl, then opens pollUrl. */
   waiting?: { number: number; pollUrl: string; statusUrl: string };
 }
@@ -42,17 +50,10 @@ ${brand}
 ${brand}
 <p>Scan this QR code with an authenticator app (Google Authenticator, 1Password, Aegis…), then enter the 6-digit code it shows.</p>
 <figure class="qr" aria-label="QR code for your authenticator app">${raw(model.enrollment.qrSvg)}</figure>
-<p class="muted">Can't scan it? Enter this key by hand:</p>
-<p><code id="totp-secret">${model.enrollment.secret}</code></p>
-${
-  model.enrollment.recoveryCodes?.length
-    ? html`<section class="recovery-codes" aria-labelledby="recovery-title">
-<h2 id="recovery-title">Save your recovery codes</h2>
-<p class="muted">If you lose your phone, each of these codes signs you in once instead of a code. They are shown only now: write them down or store them in a password manager.</p>
-<ol id="recovery-codes">${model.enrollment.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}</ol>
-</section>`
-    : ''
-}`
+<p class="muted">Can't scan it? Enter this key by hand (spaces don't matter):</p>
+${totpKeyBlock(model.enrollment.secret)}
+<p class="muted" role="status" id="copy-status"></p>
+<p class="muted">This key stays the same until you finish or start over, so reloading this page is safe. Your recovery codes come after the first code.</p>`
       : html`<h1>Two-step verification</h1>
 ${brand}
 <p>Enter the 6-digit code from your authenticator app for <strong>${model.username}</strong>.</p>`;
@@ -75,7 +76,7 @@ ${brand}
 </form>`
       : '';
   const recovery = model.recovery
-    ? html`<details class="alt-method">
+    ? html`<details class="alt-method"${model.recoveryOpen ? raw(' open') : ''}>
 <summary>Use a recovery code</summary>
 <form method="post" action="/mfa/verify" autocomplete="off">
 <input type="hidden" name="uid" value="${model.uid}">
@@ -88,19 +89,29 @@ ${brand}
     : '';
   return layout({
     title: 'Two-step verification',
-    scripts: model.waiting ? ['/static/push-wait.js'] : passkey ? PASSKEY_SCRIPTS : [],
+    scripts: model.waiting ? ['/static/push-wait.js'] : [...(passkey ? PASSKEY_SCRIPTS : []), ...(model.enrollment ? [COPY_CODES_SCRIPT] : [])],
     body: html`${heading}
+${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
 ${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
 <form method="post" action="/mfa/verify" autocomplete="off">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="method" value="totp">
 <label for="code">Verification code</label>
-<input id="code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required${model.waiting ? '' : raw(' autofocus')}>
+<input id="code" name="code" inputmode="numeric" pattern="[0-9 \-]{6,9}" maxlength="9" autocomplete="one-time-code" required${model.waiting ? '' : raw(' autofocus')}>
 <button type="submit">Verify</button>
 </form>
 ${push}
 ${passkey}
-${recovery}`,
+${recovery}
+${
+  model.enrollment
+    ? html`<form method="post" action="${ENROLLMENT_RESTART_PATH}" class="start-over">
+<input type="hidden" name="uid" value="${model.uid}">
+<p class="muted">Lost the entry, or scanned it on the wrong device?</p>
+<button type="submit" class="secondary" id="start-over">Start over with a new key</button>
+</form>`
+    : ''
+}`,
   });
 }

@@ -132,6 +132,8 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       'clients.previous_secret_sealed': { by_key: { [id(OLD)]: 1 }, unreadable: {} },
       'identity_providers.client_secret_sealed': { by_key: { [id(OLD)]: 1 }, unreadable: {} },
       'identity_providers.private_jwk_sealed': { by_key: {}, unreadable: {} },
+      'totp_enrollments.secret_sealed': { by_key: {}, unreadable: {} },
+      'totp_enrollments.recovery_codes_sealed': { by_key: {}, unreadable: {} },
     });
     const text = await cli([OLD], ['secrets', 'status']);
     expect(text.code).toBe(0);
@@ -183,6 +185,8 @@ describe.each(TEST_ENGINES)('authctl secrets on %s', (engine) => {
       'clients.previous_secret_sealed': { by_key: { [id(NEW)]: 1 }, unreadable: {} },
       'identity_providers.client_secret_sealed': { by_key: { [id(NEW)]: 1 }, unreadable: {} },
       'identity_providers.private_jwk_sealed': { by_key: {}, unreadable: {} },
+      'totp_enrollments.secret_sealed': { by_key: {}, unreadable: {} },
+      'totp_enrollments.recovery_codes_sealed': { by_key: {}, unreadable: {} },
     });
     await withServices([NEW], async (services, db) => {
       const { accounts, clients, keys, box } = services;

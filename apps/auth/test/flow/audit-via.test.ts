@@ -35,10 +35,11 @@ describe('audit events name where a credential change was made', () => {
     const uid = uidOf((await request(jar, authorizeUrl(server))).text);
     const step = await request(jar, `${server.issuer}/login`, { method: 'POST', ...jsonBody({ uid, username: account.username, password }) });
     expect(step.status).toBe(200);
-    const { enrollment } = step.json<{ enrollment: { secret: string; recovery_codes: string[] } }>();
-    expect(enrollment.recovery_codes).toHaveLength(10);
+    const { enrollment } = step.json<{ enrollment: { secret: string } }>();
     const code = await server.app.services.totp.generate(enrollment.secret, clock());
-    expect((await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) })).status).toBe(302);
+    const verified = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...jsonBody({ uid, code }) });
+    expect(verified.json<{ recovery_codes: string[] }>().recovery_codes).toHaveLength(10);
+    expect((await request(jar, `${server.issuer}/mfa/recovery-codes/saved`, { method: 'POST', ...form({ uid }) })).status).toBe(302);
     expect(audited('recovery.issued', account.id)).toEqual([{ event: 'recovery.issued', account_id: account.id, via: 'totp_enrollment', source: undefined }]);
   });
 

@@ -66,18 +66,23 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     // Chromium applies form-action to the redirect that follows the post: the client's origin must be allowed.
     expect(res.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
     expect(res.text).toContain('<svg');
-    const secret = /<code id="totp-secret">([A-Z2-7]+)<\/code>/.exec(res.text);
+    const secret = /<code id="totp-secret" class="totp-key" data-value="([A-Z2-7]+)">/.exec(res.text);
     expect(secret).not.toBeNull();
     totpSecret = secret![1]!;
-    recoveryCodes = [...res.text.matchAll(/<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})<\/code><\/li>/g)].map((m) => m[1]!);
-    expect(recoveryCodes).toHaveLength(10);
-    expect(new Set(recoveryCodes).size).toBe(10);
-    expect(res.text).toContain('Save your recovery codes');
+    // Recovery codes come only after the app is proven to work.
+    expect(res.text).not.toContain('Save your recovery codes');
   });
 
   it('POST /mfa/verify with a valid code answers 302 to the redirect URI with code and the unchanged state, and sets the session cookie', async () => {
     const code = await server.app.services.totp.generate(totpSecret, Date.now());
-    const res = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) });
+    const codesPage = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) });
+    expect(codesPage.status).toBe(200);
+    expect(codesPage.text).toContain('Save your recovery codes');
+    expect(codesPage.headers.get('content-security-policy')).toContain("form-action 'self' http://127.0.0.1:9;");
+    recoveryCodes = [...codesPage.text.matchAll(/<li><code>([0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4})<\/code><\/li>/g)].map((m) => m[1]!);
+    expect(recoveryCodes).toHaveLength(10);
+    expect(new Set(recoveryCodes).size).toBe(10);
+    const res = await request(jar, `${server.issuer}/mfa/recovery-codes/saved`, { method: 'POST', ...form({ uid }) });
     expect(res.status).toBe(302);
     location = res.location!;
     const target = new URL(location);
@@ -92,7 +97,7 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
     const account = await server.app.services.accounts.findByUsername('alice');
     expect(account?.totpEnrolled).toBe(true);
     expect(await server.app.services.accounts.getTotpSecret(account!.id)).toBe(totpSecret);
-    // The codes shown at enrollment are the account's now, stored hashed.
+    // The codes shown after the enrollment are the account's now, stored hashed.
     expect(await server.app.services.recoveryCodes.remaining(account!.id)).toBe(10);
   });
 

@@ -98,6 +98,8 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
       'clients.previous_secret_sealed': { [id(OLD)]: 1 },
       'identity_providers.client_secret_sealed': {},
       'identity_providers.private_jwk_sealed': {},
+      'totp_enrollments.secret_sealed': {},
+      'totp_enrollments.recovery_codes_sealed': {},
     });
 
     // Interrupted (a crash, a lost connection) after the first batch of TOTP secrets was written.
@@ -124,6 +126,8 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
       'clients.previous_secret_sealed': { [id(OLD)]: 1 },
       'identity_providers.client_secret_sealed': {},
       'identity_providers.private_jwk_sealed': {},
+      'totp_enrollments.secret_sealed': {},
+      'totp_enrollments.recovery_codes_sealed': {},
     });
     expect(halfway.values).toEqual(before.values);
 
@@ -136,6 +140,8 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
       ['clients.previous_secret_sealed', 1, 0, 0],
       ['identity_providers.client_secret_sealed', 0, 0, 0],
       ['identity_providers.private_jwk_sealed', 0, 0, 0],
+      ['totp_enrollments.secret_sealed', 0, 0, 0],
+      ['totp_enrollments.recovery_codes_sealed', 0, 0, 0],
     ]);
     expect({ keyId: resumed.keyId, rekeyed: resumed.rekeyed, skipped: resumed.skipped, unreadable: resumed.unreadable, problem: resumed.problem }).toEqual({
       keyId: id(NEW),
@@ -148,7 +154,7 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
     // OLD can leave the ring: NEW alone opens every value, and each is what it was.
     const after = await survey(database.db, createSecretBox(NEW));
     expect(after.values).toEqual(before.values);
-    expect(Object.values(after.byKey)).toEqual([{ [id(NEW)]: 1 }, { [id(NEW)]: 5 }, { [id(NEW)]: 3 }, { [id(NEW)]: 1 }, {}, {}]);
+    expect(Object.values(after.byKey)).toEqual([{ [id(NEW)]: 1 }, { [id(NEW)]: 5 }, { [id(NEW)]: 3 }, { [id(NEW)]: 1 }, {}, {}, {}, {}]);
     const server = services(database, [NEW]);
     expect(await Promise.all(accountIds.map((a) => server.accounts.getTotpSecret(a)))).toEqual(['TOTP-ANN', 'TOTP-BOB', 'TOTP-CID', 'TOTP-DEE', 'TOTP-EVE']);
     expect((await server.clients.find('app-c'))?.clientSecret).toBe(clientSecrets['app-c']);
@@ -192,6 +198,8 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
       ['clients.previous_secret_sealed', 2, 0],
       ['identity_providers.client_secret_sealed', 0, 0],
       ['identity_providers.private_jwk_sealed', 0, 0],
+      ['totp_enrollments.secret_sealed', 0, 0],
+      ['totp_enrollments.recovery_codes_sealed', 0, 0],
     ]);
 
     const now = await survey(database.db, createSecretBox(NEW));
@@ -201,7 +209,7 @@ describe.each(TEST_ENGINES)('secrets rekey on %s', (engine) => {
       'clients.client_secret_sealed:app-b': rotated,
       'clients.previous_secret_sealed:app-b': clientSecrets['app-b'],
     });
-    expect(Object.values(now.byKey)).toEqual([{ [id(NEW)]: 1 }, { [id(NEW)]: 5 }, { [id(NEW)]: 3 }, { [id(NEW)]: 2 }, {}, {}]);
+    expect(Object.values(now.byKey)).toEqual([{ [id(NEW)]: 1 }, { [id(NEW)]: 5 }, { [id(NEW)]: 3 }, { [id(NEW)]: 2 }, {}, {}, {}, {}]);
     const after = services(database, [NEW]);
     expect(await after.accounts.getTotpSecret(ann!)).toBe('TOTP-ANN-RE-ENROLLED');
     const appB = await after.clients.find('app-b');

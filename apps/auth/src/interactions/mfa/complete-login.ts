@@ -8,6 +8,10 @@
  * - an account disabled or removed since the password step gets no session: 403
  *   `account_disabled`, audited `login.account_disabled`, as at the password step (a lockdown
  *   during a sign-in would otherwise leave a session that `user enable` brings back);
+ * - while the account has recovery codes the user has not confirmed saving (issued by a TOTP
+ *   enrollment, accounts/totp-enrollment-store.ts), the passed factor is kept on the pending login
+ *   and the codes are shown (recovery-codes-step.ts) instead; "I have saved them" completes the
+ *   login with that factor (recovery-codes-saved.ts), so codes are shown until confirmed, then never;
  * - a sign-in linking an upstream account links it to this account first (linkUpstreamUser);
  * - after a federated first step (the pending login's `federatedBy`), `fed` stands in the amr
  *   where `pwd` would;
@@ -21,7 +25,8 @@ import type { Context, Next } from 'koa';
 import { AuthError } from '../../errors/auth-error.ts';
 import { AccountLinkError } from '../../federation/account-link-store.ts';
 import type { HandlerServices } from '../deps.ts';
-import { pendingLogin, redirectOrigin, type Interaction } from '../interaction-state.ts';
+import { pendingLogin, redirectOrigin, savePendingLogin, type Interaction, type PassedFactor } from '../interaction-state.ts';
+import { renderRecoveryCodesStep } from '../recovery-codes-step.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { federatedError } from '../federated/federated-refusal.ts';
 
@@ -39,13 +44,9 @@ export function passkeyAmr(deviceType: 'singleDevice' | 'multiDevice', userVerif
   return [deviceType === 'multiDevice' ? 'swk' : 'hwk', ...(userVerified ? ['user'] : [])];
 }
 
-export type PassedFactor =
-  | { method: 'totp' | 'recovery' }
-  | { method: 'push'; pushId: string }
-  /** `amr`: the passkey's own (passkeyAmr), after `pwd`. */
-  | { method: 'passkey'; credentialId: string; amr: string[] };
+export type { PassedFactor };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts' | 'accountLinks'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts' | 'accountLinks' | 'totpEnrollments'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -54,11 +55,21 @@ export async function completeLogin(
   request: { interaction: Interaction; json: boolean },
   accountId: string,
   factor: PassedFactor,
+  options: { codesSaved?: boolean } = {},
 ): Promise<void> {
   const account = await deps.accounts.findById(accountId);
   if (!account || account.disabledAt !== null) {
     deps.audit.record('login.account_disabled', { account_id: accountId, ip: ctx.ip });
     throw new AuthError(403, 'account_disabled', 'This account is disabled. Contact your administrator.');
+  }
+  const pending = pendingLogin(request.interaction);
+  if (pending && !options.codesSaved) {
+    const unsaved = await deps.totpEnrollments.unsavedCodes(accountId);
+    if (unsaved) {
+      await savePendingLogin(request.interaction, { ...pending, passed: factor });
+      renderRecoveryCodesStep(ctx, { interaction: request.interaction, json: request.json, codes: unsaved });
+      return;
+    }
   }
   deps.audit.record(
     'login.mfa.success',

@@ -2,7 +2,8 @@
  * The TOTP method. Rules:
  * - RFC 6238 (SHA-1, 6 digits, 30 s, ±1 step) on the injected clock; anything but six digits is
  *   a wrong code (401 invalid_code);
- * - the secret is the one being enrolled (sealed on the pending login) or else the account's;
+ * - the secret is the account's pending one while it enrolls (accounts/totp-enrollment-store.ts)
+ *   or else the account's own;
  *   with neither the login starts over (400 password_required);
  * - the first valid code of an enrollment stores the secret (enroll-totp.ts) and logs in;
  * - each time step is accepted once per account, so a replayed code is refused (401 code_replayed);
@@ -16,12 +17,14 @@ import { enrollTotp, type EnrollTotpDeps } from './enroll-totp.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
 import type { MfaAttempt } from './second-factor-attempt.ts';
 
-export type VerifyTotpDeps = CompleteLoginDeps & EnrollTotpDeps & Pick<HandlerServices, 'accounts' | 'box' | 'totp' | 'clock'>;
+export type VerifyTotpDeps = CompleteLoginDeps & EnrollTotpDeps & Pick<HandlerServices, 'accounts' | 'totpEnrollments' | 'totp' | 'clock'>;
 
 export async function verifyTotp(ctx: Context, next: Next, deps: VerifyTotpDeps, request: MfaRequest, code: string, attempt: MfaAttempt): Promise<void> {
   const { pending } = request;
-  const enrolling = pending.pendingTotpSecret !== undefined;
-  const secret = enrolling ? deps.box.open(pending.pendingTotpSecret!) : await deps.accounts.getTotpSecret(pending.accountId);
+  // A secret confirmed meanwhile (in another tab) is the account's own.
+  const pendingSecret = pending.enrolling ? await deps.totpEnrollments.pendingSecret(pending.accountId) : undefined;
+  const enrolling = pendingSecret !== undefined;
+  const secret = pendingSecret ?? (await deps.accounts.getTotpSecret(pending.accountId));
   if (!secret) throw new AuthError(400, 'password_required', 'No second factor is set up for this account; sign in again.');
 
   const step = /^\d{6}$/.test(code) ? await deps.totp.verify(secret, code, deps.clock()) : null;
