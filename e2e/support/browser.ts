@@ -51,15 +51,27 @@ export async function submitPassword(page: Page, user: E2eUser, password = user.
   await Promise.all([page.waitForLoadState('load'), page.click('form:has(#password) button[type=submit]')]);
 }
 
+/** The TOTP key an enrollment page shows (grouped in fours on screen; data-value holds it whole). */
+export async function shownTotpSecret(page: Page): Promise<string> {
+  return (await page.locator('#totp-secret').getAttribute('data-value'))!;
+}
+
 /**
  * On the second-factor page: reads the TOTP secret when the page enrolls one (first sign-in),
- * then submits the next unused code.
+ * then submits the next unused code; when the recovery codes are shown next (after the first
+ * code of an enrollment), confirms "I have saved them".
  */
 export async function submitCode(page: Page, user: E2eUser): Promise<void> {
-  const secret = page.locator('#totp-secret');
-  if (await secret.count()) user.totpSecret = (await secret.textContent())!.trim();
+  if (await page.locator('#totp-secret').count()) user.totpSecret = await shownTotpSecret(page);
   await page.fill('#code', await nextCode(user));
   await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
+  await confirmRecoveryCodes(page);
+}
+
+/** On the recovery-codes step (shown until confirmed): "I have saved them". No-op elsewhere. */
+export async function confirmRecoveryCodes(page: Page): Promise<void> {
+  if (!(await page.locator('#codes-saved').count())) return;
+  await Promise.all([page.waitForLoadState('load'), page.waitForEvent('framenavigated'), page.click('#codes-saved')]);
 }
 
 /** From an app's URL to its landing page: login page, password, code (enrolling on first sign-in). */

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, signIn, submitCode, submitPassword } from '../support/browser.ts';
-import { createUser, demoUser } from '../support/users.ts';
+import { CODE_SUBMIT, launchBrowser, screenshot, signIn, submitCode, submitPassword } from '../support/browser.ts';
+import { createUser, demoUser, nextCode } from '../support/users.ts';
 
 const ACCESS_TOKEN_TTL = 3;
 const SSO_CHECK_INTERVAL = 6;
@@ -55,12 +55,17 @@ describe('issue 4, whole stack in Chromium', () => {
     await submitPassword(page, demo);
     expect(await text('h1')).toBe('Set up two-step verification');
     expect(await page.locator('figure.qr svg').count()).toBe(1);
-    expect(await text('#totp-secret')).toMatch(/^[A-Z2-7]{16,}$/);
-    expect(await page.locator('#recovery-codes li').count()).toBe(10);
+    expect(await text('#totp-secret')).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+    // Recovery codes come after the first code proves the app works.
+    expect(await page.locator('#recovery-codes li').count()).toBe(0);
     await screenshot(page, '1-totp-enrollment-page');
 
-    await submitCode(page, demo);
-    await page.waitForURL(`${stack.appOneUrl}/`);
+    demo.totpSecret = (await page.locator('#totp-secret').getAttribute('data-value'))!;
+    await page.fill('#code', await nextCode(demo));
+    await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
+    expect(await text('h1')).toBe('Save your recovery codes');
+    expect(await page.locator('#recovery-codes li').count()).toBe(10);
+    await Promise.all([page.waitForURL(`${stack.appOneUrl}/`), page.click('#codes-saved')]);
     expect(await text('#app-name')).toBe('app-one');
     expect(await text('#user-name')).toBe(demo.name);
     expect(await text('#user-email')).toBe(demo.email);
