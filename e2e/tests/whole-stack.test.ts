@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CODE_SUBMIT, launchBrowser, screenshot, signIn, submitCode, submitPassword } from '../support/browser.ts';
+import { CODE_SUBMIT, launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
 import { createUser, demoUser, nextCode } from '../support/users.ts';
 
 const ACCESS_TOKEN_TTL = 3;
