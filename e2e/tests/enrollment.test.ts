@@ -1,7 +1,7 @@
 /**
- * Issue 34, point 1: the first sign-in's TOTP enrollment keeps its state, in Chromium against the
+ * The first sign-in's TOTP enrollment keeps its state, in Chromium against the
  * whole stack, keyboard only on the authorization server's pages, each page checked with axe-core
- * at 390 and 1280 px (screenshots in e2e/artifacts). Signing in again (a new tab, an expired page)
+ * at 390 and 1280 px (screenshots in e2e/artifacts). Signing in again (as after a reload or an expired page, and on another device)
  * shows the same key; "Start over" makes a new one; the code is computed with otplib from the key
  * as shown (grouped in fours); the recovery codes appear only after that code, in one column, with
  * Copy, Download and Print; "I have saved them" goes on to app-one, signed in.
