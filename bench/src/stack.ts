@@ -145,12 +145,13 @@ export class Processes {
     return result.stdout;
   }
 
-  async startEngine(engine: Engine, userCount: number): Promise<EngineStack> {
+  /** `name` tells the files and logs of a second stack on the same engine apart (default: the engine). */
+  async startEngine(engine: Engine, userCount: number, name: string = engine): Promise<EngineStack> {
     const dbs = engine === 'postgres' ? await Promise.all([createTestDatabase('postgres'), createTestDatabase('postgres')]) : undefined;
     if (dbs) this.databases.push(...dbs);
     const databaseUrl = {
-      auth: dbs ? dbs[0].url : `sqlite:${join(this.dir, `auth-${engine}.db`)}`,
-      api: dbs ? dbs[1].url : `sqlite:${join(this.dir, `api-${engine}.db`)}`,
+      auth: dbs ? dbs[0].url : `sqlite:${join(this.dir, `auth-${name}.db`)}`,
+      api: dbs ? dbs[1].url : `sqlite:${join(this.dir, `api-${name}.db`)}`,
     };
     const [authPort, apiPort] = [await freePort(), await freePort()];
     const base = { PATH: process.env.PATH ?? '', HOME: this.dir, NODE_ENV: 'production', LOG_LEVEL: 'info' };
@@ -162,7 +163,7 @@ export class Processes {
       AUTH_ISSUER: authUrl,
       AUTH_PORT: String(authPort),
       AUTH_DATABASE_URL: databaseUrl.auth,
-      AUTH_DATA_DIR: join(this.dir, `auth-data-${engine}`),
+      AUTH_DATA_DIR: join(this.dir, `auth-data-${name}`),
       AUTH_COOKIE_KEYS: randomBytes(32).toString('base64url'),
       AUTH_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
       AUTH_API_AUDIENCE: audience,
@@ -185,9 +186,9 @@ export class Processes {
     }
     this.run('apps/api/dist/migrate.js', [], { ...base, API_DATABASE_URL: databaseUrl.api, API_INTROSPECTION_CLIENT_SECRET: 'unused-here', API_PUBLIC_URL: apiUrl });
 
-    const authChild = this.spawnLogged(`auth-${engine}`, 'apps/auth/dist/main.js', authEnv);
-    await waitUntil(`auth-${engine}`, `${authUrl}/healthz`, authChild);
-    const apiChild = this.spawnLogged(`api-${engine}`, 'apps/api/dist/main.js', {
+    const authChild = this.spawnLogged(`auth-${name}`, 'apps/auth/dist/main.js', authEnv);
+    await waitUntil(`auth-${name}`, `${authUrl}/healthz`, authChild);
+    const apiChild = this.spawnLogged(`api-${name}`, 'apps/api/dist/main.js', {
       ...base,
       API_PORT: String(apiPort),
       API_PUBLIC_URL: apiUrl,
@@ -198,11 +199,11 @@ export class Processes {
       API_INTROSPECTION_CLIENT_SECRET: machine.client_secret,
       API_METRICS_PORT: '0',
     });
-    await waitUntil(`api-${engine}`, `${apiUrl}/readyz`, apiChild);
+    await waitUntil(`api-${name}`, `${apiUrl}/readyz`, apiChild);
     return {
       engine,
-      auth: { port: authPort, url: authUrl, child: authChild, log: join(this.dir, 'logs', `auth-${engine}.log`) },
-      api: { port: apiPort, url: apiUrl, child: apiChild, log: join(this.dir, 'logs', `api-${engine}.log`) },
+      auth: { port: authPort, url: authUrl, child: authChild, log: join(this.dir, 'logs', `auth-${name}.log`) },
+      api: { port: apiPort, url: apiUrl, child: apiChild, log: join(this.dir, 'logs', `api-${name}.log`) },
       audience,
       app: { clientId: 'bench-app', clientSecret: app.client_secret, redirectUri },
       machine: { clientId: 'api', clientSecret: machine.client_secret },
