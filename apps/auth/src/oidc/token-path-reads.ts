@@ -52,10 +52,19 @@ export const CLIENT_ROWS_KEPT = 1024;
 /** The column carrying the policy rows read with a client. */
 export const POLICY_ROWS_COLUMN = 'scope_policy_rows';
 
-/** The text of a JSON member of `payload` (a column holding a JSON object), per engine. */
-const JSON_TEXT: Record<Engine, (column: string, member: string) => string> = {
-  sqlite: (column, member) => `json_extract(${column}, '$.${member}')`,
-  postgres: (column, member) => `(${column}::json ->> '${member}')`,
+/**
+ * The presented token's session uid and account id (the keys of its Session and account), per
+ * engine: SQLite's json_extract keeps the text it parsed for the statement's next call on it;
+ * PostgreSQL parses a json text again for each `->>`, so there the payload is parsed once, in a
+ * subquery kept apart from the join (`offset 0`), and both keys are read from that.
+ */
+const TOKEN_KEYS: Record<Engine, { join: string; sessionUid: string; accountId: string }> = {
+  sqlite: { join: '', sessionUid: "json_extract(r.payload, '$.sessionUid')", accountId: "json_extract(r.payload, '$.accountId')" },
+  postgres: {
+    join: "cross join lateral (select p.j ->> 'sessionUid' as session_uid, p.j ->> 'accountId' as account_id from (select r.payload::jsonb as j offset 0) p) k ",
+    sessionUid: 'k.session_uid',
+    accountId: 'k.account_id',
+  },
 };
 
 /** The n-th parameter of a raw statement, per engine (numbered on both: a value may come first in the text). */
@@ -76,15 +85,16 @@ function policyRowsSql(engine: Engine): string {
  * three), the others `g_`, `s_` and `a_`.
  */
 function refreshTokenWithRelatedSql(engine: Engine, n: number): string {
-  const json = JSON_TEXT[engine];
+  const keys = TOKEN_KEYS[engine];
   const payload = (alias: string) => OIDC_PAYLOAD_COLUMNS.map((c) => `${alias}.${c} as ${alias}_${c}`).join(', ');
   const account = ACCOUNT_COLUMNS.map((c) => `a.${c} as a_${c}`).join(', ');
   return (
-    `select ${payload('r')}, r.grant_id as r_grant_id, ${json('r.payload', 'sessionUid')} as r_session_uid, ${json('r.payload', 'accountId')} as r_account_id, ${payload('g')}, ${payload('s')}, ${account} ` +
+    `select ${payload('r')}, r.grant_id as r_grant_id, ${keys.sessionUid} as r_session_uid, ${keys.accountId} as r_account_id, ${payload('g')}, ${payload('s')}, ${account} ` +
     'from oidc_payloads r ' +
+    keys.join +
     "left join oidc_payloads g on g.model = 'Grant' and g.id = r.grant_id " +
-    `left join oidc_payloads s on s.model = 'Session' and s.uid = ${json('r.payload', 'sessionUid')} ` +
-    `left join accounts a on a.id = ${json('r.payload', 'accountId')} ` +
+    `left join oidc_payloads s on s.model = 'Session' and s.uid = ${keys.sessionUid} ` +
+    `left join accounts a on a.id = ${keys.accountId} ` +
     `where r.model = 'RefreshToken' and r.id = ${PARAM[engine](n)}`
   );
 }
