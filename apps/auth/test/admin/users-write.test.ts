@@ -238,7 +238,8 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
     const set = await request(browser(), secondUrl, {
       method: 'POST',
       headers: { ...form({}).headers, origin: server.issuer },
-      body: form({ new_password: 'a reset passphrase here', new_password_confirm: 'a reset passphrase here' }).body,
+      // The user has TOTP: the link's page asks for a code before the new password is set (spec §10.12).
+      body: form({ new_password: 'a reset passphrase here', new_password_confirm: 'a reset passphrase here', code: await server.app.services.totp.generate(user.totpSecret, clock.now) }).body,
     });
     expect(set.status).toBe(200);
     expect((await passwordStep(browser(), user.username, user.password)).status).toBe(401);
