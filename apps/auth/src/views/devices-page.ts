@@ -1,11 +1,13 @@
 /** The pages the device actions of the account page answer with (views/account-page.ts lists the devices). */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import { layout } from './layout.ts';
+import { COPY_CODES_SCRIPT, recoveryCodesBlock } from './recovery-codes-block.ts';
 
 const date = (ms: number | null): string => (ms === null ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
+/** The codes one per line with Copy, Download and Print (recovery-codes-block.ts). */
 function codesList(codes: string[]): SafeHtml {
-  return html`<ol class="codes" id="recovery-codes">${codes.map((c) => html`<li><code>${c}</code></li>`)}</ol>
+  return html`${recoveryCodesBlock(codes)}
 <p class="muted">Each code works once, in place of a code from your authenticator app or a push. They are shown only now: print them or keep them in a password manager.</p>`;
 }
 
@@ -13,6 +15,7 @@ function codesList(codes: string[]): SafeHtml {
 export function enrollmentPage(model: { username: string; code: string; url: string; qrSvg: string; expiresAt: number; recoveryCodes?: string[] }): string {
   return layout({
     title: 'Add a device',
+    scripts: model.recoveryCodes ? [COPY_CODES_SCRIPT] : [],
     body: html`<h1>Add a device</h1>
 <p>On the phone or computer that will approve your sign-ins, scan this QR code or open the link, then give the device a name.</p>
 <figure class="qr" aria-label="QR code of the enrollment link">${raw(model.qrSvg)}</figure>
@@ -27,6 +30,7 @@ ${model.recoveryCodes ? html`<h2>Your recovery codes</h2>${codesList(model.recov
 export function recoveryCodesPage(model: { username: string; codes: string[] }): string {
   return layout({
     title: 'Recovery codes',
+    scripts: [COPY_CODES_SCRIPT],
     body: html`<h1>New recovery codes</h1>
 <p>Your previous recovery codes no longer work.</p>
 ${codesList(model.codes)}
