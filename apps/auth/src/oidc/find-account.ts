@@ -2,7 +2,15 @@ import type { Account as OidcAccount, KoaContextWithOIDC } from 'oidc-provider';
 import type { Account, AccountStore } from '../accounts/account-store.ts';
 
 /**
- * Claims released per scope: `openid` gives sub and amr, `profile` gives name and groups, `email` the address,
+ * The one authentication context class a sign-in ends with: every way in (password and a second
+ * factor, a passkey, a federated sign-in with the upstream's MFA trusted or a Gatehouse factor)
+ * passes two factors (interactions/mfa/complete-login.ts). Listed in discovery
+ * (`acr_values_supported`) and carried by every ID token.
+ */
+export const MFA_ACR = 'urn:gatehouse:loa:mfa';
+
+/**
+ * Claims released per scope: `openid` gives sub, amr and acr, `profile` gives name and groups, `email` the address,
  * `groups` the groups alone. The ID token carries them too (conformIdTokenClaims off).
  */
 export const CLAIMS = {
@@ -10,8 +18,9 @@ export const CLAIMS = {
   auth_time: null,
   sid: null,
   iss: null,
-  // amr with openid: every ID token says which factors were used (RFC 8176 values).
-  openid: ['sub', 'amr'],
+  // amr and acr with openid: every ID token says which factors were used (RFC 8176 values) and the
+  // session's authentication context class (MFA_ACR).
+  openid: ['sub', 'amr', 'acr'],
   profile: ['name', 'preferred_username', 'groups'],
   email: ['email', 'email_verified'],
   groups: ['groups'],

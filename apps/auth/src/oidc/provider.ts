@@ -24,7 +24,8 @@
  * - the API scopes of every grant pass the access policy (policy/scope-policy.ts): the grant
  *   built at authorization (grants.ts) and the resource server's scopes at every token request
  *   (resource-server.ts) leave out what the client or the user may not have;
- * - ID tokens carry the profile, email and groups claims and `amr`;
+ * - ID tokens carry the profile, email and groups claims, `amr` and the session's `acr` (the one
+ *   value MFA_ACR, listed as acr_values_supported, find-account.ts);
  * - JWT access tokens carry `grant_id`, so revoking the grant revokes them (revocation-store.ts),
  *   and Okta's `cid` and `scp` as copies of `client_id` and `scope` (okta-claims.ts);
  * - the device authorization grant (RFC 8628) at /oauth2/v1/device/authorize, its verification
@@ -43,7 +44,7 @@ import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { ConsentStore } from '../consent/consent-store.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
-import { CLAIMS, createFindAccount } from './find-account.ts';
+import { CLAIMS, MFA_ACR, createFindAccount } from './find-account.ts';
 import { grantLoader } from './grants.ts';
 import { keepOfflineAccess } from './offline-access.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
@@ -108,6 +109,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     jwks: deps.jwks as Configuration['jwks'],
     findAccount: createFindAccount(deps.accounts),
     claims: CLAIMS,
+    // The acr every sign-in ends with (find-account.ts); oidc-provider drops the acr claim without it.
+    acrValues: [MFA_ACR],
     scopes: [...OIDC_SCOPES],
     // Not an extra parameter: the validator of `scope`, run after oidc-provider's scope check,
     // keeps an offline_access sent without prompt=consent (offline-access.ts).

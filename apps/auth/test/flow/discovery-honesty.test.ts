@@ -83,13 +83,16 @@ describe.each(TEST_ENGINES)('discovery lists only what works, on %s', (engine) =
   }
 
   it('every claim it lists comes in an ID token (no sid: front- and back-channel logout are not offered)', async () => {
-    const doc = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as { claims_supported: string[] };
-    expect([...doc.claims_supported].sort()).toEqual(['amr', 'auth_time', 'email', 'email_verified', 'groups', 'iss', 'name', 'preferred_username', 'sub']);
+    const doc = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as { claims_supported: string[]; acr_values_supported: string[] };
+    // The one acr a sign-in ends with (every way in passes two factors), carried by the ID token.
+    expect(doc.acr_values_supported).toEqual(['urn:gatehouse:loa:mfa']);
+    expect([...doc.claims_supported].sort()).toEqual(['acr', 'amr', 'auth_time', 'email', 'email_verified', 'groups', 'iss', 'name', 'preferred_username', 'sub']);
     const client = await register({ responseTypes: ['id_token'] });
     const done = await freshSignIn(authorize(client, { response_type: 'id_token', scope: 'openid profile email groups', max_age: '600' }));
     const idToken = new URLSearchParams(new URL(done.location!).hash.slice(1)).get('id_token')!;
     const { payload } = await jwtVerify(idToken, createRemoteJWKSet(new URL(`${server.issuer}/oauth2/v1/keys`)), { issuer: server.issuer, audience: client.clientId });
     for (const claim of doc.claims_supported) expect(payload[claim], claim).toBeDefined();
+    expect(payload.acr).toBe('urn:gatehouse:loa:mfa');
   });
 
   it('lists the response types, modes, grant types and auth methods this server has', () => {

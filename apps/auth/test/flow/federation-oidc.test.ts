@@ -124,6 +124,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     const { access, id } = await exchange(await resumed(jar, answer));
     expect(access.groups).toEqual(['admins']);
     expect(id.amr).toEqual(['fed', 'mfa']);
+    expect(id.acr).toBe('urn:gatehouse:loa:mfa');
     const account = await server.app.services.accounts.findByUsername('alice.upstream');
     expect(await sessionsOf(account!.id)).toEqual([{ amr: ['fed', 'mfa'], acr: 'urn:gatehouse:loa:mfa' }]);
     expect(account).toMatchObject({ username: 'alice.upstream', email: 'alice@acme.test', name: 'Alice Up', groups: ['admins'], passwordHash: '!no-password' });
@@ -178,6 +179,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(done.status).toBe(302);
     const { id } = await exchange(done.location!);
     expect(id.amr).toEqual(['fed', 'otp']);
+    expect(id.acr).toBe('urn:gatehouse:loa:mfa');
     expect(await sessionsOf(account!.id)).toEqual([{ amr: ['fed', 'otp'], acr: 'urn:gatehouse:loa:mfa' }]);
   });
 

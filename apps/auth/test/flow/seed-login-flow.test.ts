@@ -126,6 +126,9 @@ describe.each(TEST_ENGINES)('the seed login flow on %s', (engine) => {
       groups: ['admins', 'users'],
       amr: ['pwd', 'otp'],
     });
+    // The session's authentication context class and methods, exactly (spec §2.4).
+    expect(id.payload.acr).toBe('urn:gatehouse:loa:mfa');
+    expect(id.payload.amr).toEqual(['pwd', 'otp']);
     expect(claims.exp - claims.iat).toBe(3600);
 
     expect(decodeProtectedHeader(body.access_token)).toMatchObject({ typ: 'at+jwt', alg: 'RS256' });
