@@ -52,6 +52,8 @@ export interface TestAuthServerOptions {
   listenForClientChanges?: boolean;
   /** The app's mailer (AppDeps.mailer); by default config.mail's (the development outbox in tests without AUTH_SMTP_URL). */
   mailer?: Mailer | null;
+  /** The app's outbound fetch (AppDeps.fetch: federation's relying party, back-channel logout, client keys); the global one by default. */
+  fetch?: typeof globalThis.fetch;
 }
 
 export interface TestUser {
@@ -109,7 +111,7 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
     options.tokenPathReads || listener
       ? createAuthServices(config, database, options.clock, { ...(options.tokenPathReads ? { tokenPathReads: options.tokenPathReads } : {}), ...(listener ? { clientChangeListener: listener } : {}) })
       : undefined;
-  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(options.mailer !== undefined ? { mailer: options.mailer } : {}), ...(chosen ? { services: chosen } : {}) });
+  const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(options.mailer !== undefined ? { mailer: options.mailer } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(chosen ? { services: chosen } : {}) });
   server.on('request', app.callback());
   const { services } = app;
   const clock = options.clock ?? Date.now;

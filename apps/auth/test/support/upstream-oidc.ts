@@ -8,6 +8,11 @@
  *   without a consent page; a wrong one shows the page again with 401;
  * - POST /interaction/<uid>/abort ends it with access_denied (the user cancelled there);
  * - the ID token carries the profile, e-mail and `groups` claims of the user;
+ * - `issuer` gives it another issuer than its own address, and `discovery` serves a discovery
+ *   document of its own at another path naming another issuer (Entra ID's multi-tenant
+ *   `https://login.microsoftonline.com/{tenantid}/v2.0`), with its endpoints on the issuer's origin:
+ *   the test routes that origin here through the fetch it gives Gatehouse;
+ * - a user's `extraClaims` (e.g. Entra's `tid`) go into the ID token with the openid scope;
  * - `tamperNonce` rewrites the nonce of the next authorization request (an ID token minted for
  *   another sign-in); `close()` takes it down (the upstream unreachable).
  */
@@ -27,10 +32,14 @@ export interface UpstreamUser {
   groups?: string[];
   amr?: string[];
   acr?: string;
+  /** More ID-token claims (openid scope), e.g. Entra's `tid`. */
+  extraClaims?: Record<string, unknown>;
 }
 
 export interface UpstreamOidc {
   issuer: string;
+  /** Where it listens (http://127.0.0.1:<port>), whatever its issuer says. */
+  origin: string;
   client: { clientId: string; clientSecret: string };
   users: Map<string, UpstreamUser>;
   addUser(user: Partial<UpstreamUser> & { username: string }): UpstreamUser;
@@ -65,11 +74,13 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 /** `redirectUris`: the callback(s) Gatehouse registers here. `host`: the loopback name to serve under. */
-export async function startUpstreamOidc(options: { redirectUris: string[]; host?: string }): Promise<UpstreamOidc> {
+export async function startUpstreamOidc(options: { redirectUris: string[]; host?: string; issuer?: string; discovery?: { path: string; issuer: string } }): Promise<UpstreamOidc> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const issuer = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const origin = `http://127.0.0.1:${port}`;
+  const issuer = options.issuer ?? `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const routes = { authorization: '/auth', token: '/token', jwks: '/jwks', userinfo: '/me' };
   const client = { clientId: 'gatehouse', clientSecret: randomBytes(24).toString('base64url') };
   const users = new Map<string, UpstreamUser>();
   let nextNonce: string | undefined;
@@ -90,7 +101,8 @@ export async function startUpstreamOidc(options: { redirectUris: string[]; host?
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     pkce: { required: () => true },
-    claims: { openid: ['sub', 'amr', 'acr'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
+    routes,
+    claims: { openid: ['sub', 'amr', 'acr', 'tid'], email: ['email', 'email_verified'], profile: ['name', 'preferred_username'], groups: ['groups'] },
     // The claims go into the ID token, as many providers put them there.
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false }, userinfo: { enabled: true } },
@@ -107,6 +119,7 @@ export async function startUpstreamOidc(options: { redirectUris: string[]; host?
             ...(user.email ? { email: user.email, email_verified: user.emailVerified ?? false } : {}),
             ...(user.name ? { name: user.name } : {}),
             ...(user.groups ? { groups: user.groups } : {}),
+            ...user.extraClaims,
           };
         },
       };
@@ -127,6 +140,23 @@ export async function startUpstreamOidc(options: { redirectUris: string[]; host?
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', issuer);
     try {
+      if (options.discovery && url.pathname === options.discovery.path) {
+        const at = new URL(issuer).origin;
+        const doc = {
+          issuer: options.discovery.issuer,
+          authorization_endpoint: `${at}${routes.authorization}`,
+          token_endpoint: `${at}${routes.token}`,
+          jwks_uri: `${at}${routes.jwks}`,
+          userinfo_endpoint: `${at}${routes.userinfo}`,
+          response_types_supported: ['code'],
+          subject_types_supported: ['public'],
+          id_token_signing_alg_values_supported: ['RS256'],
+          code_challenge_methods_supported: ['S256'],
+          token_endpoint_auth_methods_supported: ['client_secret_basic'],
+        };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
+        return;
+      }
       const interaction = /^\/interaction\/([^/]+)(\/login|\/abort)?$/.exec(url.pathname);
       if (interaction) {
         const details = await provider.interactionDetails(req, res);
@@ -166,6 +196,7 @@ export async function startUpstreamOidc(options: { redirectUris: string[]; host?
   let n = 0;
   return {
     issuer,
+    origin,
     client,
     users,
     addUser(user) {
