@@ -19,9 +19,8 @@ import type { Actor } from '../admin/user-admin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { ADMIN_GROUP, READ_ONLY_ADMIN_GROUP } from '../policy/admin-scopes.ts';
 import { csrfToken } from './console-csrf.ts';
+import { MFA_ACR } from '../mfa/acr.ts';
 
-/** The acr of a sign-in that passed a second factor (interactions/mfa/complete-login.ts). */
-export const MFA_ACR = 'urn:gatehouse:loa:mfa';
 
 export type ConsoleRole = 'admin' | 'auditor';
 

@@ -7,7 +7,6 @@ import type { Account, AccountStore } from '../accounts/account-store.ts';
  * passes two factors (interactions/mfa/complete-login.ts). Listed in discovery
  * (`acr_values_supported`) and carried by every ID token.
  */
-export const MFA_ACR = 'urn:gatehouse:loa:mfa';
 
 /**
  * Claims released per scope: `openid` gives sub, amr and acr, `profile` gives name and groups, `email` the address,
@@ -19,7 +18,7 @@ export const CLAIMS = {
   sid: null,
   iss: null,
   // amr and acr with openid: every ID token says which factors were used (RFC 8176 values) and the
-  // session's authentication context class (MFA_ACR).
+  // session's authentication context class (mfa/acr.ts).
   openid: ['sub', 'amr', 'acr'],
   profile: ['name', 'preferred_username', 'groups'],
   email: ['email', 'email_verified'],

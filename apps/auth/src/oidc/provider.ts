@@ -44,7 +44,8 @@ import type { ScopeGate } from '../policy/scope-policy.ts';
 import type { ConsentStore } from '../consent/consent-store.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
-import { CLAIMS, MFA_ACR, createFindAccount } from './find-account.ts';
+import { CLAIMS, createFindAccount } from './find-account.ts';
+import { MFA_ACR } from '../mfa/acr.ts';
 import { grantLoader } from './grants.ts';
 import { keepOfflineAccess } from './offline-access.ts';
 import { acceptPreviousClientSecret } from './client-secret-check.ts';
@@ -109,7 +110,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
     jwks: deps.jwks as Configuration['jwks'],
     findAccount: createFindAccount(deps.accounts),
     claims: CLAIMS,
-    // The acr every sign-in ends with (find-account.ts); oidc-provider drops the acr claim without it.
+    // The acr every sign-in ends with (mfa/acr.ts), listed in discovery as acr_values_supported; ID
+    // tokens carry it through the openid scope's claims (find-account.ts).
     acrValues: [MFA_ACR],
     scopes: [...OIDC_SCOPES],
     // Not an extra parameter: the validator of `scope`, run after oidc-provider's scope check,

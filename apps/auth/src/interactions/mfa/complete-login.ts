@@ -29,6 +29,7 @@ import { pendingLogin, redirectOrigin, savePendingLogin, type Interaction, type 
 import { renderRecoveryCodesStep } from '../recovery-codes-step.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { federatedError } from '../federated/federated-refusal.ts';
+import { MFA_ACR } from '../../mfa/acr.ts';
 
 export const AMR = {
   totp: ['pwd', 'otp'],
@@ -133,7 +134,7 @@ export async function endLogin(ctx: Context, deps: Pick<HandlerServices, 'provid
   return deps.provider().interactionResult(
     ctx.req,
     ctx.res,
-    { login: { accountId, amr, acr: 'urn:gatehouse:loa:mfa', remember: true, ts: Math.floor(deps.clock() / 1000) } },
+    { login: { accountId, amr, acr: MFA_ACR, remember: true, ts: Math.floor(deps.clock() / 1000) } },
     { mergeWithLastSubmission: false },
   );
 }
