@@ -92,6 +92,7 @@ describe('express-openid-connect 3.4.0, minimal configuration', () => {
       user: {
         sub: expect.any(String),
         amr: ['pwd', 'otp'],
+        acr: 'urn:gatehouse:loa:mfa',
         name: user.name,
         preferred_username: user.username,
         email: user.email,

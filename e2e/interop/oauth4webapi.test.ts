@@ -183,6 +183,7 @@ describe('oauth4webapi 3.8.8', () => {
       // processAuthorizationCodeResponse compared it with the one sent.
       nonce: expect.any(String),
       amr: ['pwd', 'otp'],
+      acr: 'urn:gatehouse:loa:mfa',
       name: user.name,
       preferred_username: user.username,
       email: user.email,

@@ -80,6 +80,7 @@ describe('openid-client 6.8.9', () => {
       iat: expect.any(Number),
       exp: expect.any(Number),
       amr: ['pwd', 'otp'],
+      acr: 'urn:gatehouse:loa:mfa',
       name: user.name,
       preferred_username: user.username,
       email: user.email,

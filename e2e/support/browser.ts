@@ -48,7 +48,7 @@ export const CODE_SUBMIT = 'form:has(#code) button[type=submit]';
 export async function submitPassword(page: Page, user: E2eUser, password = user.password): Promise<void> {
   await page.fill('#username', user.username);
   await page.fill('#password', password);
-  await Promise.all([page.waitForLoadState('load'), page.click('form:has(#password) button[type=submit]')]);
+  await navigateBy(page, () => page.click('form:has(#password) button[type=submit]'));
 }
 
 /** The TOTP key an enrollment page shows (grouped in fours on screen; data-value holds it whole). */
@@ -64,14 +64,14 @@ export async function shownTotpSecret(page: Page): Promise<string> {
 export async function submitCode(page: Page, user: E2eUser): Promise<void> {
   if (await page.locator('#totp-secret').count()) user.totpSecret = await shownTotpSecret(page);
   await page.fill('#code', await nextCode(user));
-  await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
+  await navigateBy(page, () => page.click(CODE_SUBMIT));
   await confirmRecoveryCodes(page);
 }
 
 /** On the recovery-codes step (shown until confirmed): "I have saved them". No-op elsewhere. */
 export async function confirmRecoveryCodes(page: Page): Promise<void> {
   if (!(await page.locator('#codes-saved').count())) return;
-  await Promise.all([page.waitForLoadState('load'), page.waitForEvent('framenavigated'), page.click('#codes-saved')]);
+  await navigateBy(page, () => page.click('#codes-saved'));
 }
 
 /** From an app's URL to its landing page: login page, password, code (enrolling on first sign-in). */

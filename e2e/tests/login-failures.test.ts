@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CODE_SUBMIT, launchBrowser, shownTotpSecret, screenshot, submitCode, submitPassword } from '../support/browser.ts';
+import { CODE_SUBMIT, launchBrowser, navigateBy, shownTotpSecret, screenshot, submitCode, submitPassword } from '../support/browser.ts';
 import { createUser, staleCode } from '../support/users.ts';
 
 let stack: Stack;
@@ -52,7 +52,7 @@ describe('issue 4, scenario 6: sign-in failures in Chromium', () => {
     await submitPassword(page, user);
     user.totpSecret = await shownTotpSecret(page);
     await page.fill('#code', await staleCode(user));
-    await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
+    await navigateBy(page, () => page.click(CODE_SUBMIT));
     expect(await alert()).toBe('That code is not valid. Check the code in your authenticator app and try again.');
     await screenshot(page, '6b-wrong-code');
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { cspViolationsOf, launchBrowser, navigateBy, screenshot } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, navigateBy, screenshot, shownTotpSecret, signIn } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, nextCode, type E2eUser } from '../support/users.ts';
 
@@ -65,12 +65,18 @@ async function typePassword(page: Page, user: E2eUser): Promise<void> {
   await navigateBy(page, () => page.keyboard.press('Enter'));
 }
 
-/** The code by keyboard (the code field has the focus), enrolling first when the page shows a key. */
+/**
+ * The code by keyboard (the code field has the focus), enrolling first when the page shows a key;
+ * after an enrollment's first code, "I have saved them" on the recovery codes, by keyboard too.
+ */
 async function typeCode(page: Page, user: E2eUser): Promise<void> {
-  const secret = page.locator('#totp-secret');
-  if (await secret.count()) user.totpSecret = (await secret.textContent())!.trim();
+  if (await page.locator('#totp-secret').count()) user.totpSecret = await shownTotpSecret(page);
   await page.keyboard.type(await nextCode(user));
   await navigateBy(page, () => page.keyboard.press('Enter'));
+  if (await page.locator('#codes-saved').count()) {
+    await page.focus('#codes-saved');
+    await navigateBy(page, () => page.keyboard.press('Enter'));
+  }
 }
 
 async function logoShown(page: Page): Promise<void> {
@@ -84,6 +90,10 @@ async function logoShown(page: Page): Promise<void> {
 describe('the sign-in pages in Chromium', () => {
   it('name the app with its logo on the login and second-factor pages; the password step redirects, so Back after signing in leads on', async () => {
     const user = await createUser(stack, 'branding');
+    // Enrolled first, in a browser of its own: this sign-in is the one of a user with an authenticator.
+    const enrolling = await newPage();
+    await signIn(enrolling, stack.appOneUrl, user);
+    await enrolling.context().close();
     const page = await newPage();
     await page.goto(`${stack.appOneUrl}/`);
     expect(await h1(page)).toBe('Sign in');

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { CODE_SUBMIT, launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { CODE_SUBMIT, launchBrowser, navigateBy, screenshot, signIn, submitPassword } from '../support/browser.ts';
 import { createUser, demoUser, nextCode } from '../support/users.ts';
 
 const ACCESS_TOKEN_TTL = 3;
@@ -62,7 +62,7 @@ describe('issue 4, whole stack in Chromium', () => {
 
     demo.totpSecret = (await page.locator('#totp-secret').getAttribute('data-value'))!;
     await page.fill('#code', await nextCode(demo));
-    await Promise.all([page.waitForLoadState('load'), page.click(CODE_SUBMIT)]);
+    await navigateBy(page, () => page.click(CODE_SUBMIT));
     expect(await text('h1')).toBe('Save your recovery codes');
     expect(await page.locator('#recovery-codes li').count()).toBe(10);
     await Promise.all([page.waitForURL(`${stack.appOneUrl}/`), page.click('#codes-saved')]);
