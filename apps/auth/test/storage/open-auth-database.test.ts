@@ -19,6 +19,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
     try {
       const tables = (await first.db.introspection.getTables()).map((t) => t.name).sort();
       expect(tables).toEqual([
+        'account_links',
         'accounts',
         'audit_events',
         'auth_migrations',
@@ -28,6 +29,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'device_enrollments',
         'device_nonces',
         'devices',
+        'identity_providers',
         'oidc_payloads',
         'passkey_challenges',
         'passkeys',
@@ -39,6 +41,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'session_meta',
         'signing_keys',
         'token_revocations',
+        'totp_enrollments',
       ]);
     } finally {
       await first.close();
