@@ -6,8 +6,12 @@
  * - in apps/auth/src, the stores and the lower floors import no feature folder;
  * - the composition files are imported from above only: no lower floor and no store imports
  *   app.ts, services.ts, server.ts or main.ts, and no feature folder imports app.ts, server.ts
- *   or main.ts (services.ts, the composed stores, stands on the features' floor: the handlers'
- *   deps, the CLI and the dev seed take it);
+ *   or main.ts (services.ts, the composed stores, stands on the features' floor: the CLI and
+ *   the dev seed take it);
+ * - the registries (passkeys/, federation/) import no other feature folder: the operator
+ *   services (admin/) and the sign-in steps stand on them, not the other way round;
+ * - only the CLI, the dev seed and the composition import services.ts; a handler declares the
+ *   stores it uses from auth-stores.ts, which stands below the protocol layer;
  * - nothing imports apps/auth/src/oidc/ but the protocol wiring: oidc/ itself and the
  *   composition; what an interaction step shares with the protocol lives on a lower floor
  *   (clients/first-party.ts, views/select-account-page.ts, regulation/);
@@ -18,8 +22,9 @@
  * `farm-studio look apps/auth` draws them):
  * 1. plumbing: errors, storage, logging, metrics, mfa, health, crypto;
  * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
- *    regulation, policy, config, audit, consent, keys, push, mail (the mailer: SMTP or the development outbox);
- * 3. pages and request plumbing: views, http;
+ *    regulation, policy, config, audit, consent, keys, push;
+ * 3. pages and request plumbing: views, http, mail (the mailer: SMTP or the development outbox,
+ *    whose page renders a view); auth-stores.ts (the stores' types, for the handlers);
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
  *    (upstream identity providers: their registry and the sign-in with them);
  *    services.ts (the composed stores); interactions, cli, dev; account, authenticator, console
@@ -77,6 +82,20 @@ module.exports = {
       severity: 'error',
       from: { path: `${AUTH}${FEATURES}/` },
       to: { path: `${AUTH}(app|server|main)\\.ts$` },
+    },
+    {
+      name: 'registries-import-no-feature',
+      comment: 'passkeys/ and federation/ import no other feature folder: move the shared piece down (audit/actor.ts, storage/key-cursor.ts), or hand it in at composition.',
+      severity: 'error',
+      from: { path: `${AUTH}(passkeys|federation)/` },
+      to: { path: `${AUTH}${FEATURES}/`, pathNot: `${AUTH}$1/` },
+    },
+    {
+      name: 'only-composition-imports-services',
+      comment: 'Only the CLI, the dev seed and the composition files import services.ts; a handler takes the stores it uses through auth-stores.ts.',
+      severity: 'error',
+      from: { path: AUTH, pathNot: [`${AUTH}(cli|dev)/`, `${COMPOSITION}$`] },
+      to: { path: `${AUTH}services\\.ts$` },
     },
     {
       name: 'only-protocol-wiring-imports-oidc',

@@ -87,7 +87,7 @@ import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
 import { createClientAdmin } from './admin/client-admin.ts';
 import { createScopeAdmin } from './admin/scope-admin.ts';
-import type { Actor } from './admin/user-admin.ts';
+import type { Actor } from './audit/actor.ts';
 import { createAdminOverview } from './admin/overview.ts';
 import { createConsoleRouter } from './console/console-routes.ts';
 import { consoleSections } from './console/sections.ts';

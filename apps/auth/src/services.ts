@@ -3,92 +3,50 @@ import { pendingMigrations, type ChangeListener, type Database } from '@gatehous
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import { authMigrations } from './storage/migrations.ts';
-import { createSecretBox, type SecretBox } from './crypto/secret-box.ts';
-import { createAccountStore, type AccountStore } from './accounts/account-store.ts';
-import { createClientRowReader, createClientStore, type ClientStore } from './clients/client-store.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
+import { createAccountStore } from './accounts/account-store.ts';
+import { createClientRowReader, createClientStore } from './clients/client-store.ts';
 import { clientChangeSource, createClientChangeTracker } from './clients/client-change-tracker.ts';
-import { createKeyStore, type KeyStore } from './keys/key-store.ts';
-import { createRegulationStore, type RegulationStore } from './regulation/regulation-store.ts';
-import { createKnownDevices, type KnownDevices } from './regulation/known-device.ts';
-import { createRegulator, type RegulationRules, type Regulator } from './regulation/regulator.ts';
-import { createTotp, type Totp } from './mfa/totp.ts';
+import { createKeyStore } from './keys/key-store.ts';
+import { createRegulationStore } from './regulation/regulation-store.ts';
+import { createKnownDevices } from './regulation/known-device.ts';
+import { createRegulator, type RegulationRules } from './regulation/regulator.ts';
+import { createTotp } from './mfa/totp.ts';
 import { createOidcAdapter } from './oidc/adapter.ts';
 import { currentRequestScope, orderAsRequested } from './oidc/scope-order.ts';
 import { currentOidcRequest, currentRefreshTokenParam } from './oidc/current-request.ts';
 import { createTokenPathReads } from './oidc/token-path-reads.ts';
 import { createPayloadStore } from './oidc/payload-store.ts';
-import { createDeviceStore, type DeviceStore } from './devices/device-store.ts';
-import { createEnrollmentStore, type EnrollmentStore } from './devices/enrollment-store.ts';
-import { createPushStore, type PushStore } from './push/push-store.ts';
-import { createPushHub, type PushHub } from './push/push-hub.ts';
-import { createTotpEnrollmentStore, type TotpEnrollmentStore } from './accounts/totp-enrollment-store.ts';
-import { createRecoveryCodeStore, type RecoveryCodeStore } from './recovery/recovery-code-store.ts';
-import { createRevocationStore, type RevocationStore } from './revocation/revocation-store.ts';
-import { createStreamRegistry, type StreamRegistry } from './http/stream-registry.ts';
-import { createPasskeyStore, type PasskeyStore } from './passkeys/passkey-store.ts';
-import { createChallengeStore, type ChallengeStore } from './passkeys/challenge-store.ts';
+import { createDeviceStore } from './devices/device-store.ts';
+import { createEnrollmentStore } from './devices/enrollment-store.ts';
+import { createPushStore } from './push/push-store.ts';
+import { createPushHub } from './push/push-hub.ts';
+import { createTotpEnrollmentStore } from './accounts/totp-enrollment-store.ts';
+import { createRecoveryCodeStore } from './recovery/recovery-code-store.ts';
+import { createRevocationStore } from './revocation/revocation-store.ts';
+import { createStreamRegistry } from './http/stream-registry.ts';
+import { createPasskeyStore } from './passkeys/passkey-store.ts';
+import { createChallengeStore } from './passkeys/challenge-store.ts';
 import { createScopePolicyStore } from './policy/scope-policy-store.ts';
-import { createScopeGate, type ScopeGate } from './policy/scope-policy.ts';
-import { createScopePolicyService, type ScopePolicyService } from './policy/scope-policy-service.ts';
-import { createUserSessionStore, type UserSessionStore } from './sessions/user-sessions.ts';
-import { createAuditEventStore, type AuditEventStore } from './audit/audit-event-store.ts';
-import { createAuditTrail, type AuditTrail } from './audit/audit-trail.ts';
-import { createSessionMetaStore, type SessionMetaStore } from './sessions/session-meta-store.ts';
-import { createPasswordResetStore, type PasswordResetStore } from './accounts/password-reset-store.ts';
-import { createConsentStore, type ConsentStore } from './consent/consent-store.ts';
-import { createIdentityProviderStore, type IdentityProviderStore } from './federation/identity-provider-store.ts';
-import { createAccountLinkStore, type AccountLinkStore } from './federation/account-link-store.ts';
+import { createScopeGate } from './policy/scope-policy.ts';
+import { createScopePolicyService } from './policy/scope-policy-service.ts';
+import { createUserSessionStore } from './sessions/user-sessions.ts';
+import { createAuditEventStore } from './audit/audit-event-store.ts';
+import { createAuditTrail } from './audit/audit-trail.ts';
+import { createSessionMetaStore } from './sessions/session-meta-store.ts';
+import { createPasswordResetStore } from './accounts/password-reset-store.ts';
+import { createConsentStore } from './consent/consent-store.ts';
+import { createIdentityProviderStore } from './federation/identity-provider-store.ts';
+import { createAccountLinkStore } from './federation/account-link-store.ts';
+import type { AuthStores } from './auth-stores.ts';
 
 /**
  * Every store and service of the authorization server, built once from the database. The
  * server (app.ts) and the operator CLI (cli/cli-context.ts) both run on this one set, so a
  * command and a request change the data through the same code.
  */
-export interface AuthServices {
-  box: SecretBox;
-  accounts: AccountStore;
-  clients: ClientStore;
-  keys: KeyStore;
-  regulationStore: RegulationStore;
-  regulator: Regulator;
-  knownDevices: KnownDevices;
-  totp: Totp;
+export interface AuthServices extends AuthStores {
   oidcAdapter: ReturnType<typeof createOidcAdapter>;
-  devices: DeviceStore;
-  enrollments: EnrollmentStore;
-  pushes: PushStore;
-  pushHub: PushHub;
-  recoveryCodes: RecoveryCodeStore;
-  /** Pending TOTP secrets and recovery codes not yet confirmed saved, sealed (accounts/totp-enrollment-store.ts). */
-  totpEnrollments: TotpEnrollmentStore;
-  revocations: RevocationStore;
-  /** WebAuthn credentials and the challenges of their ceremonies. */
-  passkeys: PasskeyStore;
-  passkeyChallenges: ChallengeStore;
-  /** The access policy: operations (CLI) and the check applied to every grant (oidc/). */
-  scopePolicies: ScopePolicyService;
-  scopeGate: ScopeGate;
-  /** A user's SSO sessions and grants, for operators (admin/user-admin.ts). */
-  userSessions: UserSessionStore;
-  /** The stored audit trail (audit/): written through the logger's audit sink, read by auditTrail. */
-  auditEvents: AuditEventStore;
-  auditTrail: AuditTrail;
-  /** The browser and last use of each SSO session, and one-time password-reset tokens (account/). */
-  sessionMeta: SessionMetaStore;
-  passwordResets: PasswordResetStore;
-  /** What each user allowed each client on the consent page (consent/). */
-  consents: ConsentStore;
-  /** The upstream identity providers (federation/); operators and sign-ins use them through IdentityProviderService. */
-  identityProviderStore: IdentityProviderStore;
-  /** Upstream identity providers' users linked to local accounts (federation/). */
-  accountLinks: AccountLinkStore;
-  /** Open SSE streams, ended with a retry hint on shutdown. */
-  streams: StreamRegistry;
-  clock: () => number;
-  /** Resolves when the database answers (readiness). */
-  ping(): Promise<void>;
-  /** Migrations of the auth schema not applied yet (a schema behind the code is not ready). */
-  pendingMigrations(): Promise<string[]>;
 }
 
 /** What only a server (not the CLI) gives the services. */

@@ -17,8 +17,8 @@
  *   cursor this server did not issue is `invalid_input`;
  * - an unknown client id is ClientRegistryError `unknown_client`, never a silent no-op.
  */
-import { keyCursor } from './key-cursor.ts';
-import { actorFields, type Actor } from './user-admin.ts';
+import { keyCursor } from '../storage/key-cursor.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { ClientRegistryError, type ClientChanges, type ClientRecord, type ClientStore, type NewClient } from '../clients/client-store.ts';
 

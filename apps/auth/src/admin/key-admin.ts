@@ -11,7 +11,7 @@
 import type { Auditor } from '../audit/auditor.ts';
 import type { KeyStore, SigningKey } from '../keys/key-store.ts';
 import { keyStates, rotateSigningKeys, type KeyState, type ManualRotation } from '../keys/signing-keys.ts';
-import { actorFields, type Actor } from './user-admin.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 
 export interface KeyInfo {
   kid: string;

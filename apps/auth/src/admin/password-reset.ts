@@ -13,7 +13,7 @@
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import type { PasswordResetStore } from '../accounts/password-reset-store.ts';
 import type { Auditor } from '../audit/auditor.ts';
-import { actorFields, type Actor } from './user-admin.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 export const PASSWORD_RESET_PATH = '/account/password-reset';

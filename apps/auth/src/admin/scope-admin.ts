@@ -11,7 +11,7 @@
 import type { Auditor } from '../audit/auditor.ts';
 import type { ScopePolicy } from '../policy/scope-policy-store.ts';
 import type { ScopePolicyService } from '../policy/scope-policy-service.ts';
-import { actorFields, type Actor } from './user-admin.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 
 export interface ScopeAdmin {
   list(): Promise<ScopePolicy[]>;

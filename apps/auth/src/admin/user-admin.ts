@@ -34,7 +34,7 @@
  * - revokeGrant ends one grant of the user (sessions/user-sessions.ts endGrant); an unknown grant id, or
  *   one of another user, is a UserAdminError `unknown_grant`.
  */
-import { keyCursor } from './key-cursor.ts';
+import { keyCursor } from '../storage/key-cursor.ts';
 import { AccountError, type Account, type AccountStore } from '../accounts/account-store.ts';
 import { disableAccount, enableAccount } from '../accounts/disable-account.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
@@ -43,7 +43,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password.ts';
 import { CodedError } from '../errors/coded-error.ts';
 import { checkPassword } from '../accounts/password-policy.ts';
-import type { ActorFields } from '../audit/audit-events.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import type { RegulationStore } from '../regulation/regulation-store.ts';
 import type { Regulator } from '../regulation/regulator.ts';
@@ -53,12 +53,6 @@ import type { PasskeyStore } from '../passkeys/passkey-store.ts';
 import type { RecoveryCodeStore } from '../recovery/recovery-code-store.ts';
 import type { UserGrant, UserSession, UserSessionStore } from '../sessions/user-sessions.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
-
-/** Who makes a change: authctl, an admin user's token, or a machine's (client_credentials) token (admin/http/). */
-export type Actor = { kind: 'operator'; name: string } | { kind: 'account'; accountId: string } | { kind: 'client'; clientId: string };
-
-/** The CLI's actor. */
-export const CLI_OPERATOR: Actor = { kind: 'operator', name: 'cli' };
 
 export interface UserAdminDeps {
   accounts: Pick<AccountStore, 'create' | 'update' | 'findByUsername' | 'findById' | 'page' | 'setPassword' | 'setDisabled' | 'setTotpSecret' | 'remove'>;
@@ -133,17 +127,6 @@ export interface UserAdmin {
 export interface Ended {
   sessions: number;
   grants: number;
-}
-
-export function actorFields(actor: Actor): ActorFields {
-  switch (actor.kind) {
-    case 'operator':
-      return { actor_kind: 'operator', actor: actor.name };
-    case 'account':
-      return { actor_kind: 'account', actor: actor.accountId };
-    case 'client':
-      return { actor_kind: 'client', actor: actor.clientId };
-  }
 }
 
 // A stored username (account-store.ts rules, lower-cased): nothing else reaches the query.

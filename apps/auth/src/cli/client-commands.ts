@@ -33,7 +33,7 @@
  * - `client scopes` (the API scopes a client may request) is in scope-commands.ts.
  */
 import { readFileSync } from 'node:fs';
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 import { clientJson, clientWithSecretJson } from '../admin/json/client-json.ts';
 import { DEFAULT_GRACE_SECONDS, type ClientView } from '../admin/client-admin.ts';
 import { CLIENT_AUTH_METHODS, DEVICE_CODE_GRANT, responseTypesOf, type ClientAuthMethod, type ClientChanges, type ClientJwks } from '../clients/client-store.ts';

@@ -20,7 +20,7 @@
  *   list as `{ items, next }` (`next` null: every provider at once).
  */
 import { readFileSync } from 'node:fs';
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 import { identityProviderJson } from '../admin/json/identity-provider-json.ts';
 import {
   IDP_AUTH_METHODS,

@@ -10,7 +10,7 @@
  *   `--json` prints the admin API's body (admin/json/key-json.ts: a rotation, `{ items }`);
  *   a rotation is audited (`admin.keys.rotated`, actor `operator:cli`).
  */
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 import { keyJson, keyRotationJson } from '../admin/json/key-json.ts';
 import { parseCommand, UsageError } from './args.ts';
 import type { CliContext } from './cli-context.ts';

@@ -10,7 +10,7 @@
  * - refusals (unknown user or provider, a subject already linked, an account already linked to
  *   another user of the provider, no link to remove) are one line and exit 1.
  */
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 import type { AccountLink } from '../federation/account-link-store.ts';
 import { parseCommand, required } from './args.ts';
 import type { CliContext } from './cli-context.ts';

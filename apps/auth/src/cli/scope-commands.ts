@@ -13,7 +13,7 @@ import { parseCommand, UsageError } from './args.ts';
 import { CliError, type CliContext } from './cli-context.ts';
 import { printTable } from './table.ts';
 import { ScopePolicyError } from '../policy/scope-policy-service.ts';
-import { CLI_OPERATOR } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 
 export const SCOPE_USAGE = [
   '  scope policy <scope> (--groups <group,group...> | --clear)',

@@ -11,7 +11,7 @@
  * - changes are audited with the actor `operator:cli`; no secret, key or key material is ever
  *   printed, only key ids.
  */
-import { CLI_OPERATOR, actorFields } from '../admin/user-admin.ts';
+import { CLI_OPERATOR, actorFields } from '../audit/actor.ts';
 import { recoverLostKey } from '../secrets/recover-lost-key.ts';
 import { rekeySecrets } from '../secrets/rekey.ts';
 import { columnName } from '../secrets/sealed-columns.ts';

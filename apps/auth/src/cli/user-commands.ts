@@ -19,7 +19,8 @@
  *   operator to hand over (Gatehouse sends no mail); it is audited with the actor, never logged.
  */
 import { checkPassword } from '../accounts/password-policy.ts';
-import { CLI_OPERATOR, type Ended } from '../admin/user-admin.ts';
+import { type Ended } from '../admin/user-admin.ts';
+import { CLI_OPERATOR } from '../audit/actor.ts';
 import { issuePasswordReset } from '../admin/password-reset.ts';
 import { sessionJson } from '../admin/json/session-json.ts';
 import { userDetailsJson, userJson } from '../admin/json/user-json.ts';

@@ -15,7 +15,7 @@
  */
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
-import type { Actor } from '../admin/user-admin.ts';
+import type { Actor } from '../audit/actor.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { ADMIN_GROUP, READ_ONLY_ADMIN_GROUP } from '../policy/admin-scopes.ts';
 import { csrfToken } from './console-csrf.ts';

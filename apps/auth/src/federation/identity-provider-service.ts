@@ -20,8 +20,8 @@
  * - list pages by slug (keyset): `next` is an opaque cursor to pass back as `after`; a cursor this
  *   server did not issue is `invalid_input`; an unknown slug is `unknown_provider`, never a no-op.
  */
-import { keyCursor } from '../admin/key-cursor.ts';
-import { actorFields, type Actor } from '../admin/user-admin.ts';
+import { keyCursor } from '../storage/key-cursor.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import {
   IdentityProviderError,

@@ -15,7 +15,7 @@
  */
 import type { AccountStore } from '../accounts/account-store.ts';
 import { AccountError } from '../accounts/account-store.ts';
-import { actorFields, type Actor } from '../admin/user-admin.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { CodedError } from '../errors/coded-error.ts';
 import type { AccountLink, AccountLinkStore } from './account-link-store.ts';

@@ -32,7 +32,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AccountStore } from '../accounts/account-store.ts';
-import { actorFields, type Actor, type UserAdmin } from '../admin/user-admin.ts';
+import { type UserAdmin } from '../admin/user-admin.ts';
+import { actorFields, type Actor } from '../audit/actor.ts';
 import type { SecretBox } from '../crypto/secret-box.ts';
 import type { KeyStore } from '../keys/key-store.ts';
 import { ensureSigningKey } from '../keys/signing-keys.ts';

@@ -1,9 +1,18 @@
 import { html } from '@gatehouse/html';
-import type { OutboxMessage } from '../mail/dev-outbox.ts';
 import { layout } from './layout.ts';
 
+/** One kept message as the outbox page shows it (mail/dev-outbox.ts keeps them). */
+interface OutboxEntry {
+  readonly id: number;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly sentAt: number;
+  readonly links: readonly string[];
+}
+
 /** The development outbox: what Gatehouse would have mailed, newest first. */
-export function outboxPage(messages: readonly OutboxMessage[]): string {
+export function outboxPage(messages: readonly OutboxEntry[]): string {
   return layout({
     title: 'Development outbox',
     body: html`<h1>Development outbox</h1>

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { AccountError } from '../../src/accounts/account-store.ts';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { issuePasswordReset } from '../../src/admin/password-reset.ts';
 import { captureLogger } from '../support/push.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';

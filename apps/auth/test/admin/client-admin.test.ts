@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { createClientAdmin, type ClientAdmin } from '../../src/admin/client-admin.ts';
 import { ClientRegistryError, createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { createScopeAdmin } from '../../src/admin/scope-admin.ts';
-import type { Actor } from '../../src/admin/user-admin.ts';
+import type { Actor } from '../../src/audit/actor.ts';
 import type { Auditor } from '../../src/audit/auditor.ts';
 import { createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';

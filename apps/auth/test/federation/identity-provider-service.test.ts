@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { IdentityProviderError } from '../../src/federation/identity-provider.ts';

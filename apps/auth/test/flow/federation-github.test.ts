@@ -6,7 +6,7 @@
  * primary verified address; GitHub says nothing of MFA, so a Gatehouse factor is asked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { federatedCallbackUrl } from '../../src/federation/callback-url.ts';
 import { authorizeUrl, CookieJar, form, request, startServer, type TestAuthServer } from '../support/flow.ts';
 import { startUpstreamGithub, type UpstreamGithub } from '../support/upstream-github.ts';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { federatedCallbackUrl } from '../../src/federation/callback-url.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { authorizeUrl, basic, CookieJar, form, request, startServer, type TestAuthServer } from '../support/flow.ts';

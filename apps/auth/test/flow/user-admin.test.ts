@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { CLI_OPERATOR, createUserAdmin, type UserAdmin } from '../../src/admin/user-admin.ts';
+import { createUserAdmin, type UserAdmin } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { FEED_SETTLE_MS } from '../../src/revocation/revocation-store.ts';
 import { authorizeUrl, codeFrom, CookieJar, decodeJwt, exchange, form, introspect, refresh, request, signIn, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { anyShape, fc, fuzzRequest, fuzzSettings, parserRejection, problemJson, runFuzz, type FuzzResponse, type FuzzTarget, type RouteSpec } from '@gatehouse/fuzz';
 import { ADMIN_PROBLEM_CODES } from '../../src/admin/http/problem.ts';
-import { CLI_OPERATOR } from '../../src/admin/user-admin.ts';
+import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { createAuditor } from '../../src/audit/auditor.ts';
 import { createIdentityProviderService } from '../../src/federation/identity-provider-service.ts';
 import { startServer, type TestAuthServer } from '../support/flow.ts';

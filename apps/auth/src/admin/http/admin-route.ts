@@ -17,7 +17,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { AdminScope } from '../../policy/admin-scopes.ts';
-import type { Actor } from '../user-admin.ts';
+import type { Actor } from '../../audit/actor.ts';
 
 type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { BodyError, readRequestBody } from '@gatehouse/http';
 import type { Logger } from '../../logging/logger.ts';
-import type { Actor } from '../user-admin.ts';
+import type { Actor } from '../../audit/actor.ts';
 import { checkDeclaration, type AdminReply, type AdminRequest, type AdminRouteDeclaration, type AdminRouteSpec } from './admin-route.ts';
 import type { BearerCheck } from './bearer.ts';
 import { AdminProblem, problemDocument, validationFailed, type FieldError } from './problem.ts';

@@ -20,7 +20,7 @@ import type { Context } from 'koa';
 import type { AccountStore } from '../../accounts/account-store.ts';
 import { ScopePolicyError, type ScopePolicyService } from '../../policy/scope-policy-service.ts';
 import { ADMIN_GROUP, isAdminScope, type AdminScope } from '../../policy/admin-scopes.ts';
-import type { Actor } from '../user-admin.ts';
+import type { Actor } from '../../audit/actor.ts';
 import { AdminProblem } from './problem.ts';
 
 export interface Caller {

@@ -19,7 +19,8 @@
 import { z } from 'zod';
 import { AccountError, type Account } from '../../accounts/account-store.ts';
 import { PasswordPolicyError } from '../../accounts/password-policy.ts';
-import { UserAdminError, type Actor, type UserAdmin, type UserDetails } from '../user-admin.ts';
+import { UserAdminError, type UserAdmin, type UserDetails } from '../user-admin.ts';
+import type { Actor } from '../../audit/actor.ts';
 import type { IssuedPasswordReset } from '../password-reset.ts';
 import { IsoTime } from '../json/json-time.ts';
 import { itemsJson } from '../json/page-json.ts';
