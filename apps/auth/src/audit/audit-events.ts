@@ -53,6 +53,8 @@ export interface AuditFields {
     | { account_id: string; ip: string; method: 'passkey'; credential_id: string };
   'login.mfa.failure': { account_id: string; ip: string; method: 'totp' | 'push' | 'recovery' | 'passkey'; reason: 'invalid_code' | 'code_replayed' | PasskeyErrorCode };
   'login.mfa.enrolled': { account_id: string };
+  /** "Start over" on the TOTP enrollment page: the pending key was replaced by a new one. */
+  'login.mfa.enrollment_restarted': { account_id: string; ip: string };
   'login.lockout':
     | { username: string; ip: string; step: 'password'; known_device: boolean }
     | { username: string; account_id: string; ip: string; step: 'mfa'; known_device: boolean }
@@ -115,6 +117,8 @@ export interface AuditFields {
   'device.request.refused': { reason: 'unknown_device' | 'stale_timestamp' | 'forged_signature' | 'replayed_nonce'; device_id: string; ip: string };
   'recovery.issued': { account_id: string; via: AuditVia };
   'recovery.used': { account_id: string; ip: string };
+  /** "I have saved them": the user confirmed saving the recovery codes shown after an enrollment. */
+  'recovery.saved': { account_id: string; ip: string };
   'passkey.registered': { account_id: string; credential_id: string; device_type: string; ip: string };
   'passkey.registration.refused': { account_id: string; reason: PasskeyRefusalReason | 'already_registered'; ip: string };
   'passkey.removed': { account_id: string; credential_id: string; via: 'devices_page' };

@@ -30,6 +30,7 @@ import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
 import { homeRealmProvider, type HomeRealmDeps } from './federated/home-realm.ts';
 import { startFederatedSignIn, type StartFederatedDeps } from './federated/start-federated.ts';
 import type { LoginRefusalDeps } from './login/login-refusal.ts';
+import { interactionPath, redirectsAfterPost, seeOther } from './post-redirect-get.ts';
 
 export type LoginDeps = ReadLoginRequestDeps & RegulatePasswordDeps & CheckPasswordDeps & PrepareSecondFactorDeps & MfaStepDeps & HomeRealmDeps & StartFederatedDeps & LoginRefusalDeps;
 
@@ -49,10 +50,9 @@ export function createLoginHandler(deps: LoginDeps) {
         const attempt = await regulatePassword(ctx, deps, credentials.username);
         const account = await checkPassword(ctx, deps, attempt, credentials.password);
         const pending = await prepareSecondFactor(deps, interaction, account);
-        if (!json && ctx.get('sec-fetch-dest') === 'document') {
-          // Post/redirect/get: Back and reload never post the password again.
-          ctx.redirect(`/interaction/${encodeURIComponent(interaction.uid)}`);
-          ctx.status = 303;
+        if (redirectsAfterPost(ctx, json)) {
+          // Back and reload never post the password again.
+          seeOther(ctx, interactionPath(interaction.uid));
           return;
         }
         await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200 });

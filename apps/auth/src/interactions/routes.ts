@@ -25,6 +25,7 @@ import { createFederatedChoiceHandler } from './federated/federated-choice.ts';
 import { createFederatedCancelHandler } from './federated/federated-cancel.ts';
 import { loginProviders, type LoginProvidersDeps } from './federated/login-providers.ts';
 import { forgotPasswordUrl } from './login/forgot-password-link.ts';
+import { renderRecoveryCodesStep } from './recovery-codes-step.ts';
 
 const PUSH_POLL_PATH = '/mfa/push/:id';
 const PUSH_STATUS_PATH = '/mfa/push/:id/status';
@@ -97,6 +98,12 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
     }
     // The password passed (the password step redirects here, post/redirect/get): the second factor.
     const pending = interaction && pendingLogin(interaction);
+    // A factor passed while recovery codes wait to be saved (mfa/complete-login.ts): those codes.
+    const unsaved = pending?.passed ? await deps.totpEnrollments.unsavedCodes(pending.accountId) : undefined;
+    if (interaction && unsaved) {
+      renderRecoveryCodesStep(ctx, { interaction, json: responseFormat(ctx) === 'json', codes: unsaved });
+      return;
+    }
     if (interaction && pending) {
       await renderMfaStep(ctx, { ...deps, provider: () => provider }, { interaction, pending, json: responseFormat(ctx) === 'json', status: 200 });
       return;

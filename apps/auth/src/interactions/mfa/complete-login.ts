@@ -12,6 +12,8 @@
  *   enrollment, accounts/totp-enrollment-store.ts), the passed factor is kept on the pending login
  *   and the codes are shown (recovery-codes-step.ts) instead; "I have saved them" completes the
  *   login with that factor (recovery-codes-saved.ts), so codes are shown until confirmed, then never;
+ *   a browser's form post gets 303 to `/interaction/<uid>`, which shows them (post/redirect/get,
+ *   post-redirect-get.ts: Back after the sign-in never posts the code again);
  * - a sign-in linking an upstream account links it to this account first (linkUpstreamUser);
  * - after a federated first step (the pending login's `federatedBy`), `fed` stands in the amr
  *   where `pwd` would;
@@ -30,6 +32,7 @@ import { renderRecoveryCodesStep } from '../recovery-codes-step.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { federatedError } from '../federated/federated-refusal.ts';
 import { MFA_ACR } from '../../mfa/acr.ts';
+import { interactionPath, redirectsAfterPost, seeOther } from '../post-redirect-get.ts';
 
 export const AMR = {
   totp: ['pwd', 'otp'],
@@ -68,7 +71,8 @@ export async function completeLogin(
     const unsaved = await deps.totpEnrollments.unsavedCodes(accountId);
     if (unsaved) {
       await savePendingLogin(request.interaction, { ...pending, passed: factor });
-      renderRecoveryCodesStep(ctx, { interaction: request.interaction, json: request.json, codes: unsaved });
+      if (redirectsAfterPost(ctx, request.json)) seeOther(ctx, interactionPath(request.interaction.uid));
+      else renderRecoveryCodesStep(ctx, { interaction: request.interaction, json: request.json, codes: unsaved });
       return;
     }
   }

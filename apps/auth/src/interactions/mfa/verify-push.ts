@@ -3,7 +3,8 @@
  * - an APPROVED push of this login and account that has not finished a login yet completes it,
  *   once per approval (else 409 push_already_decided);
  * - otherwise the login's push is started, or the live one shown again (push-challenge.ts has
- *   its rules), and the answer is WAITING (200): the number and where to follow the push;
+ *   its rules), and the answer is WAITING (200): the number and where to follow the push; a
+ *   browser's form post gets 303 to GET /mfa/push/<id>, which shows it (post-redirect-get.ts);
  * - the browser then follows GET /mfa/push/<id> (push-poll.ts), which completes an approval
  *   the same way; the next `method=push` post does too.
  */
@@ -13,7 +14,8 @@ import { startPush, type PushChallengeDeps } from '../../push/push-challenge.ts'
 import type { PushTransaction } from '../../push/push-store.ts';
 import type { HandlerServices } from '../deps.ts';
 import { clientName, type Interaction } from '../interaction-state.ts';
-import { renderMfaStep, type MfaStepDeps } from '../mfa-step.ts';
+import { pushPollPath, renderMfaStep, type MfaStepDeps } from '../mfa-step.ts';
+import { redirectsAfterPost, seeOther } from '../post-redirect-get.ts';
 import { completeLogin, type CompleteLoginDeps } from './complete-login.ts';
 import type { MfaRequest } from './read-mfa-request.ts';
 
@@ -34,7 +36,8 @@ export async function verifyPush(ctx: Context, next: Next, deps: VerifyPushDeps,
     ip: ctx.ip,
     userAgent: ctx.get('user-agent'),
   });
-  await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200, push: transaction });
+  if (redirectsAfterPost(ctx, json)) seeOther(ctx, pushPollPath(transaction.id));
+  else await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200, push: transaction });
 }
 
 /** Finishes the login of an APPROVED push (once per approval) with the push's amr. */
