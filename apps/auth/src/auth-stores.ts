@@ -11,6 +11,7 @@ import type { EnrollmentStore } from './devices/enrollment-store.ts';
 import type { PushStore } from './push/push-store.ts';
 import type { PushHub } from './push/push-hub.ts';
 import type { TotpEnrollmentStore } from './accounts/totp-enrollment-store.ts';
+import type { FactorPreferenceStore } from './accounts/factor-preference-store.ts';
 import type { RecoveryCodeStore } from './recovery/recovery-code-store.ts';
 import type { RevocationStore } from './revocation/revocation-store.ts';
 import type { StreamRegistry } from './http/stream-registry.ts';
@@ -50,6 +51,8 @@ export interface AuthStores {
   recoveryCodes: RecoveryCodeStore;
   /** Pending TOTP secrets and recovery codes not yet confirmed saved, sealed (accounts/totp-enrollment-store.ts). */
   totpEnrollments: TotpEnrollmentStore;
+  /** The second factor each user prefers and the one that passed last (accounts/factor-preference-store.ts). */
+  factorPreferences: FactorPreferenceStore;
   revocations: RevocationStore;
   /** WebAuthn credentials and the challenges of their ceremonies. */
   passkeys: PasskeyStore;

@@ -22,6 +22,7 @@ import { createEnrollmentStore } from './devices/enrollment-store.ts';
 import { createPushStore } from './push/push-store.ts';
 import { createPushHub } from './push/push-hub.ts';
 import { createTotpEnrollmentStore } from './accounts/totp-enrollment-store.ts';
+import { createFactorPreferenceStore } from './accounts/factor-preference-store.ts';
 import { createRecoveryCodeStore } from './recovery/recovery-code-store.ts';
 import { createRevocationStore } from './revocation/revocation-store.ts';
 import { createStreamRegistry } from './http/stream-registry.ts';
@@ -113,6 +114,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     pushHub: createPushHub(),
     recoveryCodes: createRecoveryCodeStore(db, clock),
     totpEnrollments: createTotpEnrollmentStore(db, box, clock),
+    factorPreferences: createFactorPreferenceStore(db, clock),
     revocations,
     passkeys: createPasskeyStore(db, clock),
     passkeyChallenges: createChallengeStore(db, clock),

@@ -461,4 +461,18 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '032_factor_preferences': {
+    async up(db: Kysely<unknown>) {
+      // The second factor offered first at sign-in (accounts/factor-preference-store.ts): the one
+      // the user set as preferred on the account page, else the one that passed last. Removing
+      // the account removes the row.
+      await db.schema
+        .createTable('factor_preferences')
+        .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
+        .addColumn('preferred', 'text')
+        .addColumn('last_used', 'text')
+        .addColumn('last_used_at', 'bigint')
+        .execute();
+    },
+  },
 };

@@ -348,6 +348,15 @@ export interface TotpEnrollmentsTable {
   recovery_codes_issued_at: number | null;
 }
 
+/** The second factor a user prefers and the one that passed last (accounts/factor-preference-store.ts). */
+export interface FactorPreferencesTable {
+  account_id: string;
+  /** `totp`, `push` or `passkey`; null: the one used last. */
+  preferred: string | null;
+  last_used: string | null;
+  last_used_at: number | null;
+}
+
 export interface AuthSchema {
   accounts: AccountsTable;
   regulation_failures: RegulationFailuresTable;
@@ -370,4 +379,5 @@ export interface AuthSchema {
   identity_providers: IdentityProvidersTable;
   account_links: AccountLinksTable;
   totp_enrollments: TotpEnrollmentsTable;
+  factor_preferences: FactorPreferencesTable;
 }
