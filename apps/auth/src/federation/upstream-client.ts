@@ -20,10 +20,12 @@
  * - failures are UpstreamError with a stable code: `upstream_unavailable` (unreachable, timed
  *   out, not an OAuth answer), `upstream_refused` (error=access_denied), `upstream_error` (any
  *   other error answer), `state_mismatch`, `invalid_upstream_response` (ID token, nonce,
- *   subject or tenant checks failed).
+ *   subject or tenant checks failed);
+ * - openid-client is loaded with the first upstream sign-in, not at start: a server with no
+ *   upstream provider never loads it (bench/README.md, "Start-up").
  */
 import { importJWK, type JWK } from 'jose';
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { CodedError } from '../errors/coded-error.ts';
 import { safeEqual, secretDigest } from '../crypto/safe-equal.ts';
 import type { UpstreamCredentials, UpstreamProvider } from './upstream-provider.ts';
@@ -75,6 +77,14 @@ export interface UpstreamClientDeps {
   clock: () => number;
 }
 
+/** openid-client, set by loadOpenidClient before anything below uses it. */
+let oidc: typeof Oidc;
+let loading: Promise<void> | undefined;
+const loadOpenidClient = () =>
+  (loading ??= import('openid-client').then((module) => {
+    oidc = module;
+  }));
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 const loopbackHttp = (url: string | undefined): boolean => {
   if (!url) return false;
@@ -103,7 +113,7 @@ function upstreamFailure(error: unknown, during: string): UpstreamError {
   return new UpstreamError('upstream_unavailable', `the provider could not be reached (${during})`);
 }
 
-async function clientAuthentication(provider: UpstreamProvider, credentials: UpstreamCredentials): Promise<oidc.ClientAuth> {
+async function clientAuthentication(provider: UpstreamProvider, credentials: UpstreamCredentials): Promise<Oidc.ClientAuth> {
   switch (provider.tokenEndpointAuthMethod) {
     case 'client_secret_basic':
       return oidc.ClientSecretBasic(credentials.clientSecret ?? '');
@@ -120,12 +130,13 @@ async function clientAuthentication(provider: UpstreamProvider, credentials: Ups
 }
 
 export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
-  const discovered = new Map<string, { at: number; server: Promise<oidc.Configuration> }>();
+  const discovered = new Map<string, { at: number; server: Promise<Oidc.Configuration> }>();
   // The authorization endpoint each provider's discovery named (slug → origin).
   const discoveredOrigins = new Map<string, string>();
-  const customFetch: oidc.CustomFetch = (url, options) => deps.fetch(url, options as RequestInit);
+  const customFetch: Oidc.CustomFetch = (url, options) => deps.fetch(url, options as RequestInit);
 
-  async function configuration(provider: UpstreamProvider, credentials: UpstreamCredentials): Promise<oidc.Configuration> {
+  async function configuration(provider: UpstreamProvider, credentials: UpstreamCredentials): Promise<Oidc.Configuration> {
+    await loadOpenidClient();
     const auth = await clientAuthentication(provider, credentials);
     const insecure = loopbackHttp(provider.issuer ?? provider.authorizationEndpoint);
     const execute = insecure ? [oidc.allowInsecureRequests] : [];
@@ -168,7 +179,7 @@ export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
     });
   }
 
-  function withFetch(server: oidc.Configuration): oidc.Configuration {
+  function withFetch(server: Oidc.Configuration): Oidc.Configuration {
     server[oidc.customFetch] = customFetch;
     server.timeout = TIMEOUT_SECONDS;
     return server;
@@ -191,7 +202,7 @@ export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
     };
   }
 
-  async function oidcIdentity(provider: UpstreamProvider, server: oidc.Configuration, tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers): Promise<UpstreamIdentity> {
+  async function oidcIdentity(provider: UpstreamProvider, server: Oidc.Configuration, tokens: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers): Promise<UpstreamIdentity> {
     const idClaims = tokens.claims();
     if (!idClaims) throw new UpstreamError('invalid_upstream_response', 'the provider returned no ID token');
     const tid = typeof idClaims.tid === 'string' ? idClaims.tid : undefined;
@@ -213,7 +224,7 @@ export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
     });
   }
 
-  async function oauth2Identity(provider: UpstreamProvider, server: oidc.Configuration, accessToken: string): Promise<UpstreamIdentity> {
+  async function oauth2Identity(provider: UpstreamProvider, server: Oidc.Configuration, accessToken: string): Promise<UpstreamIdentity> {
     const read = async (endpoint: string, during: string): Promise<unknown> => {
       try {
         const response = await oidc.fetchProtectedResource(server, accessToken, new URL(endpoint), 'GET', undefined, new Headers({ accept: 'application/json' }));
@@ -278,7 +289,7 @@ export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
       // is a forged or crossed callback, refused before anything is sent upstream.
       if (!safeEqual(callbackUrl.searchParams.get('state') ?? '', checks.state)) throw new UpstreamError('state_mismatch', 'the callback does not answer this sign-in');
       const server = await configuration(provider, credentials);
-      let tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+      let tokens: Oidc.TokenEndpointResponse & Oidc.TokenEndpointResponseHelpers;
       try {
         tokens = await oidc.authorizationCodeGrant(server, callbackUrl, {
           expectedState: checks.state,

@@ -6,9 +6,11 @@
  *   host) sends without TLS (config/config.ts checks the URL);
  * - the server's certificate is checked (Node's trust store, NODE_EXTRA_CA_CERTS for a private CA);
  * - user and password come from the URL (percent-decoded), never logged;
- * - a connection, greeting or reply that stalls fails the send after the timeouts below.
+ * - a connection, greeting or reply that stalls fails the send after the timeouts below;
+ * - nodemailer is loaded with the first message, not at start: a server that sends no mail
+ *   never loads it (bench/README.md, "Start-up").
  */
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailSettings } from '../config/config.ts';
 import type { Mailer } from './mailer.ts';
 
@@ -19,7 +21,7 @@ export function createSmtpMailer(settings: Extract<MailSettings, { transport: 's
   const url = new URL(settings.url);
   const implicit = url.protocol === 'smtps:';
   const user = decodeURIComponent(url.username);
-  const transport = createTransport({
+  const options = {
     host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
     port: url.port ? Number(url.port) : implicit ? 465 : 587,
     secure: implicit,
@@ -30,11 +32,13 @@ export function createSmtpMailer(settings: Extract<MailSettings, { transport: 's
     greetingTimeout: CONNECTION_TIMEOUT_MS,
     socketTimeout: SOCKET_TIMEOUT_MS,
     logger: false,
-  });
+  };
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () => (transport ??= import('nodemailer').then(({ createTransport }) => createTransport(options)));
   return {
     kind: 'smtp',
     async send(message) {
-      await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await (await transporter()).sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
     },
   };
 }
