@@ -90,6 +90,7 @@ export function consoleLayout(frame: ConsoleFrame): string {
 <title>${frame.title} · Gatehouse admin</title>
 <link rel="stylesheet" href="/static/gatehouse.css">
 <link rel="stylesheet" href="/static/console.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 ${(frame.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body class="console">

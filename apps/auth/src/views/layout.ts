@@ -15,6 +15,7 @@ export function layout({ title, body, scripts = [] }: LayoutOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Gatehouse</title>
 <link rel="stylesheet" href="/static/gatehouse.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 ${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body>

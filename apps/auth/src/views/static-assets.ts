@@ -7,7 +7,7 @@
  * `SimpleWebAuthnBrowser`), served from its installed package, never from a CDN.
  * Cache policy: the authenticator's scripts are `no-cache` (revalidated by ETag on each load, so
  * the page, its modules and the server never disagree on the message format); the rest is
- * cached for an hour.
+ * cached for an hour, the favicon for a day.
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,8 @@ import { staticAssetRoutes, type StaticAsset } from '@gatehouse/static-assets';
 export const PUBLIC_DIR = new URL('../../public/', import.meta.url);
 
 const HOUR = 'public, max-age=3600';
+/** The favicon changes with a release at most, and every page of every tab asks for it. */
+const DAY = 'public, max-age=86400';
 
 /** @simplewebauthn/browser's UMD bundle, next to the CommonJS entry the package exports. */
 const WEBAUTHN_BUNDLE = new URL('../dist/bundle/index.umd.min.js', pathToFileURL(createRequire(import.meta.url).resolve('@simplewebauthn/browser')));
@@ -25,6 +27,7 @@ const JS = 'application/javascript';
 export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/gatehouse.css', type: 'text/css', cacheControl: HOUR },
   { path: '/static/console.css', type: 'text/css', cacheControl: HOUR },
+  { path: '/static/favicon.svg', type: 'image/svg+xml', cacheControl: DAY },
   { path: '/static/logout.js', type: JS, cacheControl: HOUR },
   { path: '/static/form-post.js', type: JS, cacheControl: HOUR },
   { path: '/static/push-wait.js', type: JS, cacheControl: HOUR },

@@ -37,6 +37,7 @@ describe('the static-assets route of the authorization server', () => {
     expect(AUTH_STATIC_ASSETS.map((asset) => asset.path)).toEqual([
       '/static/gatehouse.css',
       '/static/console.css',
+      '/static/favicon.svg',
       '/static/logout.js',
       '/static/form-post.js',
       '/static/push-wait.js',
@@ -55,6 +56,7 @@ describe('the static-assets route of the authorization server', () => {
   it.each([
     ['/static/gatehouse.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
     ['/static/console.css', 'text/css; charset=utf-8', 'public, max-age=3600'],
+    ['/static/favicon.svg', 'image/svg+xml', 'public, max-age=86400'],
     ['/static/logout.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/form-post.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
     ['/static/push-wait.js', 'application/javascript; charset=utf-8', 'public, max-age=3600'],
@@ -106,6 +108,16 @@ describe('the static-assets route of the authorization server', () => {
     expect(res.body.startsWith('/* [@simplewebauthn/browser@13.')).toBe(true);
     expect(res.body).toContain('SimpleWebAuthnBrowser');
     expect(res.headers['content-security-policy']).not.toContain('http');
+  });
+
+  it('every page links the favicon, an SVG of a few hundred bytes', async () => {
+    const login = await raw(server.issuer, 'GET', '/account/forgot-password');
+    expect(login.body).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
+    const notFound = await raw(server.issuer, 'GET', '/nope');
+    expect(notFound.body).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
+    const icon = fileOf('/static/favicon.svg').toString('utf8');
+    expect(icon.startsWith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">')).toBe(true);
+    expect(icon.length).toBeLessThan(1024);
   });
 
   it('answers other methods 405 with Allow, as before', async () => {

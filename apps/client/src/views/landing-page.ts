@@ -37,10 +37,10 @@ function itemsSection(model: LandingPageModel): SafeHtml {
 <td><form method="post" action="/items/${item.id}/delete"><input type="hidden" name="_csrf" value="${model.csrf}"><button type="submit" class="small danger" aria-label="Delete ${model.collection} ${item.id}">Delete</button></form></td>
 </tr>`,
   );
-  return html`<table id="items">
+  return html`<div class="table-wrap"><table id="items">
 <thead><tr><th>id</th>${fields.map((f) => html`<th>${f}</th>`)}<th></th></tr></thead>
 <tbody>${rows}</tbody>
-</table>
+</table></div>
 ${items.length === 0 ? html`<p class="muted" id="items-empty">No ${model.collection} yet.</p>` : ''}
 <form method="post" action="/items" class="inline" id="add-item">
 <input type="hidden" name="_csrf" value="${model.csrf}">

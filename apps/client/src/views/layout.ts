@@ -7,7 +7,7 @@ export interface LayoutOptions {
   body: SafeHtml;
 }
 
-/** The page frame of every relying-party page; the only asset is the same-origin stylesheet (CSP). */
+/** The page frame of every relying-party page; its only assets are the same-origin stylesheet and favicon (CSP). */
 export function layout({ appName, title, body }: LayoutOptions): string {
   return html`<!doctype html>
 <html lang="en">
@@ -16,6 +16,7 @@ export function layout({ appName, title, body }: LayoutOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · ${appName}</title>
 <link rel="stylesheet" href="/static/client.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 </head>
 <body>
 <header class="bar"><span class="app" id="app-name">${appName}</span><span class="muted">a Gatehouse relying party</span></header>

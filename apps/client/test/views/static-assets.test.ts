@@ -35,8 +35,23 @@ describe('the static-assets route of the client', () => {
     await auth?.close();
   });
 
-  it('lists only the stylesheet (the pages of the client run no script)', () => {
-    expect(CLIENT_STATIC_ASSETS.map((asset) => asset.path)).toEqual(['/static/client.css']);
+  it('lists only the stylesheet and the favicon (the pages of the client run no script)', () => {
+    expect(CLIENT_STATIC_ASSETS.map((asset) => asset.path)).toEqual(['/static/client.css', '/static/favicon.svg']);
+  });
+
+  it('GET /static/favicon.svg: 200, image/svg+xml, cached a day, a content ETag; every page links it', async () => {
+    const icon = readFileSync(new URL('static/favicon.svg', PUBLIC_DIR));
+    const res = await raw(client.url, 'GET', '/static/favicon.svg');
+    expect(res.status).toBe(200);
+    expect(res.body).toBe(icon.toString('utf8'));
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    expect(res.headers.etag).toBe(`"${createHash('sha256').update(icon).digest('base64url')}"`);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    for (const path of ['/signed-out', '/nope']) {
+      const page = await raw(client.url, 'GET', path);
+      expect(page.body).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">');
+    }
   });
 
   it('GET /static/client.css: 200, text/css, cached an hour, a content ETag, the security headers; If-None-Match → 304', async () => {
