@@ -5,6 +5,7 @@
  * - the reasons a step refuses are closed unions named here, so a new reason is a change to this
  *   list (the passkey ones are re-exported by passkeys/passkey-policy.ts, which maps them to errors).
  */
+import type { FederatedErrorCode } from '../errors/auth-error.ts';
 
 /** Why a passkey ceremony was refused (passkeys/passkey-policy.ts maps each to an error). */
 export type PasskeyRefusalReason = 'invalid_challenge' | 'unknown_credential' | 'foreign_credential' | 'verification_failed' | 'user_not_verified' | 'counter_regression';
@@ -18,17 +19,11 @@ export type AuditVia = 'totp_enrollment' | 'device_enrollment' | 'devices_page';
 /** The error a refused token exchange was answered (RFC 8693 §2.2.2, RFC 6749 §5.2); `other` for anything else. */
 export type TokenExchangeRefusal = 'invalid_request' | 'invalid_client' | 'unauthorized_client' | 'invalid_grant' | 'invalid_target' | 'invalid_scope' | 'other';
 
-/** Why a federated sign-in (federation/) ended without a session. */
-export type FederatedFailureReason =
-  | 'upstream_unavailable'
-  | 'upstream_refused'
-  | 'upstream_error'
-  | 'state_mismatch'
-  | 'invalid_upstream_response'
-  | 'unverified_email'
-  | 'attempt_expired'
-  | 'not_invited'
-  | 'account_disabled';
+/**
+ * Why a federated sign-in (federation/) ended without a session: the refusal the user saw
+ * (errors/auth-error.ts), or a disabled account.
+ */
+export type FederatedFailureReason = Exclude<FederatedErrorCode, 'unknown_provider' | 'already_linked' | 'last_sign_in_method'> | 'account_disabled';
 
 /** Who made an administrative change (admin/user-admin.ts): `actor_kind` and `actor` on every such event. */
 export type ActorFields = {

@@ -54,7 +54,10 @@ export type AuthErrorCode =
   | 'identifier_required'
   | 'code_required'
   | 'password_recovery_unavailable'
-  // Federated sign-in (interactions/federated/).
+  | FederatedErrorCode;
+
+/** Why a federated sign-in (interactions/federated/) or a change to its links was refused. */
+export type FederatedErrorCode =
   | 'unknown_provider'
   | 'upstream_unavailable'
   | 'upstream_refused'

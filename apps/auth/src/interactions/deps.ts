@@ -4,7 +4,7 @@ import type { AuthConfig } from '../config/config.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AuthMetrics } from '../metrics/auth-metrics.ts';
-import type { AuthServices } from '../services.ts';
+import type { AuthStores } from '../auth-stores.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 import type { IdentityProviderService } from '../federation/identity-provider-service.ts';
 import type { ProviderDirectory } from '../federation/provider-directory.ts';
@@ -15,7 +15,7 @@ import type { UpstreamClient } from '../federation/upstream-client.ts';
  * shared services plus the app's config, current provider, logger and metrics. No handler takes
  * all of it: each factory declares the `Pick` it uses, so it cannot reach a store it does not use.
  */
-export interface HandlerServices extends AuthServices {
+export interface HandlerServices extends AuthStores {
   config: AuthConfig;
   /** The current provider (signing keys may reload and rebuild it). */
   provider: () => Provider;
