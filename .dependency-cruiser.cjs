@@ -23,8 +23,9 @@
  * 1. plumbing: errors, storage, logging, metrics, mfa, health, crypto;
  * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
  *    regulation, policy, config, audit, consent, keys, push;
- * 3. pages and request plumbing: views, http, mail (the mailer: SMTP or the development outbox,
- *    whose page renders a view); auth-stores.ts (the stores' types, for the handlers);
+ * 3. pages and request plumbing: views, http, i18n (the pages' languages: catalogues, negotiation,
+ *    the switch), mail (the mailer: SMTP or the development outbox, whose page renders a view);
+ *    auth-stores.ts (the stores' types, for the handlers);
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
  *    (upstream identity providers: their registry and the sign-in with them);
  *    services.ts (the composed stores); interactions, cli, dev; account, authenticator, console
@@ -36,7 +37,7 @@
 const AUTH = '^apps/auth/src/';
 const FEATURES = '(account|admin|authenticator|console|interactions|passkeys|cli|dev|secrets|oidc|federation)';
 const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
-const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions|mail)';
+const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|i18n|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions|mail)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -38,6 +38,8 @@ import { createLogoutTokenValidator } from './oidc/logout-token.ts';
 import { createLogoutTokenStore } from './sessions/logout-token-store.ts';
 import { createItemActions } from './routes/items.ts';
 import { clientStaticAssets } from './views/static-assets.ts';
+import { switchLanguage } from './i18n/language-switch.ts';
+import { LANGUAGE_PATH } from './i18n/locales.ts';
 import { healthRoutes } from './health/health-routes.ts';
 import { clientRouteName } from './metrics/route-name.ts';
 
@@ -90,6 +92,7 @@ export function createApp(config: ClientConfig, deps: AppDeps): ClientApp {
   router.get(CLIENT_ROUTES.signedOut, logout.signedOut);
   router.post('/items', items.add);
   router.post('/items/:id/delete', items.remove);
+  router.post(LANGUAGE_PATH, switchLanguage);
   router.use(clientStaticAssets().routes());
 
   const app = new Koa<ClientState>() as ClientApp;

@@ -72,8 +72,11 @@ export type FederatedErrorCode =
 
 /** A link on an error page that leads on from it ("Start again", "Back to <app>"). */
 export interface WayOn {
+  /** The English label. */
   label: string;
   href: string;
+  /** What the label says, for the page's language: start the sign-in again, or back to `app`. */
+  says?: { way: 'startAgain' } | { way: 'backTo'; app: string } | { way: 'account' };
 }
 
 export class AuthError extends HttpError<AuthErrorCode> {

@@ -11,8 +11,9 @@
 import type { Next } from 'koa';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { responseFormat } from '@gatehouse/http';
-import { AuthError } from '../errors/auth-error.ts';
+import { AuthError, type WayOn } from '../errors/auth-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import { pageLanguage, type PageLanguage } from '../i18n/page-language.ts';
 import { messagePage } from '../views/message-page.ts';
 import type { AuthContext } from './state.ts';
 
@@ -22,20 +23,21 @@ const databaseUnavailable = (cause: unknown) =>
     cause,
   });
 
-/** The human heading of an error page. */
-function errorTitle(error: AuthError): string {
-  if (error.status === 503) return 'Temporarily unavailable';
-  if (error.status >= 500) return 'Something went wrong';
-  if (error.code === 'not_found') return 'Page not found';
-  if (error.code === 'interaction_expired') return 'This sign-in has expired';
-  if (error.status === 429) return 'Too many attempts';
-  return 'Request refused';
+/** The human heading of an error page, in the page's language. */
+function errorTitle(error: AuthError, language: PageLanguage): string {
+  if (error.status === 503) return language.t('errorPage.unavailable');
+  if (error.status >= 500) return language.t('errorPage.serverError');
+  if (error.code === 'not_found') return language.t('errorPage.notFound');
+  if (error.code === 'interaction_expired') return language.t('errorPage.expired');
+  if (error.status === 429) return language.t('errorPage.tooMany');
+  return language.t('errorPage.refused');
 }
 
 /** Where an error page leads when the error names no way of its own: every page offers one. */
-const DEFAULT_WAYS: Partial<Record<string, { label: string; href: string }>> = {
-  not_found: { label: 'Go to your account', href: '/account' },
-  method_not_allowed: { label: 'Go to your account', href: '/account' },
+const ACCOUNT_WAY: WayOn = { label: 'Go to your account', href: '/account', says: { way: 'account' } };
+const DEFAULT_WAYS: Partial<Record<string, WayOn>> = {
+  not_found: ACCOUNT_WAY,
+  method_not_allowed: ACCOUNT_WAY,
 };
 
 export function errorHandler(logger: Logger) {
@@ -60,8 +62,9 @@ export function errorHandler(logger: Logger) {
       if (format === 'json') {
         ctx.body = { error: error.code, error_description: error.message };
       } else {
+        const language = pageLanguage(ctx);
         ctx.type = 'html';
-        ctx.body = messagePage(errorTitle(error), error.message, { code: error.code, requestId, way: error.way ?? DEFAULT_WAYS[error.code] });
+        ctx.body = messagePage(errorTitle(error, language), language.errorText(error), { code: error.code, requestId, way: error.way ?? DEFAULT_WAYS[error.code], language });
       }
     }
   };

@@ -99,13 +99,13 @@ export async function wayBack(provider: Provider, ctx: Context, uid: string | un
     if (interaction && started) {
       const query = new URLSearchParams();
       for (const [name, value] of Object.entries(interaction.params)) if (typeof value === 'string') query.set(name, value);
-      return { label: 'Start again', href: `${AUTH_ROUTES.authorize}?${query.toString()}` };
+      return { label: 'Start again', says: { way: 'startAgain' }, href: `${AUTH_ROUTES.authorize}?${query.toString()}` };
     }
     const clientId = started?.clientId ?? (typeof interaction?.params.client_id === 'string' ? interaction.params.client_id : undefined);
     const client = clientId ? await provider.Client.find(clientId) : undefined;
     const first = client?.redirectUris?.[0];
     if (!client || !first) return undefined;
-    return { label: `Back to ${client.clientName ?? client.clientId}`, href: `${new URL(first).origin}/` };
+    return { label: `Back to ${client.clientName ?? client.clientId}`, says: { way: 'backTo', app: client.clientName ?? client.clientId }, href: `${new URL(first).origin}/` };
   } catch {
     return undefined;
   }

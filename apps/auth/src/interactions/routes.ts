@@ -1,3 +1,4 @@
+import { pageLanguage } from '../i18n/page-language.ts';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
@@ -77,7 +78,7 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
   if (interaction) ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...providers.origins];
   const client = interaction ? await pageBranding(ctx, provider, interaction) : { name };
   ctx.type = 'html';
-  ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm, forgotPasswordUrl: forgotPasswordUrl(deps, uid) });
+  ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm, forgotPasswordUrl: forgotPasswordUrl(deps, uid), language: pageLanguage(ctx) });
 }
 
 /**

@@ -62,6 +62,7 @@ import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
 import { routeBackchannelLogout } from './backchannel-logout.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { browserErrorPage } from './browser-error-page.ts';
 import { INTERACTION_COOKIE, RESUME_COOKIE } from '../interactions/browser-interactions.ts';
 
@@ -239,7 +240,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         return;
       }
       ctx.type = 'html';
-      ctx.body = browserErrorPage(out);
+      ctx.body = browserErrorPage(out, pageLanguage(ctx));
     },
     clockTolerance: 5,
   };

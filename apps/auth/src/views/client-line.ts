@@ -1,4 +1,5 @@
 import { html, type SafeHtml } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 
 /** Who the sign-in is for: the client's display name and, when registered, its logo. */
 export interface ClientBranding {
@@ -12,10 +13,10 @@ export interface ClientBranding {
  * client's logo beside it in a box of fixed size (a slow or broken image does not move the page),
  * fetched without a referrer. The alt text names the app, so the image is never a bare picture.
  */
-export function clientLine(client: ClientBranding): SafeHtml {
+export function clientLine(client: ClientBranding, language: PageLanguage = ENGLISH): SafeHtml {
   return html`<div class="client-brand client-line">${
     client.logoUri
-      ? html`<img id="client-logo" class="client-logo" src="${client.logoUri}" alt="${client.name} logo" width="40" height="40" referrerpolicy="no-referrer">`
+      ? html`<img id="client-logo" class="client-logo" src="${client.logoUri}" alt="${language.t('client.logoAlt', { name: client.name })}" width="40" height="40" referrerpolicy="no-referrer">`
       : ''
-  }<p class="muted">to continue to <strong>${client.name}</strong></p></div>`;
+  }<p class="muted">${language.t('client.continueTo', { name: client.name })}</p></div>`;
 }

@@ -1,4 +1,5 @@
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { providerButtons, type FederatedProviderButton } from './federated-pages.ts';
@@ -26,6 +27,8 @@ export interface LoginPageModel {
   linking?: { providerName: string };
   /** "Forgot password?" (interactions/login/forgot-password-link.ts); absent when no mail can be sent. */
   forgotPasswordUrl?: string | undefined;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /**
@@ -37,28 +40,32 @@ export interface LoginPageModel {
  * the second factor prove the local account.
  */
 export function loginPage(model: LoginPageModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Sign in',
+    title: t('login.title'),
     scripts: PASSKEY_SCRIPTS,
-    body: html`<h1>Sign in</h1>
-${clientLine(model.client)}
+    language,
+    languageReturn: `/interaction/${model.uid}`,
+    body: html`<h1>${t('login.title')}</h1>
+${clientLine(model.client, language)}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
-${model.linking ? html`<p class="notice" role="status" id="linking-notice">Sign in to your Gatehouse account to link it with ${model.linking.providerName}.</p>` : ''}
+${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+${model.linking ? html`<p class="notice" role="status" id="linking-notice">${t('login.linking', { provider: model.linking.providerName })}</p>` : ''}
 <form method="post" action="/login" autocomplete="on">
 <input type="hidden" name="uid" value="${model.uid}">
-<label for="username">Username</label>
+<label for="username">${t('login.username')}</label>
 <input id="username" name="username" autocomplete="username webauthn" required maxlength="64" value="${model.username ?? ''}" autofocus>
-<label for="password">Password</label>
+<label for="password">${t('login.password')}</label>
 <input id="password" name="password" type="password" autocomplete="current-password"${model.homeRealm && !model.linking ? html` aria-describedby="home-realm-hint"` : html` required`} maxlength="1024">
-${model.homeRealm && !model.linking ? html`<p class="muted" id="home-realm-hint">Company account? Enter your work e-mail address and choose Continue.</p>` : ''}
-<button type="submit">Continue</button>
+${model.homeRealm && !model.linking ? html`<p class="muted" id="home-realm-hint">${t('login.homeRealmHint')}</p>` : ''}
+<button type="submit">${t('login.continue')}</button>
 </form>
-${model.forgotPasswordUrl && !model.linking ? html`<p class="forgot-password"><a href="${model.forgotPasswordUrl}" id="forgot-password">Forgot password?</a></p>` : ''}
+${model.forgotPasswordUrl && !model.linking ? html`<p class="forgot-password"><a href="${model.forgotPasswordUrl}" id="forgot-password">${t('login.forgotPassword')}</a></p>` : ''}
 ${model.linking ? '' : html`<form method="post" action="${PASSKEY_PATHS.login}" class="alt-method" id="passkey-login" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.loginOptions}" data-conditional="${model.error ? 'false' : 'true'}">
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="credential" value="">
-<button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>Sign in with a passkey</button>
+<button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>${t('login.passkey')}</button>
 <p class="muted" role="status" data-passkey-status></p>
 </form>
 ${providerButtons(model.uid, model.providers ?? [])}`}`,

@@ -34,6 +34,7 @@ export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/passkey.js', type: JS, cacheControl: HOUR },
   { path: '/static/console-copy.js', type: JS, cacheControl: HOUR },
   { path: '/static/copy-codes.js', type: JS, cacheControl: HOUR },
+  { path: '/static/local-time.js', type: JS, cacheControl: HOUR },
   { path: '/static/simplewebauthn-browser.js', type: JS, cacheControl: HOUR, source: WEBAUTHN_BUNDLE },
   { path: '/authenticator/app.js', type: JS, cacheControl: 'no-cache' },
   { path: '/authenticator/signed-message.js', type: JS, cacheControl: 'no-cache' },

@@ -13,6 +13,7 @@ import type { Next } from 'koa';
 import { isDatabaseUnavailable } from '@gatehouse/db';
 import { authServerUnavailable, ClientError, databaseUnavailable } from '../errors/client-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { messagePage } from '../views/message-page.ts';
 import type { ClientContext } from './state.ts';
 
@@ -50,14 +51,17 @@ export function errorHandler(logger: Logger, appName: string) {
       else logger.debug({ request_id: requestId, error_code: error.code, reason: thrown instanceof Error ? thrown.message : undefined }, 'request refused');
       ctx.status = error.status;
       if (error.code === 'database_unavailable') ctx.set('Retry-After', '5');
+      const language = pageLanguage(ctx);
+      const { title, message } = language.errorTexts(error);
       ctx.type = 'html';
       ctx.body = messagePage({
         appName,
-        title: error.title,
-        message: error.message,
+        title,
+        message,
         code: error.code,
         requestId,
-        action: { href: '/', label: 'Back to the application' },
+        action: { href: '/', label: language.t('message.backToApp') },
+        language,
       });
     }
   };

@@ -6,6 +6,7 @@
 import { CLIENT_ROUTES } from '@gatehouse/contracts';
 import { routeTable } from '@gatehouse/metrics';
 import { CLIENT_STATIC_ASSETS } from '../views/static-assets.ts';
+import { LANGUAGE_PATH } from '../i18n/locales.ts';
 
 export const clientRouteName = routeTable([
   CLIENT_ROUTES.landing,
@@ -17,5 +18,6 @@ export const clientRouteName = routeTable([
   CLIENT_ROUTES.ready,
   '/items',
   '/items/:id/delete',
+  LANGUAGE_PATH,
   ...CLIENT_STATIC_ASSETS.map((asset) => asset.path),
 ]);

@@ -13,6 +13,7 @@ import { RefreshRefused } from '../oidc/relying-party.ts';
 import { checkCsrf } from '../sessions/csrf.ts';
 import { readSession, type Flash } from '../sessions/session-data.ts';
 import { problemText } from '../views/landing-page.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { RouteDeps } from './deps.ts';
 import { loginAgain } from './session-guard.ts';
 
@@ -43,11 +44,11 @@ export function createItemActions(deps: RouteDeps) {
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
       const id = typeof body.id === 'string' ? body.id.trim() : '';
       const value = typeof body.value === 'string' ? body.value.trim() : '';
-      if (!ID.test(id) || !Number.isSafeInteger(Number(id))) return backToLanding(ctx, { kind: 'error', text: 'The id must be a positive whole number.' });
-      if (!value) return backToLanding(ctx, { kind: 'error', text: `Enter a ${config.itemField}.` });
+      if (!ID.test(id) || !Number.isSafeInteger(Number(id))) return backToLanding(ctx, { kind: 'error', text: pageLanguage(ctx).t('landing.badId') });
+      if (!value) return backToLanding(ctx, { kind: 'error', text: pageLanguage(ctx).t('landing.valueRequired', { field: config.itemField }) });
       try {
         const outcome = await deps.api.create(ctx, { id: Number(id), [config.itemField]: value });
-        backToLanding(ctx, outcome.ok ? { kind: 'info', text: `Added ${config.collection} ${id}.` } : { kind: 'error', text: problemText(outcome.problem) });
+        backToLanding(ctx, outcome.ok ? { kind: 'info', text: pageLanguage(ctx).t('landing.added', { collection: config.collection, id }) } : { kind: 'error', text: problemText(outcome.problem, pageLanguage(ctx)) });
       } catch (error) {
         if (error instanceof RefreshRefused) return loginAgain(ctx, deps);
         throw error;
@@ -56,10 +57,10 @@ export function createItemActions(deps: RouteDeps) {
     async remove(ctx: Context): Promise<void> {
       if (!guard(ctx)) return;
       const id = String(ctx.params?.id ?? '');
-      if (!ID.test(id)) return backToLanding(ctx, { kind: 'error', text: 'The id must be a positive whole number.' });
+      if (!ID.test(id)) return backToLanding(ctx, { kind: 'error', text: pageLanguage(ctx).t('landing.badId') });
       try {
         const outcome = await deps.api.remove(ctx, Number(id));
-        backToLanding(ctx, outcome.ok ? { kind: 'info', text: `Deleted ${config.collection} ${id}.` } : { kind: 'error', text: problemText(outcome.problem) });
+        backToLanding(ctx, outcome.ok ? { kind: 'info', text: pageLanguage(ctx).t('landing.deleted', { collection: config.collection, id }) } : { kind: 'error', text: problemText(outcome.problem, pageLanguage(ctx)) });
       } catch (error) {
         if (error instanceof RefreshRefused) return loginAgain(ctx, deps);
         throw error;

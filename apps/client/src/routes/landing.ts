@@ -12,6 +12,7 @@ import type { Context } from 'koa';
 import { RefreshRefused } from '../oidc/relying-party.ts';
 import { readSession } from '../sessions/session-data.ts';
 import { landingPage } from '../views/landing-page.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { RouteDeps } from './deps.ts';
 import { loginAgain } from './session-guard.ts';
 
@@ -45,6 +46,8 @@ export function createLanding(deps: RouteDeps) {
       itemField: config.itemField,
       items,
       flash,
+      language: pageLanguage(ctx),
+      now: deps.clock(),
     });
   };
 }

@@ -14,6 +14,7 @@ import { checkCsrf } from '../sessions/csrf.ts';
 import { readSession } from '../sessions/session-data.ts';
 import { html } from '@gatehouse/html';
 import { layout } from '../views/layout.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { messagePage } from '../views/message-page.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -26,13 +27,16 @@ export function createLogout(deps: RouteDeps) {
         ctx.redirect('/signed-out');
         return;
       }
+      const language = pageLanguage(ctx);
+      const { t } = language;
       ctx.type = 'html';
       ctx.body = layout({
         appName: config.clientId,
-        title: 'Sign out',
-        body: html`<h1>Sign out?</h1>
-<p>This signs you out of ${config.clientId} and of every application that uses your Gatehouse sign-in.</p>
-<form method="post" action="/logout"><input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit" id="logout">Sign out</button></form>`,
+        title: t('logout.title'),
+        language,
+        body: html`<h1>${t('logout.heading')}</h1>
+<p>${t('logout.text', { app: config.clientId })}</p>
+<form method="post" action="/logout"><input type="hidden" name="_csrf" value="${session.csrf}"><button type="submit" id="logout">${t('logout.button')}</button></form>`,
       });
     },
 
@@ -57,12 +61,15 @@ export function createLogout(deps: RouteDeps) {
     },
 
     signedOut(ctx: Context): void {
+      const language = pageLanguage(ctx);
+      const { t } = language;
       ctx.type = 'html';
       ctx.body = messagePage({
         appName: config.clientId,
-        title: 'Signed out',
-        message: `You are signed out of ${config.clientId}.`,
-        action: { href: '/', label: 'Sign in again' },
+        title: t('signedOut.title'),
+        message: t('signedOut.text', { app: config.clientId }),
+        action: { href: '/', label: t('signedOut.again') },
+        language,
       });
     },
   };

@@ -84,8 +84,8 @@ describe('the callback', () => {
     expect(landing.text).toContain('<span id="user-name">Ada Lovelace</span>');
     expect(landing.text).toContain('<dd id="user-email">ada@example.com</dd>');
     expect(landing.text).toContain('<dd id="user-groups">admins, users</dd>');
-    expect(landing.text).toMatch(/id="session-expires"><time datetime="[^"]+Z">/);
-    expect(landing.text).toMatch(/id="token-expires"><time datetime="[^"]+Z">/);
+    expect(landing.text).toMatch(/id="session-expires"><time datetime="[^"]+Z" data-local="relative" title="[^"]+ UTC">in \d+ (minutes|hours|days)<\/time>/);
+    expect(landing.text).toMatch(/id="token-expires"><time datetime="[^"]+Z" data-local="relative" title="[^"]+ UTC">in \d+ minutes<\/time>/);
     expect(landing.headers.get('content-security-policy')).toBe(
       `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${auth.issuer}; frame-ancestors 'none'; base-uri 'none'`,
     );

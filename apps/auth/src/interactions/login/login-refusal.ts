@@ -7,6 +7,7 @@
  *   providers' buttons, which redirect to them, so those origins are form-actions of the page's
  *   CSP; while linking an upstream account it says so again (views/login-page.ts).
  */
+import { pageLanguage } from '../../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { AuthError } from '../../errors/auth-error.ts';
@@ -32,17 +33,20 @@ export async function showLoginRefusal(
   const providers = json ? undefined : await loginProviders(deps);
   const linking = federationState(interaction).linking;
   ctx.state.formActionOrigins = [...redirectOrigin(interaction), ...(providers?.origins ?? [])];
-  const page = () =>
-    loginPage({
+  const page = () => {
+    const language = pageLanguage(ctx);
+    return loginPage({
       uid: interaction.uid,
       client,
       ...(username === undefined ? {} : { username }),
-      error: error.message,
+      error: language.errorText(error),
       errorCode: error.code,
       ...(providers ? { providers: providers.buttons, homeRealm: providers.homeRealm } : {}),
       ...(linking ? { linking: { providerName: linking.providerName } } : {}),
       forgotPasswordUrl: forgotPasswordUrl(deps, interaction.uid),
+      language,
     });
+  };
   respond(ctx, json, error.status, page, {
     ...errorBody(error),
     next: AUTH_ROUTES.login,

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MISSING_MESSAGE_MARKER } from '@gatehouse/html/i18n';
+import { authorizeUrl, CookieJar, form, request, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
+
+// The pages answer in the reader's language: Accept-Language, or the language switch's cookie,
+// which wins; the headers say which language and what chose it.
+describe('the pages in German and English', () => {
+  let server: TestAuthServer;
+  let user: TestUser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    user = await server.createUser();
+  });
+  afterAll(() => server.close());
+
+  const page = (jar: CookieJar, url: string, language?: string) =>
+    request(jar, url, { headers: { accept: 'text/html', ...(language ? { 'accept-language': language } : {}) } });
+  const h1 = (html: string) => /<h1>([^<]*)<\/h1>/.exec(html)?.[1];
+
+  it('the login page answers in German for Accept-Language: de-AT, with Content-Language and Vary', async () => {
+    const login = await page(new CookieJar(), authorizeUrl(server), 'de-AT,de;q=0.9,en;q=0.5');
+    expect(login.status).toBe(200);
+    expect(login.text).toContain('<html lang="de">');
+    expect(h1(login.text)).toBe('Anmelden');
+    expect(login.text).toContain('<label for="username">Benutzername</label>');
+    expect(login.text).toContain('weiter zu <strong>Test App</strong>');
+    expect(login.text).toContain('<span class="current-language" lang="de" aria-current="true">Deutsch</span>');
+    expect(login.text).toContain('<button type="submit" name="lang" value="en" lang="en" class="link-button" id="language-en">English</button>');
+    expect(login.text).not.toContain(MISSING_MESSAGE_MARKER);
+    expect(login.headers.get('content-language')).toBe('de');
+    expect(login.headers.get('vary')).toBe('Accept-Language, Cookie');
+  });
+
+  it('English without a header, for en-US and for a language it does not have', async () => {
+    for (const language of [undefined, 'en-US,en;q=0.9', 'fr-FR,fr;q=0.8']) {
+      const login = await page(new CookieJar(), authorizeUrl(server), language);
+      expect(login.text).toContain('<html lang="en">');
+      expect(h1(login.text)).toBe('Sign in');
+      expect(login.headers.get('content-language')).toBe('en');
+    }
+  });
+
+  it('a refused password is said in German', async () => {
+    const jar = new CookieJar();
+    const login = await page(jar, authorizeUrl(server), 'de');
+    const body = form({ uid: uidOf(login.text), username: user.username, password: 'wrong-password-123' });
+    const refused = await request(jar, `${server.issuer}/login`, { method: 'POST', headers: { ...body.headers, accept: 'text/html', 'accept-language': 'de' }, body: body.body });
+    expect(refused.status).toBe(401);
+    expect(refused.text).toContain('<p class="error" role="alert">Benutzername oder Passwort ist falsch.</p>');
+    expect(refused.text).toContain('Fehlercode: <code>invalid_credentials</code>');
+    // The switch on a page answering a POST returns to the sign-in's own page.
+    expect(refused.text).toContain(`<input type="hidden" name="return" value="/interaction/${uidOf(login.text)}">`);
+  });
+
+  it('the switch sets the cookie, which wins over Accept-Language, and returns to the page', async () => {
+    const jar = new CookieJar();
+    const login = await page(jar, authorizeUrl(server), 'en');
+    const back = `/interaction/${uidOf(login.text)}`;
+    const body = form({ lang: 'de', return: back });
+    const switched = await request(jar, `${server.issuer}/language`, { method: 'POST', ...body });
+    expect(switched.status).toBe(303);
+    expect(switched.location).toBe(back);
+    expect(switched.headers.getSetCookie().find((line) => line.startsWith('gatehouse.lang='))).toBe('gatehouse.lang=de; path=/; expires=' + new Date(Date.parse(switched.headers.get('date')!) + 365 * 86_400_000).toUTCString() + '; samesite=lax; httponly');
+    const again = await page(jar, `${server.issuer}${back}`, 'en-US,en;q=0.9');
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('<html lang="de">');
+    expect(h1(again.text)).toBe('Anmelden');
+
+    const english = await request(jar, `${server.issuer}/language`, { method: 'POST', ...form({ lang: 'en', return: back }) });
+    expect(english.status).toBe(303);
+    expect(h1((await page(jar, `${server.issuer}${back}`, 'de')).text)).toBe('Sign in');
+  });
+
+  it('the switch never leads to another site, and takes only its languages', async () => {
+    for (const to of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '']) {
+      const switched = await request(new CookieJar(), `${server.issuer}/language`, { method: 'POST', ...form({ lang: 'de', return: to }) });
+      expect(switched.status).toBe(303);
+      expect(switched.location).toBe('/account');
+    }
+    const unknown = await request(new CookieJar(), `${server.issuer}/language`, { method: 'POST', headers: { ...form({ lang: 'fr' }).headers, accept: 'application/json' }, body: form({ lang: 'fr' }).body });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json()).toEqual({ error: 'invalid_request', error_description: 'Field "lang" must be one of en, de.' });
+    const crossSite = await request(new CookieJar(), `${server.issuer}/language`, { method: 'POST', headers: { ...form({ lang: 'de' }).headers, 'sec-fetch-site': 'cross-site', accept: 'application/json' }, body: form({ lang: 'de' }).body });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('the error pages are in German: not found, and an unknown application', async () => {
+    const missing = await page(new CookieJar(), `${server.issuer}/no-such-page`, 'de');
+    expect(missing.status).toBe(404);
+    expect(h1(missing.text)).toBe('Seite nicht gefunden');
+    expect(missing.text).toContain('Unter dieser Adresse gibt es nichts.');
+    expect(missing.text).toContain('<a class="button" id="way-on" href="/account">Zu Ihrem Konto</a>');
+    expect(missing.text).toContain('<html lang="de">');
+
+    const unknown = await page(new CookieJar(), authorizeUrl(server, { clientId: 'no-such-app' }), 'de');
+    expect(unknown.status).toBe(400);
+    expect(h1(unknown.text)).toBe('Unbekannte Anwendung');
+    expect(unknown.text).not.toContain(MISSING_MESSAGE_MARKER);
+  });
+});

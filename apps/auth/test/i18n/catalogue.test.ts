@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { MISSING_MESSAGE_MARKER } from '@gatehouse/html/i18n';
+import { de } from '../../src/i18n/de.ts';
+import { en } from '../../src/i18n/en.ts';
+import { languageFor } from '../../src/i18n/page-language.ts';
+import { AuthError } from '../../src/errors/auth-error.ts';
+
+// Every language has every key of the English catalogue, and nothing else; each message renders
+// to text without the missing-message marker.
+const SAMPLE = { n: 2, name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, client: 'App', scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon' };
+
+describe('the authorization server catalogues', () => {
+  it('German has exactly the English keys', () => {
+    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort());
+  });
+
+  it.each([
+    ['en', en],
+    ['de', de],
+  ] as const)('every %s message renders without the missing marker', (_, catalogue) => {
+    for (const [key, message] of Object.entries(catalogue)) {
+      const text = String(typeof message === 'string' ? message : (message as (v: unknown) => unknown)(SAMPLE));
+      expect(text, key).not.toBe('');
+      expect(text, key).not.toContain(MISSING_MESSAGE_MARKER);
+    }
+  });
+
+  it('German differs from English wherever the text is not a name', () => {
+    const same = Object.keys(en).filter((key) => typeof en[key as keyof typeof en] === 'string' && en[key as keyof typeof en] === de[key as keyof typeof de]);
+    expect(same).toEqual(['layout.brand', 'layout.titleSuffix']);
+  });
+
+  it('an error shows its own message in English and the text of its code in German, with the wait of a 429', () => {
+    const error = new AuthError(401, 'invalid_credentials', 'Invalid username or password.');
+    expect(languageFor('en').errorText(error)).toBe('Invalid username or password.');
+    expect(languageFor('de').errorText(error)).toBe('Benutzername oder Passwort ist falsch.');
+    const wait = new AuthError(429, 'too_many_attempts', 'Too many attempts. Try again in 2 minutes.', { headers: { 'Retry-After': '90' } });
+    expect(languageFor('de').errorText(wait)).toBe('Zu viele Versuche. Versuchen Sie es in 2 Minuten erneut.');
+    const short = new AuthError(429, 'too_many_attempts', 'x', { headers: { 'Retry-After': '1' } });
+    expect(languageFor('de').errorText(short)).toBe('Zu viele Versuche. Versuchen Sie es in 1 Sekunde erneut.');
+  });
+
+  it('a key the catalogue lacks renders as the marker', () => {
+    expect(languageFor('de').text('error.no_such_code')).toBe(`${MISSING_MESSAGE_MARKER}error.no_such_code}}`);
+  });
+});
