@@ -146,8 +146,17 @@ export const RECOVERY_RULES = {
   'recovery-ip': { delayAfter: 20, delay: 0, maxDelay: 0, lockAfter: 20, findTime: 3600, banTime: 3600 },
 } as const;
 
+/**
+ * Wrong device-enrollment codes (authenticator/api.ts), fixed: 10 per client IP an hour; past that,
+ * the answer is 429 for an hour after the last counted one. A code is 60 random bits that live ten
+ * minutes, so this leaves guessing hopeless while a user who mistypes a few times goes on.
+ */
+export const ENROLLMENT_RULES = {
+  'enrollment-ip': { delayAfter: 10, delay: 0, maxDelay: 0, lockAfter: 10, findTime: 3600, banTime: 3600 },
+} as const;
+
 /** The regulator's rules from the config: known devices and second factors share the account's rule. */
 export function regulationRules(config: AuthConfig): RegulationRules {
   const { account, ip } = config.regulation;
-  return { account, device: account, mfa: account, ip, ...RECOVERY_RULES };
+  return { account, device: account, mfa: account, ip, ...RECOVERY_RULES, ...ENROLLMENT_RULES };
 }

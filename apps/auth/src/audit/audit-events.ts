@@ -107,7 +107,7 @@ export interface AuditFields {
   };
   'device.enrollment.issued': { account_id: string; ip: string };
   'device.enrolled': { account_id: string; device_id: string; ip: string };
-  'device.enrollment.refused': { reason: 'forged_signature' | 'invalid_code'; ip: string };
+  'device.enrollment.refused': { reason: 'forged_signature' | 'invalid_code' | 'too_many_attempts'; ip: string };
   'device.removed': { account_id: string; device_id: string; via: 'devices_page' };
   'device.request.refused': { reason: 'unknown_device' | 'stale_timestamp' | 'forged_signature' | 'replayed_nonce'; device_id: string; ip: string };
   'recovery.issued': { account_id: string; via: AuditVia };

@@ -1,7 +1,10 @@
 /**
  * The web authenticator's API (JSON, device-signed; signed-request.ts has the scheme):
  * - POST /authenticator/api/register: a one-time enrollment code + device name + P-256 public key,
- *   signed by that key (proof of possession) → 201 with the device id;
+ *   signed by that key (proof of possession) → 201 with the device id. The code may be typed in
+ *   any case, with spaces or dashes (devices/enrollment-code.ts); the signature is over its normal
+ *   form. Wrong codes count against the client IP (regulation rule `enrollment-ip`): while that is
+ *   spent the answer is 429 too_many_attempts with Retry-After, before the code is looked up;
  * - GET /authenticator/api/requests: the device's account's pending pushes (polling fallback);
  * - GET /authenticator/api/events: the same list as Server-Sent Events (`event: requests`),
  *   sent at once and on every change; `event: revoked` when the device was removed;
@@ -10,7 +13,7 @@
  * choices, never which choice is right.
  */
 import type { Context } from 'koa';
-import { AuthError, invalidRequest } from '../errors/auth-error.ts';
+import { AuthError, invalidRequest, tooManyAttempts } from '../errors/auth-error.ts';
 import { normalizeDeviceName, type Device } from '../devices/device-store.ts';
 import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '../devices/signed-request.ts';
 import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
@@ -51,12 +54,12 @@ async function listing(deps: ListingDeps, device: Device) {
   };
 }
 
-export type RegisterDeps = Pick<HandlerServices, 'enrollments' | 'accounts' | 'devices' | 'audit'>;
+export type RegisterDeps = Pick<HandlerServices, 'enrollments' | 'accounts' | 'devices' | 'audit' | 'regulator'>;
 
 export function createRegisterHandler(deps: RegisterDeps) {
   return async function register(ctx: Context): Promise<void> {
     const body = await readJsonObject(ctx);
-    const code = stringField(body, 'code', 64, /^[\w-]+$/);
+    const code = stringField(body, 'code', 64);
     const name = normalizeDeviceName(stringField(body, 'name', 200));
     if (!name) throw invalidRequest('Field "name" must be 1-64 printable characters.');
     const publicKey = await parsePublicKey(body.public_key);
@@ -66,9 +69,16 @@ export function createRegisterHandler(deps: RegisterDeps) {
       deps.audit.record('device.enrollment.refused', { reason: 'forged_signature', ip: ctx.ip });
       throw new AuthError(401, 'invalid_signature', 'The enrollment is not signed by the submitted key.');
     }
+    const keys = [`enrollment-ip:${ctx.ip}`];
+    const regulation = await deps.regulator.check(keys);
+    if (regulation.state !== 'open') {
+      deps.audit.record('device.enrollment.refused', { reason: 'too_many_attempts', ip: ctx.ip });
+      throw tooManyAttempts(regulation.retryAfterSeconds);
+    }
     const accountId = await deps.enrollments.consume(code);
     const account = accountId ? await deps.accounts.findById(accountId) : undefined;
     if (!account) {
+      await deps.regulator.fail(keys);
       deps.audit.record('device.enrollment.refused', { reason: 'invalid_code', ip: ctx.ip });
       throw new AuthError(400, 'invalid_enrollment_code', 'This enrollment code is unknown, used or expired. Create a new one on the devices page.');
     }

@@ -10,18 +10,23 @@
  *   the URL fragment (never sent to a server, never logged);
  * - the first device enrollment of an account without recovery codes also issues its 10
  *   recovery codes and shows them once; "new recovery codes" replaces the set;
+ * - the "Add a device" page waits for its code: GET /authenticator/devices/enroll/status answers
+ *   the state of the account's latest code (`pending` with `expires_in`, `enrolled` with the
+ *   newest device's name, `expired`), and GET /authenticator/devices/enroll/done shows it as a
+ *   page (the device added, or a new code); both need the session, neither shows the code;
  * - a device can be removed only by its owner (the store scopes the delete to the account);
  * - the page also lists the user's passkeys (added and removed by manage-passkeys.ts).
  */
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
+import type { Device } from '../devices/device-store.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { qrSvg } from '../mfa/qr.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
+import { enrollmentDonePage, enrollmentPage, recoveryCodesPage } from '../views/devices-page.ts';
 
 export const DEVICES_PATH = '/authenticator/devices';
 /** Where the device actions send a browser back to: the account page's devices section. */
@@ -42,7 +47,7 @@ export async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<A
 }
 
 
-export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit'>;
+export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit' | 'clock'>;
 
 /** The old devices page: moved to the account page's devices section (301). */
 export function redirectDevicesPage(ctx: Context): void {
@@ -66,7 +71,35 @@ export function createEnrollHandler(deps: EnrollDeps) {
       return;
     }
     ctx.type = 'html';
-    ctx.body = enrollmentPage({ username: account.username, code, url, qrSvg: await qrSvg(url), expiresAt, recoveryCodes });
+    ctx.body = enrollmentPage({ username: account.username, code, url, qrSvg: await qrSvg(url), expiresInSeconds: Math.round((expiresAt - deps.clock()) / 1000), recoveryCodes });
+  };
+}
+
+export type EnrollStatusDeps = SessionDeps & Pick<HandlerServices, 'enrollments' | 'devices' | 'clock'>;
+
+async function enrollmentState(ctx: Context, deps: EnrollStatusDeps) {
+  const account = await sessionAccount(ctx, deps);
+  const status = await deps.enrollments.status(account.id);
+  if (status.state !== 'enrolled') return status;
+  const newest = (await deps.devices.listByAccount(account.id)).reduce<Device | undefined>((a, d) => (!a || d.createdAt >= a.createdAt ? d : a), undefined);
+  return { ...status, deviceName: newest?.name ?? '' };
+}
+
+export function createEnrollStatusHandler(deps: EnrollStatusDeps) {
+  return async function enrollStatus(ctx: Context): Promise<void> {
+    const status = await enrollmentState(ctx, deps);
+    ctx.set('Cache-Control', 'no-store');
+    if (status.state === 'enrolled') ctx.body = { state: 'enrolled', device_name: status.deviceName };
+    else if (status.state === 'pending') ctx.body = { state: 'pending', expires_in: Math.max(0, Math.ceil((status.expiresAt - deps.clock()) / 1000)) };
+    else ctx.body = { state: 'expired' };
+  };
+}
+
+export function createEnrollDoneHandler(deps: EnrollStatusDeps) {
+  return async function enrollDone(ctx: Context): Promise<void> {
+    const status = await enrollmentState(ctx, deps);
+    ctx.type = 'html';
+    ctx.body = enrollmentDonePage(status.state === 'enrolled' ? { state: 'enrolled', deviceName: status.deviceName } : { state: status.state });
   };
 }
 

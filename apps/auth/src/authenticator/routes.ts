@@ -1,16 +1,20 @@
 import Router from '@koa/router';
 import { authenticatorPage } from '../views/authenticator-page.ts';
+import { ENROLL_DONE_PATH, ENROLL_STATUS_PATH } from '../views/devices-page.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
 import { createRegisterHandler as createPasskeyRegisterHandler, createRegistrationOptionsHandler, createRemovePasskeyHandler, type ManagePasskeysDeps } from './manage-passkeys.ts';
 import type { PushAnswerDeps } from '../push/push-answer.ts';
 import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type RequestsDeps } from './api.ts';
 import {
+  createEnrollDoneHandler,
   createEnrollHandler,
+  createEnrollStatusHandler,
   createRecoveryCodesHandler,
   createRemoveDeviceHandler,
   DEVICES_PATH,
   redirectDevicesPage,
   type EnrollDeps,
+  type EnrollStatusDeps,
   type RecoveryCodesDeps,
   type RemoveDeviceDeps,
 } from './manage.ts';
@@ -19,6 +23,8 @@ const AUTHENTICATOR_PATHS = {
   app: '/authenticator',
   devices: DEVICES_PATH,
   enroll: `${DEVICES_PATH}/enroll`,
+  enrollStatus: ENROLL_STATUS_PATH,
+  enrollDone: ENROLL_DONE_PATH,
   remove: `${DEVICES_PATH}/remove`,
   recoveryCodes: '/authenticator/recovery-codes',
   register: '/authenticator/api/register',
@@ -31,7 +37,7 @@ const AUTHENTICATOR_PATHS = {
 export const AUTHENTICATOR_ROUTE_NAMES: readonly string[] = Object.values(AUTHENTICATOR_PATHS);
 
 /** What the authenticator routes use: the union of their handlers' needs. */
-export type AuthenticatorRoutesDeps = EnrollDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
+export type AuthenticatorRoutesDeps = EnrollDeps & EnrollStatusDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
 
 /** The web authenticator (PWA), its API, and the device actions of the account page. */
 export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
@@ -43,6 +49,8 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
 
   router.get(AUTHENTICATOR_PATHS.devices, redirectDevicesPage);
   router.post(AUTHENTICATOR_PATHS.enroll, createEnrollHandler(deps));
+  router.get(AUTHENTICATOR_PATHS.enrollStatus, createEnrollStatusHandler(deps));
+  router.get(AUTHENTICATOR_PATHS.enrollDone, createEnrollDoneHandler(deps));
   router.post(AUTHENTICATOR_PATHS.remove, createRemoveDeviceHandler(deps));
   router.post(AUTHENTICATOR_PATHS.recoveryCodes, createRecoveryCodesHandler(deps));
 

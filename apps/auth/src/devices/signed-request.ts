@@ -6,6 +6,7 @@
  * - signatures are ECDSA P-256 / SHA-256 in WebCrypto's raw form (r‖s, 64 bytes), base64url;
  * - a listing request carries a timestamp (epoch ms) within MAX_SKEW_MS of the server clock and a
  *   fresh nonce, recorded per device, so a captured request cannot be replayed;
+ * - a report ("this wasn't me") signs the transaction id and the device id;
  * - an answer signs the transaction id, the decision, the chosen number and the device id: it
  *   cannot be moved to another push, decision or number, and the push store decides each
  *   transaction once, so replaying it changes nothing;
@@ -15,7 +16,7 @@ import { webcrypto } from 'node:crypto';
 import type { PublicKeyJwk } from './device-store.ts';
 
 // One builder for both sides; the path is the same from src/ and from dist/ (both two levels deep).
-export { answerMessage, enrollMessage, listMessage, SIGNATURE_CONTEXT } from '../../public/authenticator/signed-message.js';
+export { answerMessage, enrollMessage, listMessage, normalizeEnrollmentCode, reportMessage, SIGNATURE_CONTEXT } from '../../public/authenticator/signed-message.js';
 export type { Decision } from '../../public/authenticator/signed-message.js';
 
 export const MAX_SKEW_MS = 60_000;

@@ -5,7 +5,8 @@
  * user and IP). Rules:
  * - a key names what an attempt counts against, `<rule>:<id>`; its rule is the prefix
  *   (`account`, `device`, `mfa`, `ip`; regulation/regulation-keys.ts chooses the keys; `recovery`
- *   and `recovery-ip` count password-recovery mails, account/forgot-password.ts);
+ *   and `recovery-ip` count password-recovery mails, account/forgot-password.ts; `enrollment-ip`
+ *   counts wrong device-enrollment codes, authenticator/api.ts);
  * - failures count inside a window (`findTime`) that slides with the latest failure: those less
  *   than findTime older than it;
  * - progressive delay: once a key has `delayAfter` failures in the window, the next attempt must
@@ -40,9 +41,10 @@ export interface RegulationRule {
   readonly banTime: number;
 }
 
-export type RuleName = 'account' | 'device' | 'mfa' | 'ip' | 'recovery' | 'recovery-ip';
-/** The sign-in rules are always given; the recovery rules where recovery mail is regulated (services.ts). */
-export type RegulationRules = Readonly<Record<Exclude<RuleName, 'recovery' | 'recovery-ip'>, RegulationRule>> & Readonly<Partial<Record<'recovery' | 'recovery-ip', RegulationRule>>>;
+export type RuleName = 'account' | 'device' | 'mfa' | 'ip' | 'recovery' | 'recovery-ip' | 'enrollment-ip';
+type FixedRuleName = 'recovery' | 'recovery-ip' | 'enrollment-ip';
+/** The sign-in rules are always given; the fixed ones (recovery mail, enrollment codes) where they are regulated (services.ts). */
+export type RegulationRules = Readonly<Record<Exclude<RuleName, FixedRuleName>, RegulationRule>> & Readonly<Partial<Record<FixedRuleName, RegulationRule>>>;
 
 export type RegulationState =
   | { readonly state: 'open'; readonly retryAfterSeconds: 0 }

@@ -28,7 +28,8 @@ export function authenticatorPage(): string {
 <p>Open <a href="/account#devices">your account page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
 <form id="enroll-form" autocomplete="off">
 <label for="enroll-code">Enrollment code</label>
-<input id="enroll-code" name="code" required maxlength="64" spellcheck="false">
+<p class="muted" id="enroll-code-hint">12 letters and digits, like ABCD-EFGH-JKMN. Case, spaces and dashes don't matter.</p>
+<input id="enroll-code" name="code" required maxlength="64" spellcheck="false" autocapitalize="characters" autocomplete="off" aria-describedby="enroll-code-hint" class="user-code">
 <label for="device-name">Name of this device</label>
 <input id="device-name" name="name" required maxlength="64" value="My device">
 <button type="submit" id="enroll-submit">Enroll this device</button>

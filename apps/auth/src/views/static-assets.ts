@@ -31,6 +31,8 @@ export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/static/logout.js', type: JS, cacheControl: HOUR },
   { path: '/static/form-post.js', type: JS, cacheControl: HOUR },
   { path: '/static/push-wait.js', type: JS, cacheControl: HOUR },
+  { path: '/static/countdown.js', type: JS, cacheControl: HOUR },
+  { path: '/static/enroll-wait.js', type: JS, cacheControl: HOUR },
   { path: '/static/passkey.js', type: JS, cacheControl: HOUR },
   { path: '/static/console-copy.js', type: JS, cacheControl: HOUR },
   { path: '/static/copy-codes.js', type: JS, cacheControl: HOUR },

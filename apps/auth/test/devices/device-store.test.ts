@@ -50,7 +50,7 @@ describe.each(TEST_ENGINES)('device and enrollment stores on %s', (engine) => {
     const enrollments = createEnrollmentStore(database.db, clock);
     const dave = await account('dave');
     const first = await enrollments.issue(dave.id);
-    expect(first.code).toMatch(/^[\w-]{22}$/);
+    expect(first.code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
     expect(first.expiresAt).toBe(now + ENROLLMENT_TTL_MS);
     const second = await enrollments.issue(dave.id);
     expect(await enrollments.consume(first.code)).toBeUndefined();
@@ -60,6 +60,36 @@ describe.each(TEST_ENGINES)('device and enrollment stores on %s', (engine) => {
     now += ENROLLMENT_TTL_MS;
     expect(await enrollments.consume(third.code)).toBeUndefined();
     expect(await enrollments.consume('not a code!')).toBeUndefined();
+  });
+
+  it('a code is found in any case and grouping, with I/L read as 1 and O as 0', async () => {
+    const enrollments = createEnrollmentStore(database.db, clock);
+    const fay = await account('fay');
+    const { code } = await enrollments.issue(fay.id);
+    const typed = code.toLowerCase().replace(/-/g, ' ').replace(/1/g, 'l').replace(/0/g, 'o');
+    expect(await enrollments.consume(` ${typed.slice(0, 6)}-${typed.slice(6)} `)).toBe(fay.id);
+    expect(await enrollments.consume(code)).toBeUndefined();
+    const next = await enrollments.issue(fay.id);
+    expect(await enrollments.consume(next.code.slice(0, -1))).toBeUndefined();
+    expect(await enrollments.consume(`${next.code}0`)).toBeUndefined();
+    expect(await enrollments.consume(next.code.replace(/-/g, '_'))).toBeUndefined();
+    expect(await enrollments.consume(next.code)).toBe(fay.id);
+  });
+
+  it("tells the state of an account's latest code: pending, enrolled, expired", async () => {
+    const enrollments = createEnrollmentStore(database.db, clock);
+    const gus = await account('gus');
+    expect(await enrollments.status(gus.id)).toEqual({ state: 'expired' });
+    const first = await enrollments.issue(gus.id);
+    expect(await enrollments.status(gus.id)).toEqual({ state: 'pending', expiresAt: first.expiresAt });
+    now += 5;
+    expect(await enrollments.consume(first.code)).toBe(gus.id);
+    expect(await enrollments.status(gus.id)).toEqual({ state: 'enrolled', usedAt: now });
+    now += 5;
+    await enrollments.issue(gus.id);
+    expect((await enrollments.status(gus.id)).state).toBe('pending');
+    now += ENROLLMENT_TTL_MS;
+    expect(await enrollments.status(gus.id)).toEqual({ state: 'expired' });
   });
 
   it('removing an account removes its devices', async () => {

@@ -10,10 +10,15 @@ describe('the signed-message module shared by the web authenticator and the serv
     expect(server.enrollMessage).toBe(browser.enrollMessage);
     expect(server.listMessage).toBe(browser.listMessage);
     expect(server.answerMessage).toBe(browser.answerMessage);
+    expect(server.normalizeEnrollmentCode).toBe(browser.normalizeEnrollmentCode);
+    expect(server.reportMessage).toBe(browser.reportMessage);
   });
 
   it('builds the documented messages', () => {
-    expect(browser.enrollMessage('c0de')).toBe('gatehouse-authenticator-v1.enroll.c0de');
+    expect(browser.enrollMessage('C0DE')).toBe('gatehouse-authenticator-v1.enroll.C0DE');
+    // An enrollment code is signed in its normal form, however it was typed.
+    expect(browser.enrollMessage('abcd-efgh ijkl-mnop')).toBe('gatehouse-authenticator-v1.enroll.ABCDEFGH1JK1MN0P');
+    expect(browser.reportMessage('tx', 'dev')).toBe('gatehouse-authenticator-v1.report.tx.dev');
     expect(browser.listMessage('dev', '1790000000000', 'n0nce')).toBe('gatehouse-authenticator-v1.list.dev.1790000000000.n0nce');
     expect(browser.answerMessage('tx', 'approve', '42', 'dev')).toBe('gatehouse-authenticator-v1.answer.tx.approve.42.dev');
     expect(browser.answerMessage('tx', 'deny', '', 'dev')).toBe('gatehouse-authenticator-v1.answer.tx.deny..dev');

@@ -4,7 +4,7 @@ import { newKeyPair, publicJwk, signWith } from '../support/push.ts';
 
 describe('signed authenticator requests', () => {
   it('names the purpose in every message', () => {
-    expect(enrollMessage('c0de')).toBe('gatehouse-authenticator-v1.enroll.c0de');
+    expect(enrollMessage('C0DE')).toBe('gatehouse-authenticator-v1.enroll.C0DE');
     expect(listMessage('dev', '123', 'n0nce')).toBe('gatehouse-authenticator-v1.list.dev.123.n0nce');
     expect(answerMessage('tx', 'approve', '42', 'dev')).toBe('gatehouse-authenticator-v1.answer.tx.approve.42.dev');
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonBody } from '../support/index.ts';
 import { authorizeUrl, CookieJar, form, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
+import { normalizeEnrollmentCode } from '../../src/devices/signed-request.ts';
 import { browser, captureLogger, CONTEXT, enrollDevice, newKeyPair, publicJwk, signWith, SoftwareAuthenticator } from '../support/push.ts';
 
 describe('enrolling a web authenticator', () => {
@@ -69,7 +70,7 @@ describe('enrolling a web authenticator', () => {
     const page = await request(jar, `${server.issuer}/authenticator/devices/enroll`, { method: 'POST', ...form({}) });
     expect(page.status).toBe(201);
     expect(page.text).toContain('<svg');
-    expect(page.text).toMatch(/id="enrollment-code">[\w-]{22}</);
+    expect(page.text).toMatch(/id="enrollment-code">[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}</);
     expect(page.text.match(/<li><code>[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}-[0-9a-z]{4}<\/code><\/li>/g)).toHaveLength(10);
   });
 
@@ -120,7 +121,7 @@ describe('enrolling a web authenticator', () => {
     const notJson = await request(new CookieJar(), `${server.issuer}/authenticator/api/register`, { method: 'POST', ...form({ code }) });
     expect(notJson.status).toBe(415);
     // The forged attempt did not burn the code.
-    const ok = await register({ code, name: 'Phone', public_key: await publicJwk(keys), signature: await signWith(keys.privateKey, `${CONTEXT}.enroll.${code}`) });
+    const ok = await register({ code, name: 'Phone', public_key: await publicJwk(keys), signature: await signWith(keys.privateKey, `${CONTEXT}.enroll.${normalizeEnrollmentCode(code)}`) });
     expect(ok.status).toBe(201);
     expect(log.audits('device.enrollment.refused').map((l) => l.reason)).toContain('forged_signature');
   });

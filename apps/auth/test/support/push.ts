@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { CookieJar, form, request, type HttpResponse, type TestAuthServer } from './index.ts';
 import { jsonBody } from './index.ts';
 import { authorizeUrl, signIn, uidOf, type TestUser } from './flow.ts';
+import { normalizeEnrollmentCode } from '../../src/devices/signed-request.ts';
 
 export const CONTEXT = 'gatehouse-authenticator-v1';
 
@@ -37,11 +38,11 @@ export class SoftwareAuthenticator {
     this.clock = clock;
   }
 
-  static async register(server: TestAuthServer, code: string, name = 'Test phone', clock: () => number = Date.now) {
+  static async register(server: TestAuthServer, code: string, name = 'Test phone', clock: () => number = Date.now, headers: Record<string, string> = {}) {
     const keys = await newKeyPair();
-    const res = await request(new CookieJar(), `${server.issuer}/authenticator/api/register`, {
+    const res = await request(new CookieJar(headers), `${server.issuer}/authenticator/api/register`, {
       method: 'POST',
-      ...jsonBody({ code, name, public_key: await publicJwk(keys), signature: await signWith(keys.privateKey, `${CONTEXT}.enroll.${code}`) }),
+      ...jsonBody({ code, name, public_key: await publicJwk(keys), signature: await signWith(keys.privateKey, `${CONTEXT}.enroll.${normalizeEnrollmentCode(code)}`) }),
     });
     const authenticator = res.status === 201 ? new SoftwareAuthenticator(server, keys, res.json<{ device_id: string }>().device_id, clock) : undefined;
     return { res, authenticator };

@@ -20,10 +20,10 @@ describe('recovery codes and TOTP keys as people copy them', () => {
   });
 
   it('the account page\'s new codes and a first device\'s codes come with the buttons and their script', () => {
-    for (const page of [recoveryCodesPage({ username: 'alice', codes }), enrollmentPage({ username: 'alice', code: 'x', url: 'https://a.example/e', qrSvg: '<svg></svg>', expiresAt: 0, recoveryCodes: codes })]) {
+    for (const page of [recoveryCodesPage({ username: 'alice', codes }), enrollmentPage({ username: 'alice', code: 'x', url: 'https://a.example/e', qrSvg: '<svg></svg>', expiresInSeconds: 600, recoveryCodes: codes })]) {
       expect(page).toContain('<script src="/static/copy-codes.js" defer></script>');
       expect(page).toContain('data-download="recovery-codes"');
     }
-    expect(enrollmentPage({ username: 'alice', code: 'x', url: 'https://a.example/e', qrSvg: '<svg></svg>', expiresAt: 0 })).not.toContain('copy-codes.js');
+    expect(enrollmentPage({ username: 'alice', code: 'x', url: 'https://a.example/e', qrSvg: '<svg></svg>', expiresInSeconds: 0 })).not.toContain('copy-codes.js');
   });
 });
