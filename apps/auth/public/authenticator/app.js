@@ -9,9 +9,14 @@
  * - every signed message comes from signed-message.js, the module the server verifies with;
  * - requests arrive over Server-Sent Events; after 3 failed connections (or without EventSource)
  *   the page polls instead, and tries the stream again every 10 polls. A listing URL is signed
- *   for one use, so every reconnection signs afresh instead of relying on the browser's retry.
+ *   for one use, so every reconnection signs afresh instead of relying on the browser's retry;
+ * - a request shows the sign-in's browser and system as the server labelled them ("Chrome on
+ *   Linux"), never the raw user agent, and counts down the seconds the server said were left
+ *   (this device's clock may be wrong); at zero its buttons are disabled;
+ * - a wrong number and a denial each say what happened; after either, "This wasn't me" reports
+ *   the sign-in (signed) and leads to a password change.
  */
-import { answerMessage, enrollMessage, listMessage } from './signed-message.js';
+import { answerMessage, enrollMessage, listMessage, reportMessage } from './signed-message.js';
 
 /**
  * @typedef {object} Device  What IndexedDB keeps for this device.
@@ -25,8 +30,10 @@ import { answerMessage, enrollMessage, listMessage } from './signed-message.js';
  * @property {string} client_name
  * @property {string} ip
  * @property {string | null} [user_agent]
+ * @property {string} [browser]
  * @property {string} created_at
  * @property {string} expires_at
+ * @property {number} expires_in
  * @property {number[]} choices
  *
  * @typedef {{ requests: PushRequest[] }} RequestList
@@ -47,6 +54,10 @@ let pollTimer;
 let retryTimer;
 let sseFailures = 0;
 let polls = 0;
+/** When each shown request expires, in this page's monotonic time (ms), by request id. */
+const deadlines = new Map();
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let countdownTimer;
 
 /** @param {string} id */
 function $(id) {
@@ -273,7 +284,28 @@ function render(data) {
   const list = $('requests');
   while (list.firstChild) list.removeChild(list.firstChild);
   $('empty').hidden = data.requests.length > 0;
-  for (const r of data.requests) list.appendChild(card(r));
+  const now = performance.now();
+  for (const r of data.requests) {
+    if (!deadlines.has(r.id)) deadlines.set(r.id, now + r.expires_in * 1000);
+    list.appendChild(card(r));
+  }
+  for (const id of [...deadlines.keys()]) if (!data.requests.some((r) => r.id === id)) deadlines.delete(id);
+  tickCountdowns();
+  clearInterval(countdownTimer);
+  if (data.requests.length > 0) countdownTimer = setInterval(tickCountdowns, 1000);
+}
+/** @param {number} seconds */
+const minutesSeconds = (seconds) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+function tickCountdowns() {
+  const now = performance.now();
+  for (const div of document.querySelectorAll('[data-request-id]')) {
+    const deadline = deadlines.get(div.getAttribute('data-request-id'));
+    const shown = div.querySelector('.countdown');
+    if (deadline === undefined || !shown) continue;
+    const left = Math.max(0, Math.ceil((deadline - now) / 1000));
+    shown.textContent = left > 0 ? `Expires in ${minutesSeconds(left)}` : 'Expired: ask for a new push on the sign-in page.';
+    if (left === 0) setButtonsDisabled(/** @type {HTMLElement} */ (div), true);
+  }
 }
 /** @param {PushRequest} r */
 function card(r) {
@@ -281,18 +313,19 @@ function card(r) {
   div.setAttribute('data-request-id', r.id);
   div.appendChild(el('h2', null, `Sign in to ${r.client_name}?`));
   const dl = el('dl');
-  /** @type {[string, string][]} */
+  /** @type {[string, string, string][]} */
   const facts = [
-    ['Browser IP', r.ip],
-    ['Browser', r.user_agent || 'unknown'],
-    ['Requested', new Date(r.created_at).toLocaleString()],
-    ['Expires', new Date(r.expires_at).toLocaleTimeString()],
+    ['Browser', r.browser || 'Unknown browser', 'browser'],
+    ['IP address', r.ip, 'ip'],
   ];
-  for (const [term, value] of facts) {
+  for (const [term, value, name] of facts) {
     dl.appendChild(el('dt', null, term));
-    dl.appendChild(el('dd', null, value));
+    const dd = el('dd', null, value);
+    dd.setAttribute('data-fact', name);
+    dl.appendChild(dd);
   }
   div.appendChild(dl);
+  div.appendChild(el('p', 'muted countdown', `Expires in ${minutesSeconds(Math.max(0, r.expires_in))}`));
   div.appendChild(el('p', null, 'To approve, pick the number shown on the sign-in page:'));
   const choices = el('div', 'choices');
   for (const n of r.choices) {
@@ -303,7 +336,7 @@ function card(r) {
     choices.appendChild(b);
   }
   div.appendChild(choices);
-  const deny = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Deny: this was not me'));
+  const deny = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Deny'));
   deny.type = 'button';
   deny.setAttribute('data-deny', '');
   deny.addEventListener('click', () => answer(r, 'deny', '', div));
@@ -332,20 +365,59 @@ function answer(r, decision, number, div) {
       postJson(`/authenticator/api/requests/${encodeURIComponent(r.id)}/answer`, { device_id: device.deviceId, decision, number, signature }),
     )
     .then((res) => {
-      if (res.status === 200) {
+      if (res.status === 200 && res.body.state === 'APPROVED') {
         error('');
-        result(res.body.state === 'APPROVED' ? 'Approved: the sign-in continues in the other browser.' : 'Denied: that sign-in was refused.');
+        $('not-me').hidden = true;
+        result('Approved: the sign-in continues in the other browser.');
+      } else if (res.status === 200) {
+        error('');
+        result('Denied: that sign-in was refused.');
+        offerNotMe(r);
+      } else if (res.body.error === 'number_mismatch') {
+        error('');
+        result(`Wrong number: ${res.body.error_description}`);
+        offerNotMe(r);
       } else {
         result('');
         error(res.body.error_description || 'The answer was refused.');
       }
       if (div.parentNode) div.parentNode.removeChild(div);
+      deadlines.delete(r.id);
       $('empty').hidden = $('requests').children.length > 0;
     })
     .catch(() => {
       error('Could not send the answer. Check the connection and try again.');
       setButtonsDisabled(div, false);
     });
+}
+
+/** After a denial or a wrong number: "This wasn't me" reports the sign-in, then leads to a password change. @param {PushRequest} r */
+function offerNotMe(r) {
+  const box = $('not-me');
+  box.hidden = false;
+  $('not-me-done').hidden = true;
+  const button = /** @type {HTMLButtonElement} */ ($('not-me-button'));
+  button.hidden = false;
+  button.disabled = false;
+  button.onclick = () => {
+    const device = current;
+    if (!device) return;
+    button.disabled = true;
+    sign(device.privateKey, reportMessage(r.id, device.deviceId))
+      .then((signature) => postJson(`/authenticator/api/requests/${encodeURIComponent(r.id)}/report`, { device_id: device.deviceId, signature }))
+      .then((res) => {
+        if (res.status !== 200) throw new Error(res.body.error_description || 'The report was refused.');
+        /** @type {HTMLAnchorElement} */ ($('change-password')).href = res.body.password_change_url;
+        /** @type {HTMLAnchorElement} */ ($('reset-password')).href = res.body.password_reset_url;
+        button.hidden = true;
+        $('not-me-done').hidden = false;
+        /** @type {HTMLElement} */ ($('change-password')).focus();
+      })
+      .catch((err) => {
+        button.disabled = false;
+        error(err && err.message ? err.message : 'Could not send the report. Check the connection and try again.');
+      });
+  };
 }
 
 document.addEventListener('DOMContentLoaded', () => {

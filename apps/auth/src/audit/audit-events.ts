@@ -98,6 +98,9 @@ export interface AuditFields {
   'push.approved': { account_id: string; push_id: string; device_id: string };
   'push.denied': { account_id: string; push_id: string; device_id: string };
   'push.expired': { account_id: string; push_id: string };
+  /** The user reported a push their device refused as a sign-in they did not start ("this wasn't me"). */
+  'push.reported': { account_id: string; push_id: string; device_id: string; refusal: 'denied' | 'number_mismatch'; ip: string };
+  'push.report.refused': { reason: 'forged_signature' | 'unknown_device' | 'foreign_device' | 'not_refused'; push_id: string; device_id: string; account_id: string | undefined; ip: string };
   'push.answer.refused': {
     reason: 'forged_signature' | 'unknown_device' | 'foreign_device' | 'expired' | 'already_decided' | 'number_mismatch';
     push_id: string;

@@ -8,9 +8,12 @@
  * - GET /authenticator/api/requests: the device's account's pending pushes (polling fallback);
  * - GET /authenticator/api/events: the same list as Server-Sent Events (`event: requests`),
  *   sent at once and on every change; `event: revoked` when the device was removed;
- * - POST /authenticator/api/requests/:id/answer: approve (with the number) or deny (push-answer.ts).
- * A pending request shows the client name, the browser's IP and user agent, the times and the
- * choices, never which choice is right.
+ * - POST /authenticator/api/requests/:id/answer: approve (with the number) or deny (push-answer.ts);
+ * - POST /authenticator/api/requests/:id/report: "this wasn't me" after this device refused the
+ *   push (push-report.ts) → 200 with where to change the password.
+ * A pending request shows the client name, the browser's IP, its browser and system as a label
+ * ("Chrome on Linux", http/browser-label.ts; the raw user agent is never shown to the user), the
+ * seconds left and the choices, never which choice is right.
  */
 import type { Context } from 'koa';
 import { AuthError, invalidRequest, tooManyAttempts } from '../errors/auth-error.ts';
@@ -19,6 +22,9 @@ import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '.
 import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { openEventStream } from '../http/event-stream.ts';
+import { browserLabel } from '../http/browser-label.ts';
+import { reportPush, type PushReportDeps } from '../push/push-report.ts';
+import { FORGOT_PASSWORD_PATH } from '../account/forgot-password.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { authenticateDevice, type DeviceAuthDeps } from './device-auth.ts';
 import { readJsonObject, stringField } from './read-json.ts';
@@ -36,6 +42,7 @@ function requestView(push: PushTransaction, now: number) {
     client_name: push.clientName,
     ip: push.ip,
     user_agent: push.userAgent,
+    browser: browserLabel(push.userAgent),
     created_at: iso(push.createdAt),
     expires_at: iso(push.expiresAt),
     expires_in: Math.max(0, Math.ceil((push.expiresAt - now) / 1000)),
@@ -168,5 +175,26 @@ export function createAnswerHandler(deps: PushAnswerDeps) {
     const signature = stringField(body, 'signature', 128);
     const state = await answerPush(deps, { transactionId, deviceId, decision: decision as Decision, number, signature, ip: ctx.ip });
     ctx.body = { state };
+  };
+}
+
+/** Where the answer to a report leads: the account page's password change, or a reset by e-mail. */
+export const PASSWORD_CHANGE_PATH = '/account#password';
+
+export type ReportDeps = PushReportDeps & { config: Pick<HandlerServices['config'], 'issuer'> };
+
+export function createReportHandler(deps: ReportDeps) {
+  return async function report(ctx: Context): Promise<void> {
+    const body = await readJsonObject(ctx);
+    const transactionId = String(ctx.params.id ?? '');
+    if (!/^[\w-]{1,64}$/.test(transactionId)) throw new AuthError(404, 'not_found', 'No such push request.');
+    const deviceId = stringField(body, 'device_id', 64, /^[\w-]+$/);
+    const signature = stringField(body, 'signature', 128);
+    await reportPush(deps, { transactionId, deviceId, signature, ip: ctx.ip });
+    ctx.body = {
+      reported: true,
+      password_change_url: `${deps.config.issuer}${PASSWORD_CHANGE_PATH}`,
+      password_reset_url: `${deps.config.issuer}${FORGOT_PASSWORD_PATH}`,
+    };
   };
 }

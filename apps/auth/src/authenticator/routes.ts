@@ -4,7 +4,7 @@ import { ENROLL_DONE_PATH, ENROLL_STATUS_PATH } from '../views/devices-page.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
 import { createRegisterHandler as createPasskeyRegisterHandler, createRegistrationOptionsHandler, createRemovePasskeyHandler, type ManagePasskeysDeps } from './manage-passkeys.ts';
 import type { PushAnswerDeps } from '../push/push-answer.ts';
-import { createAnswerHandler, createEventsHandler, createRegisterHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type RequestsDeps } from './api.ts';
+import { createAnswerHandler, createEventsHandler, createRegisterHandler, createReportHandler, createRequestsHandler, type EventsDeps, type RegisterDeps, type ReportDeps, type RequestsDeps } from './api.ts';
 import {
   createEnrollDoneHandler,
   createEnrollHandler,
@@ -31,13 +31,14 @@ const AUTHENTICATOR_PATHS = {
   requests: '/authenticator/api/requests',
   events: '/authenticator/api/events',
   answer: '/authenticator/api/requests/:id/answer',
+  report: '/authenticator/api/requests/:id/report',
 } as const;
 
 /** The patterns these routes serve (metrics labels, http/route-name.ts). */
 export const AUTHENTICATOR_ROUTE_NAMES: readonly string[] = Object.values(AUTHENTICATOR_PATHS);
 
 /** What the authenticator routes use: the union of their handlers' needs. */
-export type AuthenticatorRoutesDeps = EnrollDeps & EnrollStatusDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps;
+export type AuthenticatorRoutesDeps = EnrollDeps & EnrollStatusDeps & RemoveDeviceDeps & RecoveryCodesDeps & RegisterDeps & RequestsDeps & EventsDeps & PushAnswerDeps & ReportDeps;
 
 /** The web authenticator (PWA), its API, and the device actions of the account page. */
 export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
@@ -58,6 +59,7 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   router.get(AUTHENTICATOR_PATHS.requests, createRequestsHandler(deps));
   router.get(AUTHENTICATOR_PATHS.events, createEventsHandler(deps));
   router.post(AUTHENTICATOR_PATHS.answer, createAnswerHandler(deps));
+  router.post(AUTHENTICATOR_PATHS.report, createReportHandler(deps));
   return router;
 }
 

@@ -24,6 +24,8 @@ export type AuthErrorCode =
   | 'push_unavailable'
   | 'too_many_pushes'
   | 'push_rejected'
+  | 'push_number_mismatch'
+  | 'push_not_refused'
   | 'push_timeout'
   | 'push_expired'
   | 'push_already_decided'

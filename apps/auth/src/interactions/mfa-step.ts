@@ -75,7 +75,7 @@ export async function renderMfaStep(
       push: methods.includes('push'),
       passkey: methods.includes('passkey'),
       recovery: methods.includes('recovery'),
-      waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id) },
+      waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id), expiresInSeconds: Math.max(0, Math.ceil((waiting.expiresAt - deps.clock()) / 1000)) },
     });
   if (waiting) {
     respond(ctx, json, status, page, {

@@ -6,8 +6,10 @@
  *   else 404: a push id alone is worth nothing;
  * - PENDING answers WAITING again (200); APPROVED completes the login exactly like a valid TOTP
  *   code (302 to the redirect URI with `code` + `state`, and the SSO cookie), once per approval;
- * - REJECTED and TIMEOUT answer 401 `push_rejected` / `push_timeout` with the second-factor page,
- *   so the user can pick another factor or send a new push; neither counts toward the lockout;
+ * - REJECTED and TIMEOUT answer 401 with the second-factor page, so the user can pick another
+ *   factor or send a new push; neither counts toward the lockout. A refusal says which it was:
+ *   `push_rejected` (denied on the authenticator), `push_number_mismatch` (a number other than
+ *   the one shown here was picked), `push_timeout`;
  *   any refusal once the push is known is shown on that page (http/form-page.ts).
  */
 import type { Context, Next } from 'koa';
@@ -59,6 +61,13 @@ export function createPushPollHandler(deps: PushPollDeps) {
         if (push.state === 'APPROVED') {
           await completeApprovedPush(ctx, next, deps, { interaction, json }, push);
           return;
+        }
+        if (push.state === 'REJECTED' && push.refusal === 'number_mismatch') {
+          throw new AuthError(
+            401,
+            'push_number_mismatch',
+            `The number picked on your authenticator was not ${push.number}, the one shown here, so the sign-in was refused. Send a new push and pick the number this page shows, or use a code instead.`,
+          );
         }
         if (push.state === 'REJECTED') {
           throw new AuthError(401, 'push_rejected', 'The sign-in was denied on your authenticator. Send a new push or use a code instead.');

@@ -7,7 +7,9 @@
  * - the push must still be PENDING: an expired one is 410 push_expired, a decided one 409
  *   push_already_decided (a replayed approval changes nothing);
  * - an approval must carry the number shown on the login page; a wrong number is refused
- *   (400 number_mismatch) and ends the push as REJECTED, so the choices cannot be tried in turn;
+ *   (400 number_mismatch) and ends the push as REJECTED with the refusal `number_mismatch`, so
+ *   the choices cannot be tried in turn and the login page says what happened (a deny is kept
+ *   as `denied`);
  * - every refusal is audited with its reason; a denial is audited and never counts toward the
  *   password lockout.
  */
@@ -64,14 +66,18 @@ export async function answerPush(deps: PushAnswerDeps, answer: PushAnswer): Prom
   await deps.devices.touch(device!.id, deps.clock());
 
   if (answer.decision === 'approve' && !safeEqual(answer.number, String(transaction.number))) {
-    if (await deps.pushes.decide(transaction.id, 'REJECTED', device!.id)) {
+    if (await deps.pushes.decide(transaction.id, 'REJECTED', device!.id, 'number_mismatch')) {
       deps.pushHub.notify(transaction.accountId);
       deps.metrics.secondFactor('push', 'denied');
     }
-    refuse('number_mismatch', new AuthError(400, 'number_mismatch', 'That is not the number shown on the sign-in page. The sign-in was refused.'), transaction.accountId);
+    refuse(
+      'number_mismatch',
+      new AuthError(400, 'number_mismatch', `You picked ${answer.number}, but the sign-in page showed another number, so the sign-in was refused. If you are signing in, send a new push and pick the number shown there.`),
+      transaction.accountId,
+    );
   }
   const state = answer.decision === 'approve' ? 'APPROVED' : 'REJECTED';
-  if (!(await deps.pushes.decide(transaction.id, state, device!.id))) {
+  if (!(await deps.pushes.decide(transaction.id, state, device!.id, 'denied'))) {
     // Decided or expired between the read and the write (a racing answer).
     refuse('already_decided', new AuthError(409, 'push_already_decided', 'This sign-in request was already answered.'), transaction.accountId);
   }

@@ -6,13 +6,15 @@
  * - `live_uid` holds the interaction uid while PENDING and is UNIQUE, so one login has at most one
  *   live push even when two requests race on two instances;
  * - decide() and complete() are conditional UPDATEs, so a transaction is decided once and an
- *   approval finishes one login once (a replayed approval changes nothing).
+ *   approval finishes one login once (a replayed approval changes nothing);
+ * - a REJECTED push keeps why (`refusal`: denied, or a wrong number);
+ * - report() marks a REJECTED push as reported "not me" once (a conditional UPDATE).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { AuthSchema, PushState, PushTransactionsTable } from '../storage/schema.ts';
+import type { AuthSchema, PushRefusal, PushState, PushTransactionsTable } from '../storage/schema.ts';
 
-export type { PushState } from '../storage/schema.ts';
+export type { PushRefusal, PushState } from '../storage/schema.ts';
 
 export interface PushTransaction {
   id: string;
@@ -29,6 +31,8 @@ export interface PushTransaction {
   decidedAt: number | null;
   deviceId: string | null;
   completedAt: number | null;
+  refusal: PushRefusal | null;
+  reportedAt: number | null;
 }
 
 export interface NewPushTransaction {
@@ -54,8 +58,10 @@ export interface PushStore {
   listPending(accountId: string): Promise<PushTransaction[]>;
   /** How many pushes the account started at or after sinceMs (rate limiting). */
   countSince(accountId: string, sinceMs: number): Promise<number>;
-  /** Decides a live push; false when it is no longer PENDING (decided, expired) or unknown. */
-  decide(id: string, state: 'APPROVED' | 'REJECTED', deviceId: string | null): Promise<boolean>;
+  /** Decides a live push (a rejection with its reason, a denial unless told); false when it is no longer PENDING (decided, expired) or unknown. */
+  decide(id: string, state: 'APPROVED' | 'REJECTED', deviceId: string | null, refusal?: PushRefusal): Promise<boolean>;
+  /** Marks a REJECTED push as reported by its user; false when it is not REJECTED or was reported already. */
+  report(id: string): Promise<boolean>;
   /** Marks an approval as having finished its login; false when it was already used or is not APPROVED. */
   complete(id: string): Promise<boolean>;
 }
@@ -76,6 +82,8 @@ export function createPushStore(db: Kysely<AuthSchema>, clock: () => number = Da
     decidedAt: row.decided_at === null ? null : Number(row.decided_at),
     deviceId: row.device_id,
     completedAt: row.completed_at === null ? null : Number(row.completed_at),
+    refusal: row.refusal,
+    reportedAt: row.reported_at === null ? null : Number(row.reported_at),
   });
 
   /** Turns every PENDING push past its expiry into TIMEOUT (of one account or login when given). */
@@ -112,6 +120,8 @@ export function createPushStore(db: Kysely<AuthSchema>, clock: () => number = Da
         decided_at: null,
         device_id: null,
         completed_at: null,
+        refusal: null,
+        reported_at: null,
       };
       const result = await db
         .insertInto('push_transactions')
@@ -165,14 +175,25 @@ export function createPushStore(db: Kysely<AuthSchema>, clock: () => number = Da
       return Number(row?.n ?? 0);
     },
 
-    async decide(id, state, deviceId) {
+    async decide(id, state, deviceId, refusal = 'denied') {
       const now = clock();
       const result = await db
         .updateTable('push_transactions')
-        .set({ state, decided_at: now, device_id: deviceId, live_uid: null })
+        .set({ state, refusal: state === 'REJECTED' ? refusal : null, decided_at: now, device_id: deviceId, live_uid: null })
         .where('id', '=', id)
         .where('state', '=', 'PENDING')
         .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async report(id) {
+      const result = await db
+        .updateTable('push_transactions')
+        .set({ reported_at: clock() })
+        .where('id', '=', id)
+        .where('state', '=', 'REJECTED')
+        .where('reported_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

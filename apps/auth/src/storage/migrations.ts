@@ -475,4 +475,13 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '034_push_refusal': {
+    async up(db: Kysely<unknown>) {
+      // Why a push was REJECTED (push/push-answer.ts): a deliberate denial or a wrong number,
+      // each shown with its own message on the sign-in page; and when the user reported a denied
+      // push as not theirs ("this wasn't me", push/push-report.ts), recorded once.
+      await db.schema.alterTable('push_transactions').addColumn('refusal', 'text').execute();
+      await db.schema.alterTable('push_transactions').addColumn('reported_at', 'bigint').execute();
+    },
+  },
 };

@@ -131,6 +131,8 @@ export interface DeviceNoncesTable {
 }
 
 export type PushState = 'PENDING' | 'APPROVED' | 'REJECTED' | 'TIMEOUT';
+/** Why a push is REJECTED: denied on the authenticator, or approved with a number the login page did not show. */
+export type PushRefusal = 'denied' | 'number_mismatch';
 
 export interface PushTransactionsTable {
   id: string;
@@ -152,6 +154,10 @@ export interface PushTransactionsTable {
   device_id: string | null;
   /** When an approval finished a login; an approval completes one login only. */
   completed_at: number | null;
+  /** Why a REJECTED push was refused; null otherwise (and for pushes refused before it was kept). */
+  refusal: PushRefusal | null;
+  /** When the user reported the refused push as not theirs; once. */
+  reported_at: number | null;
 }
 
 /** Single-use recovery codes; only the SHA-256 of each (80-bit random) code is stored. */

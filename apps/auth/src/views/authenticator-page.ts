@@ -40,6 +40,15 @@ export function authenticatorPage(): string {
 <p class="muted" id="device-info"></p>
 <p class="muted" role="status" id="status"></p>
 <p role="status" id="result" hidden></p>
+<div id="not-me" class="not-me" hidden>
+<p>Didn't try to sign in? Then someone else knows your password.</p>
+<button type="button" class="danger" id="not-me-button">This wasn't me</button>
+<div id="not-me-done" hidden>
+<p class="notice" role="status">Thanks, it is recorded. Change your password now, so whoever tried cannot try again.</p>
+<p><a class="button" id="change-password" href="/account#password">Change my password</a></p>
+<p class="muted">Can't sign in to change it? <a id="reset-password" href="/account/forgot-password">Reset it by e-mail</a>.</p>
+</div>
+</div>
 <div id="requests"></div>
 <p class="muted" id="empty">No sign-in is waiting for your approval.</p>
 <details class="alt-method"><summary>This device</summary>

@@ -1,5 +1,6 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
+import { COUNTDOWN_SCRIPT, countdown } from './countdown.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { clientLine, type ClientBranding } from './client-line.ts';
@@ -29,7 +30,7 @@ export interface MfaPageModel {
   /** The refusal was of a recovery code: its box stays open (with the error) to try again. */
   recoveryOpen?: boolean;
   /** A push is waiting: show its number; the same-origin script polls statusUrl, then opens pollUrl. */
-  waiting?: { number: number; pollUrl: string; statusUrl: string };
+  waiting?: { number: number; pollUrl: string; statusUrl: string; expiresInSeconds: number };
 }
 
 /** The second-factor step: a TOTP code (or first the enrollment of a TOTP app), a push, a passkey, or a recovery code. */
@@ -41,7 +42,8 @@ ${brand}
 <p>We sent a request to your authenticator. Pick this number there to approve it:</p>
 <p class="push-number" id="push-number" aria-label="Number to pick">${model.waiting.number}</p>
 <div id="push-wait" data-status-url="${model.waiting.statusUrl}" data-poll-url="${model.waiting.pollUrl}">
-<p class="muted" role="status">Waiting for your approval… The request expires in about a minute.</p>
+<p class="muted" role="status">Waiting for your approval…</p>
+${countdown({ id: 'push-expiry', seconds: model.waiting.expiresInSeconds, lead: 'The request expires in', expired: 'The request has expired. Send a new push or use a code instead.' })}
 <p><a href="${model.waiting.pollUrl}">I approved it — continue</a></p>
 </div>
 <p class="muted">Or enter a code from your authenticator app instead:</p>`
@@ -89,7 +91,7 @@ ${brand}
     : '';
   return layout({
     title: 'Two-step verification',
-    scripts: model.waiting ? ['/static/push-wait.js'] : [...(passkey ? PASSKEY_SCRIPTS : []), ...(model.enrollment ? [COPY_CODES_SCRIPT] : [])],
+    scripts: model.waiting ? ['/static/push-wait.js', COUNTDOWN_SCRIPT] : [...(passkey ? PASSKEY_SCRIPTS : []), ...(model.enrollment ? [COPY_CODES_SCRIPT] : [])],
     body: html`${heading}
 ${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}

@@ -31,6 +31,7 @@ describe('the signed-message module shared by the web authenticator and the serv
       [browser.enrollMessage('c0de'), server.enrollMessage('c0de'), server.enrollMessage('c0df')],
       [browser.listMessage('dev', '1790000000000', 'n0nce'), server.listMessage('dev', '1790000000000', 'n0nce'), server.listMessage('dev', '1790000000001', 'n0nce')],
       [browser.answerMessage('tx', 'approve', '42', 'dev'), server.answerMessage('tx', 'approve', '42', 'dev'), server.answerMessage('tx', 'deny', '42', 'dev')],
+      [browser.reportMessage('tx', 'dev'), server.reportMessage('tx', 'dev'), server.answerMessage('tx', 'deny', '', 'dev')],
     ];
     for (const [signedByBrowser, verifiedByServer, other] of cases) {
       const signature = await signWith(pair.privateKey, signedByBrowser);
@@ -39,11 +40,11 @@ describe('the signed-message module shared by the web authenticator and the serv
     }
   });
 
-  it('app.js builds no message of its own: it imports all three from the shared module', () => {
+  it('app.js builds no message of its own: it imports all four from the shared module', () => {
     const app = readFileSync(new URL('../../public/authenticator/app.js', import.meta.url), 'utf8');
-    expect(app).toContain("import { answerMessage, enrollMessage, listMessage } from './signed-message.js';");
+    expect(app).toContain("import { answerMessage, enrollMessage, listMessage, reportMessage } from './signed-message.js';");
     expect(app).not.toContain(browser.SIGNATURE_CONTEXT);
-    expect(app).not.toMatch(/\.(enroll|list|answer)\./);
-    for (const builder of ['enrollMessage(', 'listMessage(', 'answerMessage(']) expect(app).toContain(builder);
+    expect(app).not.toMatch(/\.(enroll|list|answer|report)\./);
+    for (const builder of ['enrollMessage(', 'listMessage(', 'answerMessage(', 'reportMessage(']) expect(app).toContain(builder);
   });
 });

@@ -51,6 +51,7 @@ describe('push approval with number matching', () => {
       client_name: 'Test App',
       ip: jar.defaultHeaders['x-forwarded-for'],
       user_agent: 'Mozilla/5.0 (Test) Browser/1.0',
+      browser: 'Unknown browser',
       created_at: expect.any(String),
       expires_at: expect.any(String),
       expires_in: 60,
@@ -178,10 +179,13 @@ describe('push approval with number matching', () => {
     const wrong = choices.find((n) => n !== waiting.number)!;
     const res = await authenticator.answer(id, 'approve', wrong);
     expect(res.status).toBe(400);
-    expect(res.json()).toEqual({ error: 'number_mismatch', error_description: 'That is not the number shown on the sign-in page. The sign-in was refused.' });
+    expect(res.json()).toEqual({
+      error: 'number_mismatch',
+      error_description: `You picked ${wrong}, but the sign-in page showed another number, so the sign-in was refused. If you are signing in, send a new push and pick the number shown there.`,
+    });
     const right = await authenticator.answer(id, 'approve', waiting.number);
     expect(right.status).toBe(409);
-    expect((await poll(server, jar, waiting)).json()).toMatchObject({ error: 'push_rejected', state: 'REJECTED' });
+    expect((await poll(server, jar, waiting)).json()).toMatchObject({ error: 'push_number_mismatch', state: 'REJECTED' });
     expect(log.audits('push.answer.refused')).toContainEqual(expect.objectContaining({ reason: 'number_mismatch', push_id: id }));
   });
 

@@ -90,4 +90,26 @@ describe.each(TEST_ENGINES)('push store on %s', (engine) => {
     expect(next.created).toBe(true);
     expect(next.transaction.id).not.toBe(transaction.id);
   });
+
+  it('keeps why a push was rejected, and takes one report of a rejected push', async () => {
+    const store = createPushStore(database.db, clock);
+    const erin = await account('erin');
+    const { transaction: denied } = await store.create(input(erin.id, 'uid-e1'));
+    expect(denied).toMatchObject({ refusal: null, reportedAt: null });
+    expect(await store.report(denied.id)).toBe(false);
+    expect(await store.decide(denied.id, 'REJECTED', 'device-1')).toBe(true);
+    expect(await store.find(denied.id)).toMatchObject({ state: 'REJECTED', refusal: 'denied', reportedAt: null });
+    expect(await store.report(denied.id)).toBe(true);
+    expect(await store.report(denied.id)).toBe(false);
+    expect((await store.find(denied.id))?.reportedAt).toBe(now);
+
+    const { transaction: mismatched } = await store.create(input(erin.id, 'uid-e2'));
+    expect(await store.decide(mismatched.id, 'REJECTED', 'device-1', 'number_mismatch')).toBe(true);
+    expect((await store.find(mismatched.id))?.refusal).toBe('number_mismatch');
+
+    const { transaction: approved } = await store.create(input(erin.id, 'uid-e3'));
+    expect(await store.decide(approved.id, 'APPROVED', 'device-1', 'number_mismatch')).toBe(true);
+    expect((await store.find(approved.id))?.refusal).toBeNull();
+    expect(await store.report(approved.id)).toBe(false);
+  });
 });

@@ -70,6 +70,12 @@ export class SoftwareAuthenticator {
   async answer(id: string, decision: 'approve' | 'deny', number: string | number): Promise<HttpResponse> {
     return this.send(id, await this.answerBody(id, decision, String(number)));
   }
+
+  /** "This wasn't me" for a push this device refused, signed (or signed with `key`). */
+  async report(id: string, key = this.keys.privateKey): Promise<HttpResponse> {
+    const body = { device_id: this.deviceId, signature: await signWith(key, `${CONTEXT}.report.${id}.${this.deviceId}`) };
+    return request(new CookieJar(), `${this.server.issuer}/authenticator/api/requests/${id}/report`, { method: 'POST', ...jsonBody(body) });
+  }
 }
 
 let nextIp = 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserLabel } from '../../src/account/browser-label.ts';
+import { browserLabel } from '../../src/http/browser-label.ts';
 
 describe('browserLabel', () => {
   it.each([

@@ -1,6 +1,6 @@
 /**
  * A short, human label for a User-Agent header ("Chrome on Linux"), shown beside each session
- * on the account page. Rules:
+ * on the account page and on the authenticator beside each sign-in request. Rules:
  * - only the browser family and the operating system are named, never versions (a label, not
  *   a fingerprint);
  * - tokens are tested in an order that respects how browsers borrow each other's names (Edge
