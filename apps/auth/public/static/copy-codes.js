@@ -5,12 +5,15 @@
  *   line, or else its text; it stays hidden without a clipboard;
  * - button[data-download="<id>"] saves the list's items, one per line, as data-filename (.txt);
  * - button[data-print] prints the page (the print stylesheet keeps the codes);
- * - what happened is said in #copy-status.
+ * - what happened is said in #copy-status, in the page's language: its data-copied,
+ *   data-copy-failed and data-downloaded attributes (English when absent).
  */
 document.addEventListener('DOMContentLoaded', () => {
   const status = document.getElementById('copy-status');
-  const say = (/** @type {string} */ text) => {
-    if (status) status.textContent = text;
+  /** @type {Record<string, string>} */
+  const ENGLISH = { copied: 'Copied to the clipboard.', copyFailed: 'Could not copy: select the text and copy it by hand.', downloaded: 'Downloaded as a text file.' };
+  const say = (/** @type {string} */ what) => {
+    if (status) status.textContent = status.dataset[what] || ENGLISH[what] || '';
   };
   const textOf = (/** @type {HTMLElement} */ element) => {
     if (element.dataset.value) return element.dataset.value;
@@ -25,8 +28,8 @@ document.addEventListener('DOMContentLoaded', () => {
     button.hidden = false;
     button.addEventListener('click', () => {
       navigator.clipboard.writeText(textOf(source)).then(
-        () => say('Copied to the clipboard.'),
-        () => say('Could not copy: select the text and copy it by hand.'),
+        () => say('copied'),
+        () => say('copyFailed'),
       );
     });
   }
@@ -45,7 +48,7 @@ document.addEventListener('DOMContentLoaded', () => {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      say('Downloaded as a text file.');
+      say('downloaded');
     });
   }
   for (const button of document.querySelectorAll('button[data-print]')) {

@@ -18,6 +18,7 @@
  * - the answer is always the same page: "If an account matches, we sent a link…", with the way back
  *   to the sign-in page the user came from.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
 import { PASSWORD_RESET_PATH, PASSWORD_RESET_TTL_MS } from '../admin/password-reset.ts';
@@ -41,7 +42,7 @@ export type ForgotPasswordDeps = OriginDeps &
 function unavailable(ctx: Context, returnTo: string | undefined): void {
   ctx.status = 404;
   ctx.type = 'html';
-  ctx.body = recoveryUnavailablePage({ signInUrl: signInAgainUrl(returnTo) });
+  ctx.body = recoveryUnavailablePage({ signInUrl: signInAgainUrl(returnTo), language: pageLanguage(ctx) });
 }
 
 export function createForgotPasswordFormHandler(deps: ForgotPasswordDeps) {
@@ -50,7 +51,7 @@ export function createForgotPasswordFormHandler(deps: ForgotPasswordDeps) {
     if (!deps.mailer) return unavailable(ctx, returnTo);
     ctx.status = 200;
     ctx.type = 'html';
-    ctx.body = forgotPasswordPage({ action: `${FORGOT_PASSWORD_PATH}${returnQuery(returnTo)}`, signInUrl: signInAgainUrl(returnTo) });
+    ctx.body = forgotPasswordPage({ action: `${FORGOT_PASSWORD_PATH}${returnQuery(returnTo)}`, signInUrl: signInAgainUrl(returnTo), language: pageLanguage(ctx) });
   };
 }
 
@@ -97,13 +98,14 @@ export function createForgotPasswordHandler(deps: ForgotPasswordDeps) {
           return;
         }
         ctx.type = 'html';
-        ctx.body = forgotPasswordSentPage({ signInUrl: signInAgainUrl(returnTo), expiresInMinutes: EXPIRES_IN_MINUTES });
+        ctx.body = forgotPasswordSentPage({ signInUrl: signInAgainUrl(returnTo), expiresInMinutes: EXPIRES_IN_MINUTES, language: pageLanguage(ctx) });
       },
       async page(error, body) {
         if (body.json) return false;
         ctx.status = error.status;
         ctx.type = 'html';
-        ctx.body = forgotPasswordPage({ action, signInUrl: signInAgainUrl(returnTo), identifier: (body.fields.identifier ?? '').slice(0, 254), error: { code: error.code, message: error.message } });
+        const language = pageLanguage(ctx);
+        ctx.body = forgotPasswordPage({ action, signInUrl: signInAgainUrl(returnTo), identifier: (body.fields.identifier ?? '').slice(0, 254), error: { code: error.code, message: language.errorText(error) }, language });
         return true;
       },
     });

@@ -11,6 +11,7 @@
  *   logo_uri (null when none), scopes: [{ scope, description }] }`;
  * - Allow ends in a redirect to the client: this page's form-action allows its origin.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { OIDC_SCOPES } from '@gatehouse/contracts';
@@ -69,6 +70,7 @@ export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { 
         ...(client.logoUri ? { logoUri: client.logoUri } : {}),
         username: account?.username ?? '',
         scopes,
+        language: pageLanguage(ctx),
       }),
     { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes },
   );

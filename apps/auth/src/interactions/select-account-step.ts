@@ -7,6 +7,7 @@
  *   '/select-account', client, username, choices: ['continue', 'another'] }`;
  * - "Continue" ends in a redirect to the client: this page's form-action allows its origin.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { selectAccountPage } from '../views/select-account-page.ts';
@@ -27,7 +28,7 @@ export async function renderSelectAccountStep(ctx: Context, deps: SelectAccountS
   const [client, account] = await Promise.all([clientName(deps.provider, interaction), deps.accounts.findById(accountId)]);
   const username = account?.username ?? '';
   ctx.state.formActionOrigins = redirectOrigin(interaction);
-  respond(ctx, json, 200, () => selectAccountPage({ uid: interaction.uid, clientName: client, username }), {
+  respond(ctx, json, 200, () => selectAccountPage({ uid: interaction.uid, clientName: client, username, language: pageLanguage(ctx) }), {
     status: 'account_selection_required',
     interaction: interaction.uid,
     next: SELECT_ACCOUNT_PATH,

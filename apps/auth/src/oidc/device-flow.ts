@@ -22,6 +22,7 @@ import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { describeScopes } from '../consent/scope-descriptions.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { activateCodePage, activateConfirmPage, activateDonePage, type ActivateProblem } from '../views/activate-page.ts';
 
 /** Seconds a device code and its user code stay usable (RFC 8628 §3.2 `expires_in`). */
@@ -30,12 +31,12 @@ export const DEVICE_CODE_TTL = 600;
 type DeviceFlowFeature = NonNullable<NonNullable<Configuration['features']>['deviceFlow']>;
 
 /** What /activate tells the user, by oidc-provider's re-render error class. */
-const PROBLEMS: Record<string, { status: number } & ActivateProblem> = {
-  NoCodeError: { status: 400, code: 'user_code_missing', message: 'Enter the code your device shows.' },
-  NotFoundError: { status: 400, code: 'user_code_not_found', message: 'That code is not valid or has expired. Check the code on your device and try again, or start again on the device to get a new one.' },
-  ExpiredError: { status: 400, code: 'user_code_expired', message: 'That code has expired. Start the sign-in again on your device to get a new code.' },
-  AlreadyUsedError: { status: 400, code: 'user_code_used', message: 'That code has already been used. Start the sign-in again on your device to get a new code.' },
-  AbortedError: { status: 200, code: 'access_denied', notice: true, message: 'You denied the request: the device is not signed in. To connect a device, enter its code.' },
+const PROBLEMS: Record<string, { status: number; code: 'user_code_missing' | 'user_code_not_found' | 'user_code_expired' | 'user_code_used' | 'access_denied'; notice?: boolean }> = {
+  NoCodeError: { status: 400, code: 'user_code_missing' },
+  NotFoundError: { status: 400, code: 'user_code_not_found' },
+  ExpiredError: { status: 400, code: 'user_code_expired' },
+  AlreadyUsedError: { status: 400, code: 'user_code_used' },
+  AbortedError: { status: 200, code: 'access_denied', notice: true },
 };
 
 const xsrfOf = (ctx: KoaContextWithOIDC) => String((ctx.oidc.session as unknown as { state?: { secret?: string } } | undefined)?.state?.secret ?? '');
@@ -50,23 +51,23 @@ export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'>; aud
     mask: '****-****',
     userCodeInputSource: async (ctx, _form, out, err) => {
       ctx.type = 'html';
+      const language = pageLanguage(ctx);
       const typed = (err as { userCode?: string } | undefined)?.userCode;
       let problem: ActivateProblem | undefined;
       if (err) {
         const known = PROBLEMS[err.name];
         if (known) {
-          const { status, ...shown } = known;
-          ctx.status = status;
-          problem = shown;
+          ctx.status = known.status;
+          problem = { code: known.code, message: language.t(`activate.problem.${known.code}`), ...(known.notice ? { notice: true } : {}) };
           if (err.name === 'NotFoundError') ctx.state[WRONG_USER_CODE] = true;
           const clientId = (ctx.oidc.entities.DeviceCode as { clientId?: string } | undefined)?.clientId;
           if (err.name === 'AbortedError' && clientId) deps.audit.record('device.denied', { client_id: clientId, ip: ctx.ip });
         } else {
-          const description = typeof out?.error_description === 'string' ? out.error_description : 'The request could not be completed.';
-          problem = { code: String(out?.error ?? 'server_error'), message: `This form could not be accepted (${description}). Enter the code your device shows to try again.` };
+          const description = typeof out?.error_description === 'string' ? out.error_description : language.t('browserError.couldNotComplete');
+          problem = { code: String(out?.error ?? 'server_error'), message: language.t('activate.problem.other', { description }) };
         }
       }
-      ctx.body = activateCodePage({ xsrf: xsrfOf(ctx), ...(typed ? { userCode: typed } : {}), ...(problem ? { problem } : {}) });
+      ctx.body = activateCodePage({ xsrf: xsrfOf(ctx), ...(typed ? { userCode: typed } : {}), ...(problem ? { problem } : {}), language });
     },
     userCodeConfirmSource: async (ctx, _form, client, deviceInfo, userCode) => {
       const params = (ctx.oidc.entities.DeviceCode as { params?: { scope?: unknown } } | undefined)?.params;
@@ -82,11 +83,12 @@ export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'>; aud
         scopes: describeScopes(scopes),
         device: { ...(typeof info.ip === 'string' ? { ip: info.ip } : {}), ...(typeof info.ua === 'string' ? { userAgent: info.ua } : {}) },
         ...(account && account.disabledAt === null ? { username: account.username } : {}),
+        language: pageLanguage(ctx),
       });
     },
     successSource: async (ctx) => {
       ctx.type = 'html';
-      ctx.body = activateDonePage(ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId ?? 'the application');
+      ctx.body = activateDonePage(ctx.oidc.client?.clientName ?? ctx.oidc.client?.clientId, pageLanguage(ctx));
     },
   };
 }

@@ -12,14 +12,13 @@
 import type { Context, Next } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { activateRestartPage } from '../views/activate-page.ts';
 
 const RESUME_PREFIX = `${AUTH_ROUTES.activate}/`;
 
-const MESSAGES = {
-  submit: 'This form has expired, or it was opened in another browser. Enter the code your device shows to start again.',
-  resume: 'This sign-in step belongs to another browser, or it has ended. Enter the code your device shows to start again.',
-} as const;
+/** The page's words for each step (i18n catalogue `activate.restart.<step>`). */
+const MESSAGES = { submit: 'activate.restart.submit', resume: 'activate.restart.resume' } as const;
 
 /** Which of the two steps a request is, as oidc-provider's router matches it (any case, a trailing slash, HEAD as GET), if any. */
 function stepOf(method: string, requested: string): keyof typeof MESSAGES | undefined {
@@ -39,6 +38,7 @@ export function deviceSessionGuard(provider: Provider) {
     if (typeof session.exp === 'number') return next();
     ctx.status = 400;
     ctx.type = 'html';
-    ctx.body = activateRestartPage(MESSAGES[step], 'invalid_request');
+    const language = pageLanguage(ctx);
+    ctx.body = activateRestartPage(language.t(MESSAGES[step]), 'invalid_request', language);
   };
 }

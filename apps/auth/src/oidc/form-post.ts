@@ -10,6 +10,7 @@
  */
 import type { Next } from 'koa';
 import type { AuthContext } from '../http/state.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { formPostPage } from '../views/form-post-page.ts';
 
 const PAGE = /^<!DOCTYPE html>\s*<html>\s*<head>[\s\S]*?<title>Submitting Callback<\/title>[\s\S]*?<form method="post" action="([^"]*)">([\s\S]*?)<noscript>/;
@@ -29,7 +30,7 @@ export async function formPostWithoutInlineScript(ctx: AuthContext, next: Next):
   if (!origin || origin === 'null') return;
   const fields = [...page[2]!.matchAll(FIELD)].map((m) => [m[1]!, unescape(m[2]!)] as const);
   const status = ctx.status;
-  ctx.body = formPostPage(action, fields);
+  ctx.body = formPostPage(action, fields, pageLanguage(ctx));
   ctx.status = status;
   ctx.type = 'html';
   ctx.state.formActionOrigins = [...new Set([...(ctx.state.formActionOrigins ?? []), origin])];

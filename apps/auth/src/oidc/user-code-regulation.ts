@@ -11,6 +11,7 @@ import type { Context, Next } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { Regulator } from '../regulation/regulator.ts';
 import type { Auditor } from '../audit/auditor.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { activateWaitPage } from '../views/activate-page.ts';
 import { WRONG_USER_CODE } from './device-flow.ts';
 
@@ -23,7 +24,7 @@ export function userCodeRegulation(deps: { regulator: Pick<Regulator, 'check' | 
       ctx.status = 429;
       ctx.set('Retry-After', String(state.retryAfterSeconds));
       ctx.type = 'html';
-      ctx.body = activateWaitPage(state.retryAfterSeconds);
+      ctx.body = activateWaitPage(state.retryAfterSeconds, pageLanguage(ctx));
       return;
     }
     await next();

@@ -1,6 +1,8 @@
 import { html } from '@gatehouse/html';
 import type { ScopeDescription } from '../consent/scope-descriptions.ts';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { scopeText } from './scope-text.ts';
 
 export interface ConsentPageModel {
   uid: string;
@@ -10,6 +12,8 @@ export interface ConsentPageModel {
   /** Who is signed in (the account that would grant). */
   username: string;
   scopes: ScopeDescription[];
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /**
@@ -20,23 +24,27 @@ export interface ConsentPageModel {
  * (the logo's host learns nothing of the interaction).
  */
 export function consentPage(model: ConsentPageModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Allow access',
+    title: t('consent.title'),
+    language,
+    languageReturn: `/interaction/${model.uid}`,
     body: html`<div class="client-brand">${
       model.logoUri
-        ? html`<img id="consent-logo" class="client-logo" src="${model.logoUri}" alt="${model.clientName} logo" width="48" height="48" referrerpolicy="no-referrer">`
+        ? html`<img id="consent-logo" class="client-logo" src="${model.logoUri}" alt="${t('client.logoAlt', { name: model.clientName })}" width="48" height="48" referrerpolicy="no-referrer">`
         : ''
-    }<h1>Allow <span id="consent-client">${model.clientName}</span> to access your account?</h1></div>
-<p class="muted">Signed in as <strong id="consent-username">${model.username}</strong>.</p>
-<p id="consent-intro">${model.clientName} is asking to:</p>
+    }<h1>${t('consent.heading', { client: html`<span id="consent-client">${model.clientName}</span>` })}</h1></div>
+<p class="muted">${t('consent.signedInAs', { username: html`<strong id="consent-username">${model.username}</strong>` })}</p>
+<p id="consent-intro">${t('consent.asking', { client: model.clientName })}</p>
 <ul class="scopes" id="consent-scopes">${model.scopes.map(
-      (s) => html`<li data-scope="${s.scope}">${s.description}${s.description === s.scope ? '' : html` <code>${s.scope}</code>`}</li>`,
+      (s) => html`<li data-scope="${s.scope}">${scopeText(s, language)}${s.description === s.scope ? '' : html` <code>${s.scope}</code>`}</li>`,
     )}</ul>
 <form method="post" action="/consent">
 <input type="hidden" name="uid" value="${model.uid}">
-<button type="submit" name="decision" value="allow" id="consent-allow" autofocus>Allow</button>
-<button type="submit" name="decision" value="deny" class="secondary" id="consent-deny">Deny</button>
+<button type="submit" name="decision" value="allow" id="consent-allow" autofocus>${t('consent.allow')}</button>
+<button type="submit" name="decision" value="deny" class="secondary" id="consent-deny">${t('consent.deny')}</button>
 </form>
-<p class="muted">Allowing is remembered for this application. You can revoke it at any time under Connected apps on your <a href="/account#apps">account page</a>.</p>`,
+<p class="muted">${t('consent.remembered', { accountLink: html`<a href="/account#apps">${t('consent.accountPage')}</a>` })}</p>`,
   });
 }

@@ -9,6 +9,7 @@
  * - every action is a form post carrying the interaction's uid (no script needed; keyboard only).
  */
 import { html, type SafeHtml } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 
 /** The paths of the federated sign-in's forms. */
@@ -24,13 +25,13 @@ export interface FederatedProviderButton {
 }
 
 /** The "Continue with …" buttons of the login page, one form each. */
-export function providerButtons(uid: string, providers: readonly FederatedProviderButton[]): SafeHtml | '' {
+export function providerButtons(uid: string, providers: readonly FederatedProviderButton[], language: PageLanguage = ENGLISH): SafeHtml | '' {
   if (providers.length === 0) return '';
-  return html`<section class="federated" aria-label="Sign in with another provider">
+  return html`<section class="federated" aria-label="${language.t('federated.otherProviders')}">
 ${providers.map(
   (provider) => html`<form method="post" action="${FEDERATED_PATHS.start(provider.slug)}">
 <input type="hidden" name="uid" value="${uid}">
-<button type="submit" class="secondary" data-provider="${provider.slug}">Continue with ${provider.displayName}</button>
+<button type="submit" class="secondary" data-provider="${provider.slug}">${language.t('federated.continueWith', { provider: provider.displayName })}</button>
 </form>`,
 )}
 </section>`;
@@ -44,18 +45,19 @@ export interface FederatedWayOn {
   retry?: FederatedProviderButton;
 }
 
-function wayOn(way: FederatedWayOn | undefined): SafeHtml {
-  if (!way) return html`<p>Go back to the application you came from and sign in again.</p>`;
+function wayOn(way: FederatedWayOn | undefined, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  if (!way) return html`<p>${t('federated.startAgainAtApp')}</p>`;
   return html`${way.retry
     ? html`<form method="post" action="${FEDERATED_PATHS.start(way.retry.slug)}">
 <input type="hidden" name="uid" value="${way.uid}">
-<button type="submit" id="federated-retry">Try ${way.retry.displayName} again</button>
+<button type="submit" id="federated-retry">${t('federated.tryAgain', { provider: way.retry.displayName })}</button>
 </form>`
     : ''}
-<p><a class="button secondary" href="/interaction/${way.uid}" id="federated-other-way">Sign in another way</a></p>
+<p><a class="button secondary" href="/interaction/${way.uid}" id="federated-other-way">${t('federated.otherWay')}</a></p>
 <form method="post" action="${FEDERATED_PATHS.cancel}">
 <input type="hidden" name="uid" value="${way.uid}">
-<button type="submit" class="secondary" id="federated-back">Back to ${way.clientName}</button>
+<button type="submit" class="secondary" id="federated-back">${t('way.backTo', { app: way.clientName })}</button>
 </form>`;
 }
 
@@ -65,15 +67,21 @@ export interface FederatedErrorPageModel {
   code: string;
   requestId?: string;
   way?: FederatedWayOn;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 export function federatedErrorPage(model: FederatedErrorPageModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
     title: model.title,
+    language,
+    ...(model.way ? { languageReturn: `/interaction/${model.way.uid}` } : {}),
     body: html`<h1>${model.title}</h1>
 <p class="error" role="alert">${model.message}</p>
-<p class="muted">Error code: <code>${model.code}</code>${model.requestId ? html` · request ${model.requestId}` : ''}</p>
-${wayOn(model.way)}`,
+<p class="muted">${t('message.errorCode')} <code>${model.code}</code>${model.requestId ? t('message.request', { id: model.requestId }) : ''}</p>
+${wayOn(model.way, language)}`,
   });
 }
 
@@ -83,14 +91,18 @@ ${wayOn(model.way)}`,
  * refuse further redirects to the app; this page starts a navigation of its own instead, by a
  * same-origin script (/static/form-post.js), with a Continue button without script.
  */
-export function federatedContinuePage(model: { resumeUrl: string; clientName: string }): string {
+export function federatedContinuePage(model: { resumeUrl: string; clientName: string; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Signed in',
+    title: t('federated.signedIn'),
     scripts: ['/static/form-post.js'],
-    body: html`<h1>Signed in</h1>
-<p role="status">Taking you back to <strong>${model.clientName}</strong>…</p>
+    language,
+    languageReturn: model.resumeUrl,
+    body: html`<h1>${t('federated.signedIn')}</h1>
+<p role="status">${t('federated.takingBack', { client: html`<strong>${model.clientName}</strong>` })}</p>
 <form id="form-post" method="get" action="${model.resumeUrl}">
-<button type="submit" id="federated-continue">Continue to ${model.clientName}</button>
+<button type="submit" id="federated-continue">${t('federated.continueTo', { client: model.clientName })}</button>
 </form>`,
   });
 }
@@ -103,6 +115,8 @@ export interface FederatedChoicePageModel {
   matchedUsername?: string;
   /** Whether a new account may be created (just-in-time provisioning). */
   canCreate: boolean;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /**
@@ -110,23 +124,27 @@ export interface FederatedChoicePageModel {
  * factor on the next pages), or create a new one when the provider provisions.
  */
 export function federatedChoicePage(model: FederatedChoicePageModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   const intro = model.matchedUsername
-    ? html`<p>A Gatehouse account already uses the e-mail address of your ${model.providerName} account. To sign in with ${model.providerName} from now on, link the two: sign in to <strong class="account-name">${model.matchedUsername}</strong> once with its password and second factor.</p>`
-    : html`<p role="alert" class="error">No Gatehouse account is linked to your ${model.providerName} account, and accounts for ${model.providerName} users are created by an administrator.</p>
-<p>If you already have a Gatehouse account, sign in to it once with its password and second factor to link the two.</p>`;
+    ? html`<p>${t('federated.matched', { provider: model.providerName, username: html`<strong class="account-name">${model.matchedUsername}</strong>` })}</p>`
+    : html`<p role="alert" class="error">${t('federated.noAccount', { provider: model.providerName })}</p>
+<p>${t('federated.haveAccount')}</p>`;
   return layout({
-    title: 'Link your account',
-    body: html`<h1>Link your account</h1>
-<p class="muted">to continue to <strong>${model.clientName}</strong></p>
+    title: t('federated.linkTitle'),
+    language,
+    languageReturn: `/interaction/${model.uid}`,
+    body: html`<h1>${t('federated.linkTitle')}</h1>
+<p class="muted">${t('client.continueTo', { name: model.clientName })}</p>
 ${intro}
 <form method="post" action="${FEDERATED_PATHS.choice}">
 <input type="hidden" name="uid" value="${model.uid}">
-<button type="submit" name="choice" value="link" id="federated-link" autofocus>Sign in to link my Gatehouse account</button>
-${model.canCreate ? html`<button type="submit" name="choice" value="create" class="secondary" id="federated-create">Create a new account instead</button>` : ''}
+<button type="submit" name="choice" value="link" id="federated-link" autofocus>${t('federated.link')}</button>
+${model.canCreate ? html`<button type="submit" name="choice" value="create" class="secondary" id="federated-create">${t('federated.create')}</button>` : ''}
 </form>
 <form method="post" action="${FEDERATED_PATHS.cancel}">
 <input type="hidden" name="uid" value="${model.uid}">
-<button type="submit" class="secondary" id="federated-back">Back to ${model.clientName}</button>
+<button type="submit" class="secondary" id="federated-back">${t('way.backTo', { app: model.clientName })}</button>
 </form>`,
   });
 }

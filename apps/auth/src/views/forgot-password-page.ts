@@ -1,41 +1,52 @@
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 
 /** "Forgot password?": the username or e-mail address the link goes to. */
-export function forgotPasswordPage(model: { action: string; signInUrl: string; identifier?: string; error?: { code: string; message: string } }): string {
+export function forgotPasswordPage(model: { action: string; signInUrl: string; identifier?: string; error?: { code: string; message: string }; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Reset your password',
-    body: html`<h1>Reset your password</h1>
-<p>Enter your username or e-mail address. We send a link to choose a new password to the e-mail address of your account.</p>
+    title: t('forgot.title'),
+    language,
+    languageReturn: model.action,
+    body: html`<h1>${t('forgot.title')}</h1>
+<p>${t('forgot.intro')}</p>
 ${model.error ? html`<p class="error" role="alert" id="forgot-error">${model.error.message}</p>
-<p class="muted">Error code: <code>${model.error.code}</code></p>` : ''}
+<p class="muted">${t('message.errorCode')} <code>${model.error.code}</code></p>` : ''}
 <form method="post" action="${model.action}">
-<label for="identifier">Username or e-mail address</label>
+<label for="identifier">${t('forgot.identifier')}</label>
 <input id="identifier" name="identifier" autocomplete="username" required maxlength="254" value="${model.identifier ?? ''}" autofocus>
-<button type="submit" id="send-link">Send the link</button>
+<button type="submit" id="send-link">${t('forgot.send')}</button>
 </form>
-<p><a href="${model.signInUrl}" id="back-to-sign-in">Back to sign in</a></p>`,
+<p><a href="${model.signInUrl}" id="back-to-sign-in">${t('forgot.backToSignIn')}</a></p>`,
   });
 }
 
 /** The one answer to a request, whether or not an account matched. */
-export function forgotPasswordSentPage(model: { signInUrl: string; expiresInMinutes: number }): string {
+export function forgotPasswordSentPage(model: { signInUrl: string; expiresInMinutes: number; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Check your e-mail',
-    body: html`<h1>Check your e-mail</h1>
-<p class="notice" role="status" id="forgot-sent">If an account matches, we sent a link to choose a new password to its e-mail address. The link works once, for ${String(model.expiresInMinutes)} minutes.</p>
-<p class="muted">No e-mail after a few minutes? Check your spam folder, or ask your administrator.</p>
-<p><a href="${model.signInUrl}" id="back-to-sign-in">Back to sign in</a></p>`,
+    title: t('forgot.sentTitle'),
+    language,
+    body: html`<h1>${t('forgot.sentTitle')}</h1>
+<p class="notice" role="status" id="forgot-sent">${t('forgot.sent', { minutes: model.expiresInMinutes })}</p>
+<p class="muted">${t('forgot.noMail')}</p>
+<p><a href="${model.signInUrl}" id="back-to-sign-in">${t('forgot.backToSignIn')}</a></p>`,
   });
 }
 
 /** Production without AUTH_SMTP_URL: no mail can go out, so no self-service recovery. */
-export function recoveryUnavailablePage(model: { signInUrl: string }): string {
+export function recoveryUnavailablePage(model: { signInUrl: string; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Password recovery is not available',
-    body: html`<h1>Password recovery is not available</h1>
-<p class="error" role="alert">This server cannot send e-mail, so you cannot reset your password yourself here. Ask your administrator: they can send you a one-time link to choose a new password.</p>
-<p class="muted">Error code: <code>password_recovery_unavailable</code></p>
-<p><a href="${model.signInUrl}" id="back-to-sign-in">Back to sign in</a></p>`,
+    title: t('forgot.unavailableTitle'),
+    language,
+    body: html`<h1>${t('forgot.unavailableTitle')}</h1>
+<p class="error" role="alert">${t('forgot.unavailable')}</p>
+<p class="muted">${t('message.errorCode')} <code>password_recovery_unavailable</code></p>
+<p><a href="${model.signInUrl}" id="back-to-sign-in">${t('forgot.backToSignIn')}</a></p>`,
   });
 }

@@ -1,4 +1,5 @@
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 
 /** The id of the form that /static/form-post.js submits. */
@@ -9,14 +10,16 @@ export const FORM_POST_ID = 'form-post';
  * client as hidden fields, posted to its redirect URI by a same-origin script (the CSP allows no
  * inline script); without script, the Continue button posts it.
  */
-export function formPostPage(action: string, fields: readonly (readonly [string, string])[]): string {
+export function formPostPage(action: string, fields: readonly (readonly [string, string])[], language: PageLanguage = ENGLISH): string {
+  const { t } = language;
   return layout({
-    title: 'Returning to the application',
+    title: t('formPost.title'),
     scripts: ['/static/form-post.js'],
-    body: html`<h1>Returning to the application</h1>
+    language,
+    body: html`<h1>${t('formPost.title')}</h1>
 <form method="post" action="${action}" id="${FORM_POST_ID}">
-${fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<p>If nothing happens, continue by hand.</p>
-<button type="submit">Continue</button>
+${fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<p>${t('formPost.byHand')}</p>
+<button type="submit">${t('formPost.continue')}</button>
 </form>`,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The page frame every authorization-server page shares. Rules:
- * - assets are same-origin only (CSP); /static/local-time.js rewrites `<time data-local>` in the
- *   browser's time zone (the server renders UTC);
+ * - assets are same-origin only (CSP); a page showing a `<time data-local>` loads
+ *   /static/local-time.js, which rewrites it in the browser's time zone (the server renders UTC);
+ *   a page without one loads no script for it;
  * - `<html lang>` is the page's language, and every text of the frame comes from its catalogue;
  * - the footer holds the language switch: a form posting to /language (i18n/language-switch.ts)
  *   with one button per other language, named in that language, and the current one marked;
@@ -43,7 +44,7 @@ export function layout({ title, body, scripts = [], language = ENGLISH, language
 <title>${title} · ${language.t('layout.titleSuffix')}</title>
 <link rel="stylesheet" href="/static/gatehouse.css">
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-${[LOCAL_TIME_SCRIPT, ...scripts].map((src) => html`<script src="${src}" defer></script>`)}
+${[...(body.value.includes('data-local=') ? [LOCAL_TIME_SCRIPT] : []), ...scripts].map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body>
 <main class="card">

@@ -68,6 +68,6 @@ ${model.linking ? '' : html`<form method="post" action="${PASSKEY_PATHS.login}" 
 <button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>${t('login.passkey')}</button>
 <p class="muted" role="status" data-passkey-status></p>
 </form>
-${providerButtons(model.uid, model.providers ?? [])}`}`,
+${providerButtons(model.uid, model.providers ?? [], language)}`}`,
   });
 }

@@ -1,4 +1,5 @@
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 import { COPY_CODES_SCRIPT, recoveryCodesBlock } from './recovery-codes-block.ts';
 
@@ -7,6 +8,8 @@ export interface RecoveryCodesStepModel {
   codes: readonly string[];
   /** Where "I have saved them" posts (interactions/mfa/recovery-codes-saved.ts). */
   action: string;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /**
@@ -14,20 +17,24 @@ export interface RecoveryCodesStepModel {
  * Print, and "I have saved them" to go on to the app. Shown again on the next sign-in until then.
  */
 export function recoveryCodesStepPage(model: RecoveryCodesStepModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Save your recovery codes',
+    title: t('recoveryStep.title'),
     scripts: [COPY_CODES_SCRIPT],
-    body: html`<h1>Save your recovery codes</h1>
-<p class="notice">Your authenticator app is set up.</p>
-<p>If you lose your phone, each of these codes signs you in once instead of a code from the app. Store them somewhere safe, such as a password manager, or print them.</p>
+    language,
+    languageReturn: `/interaction/${model.uid}`,
+    body: html`<h1>${t('recoveryStep.title')}</h1>
+<p class="notice">${t('recoveryStep.ready')}</p>
+<p>${t('recoveryStep.intro')}</p>
 <section class="recovery-codes" aria-labelledby="recovery-title">
-<h2 id="recovery-title">Your ${model.codes.length} recovery codes</h2>
-${recoveryCodesBlock(model.codes)}
+<h2 id="recovery-title">${t('recoveryStep.heading', { count: model.codes.length })}</h2>
+${recoveryCodesBlock(model.codes, 'recovery-codes', language)}
 </section>
 <form method="post" action="${model.action}">
 <input type="hidden" name="uid" value="${model.uid}">
-<button type="submit" id="codes-saved">I have saved them — continue</button>
+<button type="submit" id="codes-saved">${t('recoveryStep.saved')}</button>
 </form>
-<p class="muted">Until you confirm, these same codes are shown again the next time you sign in.</p>`,
+<p class="muted">${t('recoveryStep.again')}</p>`,
   });
 }

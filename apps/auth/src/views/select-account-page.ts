@@ -1,4 +1,5 @@
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 
 export interface SelectAccountPageModel {
@@ -6,6 +7,8 @@ export interface SelectAccountPageModel {
   clientName: string;
   /** The account of this browser's session. */
   username: string;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /**
@@ -25,15 +28,19 @@ export interface SelectAccountResult {
  * page at 390 px.
  */
 export function selectAccountPage(model: SelectAccountPageModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Choose an account',
-    body: html`<h1>Choose an account</h1>
-<p class="muted">to continue to <strong id="select-account-client">${model.clientName}</strong></p>
+    title: t('selectAccount.title'),
+    language,
+    languageReturn: `/interaction/${model.uid}`,
+    body: html`<h1>${t('selectAccount.title')}</h1>
+<p class="muted">${t('selectAccount.continueTo', { client: html`<strong id="select-account-client">${model.clientName}</strong>` })}</p>
 <form method="post" action="/select-account">
 <input type="hidden" name="uid" value="${model.uid}">
-<button type="submit" name="choice" value="continue" id="select-account-continue" autofocus>Continue as <span id="select-account-username" class="account-name">${model.username}</span></button>
-<button type="submit" name="choice" value="another" class="secondary" id="select-account-another">Use another account</button>
+<button type="submit" name="choice" value="continue" id="select-account-continue" autofocus>${t('selectAccount.continueAs', { username: html`<span id="select-account-username" class="account-name">${model.username}</span>` })}</button>
+<button type="submit" name="choice" value="another" class="secondary" id="select-account-another">${t('selectAccount.another')}</button>
 </form>
-<p class="muted">Signing in with another account signs <strong class="account-name">${model.username}</strong> out of this browser.</p>`,
+<p class="muted">${t('selectAccount.signsOut', { username: html`<strong class="account-name">${model.username}</strong>` })}</p>`,
   });
 }

@@ -98,4 +98,18 @@ describe('the pages in German and English', () => {
     expect(h1(unknown.text)).toBe('Unbekannte Anwendung');
     expect(unknown.text).not.toContain(MISSING_MESSAGE_MARKER);
   });
+
+  it('the forgot-password and device pages are in German', async () => {
+    const forgot = await page(new CookieJar(), `${server.issuer}/account/forgot-password`, 'de');
+    expect(forgot.status).toBe(200);
+    expect(h1(forgot.text)).toBe('Passwort zurücksetzen');
+    expect(forgot.text).toContain('<label for="identifier">Benutzername oder E-Mail-Adresse</label>');
+    expect(forgot.text).not.toContain(MISSING_MESSAGE_MARKER);
+
+    const activate = await page(new CookieJar(), `${server.issuer}/activate`, 'de');
+    expect(activate.status).toBe(200);
+    expect(h1(activate.text)).toBe('Gerät verbinden');
+    expect(activate.text).toContain('<button type="submit" id="activate-continue">Weiter</button>');
+    expect(activate.text).not.toContain(MISSING_MESSAGE_MARKER);
+  });
 });

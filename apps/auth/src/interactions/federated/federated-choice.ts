@@ -19,6 +19,7 @@ import { provisionAccount } from '../../federation/provision-account.ts';
 import type { UpstreamProvider } from '../../federation/upstream-provider.ts';
 import { readBody } from '../../http/read-body.ts';
 import { federatedChoicePage } from '../../views/federated-pages.ts';
+import { pageLanguage } from '../../i18n/page-language.ts';
 import { loginPage } from '../../views/login-page.ts';
 import type { HandlerServices } from '../deps.ts';
 import { loadInteraction, pageBranding, redirectOrigin, type Interaction } from '../interaction-state.ts';
@@ -44,6 +45,7 @@ export async function showChoice(ctx: Context, deps: FederatedChoiceDeps, intera
     providerName: upstream.displayName,
     ...(pending.matchedUsername ? { matchedUsername: pending.matchedUsername } : {}),
     canCreate: upstream.provisioning === 'just_in_time' && pending.profile.email !== undefined,
+    language: pageLanguage(ctx),
   });
 }
 
@@ -80,6 +82,7 @@ export function createFederatedChoiceHandler(deps: FederatedChoiceDeps) {
       client: await pageBranding(ctx, deps.provider(), interaction),
       ...(matchedUsername ? { username: matchedUsername } : {}),
       linking: { providerName: upstream.displayName },
+      language: pageLanguage(ctx),
     });
   };
 }

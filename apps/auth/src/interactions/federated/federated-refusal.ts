@@ -14,6 +14,7 @@ import type { Context } from 'koa';
 import { AuthError, type AuthErrorCode } from '../../errors/auth-error.ts';
 import type { FederatedFailureReason } from '../../audit/audit-events.ts';
 import type { UpstreamProvider } from '../../federation/upstream-provider.ts';
+import { ENGLISH, pageLanguage, type PageLanguage } from '../../i18n/page-language.ts';
 import { federatedErrorPage } from '../../views/federated-pages.ts';
 import type { HandlerServices } from '../deps.ts';
 import { clientName, redirectOrigin, type Interaction } from '../interaction-state.ts';
@@ -34,47 +35,10 @@ const STATUS: Record<FederatedRefusalCode, number> = {
   already_linked: 409,
 };
 
-const TITLE: Record<FederatedRefusalCode, string> = {
-  upstream_unavailable: 'Provider unavailable',
-  upstream_refused: 'Sign-in cancelled',
-  upstream_error: 'Provider error',
-  state_mismatch: 'Sign-in not recognised',
-  invalid_upstream_response: 'Sign-in refused',
-  unverified_email: 'E-mail address not verified',
-  attempt_expired: 'Sign-in expired',
-  not_invited: 'No account for you yet',
-  account_disabled: 'Account disabled',
-  unknown_provider: 'Unknown provider',
-  already_linked: 'Already linked',
-};
-
-export function federatedMessage(code: FederatedRefusalCode, providerName: string, detail?: { email?: string }): string {
-  switch (code) {
-    case 'upstream_unavailable':
-      return `${providerName} could not be reached, so you could not be signed in with it. Try again in a moment, or sign in another way.`;
-    case 'upstream_refused':
-      return `${providerName} did not sign you in: the sign-in was cancelled or refused there.`;
-    case 'upstream_error':
-      return `${providerName} answered with an error, so you could not be signed in with it. Try again, or sign in another way.`;
-    case 'state_mismatch':
-      return `This answer from ${providerName} does not belong to the sign-in started in this browser, so it was refused. Start the sign-in again.`;
-    case 'invalid_upstream_response':
-      return `The answer from ${providerName} failed Gatehouse's security checks, so you could not be signed in with it.`;
-    case 'unverified_email':
-      return detail?.email
-        ? `${providerName} did not confirm that your e-mail address ${detail.email} is verified. Verify it at ${providerName}, then try again.`
-        : `${providerName} did not share a verified e-mail address, which a new account needs. Verify your address at ${providerName}, then try again.`;
-    case 'attempt_expired':
-      return `This sign-in with ${providerName} is no longer waiting for an answer (it took too long, or was already used). Start it again.`;
-    case 'not_invited':
-      return `No Gatehouse account is linked to your ${providerName} account, and accounts for ${providerName} users are created by an administrator.`;
-    case 'account_disabled':
-      return 'This account is disabled. Contact your administrator.';
-    case 'unknown_provider':
-      return 'This sign-in provider does not exist or is turned off. Sign in another way.';
-    case 'already_linked':
-      return `Your Gatehouse account is already linked to another ${providerName} account. Remove that link on your account page first.`;
-  }
+/** What the page and the error say about a refusal (i18n catalogue `federated.message.<code>`), in `language`; the error's message is English. */
+export function federatedMessage(code: FederatedRefusalCode, providerName: string, detail?: { email?: string }, language: PageLanguage = ENGLISH): string {
+  if (code === 'unverified_email' && detail?.email) return language.t('federated.message.unverifiedEmailOf', { provider: providerName, email: detail.email });
+  return language.t(`federated.message.${code}`, { provider: providerName });
 }
 
 export function federatedError(code: FederatedRefusalCode, providerName: string, detail?: { email?: string }): AuthError {
@@ -101,9 +65,11 @@ export async function showFederatedRefusal(
   ctx.status = STATUS[code];
   ctx.type = 'html';
   const retry = upstream && code !== 'account_disabled' && code !== 'unknown_provider' ? { slug: upstream.slug, displayName: upstream.displayName } : undefined;
+  const language = pageLanguage(ctx);
   ctx.body = federatedErrorPage({
-    title: TITLE[code],
-    message: federatedMessage(code, upstream?.displayName ?? 'The provider', detail),
+    title: language.t(`federated.title.${code}`),
+    message: federatedMessage(code, upstream?.displayName ?? language.t('federated.theProvider'), detail, language),
+    language,
     code,
     ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}),
     way: { uid: interaction.uid, clientName: name, ...(retry ? { retry } : {}) },

@@ -19,6 +19,7 @@ import type { HandlerServices } from '../deps.ts';
 import { clientName, redirectOrigin, type Interaction } from '../interaction-state.ts';
 import { prepareSecondFactor, type PrepareSecondFactorDeps } from '../login/prepare-second-factor.ts';
 import { endLogin } from '../mfa/complete-login.ts';
+import { pageLanguage } from '../../i18n/page-language.ts';
 import { federatedContinuePage } from '../../views/federated-pages.ts';
 import { renderMfaStep, type MfaStepDeps } from '../mfa-step.ts';
 import type { UpstreamUser } from './federation-state.ts';
@@ -44,7 +45,7 @@ export async function signInLinked(ctx: Context, _next: Next, deps: SignInLinked
     ctx.state.formActionOrigins = redirectOrigin(interaction);
     ctx.status = 200;
     ctx.type = 'html';
-    ctx.body = federatedContinuePage({ resumeUrl, clientName: await clientName(deps.provider(), interaction) });
+    ctx.body = federatedContinuePage({ resumeUrl, clientName: await clientName(deps.provider(), interaction), language: pageLanguage(ctx) });
     return;
   }
   const pending = await prepareSecondFactor(deps, interaction, account, { federatedBy: user.provider });
