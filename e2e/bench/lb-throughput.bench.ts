@@ -7,7 +7,8 @@
  *   npx -y pnpm@10.34.9 bench:lb            (from the repository root)
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { buildApps, startProductionStack, type ProductionStack } from '../support/production-stack.ts';
+import { startProductionStack, type ProductionStack } from '../support/production-stack.ts';
+import { buildForProduction } from '../support/processes.ts';
 
 // This process's own client accepts the certificate the stack generated a moment ago.
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
@@ -86,7 +87,7 @@ function users(stack: ProductionStack, count: number, label: string) {
   });
 }
 
-buildApps();
+buildForProduction();
 const stack = await startProductionStack('bench-lb');
 try {
   // Each login uses its own user (the lockout and TOTP rules are per account).

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { ARTIFACTS, REPO_ROOT } from './stack.ts';
-import { buildForProduction, freePort, stopChild, waitUntilReady as waitUntil } from './processes.ts';
+import { freePort, stopChild, waitUntilReady as waitUntil } from './processes.ts';
 
 export type InstanceName = 'auth-1' | 'auth-2' | 'api-1' | 'api-2' | 'app-one';
 
@@ -54,7 +54,6 @@ function run(command: string, args: string[], options: { cwd?: string; env?: Nod
 }
 
 /** The output `pnpm build` produces (packages, then apps linked to them): processes.ts. */
-export const buildApps = buildForProduction;
 
 export function selfSignedCertificate(dir: string): { cert: string; key: string } {
   const cert = join(dir, 'tls.crt');

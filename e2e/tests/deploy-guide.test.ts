@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TEST_POSTGRES_URL } from '@gatehouse/db/testing';
-import { buildApps, selfSignedCertificate } from '../support/production-stack.ts';
+import { selfSignedCertificate } from '../support/production-stack.ts';
 import { freePort, stopChild, waitUntilReady } from '../support/processes.ts';
 import { ARTIFACTS, REPO_ROOT } from '../support/stack.ts';
 import { nextCode, type E2eUser } from '../support/users.ts';
@@ -134,7 +134,6 @@ async function startApps(set: ReturnType<typeof databases>, ports: Record<string
 let ports: Record<string, number>;
 
 beforeAll(async () => {
-  buildApps();
   mkdirSync(LOGS, { recursive: true });
   for (const file of readdirSync(LOGS)) rmSync(join(LOGS, file), { force: true });
   const names = ['authLb', 'apiLb', 'appLb', 'auth1', 'auth2', 'api1', 'api2', 'app1', 'authMetrics1', 'authMetrics2', 'apiMetrics1', 'apiMetrics2', 'appMetrics'];

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { threadPoolSizeFor } from '@gatehouse/runtime';
 import { decodeProtectedHeader } from 'jose';
 import type { Browser } from 'playwright-core';
-import { buildApps, startProductionStack, type InstanceName, type ProductionStack } from '../support/production-stack.ts';
+import { startProductionStack, type InstanceName, type ProductionStack } from '../support/production-stack.ts';
 import { launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
 import { nextCode, type E2eUser } from '../support/users.ts';
 
@@ -23,7 +23,6 @@ let stack: ProductionStack;
 let browser: Browser;
 
 beforeAll(async () => {
-  buildApps();
   stack = await startProductionStack('production');
   browser = await launchBrowser();
 }, 360_000);
