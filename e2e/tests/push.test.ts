@@ -5,12 +5,19 @@
  * IndexedDB); context "laptop" signs in at app-one, chooses push, and lands on app-one's landing
  * page once the phone approves with the number shown on the laptop. Then a denial, and an
  * authenticator without EventSource (polling fallback).
+ * The phone names the sign-in's browser ("Chrome on Linux"), never its user agent; both sides count
+ * down the time left (the laptop's clock is Playwright's, moved forward instead of waited for);
+ * a wrong number and a denial each say what happened on both sides; "This wasn't me" leads to a
+ * password change; "Add a device" moves on by itself once a device enrolls with the short code,
+ * typed in lower case. Each page is checked with axe-core at 390 and 1280 px and driven by the
+ * keyboard where the user acts.
  * No CSP workaround: every answer of the authorization server is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { launchBrowser, navigateBy, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -36,6 +43,12 @@ async function newPage(options: { withoutEventSource?: boolean } = {}) {
   contexts.push(context);
   if (options.withoutEventSource) await context.addInitScript(() => Reflect.deleteProperty(window, 'EventSource'));
   return context.newPage();
+}
+
+/** Activates a control with the keyboard: focus, then Enter. */
+async function pressEnterOn(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).focus();
+  await page.keyboard.press('Enter');
 }
 
 /** From an app's URL to the WAITING page of a push; returns the number shown. */
@@ -80,9 +93,14 @@ describe('issue 5, push approval in Chromium', () => {
     await owner.goto(`${stack.authUrl}/account`);
     expect(await owner.locator('#device-list').textContent()).toContain('E2E phone');
 
-    // The laptop signs in at app-one and chooses push.
+    // The laptop signs in at app-one and chooses push; its clock is the test's.
     const laptop = await newPage();
+    await laptop.clock.install();
     const number = await signInWithPush(laptop, stack.appOneUrl);
+    // The time left counts down (from the seconds the server counted), not an absolute time.
+    expect(await laptop.locator('#push-expiry').textContent()).toMatch(/^The request expires in (1:00|0:5\d)\.$/);
+    await laptop.clock.fastForward(20_000);
+    expect(await laptop.locator('#push-expiry').textContent()).toMatch(/^The request expires in 0:[34]\d\.$/);
     await screenshot(laptop, 'push-2-waiting');
 
     // The phone shows the request (client, browser, choices) and approves with that number.
@@ -90,8 +108,13 @@ describe('issue 5, push approval in Chromium', () => {
     await card.waitFor();
     expect(await card.locator('h2').textContent()).toContain('app-one');
     expect(await card.locator('.choices button').count()).toBe(3);
+    // The sign-in's browser as a label, never the raw User-Agent.
+    expect(await card.locator('[data-fact="browser"]').textContent()).toBe('Chrome on Linux');
+    expect(await card.textContent()).not.toContain('Mozilla/');
+    expect(await card.locator('.countdown').textContent()).toMatch(/^Expires in (1:00|0:[0-5]\d)$/);
     await screenshot(phone, 'push-3-request');
-    await card.locator(`button[data-number="${number}"]`).click();
+    await checkAtBothWidths(phone, 'push-phone-request');
+    await pressEnterOn(phone, `.request button[data-number="${number}"]`);
     await phone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Approved'));
 
     // The laptop's page notices and lands on app-one's landing page, signed in.
@@ -100,18 +123,85 @@ describe('issue 5, push approval in Chromium', () => {
     await screenshot(laptop, 'push-4-landed');
   });
 
-  it('a denial on the authenticator shows REJECTED on the sign-in page, with the other factors offered', async () => {
+  it('a denial on the authenticator shows REJECTED on the sign-in page, with the other factors offered; "This wasn\'t me" offers the password change', async () => {
     const laptop = await newPage();
     await signInWithPush(laptop, stack.appTwoUrl);
+    await checkAtBothWidths(laptop, 'push-laptop-waiting');
     const card = phone.locator('.request');
     await card.waitFor();
     expect(await card.locator('h2').textContent()).toContain('app-two');
-    await card.locator('button[data-deny]').click();
+    await pressEnterOn(phone, '.request button[data-deny]');
     await phone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Denied'));
     await laptop.waitForSelector('text=The sign-in was denied on your authenticator.', { timeout: 20_000 });
     expect(await laptop.locator('#code').count()).toBe(1);
     expect(await laptop.locator('#send-push').count()).toBe(1);
     await screenshot(laptop, 'push-5-denied');
+
+    // The phone offers "This wasn't me": it is recorded, then the password change is offered.
+    expect(await phone.locator('#not-me').isVisible()).toBe(true);
+    expect(await phone.locator('#change-password').isVisible()).toBe(false);
+    await pressEnterOn(phone, '#not-me-button');
+    await phone.locator('#change-password').waitFor({ state: 'visible' });
+    expect(await phone.locator('#change-password').getAttribute('href')).toBe(`${stack.authUrl}/account#password`);
+    expect(await phone.locator('#reset-password').getAttribute('href')).toBe(`${stack.authUrl}/account/forgot-password`);
+    expect(await phone.evaluate(() => document.activeElement?.id)).toBe('change-password');
+    expect(await phone.locator('#not-me-done').textContent()).toContain('Change your password now');
+    await checkAtBothWidths(phone, 'push-phone-not-me');
+    // The link leads to the account page's password change (which signs a browser in first).
+    await navigateBy(phone, () => phone.keyboard.press('Enter'));
+    expect(phone.url()).not.toBe(`${stack.authUrl}/authenticator`);
+    await phone.goto(`${stack.authUrl}/authenticator`);
+    await phone.waitForSelector('#main:not([hidden])');
+  });
+
+  it('a wrong number shows its own message on the phone and on the sign-in page, not the denial\'s', async () => {
+    const laptop = await newPage();
+    const number = await signInWithPush(laptop, stack.appOneUrl);
+    const card = phone.locator('.request');
+    await card.waitFor();
+    const wrong = (await card.locator('.choices button').allTextContents()).map((t) => t.trim()).find((n) => n !== number)!;
+    await pressEnterOn(phone, `.request button[data-number="${wrong}"]`);
+    await phone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Wrong number'));
+    expect(await phone.locator('#result').textContent()).toBe(
+      `Wrong number: You picked ${wrong}, but the sign-in page showed another number, so the sign-in was refused. If you are signing in, send a new push and pick the number shown there.`,
+    );
+    expect(await phone.locator('#not-me-button').isVisible()).toBe(true);
+    await checkAtBothWidths(phone, 'push-phone-wrong-number');
+    await laptop.waitForSelector(`text=The number picked on your authenticator was not ${number}, the one shown here`, { timeout: 20_000 });
+    expect(await laptop.locator('body').textContent()).not.toContain('The sign-in was denied on your authenticator.');
+    expect(await laptop.locator('code', { hasText: 'push_number_mismatch' }).count()).toBe(1);
+    await checkAtBothWidths(laptop, 'push-laptop-wrong-number');
+  });
+
+  it('"Add a device" moves on by itself when a device enrolls with the short code typed in lower case', async () => {
+    await owner.goto(`${stack.authUrl}/account#devices`);
+    await navigateBy(owner, () => owner.click('#add-device'));
+    const code = (await owner.locator('#enrollment-code').textContent())!.trim();
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(await owner.locator('#enrollment-expiry').textContent()).toMatch(/^The code works once and expires in (10:00|9:[0-5]\d)\.$/);
+    await checkAtBothWidths(owner, 'push-add-device');
+
+    const watch = await newPage();
+    await watch.goto(`${stack.authUrl}/authenticator`);
+    await watch.waitForSelector('#enroll:not([hidden])');
+    await checkAtBothWidths(watch, 'push-phone-enroll');
+    // Typed as a person would: lower case, one dash kept, one dropped.
+    const typed = `${code.slice(0, 9).toLowerCase()}${code.slice(10).toLowerCase()}`;
+    await watch.locator('#enroll-code').focus();
+    await watch.keyboard.type(typed);
+    await watch.keyboard.press('Tab');
+    await watch.keyboard.press('ControlOrMeta+A');
+    await watch.keyboard.type('E2E watch');
+    await watch.keyboard.press('Enter');
+    await watch.waitForSelector('#main:not([hidden])');
+    expect(await watch.locator('#device-info').textContent()).toContain('E2E watch');
+
+    // The owner's page noticed by itself.
+    await owner.waitForURL(`${stack.authUrl}/authenticator/devices/enroll/done`, { timeout: 20_000 });
+    expect(await owner.locator('#enroll-done').textContent()).toBe('E2E watch is set up: it can now approve your sign-ins.');
+    await checkAtBothWidths(owner, 'push-add-device-done');
+    await navigateBy(owner, () => pressEnterOn(owner, '#back-to-account'));
+    expect(await owner.locator('#device-list').textContent()).toContain('E2E watch');
   });
 
   it('an authenticator without EventSource falls back to polling and still approves', async () => {
