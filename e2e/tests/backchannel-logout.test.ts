@@ -57,7 +57,7 @@ describe('back-channel logout in Chromium', () => {
   it('signing out in app-one: app-two\'s next page already asks to sign in', async () => {
     await signedInToBoth();
     await page.goto(`${stack.appOneUrl}/logout`);
-    await Promise.all([page.waitForURL(`${stack.appOneUrl}/signed-out`), page.click('#logout')]);
+    await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.click('#logout')]);
     expect(await text('h1')).toBe('Signed out');
 
     await page.goto(`${stack.appTwoUrl}/`);

@@ -160,7 +160,11 @@ describe('issue 4, whole stack in Chromium', () => {
     await page.waitForURL(`${stack.appTwoUrl}/`);
 
     await page.goto(`${stack.appOneUrl}/`);
-    await Promise.all([page.waitForURL(`${stack.appOneUrl}/signed-out`), page.click('#logout')]);
+    // app-two was signed out with it, so the sign-out lands on Gatehouse's page that says so, which leads back to app-one.
+    await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.click('#logout')]);
+    expect(await text('h1')).toBe('Signed out');
+    expect(await page.locator('#signed-out-apps li').allTextContents()).toEqual(['app-one', 'app-two']);
+    await Promise.all([page.waitForURL(`${stack.appOneUrl}/signed-out`), page.click('#back-to-app')]);
     expect(await text('h1')).toBe('Signed out');
     expect((await context.cookies(stack.appOneUrl)).some((c) => c.name === 'app-one.sid')).toBe(false);
 

@@ -48,6 +48,8 @@ import { ensureSigningKey, loadSigningJwks, maintainSigningKeys, type SigningKey
 import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { checkSealedSecrets } from './secrets/sealed-survey.ts';
 import { BUILT_IN_RESPONSE_TYPES, createProvider } from './oidc/provider.ts';
+import { logoutLanding } from './oidc/logout-landing.ts';
+import { signOutEverywhere } from './oidc/sign-out-everywhere.ts';
 import { commitPendingWrites } from './oidc/pending-writes.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
@@ -291,6 +293,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
       audit,
       metrics: authMetrics,
       backchannelLogout,
+      userSessions: services.userSessions,
       clock,
     });
     registerTokenExchange(provider, { config, tokens, opaque: opaqueSubjectTokens(provider), clients: services.clients, gate: services.scopeGate, audit, clock });
@@ -304,6 +307,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(discoveryUnadvertised({ responseTypes: BUILT_IN_RESPONSE_TYPES, claims: ['sid'] }));
     provider.use(formPostWithoutInlineScript);
+    // After RP-initiated logout: where the browser lands, and "Sign out everywhere" from there.
+    provider.use(logoutLanding({ issuer: config.issuer, userSessions: services.userSessions, clock }));
+    provider.use(signOutEverywhere({ ...handlerServices, config }));
     provider.use(deviceGrantAnswers({ store: services.regulationStore, clock }));
     provider.use(userCodeRegulation({ regulator: services.regulator, audit }));
     provider.use(deviceSessionGuard(provider));

@@ -76,6 +76,8 @@ export interface AuditFields {
   /** A refused token exchange: the acting client (absent when it did not authenticate) and the error answered. */
   'token.exchange.refused': { client_id: string | undefined; error: TokenExchangeRefusal };
   'session.logout': { client_id: string | undefined };
+  /** "Sign out everywhere" on the page after a sign-out: the account's other sessions and grants ended. */
+  'session.logout.everywhere': { account_id: string; ip: string; sessions: number; grants: number };
   /** The device authorization grant (RFC 8628, oidc/device-flow.ts): a user approved a device's request at /activate, after signing in. */
   'device.approved': { client_id: string; account_id: string; ip: string };
   /** A user denied a device's request at /activate (Deny on the confirmation or on the consent page). */

@@ -56,6 +56,8 @@ export type AuthErrorCode =
   | 'identifier_required'
   | 'code_required'
   | 'password_recovery_unavailable'
+  // "Sign out everywhere" after a sign-out (oidc/sign-out-everywhere.ts).
+  | 'sign_out_expired'
   | FederatedErrorCode;
 
 /** Why a federated sign-in (interactions/federated/) or a change to its links was refused. */

@@ -29,6 +29,7 @@ function errorTitle(error: AuthError, language: PageLanguage): string {
   if (error.status >= 500) return language.t('errorPage.serverError');
   if (error.code === 'not_found') return language.t('errorPage.notFound');
   if (error.code === 'interaction_expired') return language.t('errorPage.expired');
+  if (error.code === 'sign_out_expired') return language.t('errorPage.signOutExpired');
   if (error.status === 429) return language.t('errorPage.tooMany');
   return language.t('errorPage.refused');
 }

@@ -67,6 +67,7 @@ const errors = {
   'error.not_invited': 'There is no account for you yet. Ask your administrator for an invitation.',
   'error.already_linked': 'This provider account is already linked to another account.',
   'error.last_sign_in_method': 'This provider is the only way to sign in to your account, so it stays linked.',
+  'error.sign_out_expired': 'This page no longer signs you out anywhere else: it has expired or was already used. To end your other sessions, sign in and choose "Sign out other sessions" on your account page.',
 } satisfies Record<`error.${AuthErrorCode}`, string>;
 
 export const en = {
@@ -82,6 +83,7 @@ export const en = {
   'errorPage.serverError': 'Something went wrong',
   'errorPage.notFound': 'Page not found',
   'errorPage.expired': 'This sign-in has expired',
+  'errorPage.signOutExpired': 'This sign-out page has expired',
   'errorPage.tooMany': 'Too many attempts',
   'errorPage.refused': 'Request refused',
   'errorPage.goToAccount': 'Go to your account',

@@ -13,21 +13,19 @@
  * - form-action allows the client's post-logout redirect origins (the confirm step redirects there);
  * - both pages list the apps this session signed in to (by name; the account page's own client is
  *   Gatehouse itself and is not listed), which the sign-out ends too;
- * - after the sign-out, the success page (when the app named no post_logout_redirect_uri) lists
- *   the apps that back-channel logout told (backchannel-logout.ts), those that did not confirm
- *   apart; the list travels from the confirm step in a signed, httpOnly cookie of that page's path
- *   that lives a minute and is read once.
+ * - after the sign-out, the success page (where logout-landing.ts lands the browser) lists the
+ *   apps that back-channel logout told (backchannel-logout.ts), those that did not confirm apart,
+ *   leads back to the app that asked, and offers "Sign out everywhere" (sign-out-everywhere.ts)
+ *   while the account has other live sessions; what it shows travels in the signed cookie of
+ *   signed-out-record.ts.
  */
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
-import type { NotifiedClient } from '../sessions/backchannel-logout.ts';
+import type { UserSessionStore } from '../sessions/user-sessions.ts';
 import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
-import { logoutConfirmationPage, logoutPage, signedOutPage, type SignedOutApp } from '../views/logout-page.ts';
-
-/** The cookie carrying the signed-out apps from the confirm step to the success page. */
-export const SIGNED_OUT_COOKIE = 'gh_auth_signed_out';
-const SIGNED_OUT_COOKIE_MS = 60_000;
-const MAX_LISTED_APPS = 20;
+import { logoutConfirmationPage, logoutPage, signedOutPage } from '../views/logout-page.ts';
+import { MAX_LISTED_APPS, readSignedOutRecord } from './signed-out-record.ts';
+import { SIGN_OUT_EVERYWHERE_PATH } from './sign-out-everywhere.ts';
 
 /** The names of the apps the session signed in to, the account page's own client left out. */
 async function sessionApps(ctx: KoaContextWithOIDC): Promise<string[]> {
@@ -66,35 +64,20 @@ export function logoutSource(accounts: Pick<AccountStore, 'findById'>) {
   };
 }
 
-/** At the end of the confirm step: keeps the apps back-channel logout told for the success page. */
-export function rememberSignedOutApps(ctx: KoaContextWithOIDC, successPath: string): void {
-  const told = (ctx.state as { signedOutClients?: NotifiedClient[] }).signedOutClients ?? [];
-  const apps: SignedOutApp[] = told.filter((client) => client.clientId !== ACCOUNT_CLIENT_ID).slice(0, MAX_LISTED_APPS).map((client) => ({ name: client.clientName, confirmed: client.delivered }));
-  if (apps.length === 0) return;
-  ctx.cookies.set(SIGNED_OUT_COOKIE, Buffer.from(JSON.stringify(apps)).toString('base64url'), {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    path: successPath,
-    maxAge: SIGNED_OUT_COOKIE_MS,
-  });
-}
-
-/** The success page, listing the apps remembered by the confirm step (once). */
-export async function postLogoutSuccess(ctx: KoaContextWithOIDC): Promise<void> {
-  const apps = readSignedOutApps(ctx.cookies.get(SIGNED_OUT_COOKIE, { signed: true }));
-  if (apps.length > 0) ctx.cookies.set(SIGNED_OUT_COOKIE, null, { signed: true, httpOnly: true, sameSite: 'lax', path: ctx.path });
-  ctx.type = 'html';
-  ctx.body = signedOutPage(apps);
-}
-
-function readSignedOutApps(value: string | undefined): SignedOutApp[] {
-  if (!value) return [];
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (!Array.isArray(parsed)) return [];
-    return parsed.flatMap((app: { name?: unknown; confirmed?: unknown }) => (typeof app?.name === 'string' && typeof app.confirmed === 'boolean' ? [{ name: app.name, confirmed: app.confirmed }] : []));
-  } catch {
-    return [];
-  }
+/**
+ * The success page: the apps the sign-out told, a way back to the app that asked, and "Sign out
+ * everywhere" while the account has other live sessions (the record of logout-landing.ts).
+ */
+export function postLogoutSuccess(deps: { userSessions: Pick<UserSessionStore, 'list'>; clock: () => number }) {
+  return async function renderSignedOut(ctx: KoaContextWithOIDC): Promise<void> {
+    const record = readSignedOutRecord(ctx, deps.clock());
+    const others = record?.everywhere ? (await deps.userSessions.list(record.everywhere.accountId)).length : 0;
+    ctx.type = 'html';
+    ctx.body = signedOutPage({
+      apps: record?.apps ?? [],
+      ...(record?.back ? { back: record.back } : {}),
+      ...(record?.everywhere && others > 0 ? { everywhere: { sessions: others, nonce: record.everywhere.nonce, action: SIGN_OUT_EVERYWHERE_PATH } } : {}),
+      ...(record?.endedElsewhere !== undefined ? { endedElsewhere: record.endedElsewhere } : {}),
+    });
+  };
 }

@@ -56,11 +56,12 @@ import { rotateRefreshToken } from './refresh-rotation.ts';
 import { oktaClaims } from './okta-claims.ts';
 import { resourceIndicators } from './resource-server.ts';
 import { expiresWithSession, introspectionAllowed, resourceServerClients, revocationAllowed } from './token-policies.ts';
-import { logoutSource, postLogoutSuccess, rememberSignedOutApps } from './logout-source.ts';
+import { logoutSource, postLogoutSuccess } from './logout-source.ts';
 import { actorClaims } from './token-exchange.ts';
 import { DEVICE_CODE_TTL, deviceFlow } from './device-flow.ts';
 import { routeBackchannelLogout } from './backchannel-logout.ts';
 import type { BackchannelLogout } from '../sessions/backchannel-logout.ts';
+import type { UserSessionStore } from '../sessions/user-sessions.ts';
 import { accountClientMetadata } from '../clients/account-client.ts';
 import { pageLanguage } from '../i18n/page-language.ts';
 import { browserErrorPage } from './browser-error-page.ts';
@@ -98,6 +99,8 @@ export interface ProviderDeps {
   clock: () => number;
   /** Tells the clients of a session ended by RP-initiated logout (oidc/backchannel-logout.ts). */
   backchannelLogout: Pick<BackchannelLogout, 'sessionsEnded'>;
+  /** The account's other live sessions, counted by the page after a sign-out (logout-source.ts). */
+  userSessions: Pick<UserSessionStore, 'list'>;
   /** Fetches the jwks_uri of private_key_jwt clients (client-keys-fetch.ts); the global fetch by default. */
   fetch?: typeof fetch;
 }
@@ -226,8 +229,8 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         enabled: true,
         // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
         logoutSource: logoutSource(deps.accounts),
-        // Lists the apps back-channel logout told (logout-source.ts).
-        postLogoutSuccessSource: postLogoutSuccess,
+        // Lists the apps back-channel logout told and offers "Sign out everywhere" (logout-source.ts).
+        postLogoutSuccessSource: postLogoutSuccess({ userSessions: deps.userSessions, clock: deps.clock }),
       },
     },
     // oidc-provider renders every endpoint's errors with this page when the caller prefers HTML;
@@ -272,7 +275,6 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
   provider.on('refresh_token.destroyed', () => deps.audit.record('token.revoked', { token_type: 'refresh_token' }));
   provider.on('end_session.success', (ctx) => {
     deps.audit.record('session.logout', { client_id: ctx.oidc.client?.clientId });
-    rememberSignedOutApps(ctx, `${AUTH_ROUTES.logout}/success`);
   });
   return provider;
 }

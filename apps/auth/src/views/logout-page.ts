@@ -60,20 +60,42 @@ export interface SignedOutApp {
   confirmed: boolean;
 }
 
+export interface SignedOutModel {
+  /** The apps told of the sign-out (back-channel logout), each confirmed or not yet. */
+  apps: readonly SignedOutApp[];
+  /** The app that asked for the sign-out, and its post-logout address. */
+  back?: { name: string; uri: string };
+  /** "Sign out everywhere", while the account has other live sessions. */
+  everywhere?: { sessions: number; nonce: string; action: string };
+  /** After "Sign out everywhere": how many other sessions it ended. */
+  endedElsewhere?: number;
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /**
- * After the sign-out (oidc-provider's end_session_success, when the app named no
- * post_logout_redirect_uri): the apps that were told by back-channel logout. An app that did not
- * confirm is listed apart: Gatehouse keeps trying to reach it.
+ * After the sign-out: the apps that were told by back-channel logout (an app that did not
+ * confirm is listed apart: Gatehouse keeps trying to reach it), the way back to the app that
+ * asked, and "Sign out everywhere" while other sessions of the account are live.
  */
-export function signedOutPage(apps: readonly SignedOutApp[]): string {
-  const confirmed = apps.filter((app) => app.confirmed).map((app) => app.name);
-  const pending = apps.filter((app) => !app.confirmed).map((app) => app.name);
+export function signedOutPage(model: SignedOutModel): string {
+  const confirmed = model.apps.filter((app) => app.confirmed).map((app) => app.name);
+  const pending = model.apps.filter((app) => !app.confirmed).map((app) => app.name);
+  const { everywhere, back } = model;
   return layout({
     title: 'Signed out',
     body: html`<h1>Signed out</h1>
-<p role="status">You have been signed out of Gatehouse.</p>
-${appList(confirmed, 'Apps that signed you out', 'signed-out-apps')}
+<p role="status">You have been signed out of Gatehouse in this browser${confirmed.length + pending.length > 0 ? ', and of the apps below' : ''}.</p>
+${model.endedElsewhere !== undefined ? html`<p class="notice" role="status" id="ended-elsewhere">Signed out everywhere: ${count(model.endedElsewhere, 'other session', 'other sessions')} ended. Every browser and device must sign in again.</p>` : ''}
+${appList(confirmed, 'Signed out of these apps', 'signed-out-apps')}
 ${pending.length > 0 ? html`${appList(pending, 'Apps not reached yet', 'pending-apps')}
-<p class="muted" id="pending-note">Gatehouse keeps trying to reach these apps; until one answers, close its window or sign out in it.</p>` : ''}`,
+<p class="muted" id="pending-note">Gatehouse keeps trying to reach these apps; until one answers, close its window or sign out in it.</p>` : ''}
+${back ? html`<a class="button" id="back-to-app" href="${back.uri}">Back to ${back.name}</a>` : ''}
+${everywhere ? html`<section class="everywhere" aria-labelledby="everywhere-title">
+<h2 id="everywhere-title">Still signed in elsewhere</h2>
+<p id="everywhere-sessions">You are still signed in to Gatehouse in ${count(everywhere.sessions, 'other browser or device', 'other browsers or devices')}. Signing out everywhere ends ${everywhere.sessions === 1 ? 'it' : 'them all'} and the apps signed in with ${everywhere.sessions === 1 ? 'it' : 'them'}.</p>
+<form method="post" action="${everywhere.action}"><input type="hidden" name="nonce" value="${everywhere.nonce}">
+<button type="submit" class="secondary" id="sign-out-everywhere">Sign out everywhere</button></form>
+</section>` : ''}`,
   });
 }

@@ -113,7 +113,8 @@ describe('back-channel logout', () => {
     const before = await metric('auth_backchannel_logouts_total', 'delivered');
     const done = await signOutInAppOne(jar);
     expect(done.status).toBe(303);
-    expect(done.location).toBe(`${appOne.url}/signed-out`);
+    // app-two was signed out too: the browser lands on the page that says so, not straight back in app-one.
+    expect(done.location).toBe(`${auth.issuer}/oauth2/v1/logout/success`);
     // The very next request of the same browser, with no clock moved and no wait; it also clears the stale cookie.
     const appTwoCookies = () => [...jar.cookies.keys()].filter((name) => name.startsWith(appTwo.config.cookies.session));
     expect(appTwoCookies()).toEqual([appTwo.config.cookies.session, `${appTwo.config.cookies.session}.sig`]);
@@ -234,7 +235,7 @@ describe('back-channel logout', () => {
     const retryingBefore = await metric('auth_backchannel_logouts_total', 'retrying');
     const done = await signOutInAppOne(jar);
     expect(done.status).toBe(303);
-    expect(done.location).toBe(`${appOne.url}/signed-out`);
+    expect(done.location).toBe(`${auth.issuer}/oauth2/v1/logout/success`);
     await expectSignedOut(appTwo, jar);
     expect(await metric('auth_backchannel_logouts_total', 'retrying')).toBe(retryingBefore + 1);
 
@@ -262,7 +263,7 @@ describe('back-channel logout', () => {
     expect(auth.app.backchannelLogout.pending()).toBe(1);
   });
 
-  it('the sign-out page lists the apps it signs out; after it, those that confirmed and those not reached yet, once', async () => {
+  it('the sign-out page lists the apps it signs out; after it, those that confirmed and those not reached yet, for ten minutes', async () => {
     const appDown = await startClient({ auth, apiUrl: api.url, backchannel: true });
     const jar = new CookieJar();
     await appDown.login(jar, await auth.createUser());
@@ -281,7 +282,7 @@ describe('back-channel logout', () => {
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${auth.issuer}/oauth2/v1/logout/success`);
     const cookie = done.headers.getSetCookie().find((line) => line.startsWith('gh_auth_signed_out='));
-    expect(cookie).toMatch(/; path=\/oauth2\/v1\/logout\/success; expires=[^;]+; samesite=lax; httponly$/);
+    expect(cookie).toMatch(/; path=\/oauth2\/v1\/logout; expires=[^;]+; samesite=lax; httponly$/);
 
     const success = await request(jar, done.location!);
     expect(success.status).toBe(200);
@@ -290,10 +291,67 @@ describe('back-channel logout', () => {
     await expectSignedOut(appOne, jar);
     await expectSignedOut(appTwo, jar);
 
-    // Read once: the same page again lists nothing.
-    const again = await request(jar, done.location!);
-    expect(again.status).toBe(200);
-    expect(again.text).toContain('You have been signed out of Gatehouse.');
-    expect(again.text).not.toContain('id="signed-out-apps"');
+    // A reload shows the same list; ten minutes later (by the server's clock) the page lists nothing.
+    expect((await request(jar, done.location!)).text).toContain(`<ul class="devices" id="signed-out-apps">${items(appOne, appTwo)}</ul>`);
+    authOffsetMs = 10 * 60_000 + 1;
+    try {
+      const later = await request(jar, done.location!);
+      expect(later.status).toBe(200);
+      expect(later.text).toContain('<p role="status">You have been signed out of Gatehouse in this browser.</p>');
+      expect(later.text).not.toContain('id="signed-out-apps"');
+    } finally {
+      authOffsetMs = 0;
+    }
+  });
+
+  it('signing out of the only app of the only session goes straight back to the app (nothing more to tell)', async () => {
+    const jar = new CookieJar();
+    await appOne.login(jar, await auth.createUser());
+    const done = await signOutInAppOne(jar);
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${appOne.url}/signed-out`);
+    expect(done.headers.getSetCookie().some((line) => line.startsWith('gh_auth_signed_out='))).toBe(false);
+  });
+
+  it('after signing out in app-one: the page lists app-one and app-two, leads back to app-one, and "Sign out everywhere" ends the other browser too', async () => {
+    const { jar, user } = await signedInToBoth();
+    const other = await signedInToBoth(user);
+    const done = await signOutInAppOne(jar);
+    expect(done.location).toBe(`${auth.issuer}/oauth2/v1/logout/success`);
+    const page = await request(jar, done.location!);
+    expect(page.status).toBe(200);
+    expect(/<ul class="devices" id="signed-out-apps">(.*?)<\/ul>/s.exec(page.text)?.[1]).toBe(items(appOne, appTwo));
+    expect(page.text).toContain(`<a class="button" id="back-to-app" href="${appOne.url}/signed-out">Back to ${appOne.config.clientId}</a>`);
+    expect(page.text).toContain('<p id="everywhere-sessions">You are still signed in to Gatehouse in 1 other browser or device. Signing out everywhere ends it and the apps signed in with it.</p>');
+    const nonce = hiddenField(page.text, 'nonce');
+    const everywhere = (body: Record<string, string>, headers: Record<string, string> = { origin: auth.issuer }) =>
+      request(jar, `${auth.issuer}/oauth2/v1/logout/everywhere`, { method: 'POST', headers: { ...form(body).headers, ...headers }, body: form(body).body });
+
+    // A cross-site post and a wrong nonce end nothing.
+    const crossSite = await everywhere({ nonce }, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const forged = await everywhere({ nonce: 'not-the-nonce' });
+    expect(forged.status).toBe(400);
+    expect(forged.text).toContain('<h1>This sign-out page has expired</h1>');
+    expect(forged.text).toContain('<a class="button" id="way-on" href="/account">Go to your account</a>');
+    expect(forged.text).toContain('Error code: <code>sign_out_expired</code>');
+    expect((await appTwo.get(other.jar, '/')).status).toBe(200);
+
+    const ended = await everywhere({ nonce });
+    expect(ended.status).toBe(303);
+    expect(ended.location).toBe('/oauth2/v1/logout/success');
+    await expectSignedOut(appOne, other.jar);
+    await expectSignedOut(appTwo, other.jar);
+    await auth.app.flushAudit();
+    const audited = await auth.app.services.auditEvents.list({ event: { exact: 'session.logout.everywhere' }, limit: 10 });
+    expect(audited[0]!.fields).toMatchObject({ sessions: 1, grants: 2 });
+    expect(audited[0]!.accountId).toBe(await accountIdOf(user));
+
+    const after = await request(jar, `${auth.issuer}/oauth2/v1/logout/success`);
+    expect(after.text).toContain('<p class="notice" role="status" id="ended-elsewhere">Signed out everywhere: 1 other session ended. Every browser and device must sign in again.</p>');
+    expect(after.text).toContain(`id="back-to-app" href="${appOne.url}/signed-out"`);
+    expect(after.text).not.toContain('id="sign-out-everywhere"');
+    // Used once: the same post again is refused.
+    expect((await everywhere({ nonce })).status).toBe(400);
   });
 });

@@ -1,0 +1,55 @@
+/**
+ * POST /oauth2/v1/logout/everywhere: "Sign out everywhere" on the page after a sign-out ends
+ * every other session and grant of the account that just signed out (accounts/end-account-access.ts:
+ * other browsers and devices must sign in again, refresh tokens answer invalid_grant, the
+ * sessions' apps are told by back-channel logout). Checks, in this order:
+ * - same-origin posts only (403 `forbidden`), a form or JSON body (415, 413, 400 as read-body.ts);
+ * - the sign-out's record (signed-out-record.ts) must be present, unexpired and still offer it,
+ *   and the form's `nonce` must equal the record's: otherwise 400 `sign_out_expired`, a page
+ *   leading to the account page (nothing is ended);
+ * - then the account's sessions end, audited `session.logout.everywhere`, the record keeps the
+ *   list and the way back but no longer offers it (a second post is refused), and 303 to the
+ *   success page, which says how many sessions ended.
+ */
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { Context } from 'koa';
+import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { endAccountAccess, type EndAccountAccessDeps } from '../accounts/end-account-access.ts';
+import type { Auditor } from '../audit/auditor.ts';
+import { AuthError } from '../errors/auth-error.ts';
+import { readBody } from '../http/read-body.ts';
+import { requireSameOrigin } from '../http/same-origin.ts';
+import { ACCOUNT_PATH } from '../clients/account-client.ts';
+import { safeEqual } from '../crypto/safe-equal.ts';
+import { readSignedOutRecord, writeSignedOutRecord } from './signed-out-record.ts';
+
+export const SIGN_OUT_EVERYWHERE_PATH = `${AUTH_ROUTES.logout}/everywhere`;
+
+export type SignOutEverywhereDeps = Omit<EndAccountAccessDeps, 'accessTokenTtl'> & {
+  config: { issuer: string; accessTokenTtl: number };
+  audit: Pick<Auditor, 'record'>;
+};
+
+const expired = () =>
+  new AuthError(400, 'sign_out_expired', 'This page no longer signs you out anywhere else: it has expired or was already used. To end your other sessions, sign in and choose "Sign out other sessions" on your account page.', {
+    way: { label: 'Go to your account', href: ACCOUNT_PATH, says: { way: 'account' } },
+  });
+
+export function signOutEverywhere(deps: SignOutEverywhereDeps) {
+  return async function signOutEverywhereRoute(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+    if (ctx.path !== SIGN_OUT_EVERYWHERE_PATH || ctx.method !== 'POST') return next();
+    const koa = ctx as unknown as Context;
+    requireSameOrigin(koa, deps);
+    const body = await readBody(koa);
+    const now = deps.clock();
+    const record = readSignedOutRecord(koa, now);
+    if (!record?.everywhere || !safeEqual(body.fields.nonce ?? '', record.everywhere.nonce)) throw expired();
+    const { accountId } = record.everywhere;
+    const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, accountId);
+    deps.audit.record('session.logout.everywhere', { account_id: accountId, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+    const { everywhere: _used, ...kept } = record;
+    writeSignedOutRecord(koa, { ...kept, endedElsewhere: ended.sessions }, now);
+    ctx.status = 303;
+    ctx.redirect(`${AUTH_ROUTES.logout}/success`);
+  };
+}
