@@ -8,7 +8,7 @@
  *   and the form's `nonce` must equal the record's: otherwise 400 `sign_out_expired`, a page
  *   leading to the account page (nothing is ended);
  * - then the account's sessions end, audited `session.logout.everywhere`, the record keeps the
- *   list and the way back but no longer offers it (a second post is refused), and 303 to the
+ *   list and the way back without the offer (a second post is refused), and 303 to the
  *   success page, which says how many sessions ended.
  */
 import type { KoaContextWithOIDC } from 'oidc-provider';

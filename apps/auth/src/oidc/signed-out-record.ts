@@ -7,8 +7,8 @@
  *   page's form must echo (the cookie alone never ends anything);
  * - it lives SIGNED_OUT_RECORD_MS, checked against the clock it carries (`exp`), not only the
  *   browser's expiry; a missing, forged, expired or malformed cookie reads as nothing;
- * - it is read as often as the success page is shown (a reload shows the same list) and cleared
- *   when it expires or is replaced.
+ * - it is read as often as the success page is shown (a reload shows the same list) until it
+ *   expires or is replaced.
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
@@ -42,10 +42,6 @@ export function writeSignedOutRecord(ctx: Context, record: SignedOutRecord, now:
   const capped: SignedOutRecord = { ...record, apps: record.apps.slice(0, MAX_LISTED_APPS).map((app) => ({ ...app, name: app.name.slice(0, MAX_NAME_LENGTH) })) };
   if (capped.back) capped.back = { ...capped.back, name: capped.back.name.slice(0, MAX_NAME_LENGTH) };
   ctx.cookies.set(SIGNED_OUT_COOKIE, Buffer.from(JSON.stringify(capped)).toString('base64url'), { ...cookieOptions, maxAge: Math.max(0, record.exp - now) });
-}
-
-export function clearSignedOutRecord(ctx: Context): void {
-  ctx.cookies.set(SIGNED_OUT_COOKIE, null, cookieOptions);
 }
 
 export function readSignedOutRecord(ctx: Context, now: number): SignedOutRecord | undefined {
