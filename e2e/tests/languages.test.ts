@@ -99,6 +99,8 @@ describe('the pages in German, in Chromium', () => {
     expect(await text('h1')).toBe('Anmelden');
     expect(await text('label[for=username]')).toBe('Benutzername');
     expect(await text('#forgot-password')).toBe('Passwort vergessen?');
+    // What the passkey script says, in the page's language.
+    expect(await page.getAttribute('#passkey-login [data-passkey-status]', 'data-follow')).toBe('Folgen Sie den Anweisungen Ihres Browsers oder Sicherheitsschlüssels …');
     await germanPage('login');
 
     await submitPassword(page, user, 'not-the-password-123');

@@ -10,6 +10,10 @@
  * - `form[data-passkey=register]`: its submit fetches creation options, runs the ceremony and
  *   posts `{ name, credential }` as JSON to data-register-url, then reloads the page.
  * Without WebAuthn the buttons stay hidden and the form says why.
+ * What the form says comes from its [data-passkey-status] element's data attributes, in the page's
+ * language (views/passkey-status.ts): data-unsupported, data-follow, data-signing-in, data-added,
+ * data-already, data-cancelled, data-refused, data-insecure, data-failed, and data-error-<code>
+ * for a server's refusal by its error code; English when absent.
  */
 document.addEventListener('DOMContentLoaded', () => {
   /** @type {any} */
@@ -22,27 +26,59 @@ document.addEventListener('DOMContentLoaded', () => {
     const say = (text) => {
       if (status) status.textContent = text;
     };
+    /** @param {string} what */
+    const words = (what) => (status instanceof HTMLElement && status.dataset[what]) || ENGLISH[what] || '';
     if (!lib || !lib.browserSupportsWebAuthn()) {
-      say('This browser does not support passkeys or security keys.');
+      say(words('unsupported'));
       continue;
     }
     for (const hidden of form.querySelectorAll('[data-passkey-start]')) hidden.removeAttribute('hidden');
-    if (form.dataset.passkey === 'authenticate') setupAuthenticate(lib, form, say);
-    else if (form.dataset.passkey === 'register') setupRegister(lib, form, say);
+    if (form.dataset.passkey === 'authenticate') setupAuthenticate(lib, form, say, words);
+    else if (form.dataset.passkey === 'register') setupRegister(lib, form, say, words);
   }
 });
+
+/** @type {Record<string, string>} */
+const ENGLISH = {
+  unsupported: 'This browser does not support passkeys or security keys.',
+  follow: 'Follow the instructions of your browser or security key…',
+  signingIn: 'Signing in…',
+  added: 'Passkey added.',
+  already: 'This authenticator already holds a passkey for your account.',
+  cancelled: 'The passkey request was cancelled.',
+  refused: 'The passkey request was cancelled, timed out, or refused by your authenticator.',
+  insecure: 'This page may not use passkeys (check the address).',
+  failed: 'The passkey request failed.',
+};
+
+/** A server's refusal: its error code (for the page's words) and its own description. */
+class Refusal extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(code, message) {
+    super(message);
+    this.refusal = code;
+  }
+}
 
 /**
  * The reason a ceremony failed, in words.
  * @param {any} error
+ * @param {(what: string) => string} words
  */
-function explain(error) {
+function explain(error, words) {
   const code = error && error.code;
-  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'This authenticator already holds a passkey for your account.';
-  if (code === 'ERROR_CEREMONY_ABORTED') return 'The passkey request was cancelled.';
-  if (error && error.name === 'NotAllowedError') return 'The passkey request was cancelled, timed out, or refused by your authenticator.';
-  if (error && error.name === 'SecurityError') return 'This page may not use passkeys (check the address).';
-  return (error && error.message) || 'The passkey request failed.';
+  if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return words('already');
+  if (code === 'ERROR_CEREMONY_ABORTED') return words('cancelled');
+  if (error && error.name === 'NotAllowedError') return words('refused');
+  if (error && error.name === 'SecurityError') return words('insecure');
+  if (error instanceof Refusal) {
+    const key = `error${error.refusal.replace(/(^|_)([a-z])/g, (_, __, letter) => letter.toUpperCase())}`;
+    return words(key) || error.message || words('failed');
+  }
+  return (error && error.message) || words('failed');
 }
 
 /**
@@ -57,7 +93,7 @@ async function postJson(url, body) {
     body: JSON.stringify(body),
   });
   const json = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(json.error_description || `The server answered ${response.status}.`);
+  if (!response.ok) throw new Refusal(String(json.error || ''), json.error_description || `The server answered ${response.status}.`);
   return json;
 }
 
@@ -65,8 +101,9 @@ async function postJson(url, body) {
  * @param {any} lib
  * @param {HTMLFormElement} form
  * @param {(text: string) => void} say
+ * @param {(what: string) => string} words
  */
-function setupAuthenticate(lib, form, say) {
+function setupAuthenticate(lib, form, say, words) {
   const optionsUrl = form.dataset.optionsUrl || '';
   const uid = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('uid'));
   const field = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('credential'));
@@ -76,14 +113,14 @@ function setupAuthenticate(lib, form, say) {
     const optionsJSON = await postJson(optionsUrl, { uid: uid.value });
     const answer = await lib.startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
     field.value = JSON.stringify(answer);
-    say('Signing in…');
+    say(words('signingIn'));
     form.submit();
   };
   const button = form.querySelector('[data-passkey-start]');
   if (button) {
     button.addEventListener('click', () => {
-      say('Follow the instructions of your browser or security key…');
-      run(false).catch((error) => say(explain(error)));
+      say(words('follow'));
+      run(false).catch((error) => say(explain(error, words)));
     });
   }
   if (form.dataset.conditional === 'true') {
@@ -99,18 +136,19 @@ function setupAuthenticate(lib, form, say) {
  * @param {any} lib
  * @param {HTMLFormElement} form
  * @param {(text: string) => void} say
+ * @param {(what: string) => string} words
  */
-function setupRegister(lib, form, say) {
+function setupRegister(lib, form, say, words) {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const name = /** @type {HTMLInputElement | null} */ (form.elements.namedItem('name'));
-    say('Follow the instructions of your browser or security key…');
+    say(words('follow'));
     (async () => {
       const optionsJSON = await postJson(form.dataset.optionsUrl || '', {});
       const answer = await lib.startRegistration({ optionsJSON });
       await postJson(form.dataset.registerUrl || '', { name: name ? name.value : '', credential: JSON.stringify(answer) });
-      say('Passkey added.');
+      say(words('added'));
       window.location.reload();
-    })().catch((error) => say(explain(error)));
+    })().catch((error) => say(explain(error, words)));
   });
 }

@@ -88,7 +88,7 @@ export function createForgotPasswordHandler(deps: ForgotPasswordDeps) {
           const { token } = await deps.passwordResets.issue(account.id, PASSWORD_RESET_TTL_MS);
           const url = `${deps.config.issuer}${PASSWORD_RESET_PATH}/${token}${returnQuery(returnTo)}`;
           // After the answer: its time does not depend on the mail server (nor on a match).
-          void mailer.send(recoveryMail({ to: account.email, username: account.username, url, expiresInMinutes: EXPIRES_IN_MINUTES })).catch((error: unknown) => {
+          void mailer.send(recoveryMail({ to: account.email, username: account.username, url, expiresInMinutes: EXPIRES_IN_MINUTES, language: pageLanguage(ctx) })).catch((error: unknown) => {
             deps.logger.warn({ event: 'mail.send_failed', account_id: account.id, reason: error instanceof Error ? error.message : String(error) }, 'the password-recovery mail could not be sent');
           });
         }

@@ -1,23 +1,26 @@
 /**
  * The password-recovery e-mail: plain text and a simple HTML body saying the same, the one-time
  * link, when it expires, and what to do if the user did not ask (nothing: the password stays).
+ * It is written in the language of the page the request came from (the account keeps no language).
  */
 import { html } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
-export function recoveryMail(model: { to: string; username: string; url: string; expiresInMinutes: number }): MailMessage {
+export function recoveryMail(model: { to: string; username: string; url: string; expiresInMinutes: number; language?: PageLanguage }): MailMessage {
+  const { t } = model.language ?? ENGLISH;
   const text = [
-    `Hello ${model.username},`,
+    t('mail.recovery.hello', { username: model.username }),
     '',
-    'Someone (hopefully you) asked to reset the password of your Gatehouse account. Open this link to choose a new password:',
+    t('mail.recovery.asked'),
     '',
     model.url,
     '',
-    `The link works once, for ${model.expiresInMinutes} minutes. If you did not ask for it, ignore this e-mail: your password stays as it is.`,
+    t('mail.recovery.expires', { minutes: model.expiresInMinutes }),
   ].join('\n');
-  const body = html`<p>Hello ${model.username},</p>
-<p>Someone (hopefully you) asked to reset the password of your Gatehouse account. Open this link to choose a new password:</p>
-<p><a href="${model.url}">Choose a new password</a></p>
-<p>The link works once, for ${String(model.expiresInMinutes)} minutes. If you did not ask for it, ignore this e-mail: your password stays as it is.</p>`;
-  return { to: model.to, subject: 'Reset your Gatehouse password', text, html: body.value };
+  const body = html`<p>${t('mail.recovery.hello', { username: model.username })}</p>
+<p>${t('mail.recovery.asked')}</p>
+<p><a href="${model.url}">${t('mail.recovery.choose')}</a></p>
+<p>${t('mail.recovery.expires', { minutes: model.expiresInMinutes })}</p>`;
+  return { to: model.to, subject: t('mail.recovery.subject'), text, html: body.value };
 }

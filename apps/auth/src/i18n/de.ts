@@ -49,6 +49,15 @@ export const de: Translation<AuthCatalogue> = {
   'login.continue': 'Weiter',
   'login.forgotPassword': 'Passwort vergessen?',
   'login.passkey': 'Mit einem Passkey anmelden',
+  'passkey.unsupported': 'Dieser Browser unterstützt keine Passkeys oder Sicherheitsschlüssel.',
+  'passkey.follow': 'Folgen Sie den Anweisungen Ihres Browsers oder Sicherheitsschlüssels …',
+  'passkey.signingIn': 'Anmeldung läuft …',
+  'passkey.added': 'Passkey hinzugefügt.',
+  'passkey.already': 'Dieser Authenticator enthält bereits einen Passkey für Ihr Konto.',
+  'passkey.cancelled': 'Die Passkey-Anfrage wurde abgebrochen.',
+  'passkey.refused': 'Die Passkey-Anfrage wurde abgebrochen, ist abgelaufen oder wurde von Ihrem Authenticator abgelehnt.',
+  'passkey.insecure': 'Diese Seite darf keine Passkeys verwenden (prüfen Sie die Adresse).',
+  'passkey.failed': 'Die Passkey-Anfrage ist fehlgeschlagen.',
 
   'consent.title': 'Zugriff erlauben',
   'consent.heading': (v) => html`${v.client} den Zugriff auf Ihr Konto erlauben?`,
@@ -89,6 +98,12 @@ export const de: Translation<AuthCatalogue> = {
   'forgot.noMail': 'Nach einigen Minuten keine E-Mail? Sehen Sie im Spam-Ordner nach oder fragen Sie Ihre Administration.',
   'forgot.unavailableTitle': 'Passwort-Wiederherstellung nicht verfügbar',
   'forgot.unavailable': 'Dieser Server kann keine E-Mails senden, daher können Sie Ihr Passwort hier nicht selbst zurücksetzen. Fragen Sie Ihre Administration: Sie kann Ihnen einen einmaligen Link zum Wählen eines neuen Passworts senden.',
+
+  'mail.recovery.subject': 'Ihr Gatehouse-Passwort zurücksetzen',
+  'mail.recovery.hello': (v) => `Hallo ${v.username},`,
+  'mail.recovery.asked': 'Jemand (hoffentlich Sie) hat darum gebeten, das Passwort Ihres Gatehouse-Kontos zurückzusetzen. Öffnen Sie diesen Link, um ein neues Passwort zu wählen:',
+  'mail.recovery.choose': 'Neues Passwort wählen',
+  'mail.recovery.expires': (v) => `Der Link funktioniert einmal, ${v.minutes} Minuten lang. Wenn Sie nicht darum gebeten haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.`,
 
   'formPost.title': 'Zurück zur Anwendung',
   'formPost.byHand': 'Wenn nichts passiert, fahren Sie von Hand fort.',

@@ -114,6 +114,15 @@ export const en = {
   'login.continue': 'Continue',
   'login.forgotPassword': 'Forgot password?',
   'login.passkey': 'Sign in with a passkey',
+  'passkey.unsupported': 'This browser does not support passkeys or security keys.',
+  'passkey.follow': 'Follow the instructions of your browser or security key…',
+  'passkey.signingIn': 'Signing in…',
+  'passkey.added': 'Passkey added.',
+  'passkey.already': 'This authenticator already holds a passkey for your account.',
+  'passkey.cancelled': 'The passkey request was cancelled.',
+  'passkey.refused': 'The passkey request was cancelled, timed out, or refused by your authenticator.',
+  'passkey.insecure': 'This page may not use passkeys (check the address).',
+  'passkey.failed': 'The passkey request failed.',
 
   'consent.title': 'Allow access',
   'consent.heading': (v: { client: SafeHtml }) => html`Allow ${v.client} to access your account?`,
@@ -154,6 +163,12 @@ export const en = {
   'forgot.noMail': 'No e-mail after a few minutes? Check your spam folder, or ask your administrator.',
   'forgot.unavailableTitle': 'Password recovery is not available',
   'forgot.unavailable': 'This server cannot send e-mail, so you cannot reset your password yourself here. Ask your administrator: they can send you a one-time link to choose a new password.',
+
+  'mail.recovery.subject': 'Reset your Gatehouse password',
+  'mail.recovery.hello': (v: { username: string }) => `Hello ${v.username},`,
+  'mail.recovery.asked': 'Someone (hopefully you) asked to reset the password of your Gatehouse account. Open this link to choose a new password:',
+  'mail.recovery.choose': 'Choose a new password',
+  'mail.recovery.expires': (v: { minutes: number }) => `The link works once, for ${v.minutes} minutes. If you did not ask for it, ignore this e-mail: your password stays as it is.`,
 
   'formPost.title': 'Returning to the application',
   'formPost.byHand': 'If nothing happens, continue by hand.',

@@ -1,6 +1,7 @@
 import { html } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { passkeyStatus } from './passkey-status.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { providerButtons, type FederatedProviderButton } from './federated-pages.ts';
 import { clientLine, type ClientBranding } from './client-line.ts';
@@ -66,7 +67,7 @@ ${model.linking ? '' : html`<form method="post" action="${PASSKEY_PATHS.login}" 
 <input type="hidden" name="uid" value="${model.uid}">
 <input type="hidden" name="credential" value="">
 <button type="button" class="secondary" id="passkey-sign-in" data-passkey-start hidden>${t('login.passkey')}</button>
-<p class="muted" role="status" data-passkey-status></p>
+${passkeyStatus(language)}
 </form>
 ${providerButtons(model.uid, model.providers ?? [], language)}`}`,
   });

@@ -112,4 +112,15 @@ describe('the pages in German and English', () => {
     expect(activate.text).toContain('<button type="submit" id="activate-continue">Weiter</button>');
     expect(activate.text).not.toContain(MISSING_MESSAGE_MARKER);
   });
+
+  it('the recovery e-mail is written in the language of the page it was asked on', async () => {
+    const jar = new CookieJar();
+    const body = form({ identifier: user.username });
+    const sent = await request(jar, `${server.issuer}/account/forgot-password`, { method: 'POST', headers: { ...body.headers, accept: 'text/html', 'accept-language': 'de', origin: server.issuer }, body: body.body });
+    expect(sent.status).toBe(200);
+    expect(h1(sent.text)).toBe('Sehen Sie in Ihre E-Mails');
+    const outbox = server.app.mailer as unknown as { messages(): readonly { subject: string; text: string }[] };
+    await expect.poll(() => outbox.messages()[0]?.subject).toBe('Ihr Gatehouse-Passwort zurücksetzen');
+    expect(outbox.messages()[0]!.text.startsWith(`Hallo ${user.username},\n`)).toBe(true);
+  });
 });
