@@ -192,6 +192,7 @@ export const de: Translation<AuthCatalogue> = {
   'federated.message.unverifiedEmailOf': (v) => `${v.provider} hat nicht bestätigt, dass Ihre E-Mail-Adresse ${v.email} verifiziert ist. Verifizieren Sie sie bei ${v.provider} und versuchen Sie es dann erneut.`,
   'federated.message.unverified_email': (v) => `${v.provider} hat keine verifizierte E-Mail-Adresse übermittelt, die ein neues Konto braucht. Verifizieren Sie Ihre Adresse bei ${v.provider} und versuchen Sie es dann erneut.`,
   'federated.message.attempt_expired': (v) => `Diese Anmeldung mit ${v.provider} wartet nicht mehr auf eine Antwort (sie hat zu lange gedauert oder wurde schon verwendet). Beginnen Sie sie neu.`,
+  'federated.message.attemptExpiredUnnamed': 'Diese Anmeldung beim Anbieter wartet nicht mehr auf eine Antwort (sie hat zu lange gedauert oder wurde schon verwendet). Beginnen Sie sie neu.',
   'federated.message.not_invited': (v) => `Mit Ihrem ${v.provider}-Konto ist kein Gatehouse-Konto verknüpft, und Konten für ${v.provider}-Benutzer legt die Administration an.`,
   'federated.message.account_disabled': () => 'Dieses Konto ist gesperrt. Wenden Sie sich an Ihre Administration.',
   'federated.message.unknown_provider': () => 'Diesen Anmeldedienst gibt es nicht oder er ist abgeschaltet. Melden Sie sich anders an.',

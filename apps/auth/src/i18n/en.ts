@@ -257,6 +257,7 @@ export const en = {
   'federated.message.unverifiedEmailOf': (v: { provider: string; email: string }) => `${v.provider} did not confirm that your e-mail address ${v.email} is verified. Verify it at ${v.provider}, then try again.`,
   'federated.message.unverified_email': (v: { provider: string }) => `${v.provider} did not share a verified e-mail address, which a new account needs. Verify your address at ${v.provider}, then try again.`,
   'federated.message.attempt_expired': (v: { provider: string }) => `This sign-in with ${v.provider} is no longer waiting for an answer (it took too long, or was already used). Start it again.`,
+  'federated.message.attemptExpiredUnnamed': 'This sign-in with the provider is no longer waiting for an answer (it took too long, or was already used). Start it again.',
   'federated.message.not_invited': (v: { provider: string }) => `No Gatehouse account is linked to your ${v.provider} account, and accounts for ${v.provider} users are created by an administrator.`,
   'federated.message.account_disabled': (_: { provider: string }) => 'This account is disabled. Contact your administrator.',
   'federated.message.unknown_provider': (_: { provider: string }) => 'This sign-in provider does not exist or is turned off. Sign in another way.',

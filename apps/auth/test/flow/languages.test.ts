@@ -123,4 +123,24 @@ describe('the pages in German and English', () => {
     await expect.poll(() => outbox.messages()[0]?.subject).toBe('Ihr Gatehouse-Passwort zurücksetzen');
     expect(outbox.messages()[0]!.text.startsWith(`Hallo ${user.username},\n`)).toBe(true);
   });
+
+  it('the federated refusal pages are in German', async () => {
+    const jar = new CookieJar();
+    const uid = uidOf((await page(jar, authorizeUrl(server), 'de')).text);
+    const post = (path: string, fields: Record<string, string>) => {
+      const body = form(fields);
+      return request(jar, `${server.issuer}${path}`, { method: 'POST', headers: { ...body.headers, accept: 'text/html', 'accept-language': 'de' }, body: body.body });
+    };
+    const unknown = await post('/login/federated/nope', { uid });
+    expect(unknown.status).toBe(404);
+    expect(h1(unknown.text)).toBe('Unbekannter Anbieter');
+    expect(unknown.text).toContain('<p class="error" role="alert">Diesen Anmeldedienst gibt es nicht oder er ist abgeschaltet. Melden Sie sich anders an.</p>');
+    expect(unknown.text).toContain(`<a class="button secondary" href="/interaction/${uid}" id="federated-other-way">Anders anmelden</a>`);
+    expect(unknown.text).toContain('<button type="submit" class="secondary" id="federated-back">Zurück zu Test App</button>');
+    const expired = await post('/login/federated-choice', { uid, choice: 'create' });
+    expect(expired.status).toBe(400);
+    expect(h1(expired.text)).toBe('Anmeldung abgelaufen');
+    expect(expired.text).toContain('<p class="error" role="alert">Diese Anmeldung beim Anbieter wartet nicht mehr auf eine Antwort (sie hat zu lange gedauert oder wurde schon verwendet). Beginnen Sie sie neu.</p>');
+    for (const refusal of [unknown, expired]) expect(refusal.text).not.toContain(MISSING_MESSAGE_MARKER);
+  });
 });

@@ -35,10 +35,16 @@ const STATUS: Record<FederatedRefusalCode, number> = {
   already_linked: 409,
 };
 
-/** What the page and the error say about a refusal (i18n catalogue `federated.message.<code>`), in `language`; the error's message is English. */
-export function federatedMessage(code: FederatedRefusalCode, providerName: string, detail?: { email?: string }, language: PageLanguage = ENGLISH): string {
-  if (code === 'unverified_email' && detail?.email) return language.t('federated.message.unverifiedEmailOf', { provider: providerName, email: detail.email });
-  return language.t(`federated.message.${code}`, { provider: providerName });
+/**
+ * What the page and the error say about a refusal (i18n catalogue `federated.message.<code>`), in
+ * `language`; the error's message is English. Without a provider (an attempt this browser no longer
+ * holds) the words do without its name.
+ */
+export function federatedMessage(code: FederatedRefusalCode, providerName: string | undefined, detail?: { email?: string }, language: PageLanguage = ENGLISH): string {
+  if (providerName === undefined && code === 'attempt_expired') return language.t('federated.message.attemptExpiredUnnamed');
+  const provider = providerName ?? language.t('federated.theProvider');
+  if (code === 'unverified_email' && detail?.email) return language.t('federated.message.unverifiedEmailOf', { provider, email: detail.email });
+  return language.t(`federated.message.${code}`, { provider });
 }
 
 export function federatedError(code: FederatedRefusalCode, providerName: string, detail?: { email?: string }): AuthError {
@@ -68,7 +74,7 @@ export async function showFederatedRefusal(
   const language = pageLanguage(ctx);
   ctx.body = federatedErrorPage({
     title: language.t(`federated.title.${code}`),
-    message: federatedMessage(code, upstream?.displayName ?? language.t('federated.theProvider'), detail, language),
+    message: federatedMessage(code, upstream?.displayName, detail, language),
     language,
     code,
     ...(ctx.state.requestId ? { requestId: String(ctx.state.requestId) } : {}),
