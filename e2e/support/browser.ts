@@ -63,9 +63,24 @@ export async function shownTotpSecret(page: Page): Promise<string> {
  */
 export async function submitCode(page: Page, user: E2eUser): Promise<void> {
   if (await page.locator('#totp-secret').count()) user.totpSecret = await shownTotpSecret(page);
+  await showCodeForm(page);
   await page.fill('#code', await nextCode(user));
   await navigateBy(page, () => page.click(CODE_SUBMIT));
   await confirmRecoveryCodes(page);
+}
+
+/**
+ * On the second-factor page: when another method is offered first (a passkey or push used last,
+ * or preferred), opens "Try another method" so the code form shows.
+ */
+export async function showCodeForm(page: Page): Promise<void> {
+  await showMethod(page, '#code');
+}
+
+/** On the second-factor page: opens "Try another method" when `selector` (a method's field or button) is behind it. */
+export async function showMethod(page: Page, selector: string): Promise<void> {
+  const closed = await page.locator('#other-methods:not([open])').count();
+  if (closed && (await page.locator(`#other-methods ${selector}`).count())) await page.click('#try-another');
 }
 
 /** On the recovery-codes step (shown until confirmed): "I have saved them". No-op elsewhere. */

@@ -124,7 +124,7 @@ describe('issue 10, the account page in Chromium', () => {
     expect(await text(b, 'p.error')).toBe('Invalid username or password.');
     user.password = fresh;
     await submitPassword(b, user);
-    expect(await text(b, 'h1')).toBe('Two-step verification');
+    expect(await text(b, 'h1')).toBe("Confirm it's you");
   });
 
   it('A re-enrolls TOTP: the current code first, then the new app\'s code; a fresh browser signs in with the new app', async () => {

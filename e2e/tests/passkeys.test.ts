@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { cspViolationsOf, launchBrowser, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, screenshot, showMethod, signIn, submitPassword } from '../support/browser.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -140,7 +140,8 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
     await signOutEverywhere();
     await page.goto(`${stack.appOneUrl}/`);
     await submitPassword(page, user);
-    expect((await page.locator('h1').textContent())?.trim()).toBe('Two-step verification');
+    expect((await page.locator('h1').textContent())?.trim()).toBe("Confirm it's you");
+    await showMethod(page, '#use-passkey');
     await page.waitForSelector('#use-passkey:not([hidden])');
     await Promise.all([page.waitForURL(`${stack.appOneUrl}/`, { timeout: 20_000 }), page.click('#use-passkey')]);
     expect((await page.locator('#user-name').textContent())?.trim()).toBe(user.name);

@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, navigateBy, screenshot, signIn, submitPassword } from '../support/browser.ts';
+import { launchBrowser, navigateBy, screenshot, showMethod, signIn, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
@@ -55,6 +55,7 @@ async function pressEnterOn(page: Page, selector: string): Promise<void> {
 async function signInWithPush(laptop: Page, appUrl: string): Promise<string> {
   await laptop.goto(`${appUrl}/`);
   await submitPassword(laptop, user);
+  await showMethod(laptop, '#send-push');
   await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
   const number = (await laptop.locator('#push-number').textContent())?.trim();
   expect(number).toMatch(/^\d{2}$/);

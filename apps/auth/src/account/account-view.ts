@@ -20,9 +20,10 @@ import { ACCOUNT_CLIENT_ID, accountClientMetadata, accountSignInUrl } from '../c
 import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
 import { linkedProviders, type LinkedProvidersDeps } from './linked-providers.ts';
 import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
+import { preferredFactorView } from './preferred-factor-view.ts';
 import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';
 
-export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients'>;
+export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients' | 'factorPreferences'>;
 
 const NOTICES: Record<string, string> = {
   password: 'Your password was changed. Your other sessions were signed out.',
@@ -30,6 +31,7 @@ const NOTICES: Record<string, string> = {
   sessions: 'Your other sessions were signed out.',
   apps: "The application's access was revoked. Its sign-ins and refresh tokens ended.",
   links: 'The provider was unlinked: it no longer signs you in here.',
+  factor: 'Saved. Your next sign-in offers this method first.',
 };
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -61,22 +63,25 @@ export interface AccountRenderOptions {
   notice?: string;
   error?: { section: AccountSection; error: AuthError };
   totpEnrollment?: AccountPageModel['totpEnrollment'];
+  /** A refused choice of the preferred factor (preferred-factor.ts), shown in its section. */
+  preferredFactorError?: AuthError;
 }
 
 /** Answers with the account page of `signedIn` (HTML). */
 export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedIn: SignedIn, options: AccountRenderOptions = {}): Promise<void> {
   const { account } = signedIn;
-  const [devices, recoveryCodesRemaining, passkeys, sessions, apps, links] = await Promise.all([
+  const [devices, recoveryCodesRemaining, passkeys, sessions, apps, links, preferredFactor] = await Promise.all([
     deps.devices.listByAccount(account.id),
     deps.recoveryCodes.remaining(account.id),
     deps.passkeys.listByAccount(account.id),
     sessionsOf(deps, signedIn),
     connectedApps(deps, account.id),
     linkedProviders(deps, account.id),
+    preferredFactorView(deps, account, options.preferredFactorError),
   ]);
   const error = options.error;
   if (error) for (const [name, value] of Object.entries(error.error.headers)) ctx.set(name, value);
-  ctx.status = options.status ?? error?.error.status ?? 200;
+  ctx.status = options.status ?? error?.error.status ?? options.preferredFactorError?.status ?? 200;
   ctx.type = 'html';
   ctx.body = accountPage({
     profile: { username: account.username, email: account.email, name: account.name, groups: account.groups },
@@ -87,6 +92,7 @@ export async function renderAccount(ctx: Context, deps: AccountViewDeps, signedI
     sessions,
     apps,
     links,
+    preferredFactor,
     ...(options.notice ? { notice: options.notice } : {}),
     ...(error ? { error: { section: error.section, code: error.error.code, message: error.error.message } } : {}),
     ...(options.totpEnrollment ? { totpEnrollment: options.totpEnrollment } : {}),

@@ -8,12 +8,17 @@
  *   (the answers do not tell the cases apart); never a 500;
  * - the POST is same-origin only (403); the new password, typed twice, follows the policy
  *   (new-password.ts); a refusal shows the form again with the error and does not use the link;
- * - where the account has a second factor to type (a TOTP authenticator or recovery codes), the form
- *   asks for its code too, checked after the new password passes the policy and before the link is
- *   used, under the login's regulation of second factors (account/reauthenticate.ts requireCurrentFactor
- *   on the account's `mfa:` key: 429 with Retry-After, a wrong code 401 and counted; the password keys
- *   are not, a lockout by password guessing is what a reset clears); an empty code is 400
- *   `code_required`, not counted;
+ * - where the account has a second factor (a TOTP authenticator, recovery codes, a passkey), the form
+ *   asks for it too: a code (TOTP or recovery code) when it has one, its passkey (a WebAuthn assertion
+ *   in `credential`, answering a challenge of POST <link>/passkey-options bound to this account's
+ *   reset) when it has one, either one when it has both; checked after the new password passes the
+ *   policy and before the link is used, under the login's regulation of second factors
+ *   (account/reauthenticate.ts requireCurrentFactor and requirePasskey on the account's `mfa:` key:
+ *   429 with Retry-After, a wrong answer 401 and counted; the password keys are not, a lockout by
+ *   password guessing is what a reset clears); nothing given is 400 `code_required` (a code is
+ *   accepted) or `passkey_required` (only the passkey is), not counted;
+ * - POST <link>/passkey-options (same origin, a live link of an account with a passkey, else 410 or
+ *   404 `passkey_unknown`) answers the WebAuthn request options (JSON) listing the account's passkeys;
  * - `?return=/interaction/<uid>` (account/recovery-return.ts) is kept on the form and makes the
  *   final page's sign-in link go back to that sign-in page (so the user returns to the app);
  * - success uses the link (once, atomically), sets the password (argon2id), ends EVERY session
@@ -29,17 +34,23 @@ import { lockoutKeys } from '../admin/user-admin.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
+import { CREDENTIAL_MAX } from '../passkeys/read-credential.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { passwordResetDonePage, passwordResetPage } from '../views/account-page.ts';
 import { newPassword } from './new-password.ts';
-import { requireCurrentFactor, type ReauthenticateDeps } from './reauthenticate.ts';
+import { requireCurrentFactor, requirePasskey, type ReauthenticateDeps } from './reauthenticate.ts';
+import { authenticationOptions } from '../passkeys/authentication.ts';
+import { ceremonyDeps, type CeremonyServices } from '../passkeys/ceremony-deps.ts';
+import type { ResetFactor } from '../views/reset-factor-fields.ts';
 import { recoveryReturn, returnQuery, signInAgainUrl } from './recovery-return.ts';
 
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
+export const PASSWORD_RESET_PASSKEY_ROUTE = `${PASSWORD_RESET_ROUTE}/passkey-options`;
 
 export type PasswordResetPageDeps = OriginDeps &
   ReauthenticateDeps &
+  CeremonyServices &
   Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
     config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
   };
@@ -48,11 +59,14 @@ const invalidLink = () =>
   new AuthError(410, 'reset_link_invalid', 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one. Ask your administrator for a new link.');
 
 /** The token of the path; the access log names the pattern instead of the path (the token is a credential). */
-function takeToken(ctx: Context): string {
+function takeToken(ctx: Context, route = PASSWORD_RESET_ROUTE): string {
   const token = String(ctx.params.token ?? '');
-  ctx.state.accessLogPath = PASSWORD_RESET_ROUTE;
+  ctx.state.accessLogPath = route;
   return token;
 }
+
+/** What a passkey assertion on a reset link answers: a challenge bound to this account's reset. */
+const resetBinding = (account: Account): string => `password-reset:${account.id}`;
 
 async function liveAccount(deps: PasswordResetPageDeps, token: string): Promise<Account> {
   const accountId = await deps.passwordResets.peek(token);
@@ -61,9 +75,29 @@ async function liveAccount(deps: PasswordResetPageDeps, token: string): Promise<
   return account;
 }
 
-/** Whether the reset asks for a second-factor code: the account has TOTP or unused recovery codes. */
-async function asksSecondFactor(deps: PasswordResetPageDeps, account: Account): Promise<boolean> {
-  return account.totpEnrolled || (await deps.recoveryCodes.remaining(account.id)) > 0;
+/**
+ * What the reset asks for: a code when the account has TOTP or unused recovery codes, its passkey
+ * when it has one; undefined when it has neither.
+ */
+async function resetFactor(deps: PasswordResetPageDeps, account: Account, token: string): Promise<ResetFactor | undefined> {
+  const [recovery, passkeys] = await Promise.all([deps.recoveryCodes.remaining(account.id), deps.passkeys.countByAccount(account.id)]);
+  const code = account.totpEnrolled || recovery > 0;
+  if (!code && passkeys === 0) return undefined;
+  return { code, ...(passkeys > 0 ? { passkeyOptionsUrl: `${PASSWORD_RESET_PATH}/${token}/passkey-options` } : {}) };
+}
+
+/** Checks the second factor of the form against what the reset asks for (see the rules above). */
+async function requireResetFactor(ctx: Context, deps: PasswordResetPageDeps, account: Account, factor: ResetFactor, fields: Record<string, string | undefined>): Promise<void> {
+  const keys = [`mfa:${account.username.toLowerCase()}`];
+  const credential = fields.credential ?? '';
+  if (factor.passkeyOptionsUrl && credential !== '') {
+    await requirePasskey(ctx, deps, account, resetBinding(account), credential.slice(0, CREDENTIAL_MAX), keys);
+    return;
+  }
+  const code = (fields.code ?? '').trim();
+  if (!factor.code) throw new AuthError(400, 'passkey_required', 'Confirm it is you with your passkey or security key: press "Use my passkey and set the password".');
+  if (code === '') throw new AuthError(400, 'code_required', 'Enter the code of your authenticator app or a recovery code.');
+  await requireCurrentFactor(ctx, deps, account, /^[0-9 ]+$/.test(code) ? code.replace(/ /g, '') : code, keys);
 }
 
 const actionOf = (ctx: Context, token: string) => `${PASSWORD_RESET_PATH}/${token}${returnQuery(recoveryReturn(ctx.query.return))}`;
@@ -74,7 +108,8 @@ export function createPasswordResetFormHandler(deps: PasswordResetPageDeps) {
     const account = await liveAccount(deps, token);
     ctx.status = 200;
     ctx.type = 'html';
-    ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), secondFactor: await asksSecondFactor(deps, account) });
+    const secondFactor = await resetFactor(deps, account, token);
+    ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), ...(secondFactor ? { secondFactor } : {}) });
   };
 }
 
@@ -84,16 +119,12 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
     requireSameOrigin(ctx, deps);
     const account = await liveAccount(deps, token);
     const action = actionOf(ctx, token);
-    const secondFactor = await asksSecondFactor(deps, account);
+    const secondFactor = await resetFactor(deps, account, token);
     await formPage(ctx, {
       read: () => readBody(ctx),
       async run(body) {
         const password = newPassword(body);
-        if (secondFactor) {
-          const code = (body.fields.code ?? '').trim();
-          if (code === '') throw new AuthError(400, 'code_required', 'Enter the code of your authenticator app or a recovery code.');
-          await requireCurrentFactor(ctx, deps, account, /^[0-9 ]+$/.test(code) ? code.replace(/ /g, '') : code, [`mfa:${account.username.toLowerCase()}`]);
-        }
+        if (secondFactor) await requireResetFactor(ctx, deps, account, secondFactor, body.fields);
         const hash = await hashPassword(password);
         if ((await deps.passwordResets.consume(token)) !== account.id) throw invalidLink();
         await deps.accounts.setPassword(account.id, hash);
@@ -113,9 +144,21 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
         if (body.json || error.code === 'reset_link_invalid') return false;
         ctx.status = error.status;
         ctx.type = 'html';
-        ctx.body = passwordResetPage({ username: account.username, action, secondFactor, error: { code: error.code, message: error.message } });
+        ctx.body = passwordResetPage({ username: account.username, action, ...(secondFactor ? { secondFactor } : {}), error: { code: error.code, message: error.message } });
         return true;
       },
     });
+  };
+}
+
+export function createPasswordResetPasskeyOptionsHandler(deps: PasswordResetPageDeps) {
+  return async function passwordResetPasskeyOptions(ctx: Context): Promise<void> {
+    const token = takeToken(ctx, PASSWORD_RESET_PASSKEY_ROUTE);
+    requireSameOrigin(ctx, deps);
+    const account = await liveAccount(deps, token);
+    const allow = await deps.passkeys.listByAccount(account.id);
+    if (allow.length === 0) throw new AuthError(404, 'passkey_unknown', 'No passkey is registered for this account.');
+    ctx.status = 200;
+    ctx.body = await authenticationOptions(ceremonyDeps(deps), resetBinding(account), { userVerification: 'preferred', allow });
   };
 }

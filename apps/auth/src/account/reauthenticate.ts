@@ -7,7 +7,10 @@
  *   password against the password keys, a code against the second-factor keys, so the page
  *   cannot be used to guess past the login's limits;
  * - a TOTP code is accepted once (the account's last used step, like the login); a recovery
- *   code (any input that is not 6 digits) is used up.
+ *   code (any input that is not 6 digits) is used up;
+ * - a passkey assertion must answer a challenge issued for the same purpose (`binding`), once, with
+ *   one of the account's credentials (passkeys/authentication.ts); a refusal is 401 with the
+ *   passkey's stable code, and a counter regression is audited `passkey.clone_suspected`.
  */
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
@@ -16,6 +19,9 @@ import { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { regulateAttempt, type RegulateAttemptDeps } from '../regulation/regulate-attempt.ts';
 import { passwordKeys, secondFactorKeys } from '../regulation/regulation-keys.ts';
+import { auditCloneSuspected } from '../passkeys/audit-clone.ts';
+import { PasskeyAssertionRefused, verifyAuthentication } from '../passkeys/authentication.ts';
+import { ceremonyDeps, type CeremonyServices } from '../passkeys/ceremony-deps.ts';
 
 export type ReauthenticateDeps = RegulateAttemptDeps & Pick<HandlerServices, 'knownDevices' | 'accounts' | 'totp' | 'recoveryCodes' | 'clock'>;
 
@@ -52,5 +58,26 @@ export async function requireCurrentFactor(ctx: Context, deps: ReauthenticateDep
     }
     const result = await deps.recoveryCodes.consume(account.id, code);
     return result === 'accepted' ? undefined : new AuthError(401, 'invalid_code', 'This code is not correct. Enter the current code of your authenticator app or an unused recovery code.');
+  });
+}
+
+/** A WebAuthn assertion of one of the account's passkeys, answering a challenge issued for `binding`. */
+export async function requirePasskey(
+  ctx: Context,
+  deps: ReauthenticateDeps & CeremonyServices & Pick<HandlerServices, 'audit'>,
+  account: Account,
+  binding: string,
+  credential: string,
+  keys: string[],
+): Promise<void> {
+  await regulated(deps, keys, async () => {
+    try {
+      await verifyAuthentication(ceremonyDeps(deps), binding, credential, { userVerification: 'preferred', accountId: account.id });
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof PasskeyAssertionRefused)) throw error;
+      auditCloneSuspected(ctx, deps.audit, error);
+      return error;
+    }
   });
 }

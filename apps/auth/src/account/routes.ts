@@ -2,15 +2,24 @@ import Router from '@koa/router';
 import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from '../clients/account-client.ts';
 import { accountCallback, createAccountPageHandler, type AccountViewDeps } from './account-view.ts';
 import { createChangePasswordHandler, type ChangePasswordDeps } from './change-password.ts';
-import { createPasswordResetFormHandler, createPasswordResetHandler, PASSWORD_RESET_ROUTE, type PasswordResetPageDeps } from './password-reset-page.ts';
+import {
+  createPasswordResetFormHandler,
+  createPasswordResetHandler,
+  createPasswordResetPasskeyOptionsHandler,
+  PASSWORD_RESET_PASSKEY_ROUTE,
+  PASSWORD_RESET_ROUTE,
+  type PasswordResetPageDeps,
+} from './password-reset-page.ts';
 import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
 import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
 import { CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler, type RevokeAppDeps } from './connected-apps.ts';
 import { createForgotPasswordFormHandler, createForgotPasswordHandler, FORGOT_PASSWORD_PATH, type ForgotPasswordDeps } from './forgot-password.ts';
 import { createRemoveLinkHandler, LINKED_PROVIDERS_REMOVE_PATH, type RemoveLinkDeps } from './remove-link.ts';
+import { createPreferredFactorHandler, type PreferredFactorDeps } from './preferred-factor.ts';
+import { PREFERRED_FACTOR_PATH } from '../views/preferred-factor-section.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps & PreferredFactorDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
@@ -22,7 +31,9 @@ export const ACCOUNT_ROUTES = [
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
   CONNECTED_APPS_REVOKE_PATH,
   LINKED_PROVIDERS_REMOVE_PATH,
+  PREFERRED_FACTOR_PATH,
   PASSWORD_RESET_ROUTE,
+  PASSWORD_RESET_PASSKEY_ROUTE,
   FORGOT_PASSWORD_PATH,
 ] as const;
 
@@ -37,9 +48,11 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
   router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
   router.post(LINKED_PROVIDERS_REMOVE_PATH, createRemoveLinkHandler(deps));
+  router.post(PREFERRED_FACTOR_PATH, createPreferredFactorHandler(deps));
   router.get(FORGOT_PASSWORD_PATH, createForgotPasswordFormHandler(deps));
   router.post(FORGOT_PASSWORD_PATH, createForgotPasswordHandler(deps));
   router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
   router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
+  router.post(PASSWORD_RESET_PASSKEY_ROUTE, createPasswordResetPasskeyOptionsHandler(deps));
   return router;
 }

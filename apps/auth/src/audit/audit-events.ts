@@ -159,6 +159,8 @@ export interface AuditFields {
   'account.totp_reenrolled': { account_id: string; ip: string; sessions: number; grants: number };
   'account.totp_reenroll.refused': { account_id: string; ip: string; step: 'current' | 'confirm'; reason: 'invalid_code' | 'code_replayed' | 'invalid_current_password' };
   /** "Sign out other sessions" on the account page. */
+  /** The second factor offered first at sign-in, set on the account page (`last_used`: the one used last). */
+  'account.preferred_factor_set': { account_id: string; ip: string; factor: 'totp' | 'push' | 'passkey' | 'last_used' };
   'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
   /** An operator issued a one-time password-reset link (its expiry, never the token). */
   'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };

@@ -55,6 +55,8 @@ export type AuthErrorCode =
   // "Forgot password?" (account/forgot-password.ts).
   | 'identifier_required'
   | 'code_required'
+  | 'factor_not_enrolled'
+  | 'passkey_required'
   | 'password_recovery_unavailable'
   // "Sign out everywhere" after a sign-out (oidc/sign-out-everywhere.ts).
   | 'sign_out_expired'

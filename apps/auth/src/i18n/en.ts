@@ -55,6 +55,8 @@ const errors = {
   'error.reset_link_invalid': 'This password-reset link is not valid: it has expired, was already used, or was replaced by a newer one.',
   'error.identifier_required': 'Enter your username or email address.',
   'error.code_required': 'Enter the code of your authenticator app or a recovery code.',
+  'error.factor_not_enrolled': 'Your account does not have this sign-in method.',
+  'error.passkey_required': 'Confirm it is you with your passkey or security key.',
   'error.password_recovery_unavailable': 'Password recovery is not available on this server.',
   'error.unknown_provider': 'This sign-in provider does not exist or is turned off. Sign in another way.',
   'error.upstream_unavailable': 'The sign-in provider could not be reached. Try again in a moment or sign in another way.',

@@ -5,6 +5,7 @@ import { ENROLLMENT_RESTART_PATH, mfaPage } from '../views/mfa-page.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { pageBranding, redirectOrigin, type Interaction, type PendingLogin } from './interaction-state.ts';
 import { respond } from './respond.ts';
+import { orderFactors, type MfaMethod } from '../mfa/factor-order.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from './deps.ts';
 
@@ -15,14 +16,16 @@ export { ENROLLMENT_RESTART_PATH };
 export const RECOVERY_CODES_SAVED_PATH = '/mfa/recovery-codes/saved';
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
 
-export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'totpEnrollments' | 'devices' | 'recoveryCodes' | 'passkeys' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
+export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'totpEnrollments' | 'devices' | 'recoveryCodes' | 'passkeys' | 'factorPreferences' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
  * Renders the second-factor challenge (and the TOTP enrollment when one is pending: the
  * account's kept secret, the same on every view, with "Start over"). The methods
  * offered are TOTP always, push when the account has a device, passkey when it has a WebAuthn
- * credential, recovery when it has unused codes;
- * with a PENDING `push` the page is the WAITING page (the number and its poller).
+ * credential, recovery when it has unused codes; the page offers one first, alone (the method in
+ * use on this page, else the preferred one, else the one used last: mfa/factor-order.ts) and the
+ * others behind "Try another method"; with a PENDING `push` the page is the WAITING page (the
+ * number and its poller). The JSON body lists the methods in their fixed order.
  */
 export async function renderMfaStep(
   ctx: Context,
@@ -34,8 +37,8 @@ export async function renderMfaStep(
     status: number;
     error?: { code: string; message: string };
     push?: PushTransaction;
-    /** The refusal was of a recovery code: keep its box open. */
-    recoveryOpen?: boolean;
+    /** The method the refused request used: it stays first (a recovery code's box stays open). */
+    using?: MfaMethod;
     /** A message that is not an error (e.g. after "Start over"). */
     notice?: string;
     /** Extra members of the JSON body (e.g. the push `state` of a refusal). */
@@ -51,12 +54,14 @@ export async function renderMfaStep(
     const otpauthUri = deps.totp.uri(secret, { issuer: `Gatehouse (${issuerName})`, label: pending.username });
     enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri) };
   }
-  const [devices, recoveryCodes, passkeys] = await Promise.all([
+  const [devices, recoveryCodes, passkeys, preference] = await Promise.all([
     deps.devices.countByAccount(pending.accountId),
     deps.recoveryCodes.remaining(pending.accountId),
     deps.passkeys.countByAccount(pending.accountId),
+    deps.factorPreferences.find(pending.accountId),
   ]);
-  const methods = ['totp', ...(devices > 0 ? ['push'] : []), ...(passkeys > 0 ? ['passkey'] : []), ...(recoveryCodes > 0 ? ['recovery'] : [])];
+  const methods: MfaMethod[] = ['totp', ...(devices > 0 ? (['push'] as const) : []), ...(passkeys > 0 ? (['passkey'] as const) : []), ...(recoveryCodes > 0 ? (['recovery'] as const) : [])];
+  const order = orderFactors(methods, { using: options.using, preferred: preference.preferred, lastUsed: preference.lastUsed });
   const waiting = push?.state === 'PENDING' ? push : undefined;
   // The page's forms (a code, a recovery code) succeed with a 302 to the client, and Chromium
   // applies this page's form-action to that redirect.
@@ -70,11 +75,8 @@ export async function renderMfaStep(
       enrollment,
       error: error?.message,
       ...(options.notice ? { notice: options.notice } : {}),
-      ...(options.recoveryOpen ? { recoveryOpen: true } : {}),
       errorCode: error?.code,
-      push: methods.includes('push'),
-      passkey: methods.includes('passkey'),
-      recovery: methods.includes('recovery'),
+      methods: order,
       waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id), expiresInSeconds: Math.max(0, Math.ceil((waiting.expiresAt - deps.clock()) / 1000)) },
     });
   if (waiting) {

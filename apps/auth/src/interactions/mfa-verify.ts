@@ -16,14 +16,15 @@
  * - success finishes the interaction and resumes the authorization inside this request, so the
  *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session
  *   cookie, with the method's amr (mfa/complete-login.ts);
- * - any other refusal re-renders the challenge with the error's status and message
- *   (http/form-page.ts).
+ * - any other refusal re-renders the challenge with the error's status and message, the refused
+ *   method offered first (http/form-page.ts).
  */
 import type { Context, Next } from 'koa';
 import type { AuthError } from '../errors/auth-error.ts';
 import { formPage } from '../http/form-page.ts';
 import type { ParsedBody } from '../http/read-body.ts';
 import { renderMfaStep, type MfaStepDeps } from './mfa-step.ts';
+import { isMfaMethod } from '../mfa/factor-order.ts';
 import { readMfaRequest, readSecondFactor, type MfaRequest, type ReadMfaRequestDeps } from './mfa/read-mfa-request.ts';
 import { regulateSecondFactor, type SecondFactorAttemptDeps } from './mfa/second-factor-attempt.ts';
 import { verifyPush, type VerifyPushDeps } from './mfa/verify-push.ts';
@@ -54,7 +55,8 @@ export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
 async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest & { body: ParsedBody }, error: AuthError): Promise<boolean> {
   if (error.code === 'interaction_expired' || error.code === 'password_required') return false;
   const { interaction, pending, json } = request;
-  const recoveryOpen = request.body.fields.method === 'recovery';
-  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message }, ...(recoveryOpen ? { recoveryOpen } : {}) });
+  const method = request.body.fields.method ?? 'totp';
+  const using = isMfaMethod(method) ? method : undefined;
+  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message }, ...(using ? { using } : {}) });
   return true;
 }

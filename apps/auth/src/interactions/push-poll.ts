@@ -83,6 +83,7 @@ export function createPushPollHandler(deps: PushPollDeps) {
           json,
           status: error.status,
           error: { code: error.code, message: error.message },
+          using: 'push',
           extra: { state: push.state },
         });
         return true;

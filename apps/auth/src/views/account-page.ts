@@ -9,6 +9,8 @@ import type { Device } from '../devices/device-store.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
+import { preferredFactorSection, type PreferredFactorView } from './preferred-factor-section.ts';
+import { resetFactorFields, resetFormAttributes, resetScripts, type ResetFactor } from './reset-factor-fields.ts';
 
 const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
@@ -63,6 +65,8 @@ export interface AccountPageModel {
   notice?: string;
   /** A refused form: its section shows the message and code. */
   error?: { section: AccountSection; code: string; message: string };
+  /** The second factor offered first at sign-in (views/preferred-factor-section.ts). */
+  preferredFactor?: PreferredFactorView;
   /** Second step of a TOTP re-enrollment: the new secret to scan and confirm. */
   totpEnrollment?: { sealed: string; secret: string; qrSvg: string };
 }
@@ -233,6 +237,7 @@ ${passwordSection(model)}
 ${totpSection(model)}
 ${devicesSection(model)}
 ${passkeysSection(model.passkeys)}
+${preferredFactorSection(model.preferredFactor)}
 ${sessionsSection(model)}
 ${appsSection(model)}
 ${linksSection(model)}
@@ -241,21 +246,20 @@ ${linksSection(model)}
 }
 
 /** The page of a password-reset link: a new password, twice. */
-export function passwordResetPage(model: { username: string; action: string; secondFactor?: boolean; error?: { code: string; message: string } }): string {
+export function passwordResetPage(model: { username: string; action: string; secondFactor?: ResetFactor; error?: { code: string; message: string } }): string {
   return layout({
     title: 'Choose a new password',
+    scripts: resetScripts(model.secondFactor),
     body: html`<h1>Choose a new password</h1>
 <p>For <strong id="reset-username">${model.username}</strong>. This link works once.</p>
 ${model.error ? html`<p class="error" role="alert" id="reset-error">${model.error.message}</p>
 <p class="muted">Error code: <code>${model.error.code}</code></p>` : ''}
-<form method="post" action="${model.action}">
+<form method="post" action="${model.action}"${resetFormAttributes(model.secondFactor)}>
 <label for="reset-new-password">New password</label>
 <input id="reset-new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
 <label for="reset-new-password-confirm">New password again</label>
 <input id="reset-new-password-confirm" name="new_password_confirm" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
-${model.secondFactor ? html`<label for="reset-code">Code from your authenticator app, or a recovery code</label>
-<input id="reset-code" name="code" autocomplete="one-time-code" required maxlength="64" aria-describedby="reset-code-hint">
-<p class="muted" id="reset-code-hint">Your account has a second factor: confirm it's you before the new password is set.</p>` : ''}
+${resetFactorFields(model.secondFactor)}
 <button type="submit" id="reset-password">Set the new password</button>
 </form>
 <p class="muted">At least 12 characters; any characters, spaces included. Common and breached passwords are refused. Every session of your account is signed out.</p>`,

@@ -131,7 +131,7 @@ describe.each(TEST_ENGINES)('the sign-in pages on %s', (engine) => {
     expect(posted.location).toBe(`/interaction/${uid}`);
     const shown = await page(jar, `${server.issuer}/interaction/${uid}`);
     expect(shown.status).toBe(200);
-    expect(h1(shown.text)).toBe('Two-step verification');
+    expect(h1(shown.text)).toBe("Confirm it's you");
     expect(shown.text).toContain(`<input type="hidden" name="uid" value="${uid}">`);
   });
 

@@ -1,6 +1,7 @@
 /**
  * Ending a login whose second factor passed. Rules:
- * - the success is audited `login.mfa.success` with its method (and a push's id) and counted;
+ * - the success is audited `login.mfa.success` with its method (and a push's id) and counted, and
+ *   a TOTP code, push or passkey is recorded as the account's last used factor (a recovery code is not);
  * - the interaction ends logged in with the method's amr (RFC 8176: TOTP and recovery codes
  *   `pwd otp`; push `pwd swk user`, proof of a software-held device key plus the user's presence
  *   shown by picking the number; a passkey `pwd hwk|swk` and `user` when verified), acr `urn:gatehouse:loa:mfa`, remembered for SSO, at the
@@ -50,7 +51,7 @@ export function passkeyAmr(deviceType: 'singleDevice' | 'multiDevice', userVerif
 
 export type { PassedFactor };
 
-export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts' | 'accountLinks' | 'totpEnrollments'>;
+export type CompleteLoginDeps = Pick<HandlerServices, 'provider' | 'clock' | 'audit' | 'metrics' | 'knownDevices' | 'accounts' | 'accountLinks' | 'totpEnrollments' | 'factorPreferences'>;
 
 export async function completeLogin(
   ctx: Context,
@@ -86,6 +87,8 @@ export async function completeLogin(
   );
   deps.metrics.login('mfa', 'success');
   deps.metrics.secondFactor(factor.method, 'success');
+  // The next sign-in offers this factor first, unless the user prefers another (mfa/factor-order.ts).
+  if (factor.method !== 'recovery') await deps.factorPreferences.recordUsed(accountId, factor.method);
   await linkUpstreamUser(ctx, deps, request.interaction, accountId);
   const amr = factor.method === 'passkey' ? ['pwd', ...factor.amr] : [...AMR[factor.method]];
   // An upstream provider stood for the password: `fed` in its place.
