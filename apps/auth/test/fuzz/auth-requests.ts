@@ -772,6 +772,8 @@ const ROUTES: readonly RouteSpec[] = [
   { path: '/account/totp/confirm', methods: ['POST'] },
   { path: '/account/sessions/sign-out-others', methods: ['POST'] },
   { path: '/account/password-reset/:token', methods: ['GET', 'POST'] },
+  { path: '/account/password-reset/:token/passkey-options', methods: ['POST'] },
+  { path: '/account/preferred-factor', methods: ['POST'] },
   { path: '/static/gatehouse.css', methods: ['GET'] },
   { path: '/static/passkey.js', methods: ['GET'] },
   { path: '/static/simplewebauthn-browser.js', methods: ['GET'] },
