@@ -37,7 +37,7 @@ let violations: string[] = [];
 
 /** The third-party app's redirect URI: answers GET and the form_post POST alike. */
 async function startRelyingParty(): Promise<Server> {
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><html lang="en"><title>Movie Night</title><main><h1>Movie Night</h1><p id="result">back at the app</p></main></html>');
   });

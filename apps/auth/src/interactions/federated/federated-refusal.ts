@@ -37,8 +37,8 @@ const STATUS: Record<FederatedRefusalCode, number> = {
 
 /**
  * What the page and the error say about a refusal (i18n catalogue `federated.message.<code>`), in
- * `language`; the error's message is English. Without a provider (an attempt this browser no longer
- * holds) the words do without its name.
+ * `language`; the error's message is English. Without a provider (an attempt this browser does not hold
+ * any more) the words do without its name.
  */
 export function federatedMessage(code: FederatedRefusalCode, providerName: string | undefined, detail?: { email?: string }, language: PageLanguage = ENGLISH): string {
   if (providerName === undefined && code === 'attempt_expired') return language.t('federated.message.attemptExpiredUnnamed');
