@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Two files at a time: most of a file's time is spent waiting on PostgreSQL, SQLite and HTTP,
+    // and vitest's default on two cores is one worker.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -28,6 +28,7 @@ describe('AUTH_MIGRATE=manual and authctl db', () => {
     });
   });
 
+  // Five CLI runs and a server start, each a fresh Node process: room for a busy machine.
   it('db status lists what is pending, db migrate applies it once, then the server starts', async () => {
     expect(JSON.parse(run(['src/cli/main.ts', 'db', 'status', '--json']).stdout)).toEqual({ pending: all });
     const migrated = run(['src/cli/main.ts', 'db', 'migrate']);
@@ -48,5 +49,5 @@ describe('AUTH_MIGRATE=manual and authctl db', () => {
     expect(out).toContain('authorization server listening');
     server.kill('SIGTERM');
     expect(await exit).toBe(0);
-  });
+  }, 90_000);
 });
