@@ -98,7 +98,7 @@ export function federatedContinuePage(model: { resumeUrl: string; clientName: st
     title: t('federated.signedIn'),
     scripts: ['/static/form-post.js'],
     language,
-    languageReturn: model.resumeUrl,
+    languageSwitch: false,
     body: html`<h1>${t('federated.signedIn')}</h1>
 <p role="status">${t('federated.takingBack', { client: html`<strong>${model.clientName}</strong>` })}</p>
 <form id="form-post" method="get" action="${model.resumeUrl}">

@@ -16,6 +16,7 @@ export function formPostPage(action: string, fields: readonly (readonly [string,
     title: t('formPost.title'),
     scripts: ['/static/form-post.js'],
     language,
+    languageSwitch: false,
     body: html`<h1>${t('formPost.title')}</h1>
 <form method="post" action="${action}" id="${FORM_POST_ID}">
 ${fields.map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">\n`)}<p>${t('formPost.byHand')}</p>

@@ -6,7 +6,9 @@
  * - `<html lang>` is the page's language, and every text of the frame comes from its catalogue;
  * - the footer holds the language switch: a form posting to /language (i18n/language-switch.ts)
  *   with one button per other language, named in that language, and the current one marked;
- *   it returns to `languageReturn`, else to the page's own address when it answers a GET.
+ *   it returns to `languageReturn`, else to the page's own address when it answers a GET; a page
+ *   that posts itself on at once (form_post) has no switch: nobody reads it, and its form must hold
+ *   only the fields it carries.
  */
 import { html, type SafeHtml } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
@@ -20,6 +22,8 @@ export interface LayoutOptions {
   language?: PageLanguage;
   /** Where the language switch returns to, for a page answering a POST (its GET address). */
   languageReturn?: string;
+  /** False for a page that posts itself on at once: no language switch. */
+  languageSwitch?: boolean;
 }
 
 /** The script that shows `<time data-local>` in the browser's time zone. */
@@ -35,7 +39,7 @@ ${returnTo ? html`<input type="hidden" name="return" value="${returnTo}">` : ''}
 </form>`;
 }
 
-export function layout({ title, body, scripts = [], language = ENGLISH, languageReturn }: LayoutOptions): string {
+export function layout({ title, body, scripts = [], language = ENGLISH, languageReturn, languageSwitch: withSwitch = true }: LayoutOptions): string {
   return html`<!doctype html>
 <html lang="${language.locale}">
 <head>
@@ -51,9 +55,9 @@ ${[...(body.value.includes('data-local=') ? [LOCAL_TIME_SCRIPT] : []), ...script
 <p class="brand">${language.t('layout.brand')}</p>
 ${body}
 </main>
-<footer class="page-footer">
+${withSwitch ? html`<footer class="page-footer">
 ${languageSwitch(language, languageReturn ?? language.returnTo)}
-</footer>
+</footer>` : ''}
 </body>
 </html>
 `.value;
