@@ -148,7 +148,7 @@ describe('issue 29, the consent step in Chromium', () => {
     expect(await page.locator('#consent-scopes li').allTextContents()).toEqual([
       'Know who you are (your Gatehouse user id) openid',
       'See your name and username profile',
-      'See your e-mail address email',
+      'See your email address email',
       'View your movies movies:read',
     ]);
     await checkAtBothWidths(page, 'consent-page');

@@ -37,8 +37,8 @@ async function tabTo(page: Page, id: string): Promise<void> {
   throw new Error(`Tab never reached #${id}`);
 }
 
-describe('forgot password by e-mail in Chromium', () => {
-  it('login page → Forgot password? → e-mail → link → second factor → new password → signed in at app-one', async () => {
+describe('forgot password by email in Chromium', () => {
+  it('login page → Forgot password? → email → link → second factor → new password → signed in at app-one', async () => {
     const user = await createUser(stack, 'forgot');
     // The first sign-in enrolls the authenticator (the second factor the reset asks for).
     const enrolling = await browser.newContext();

@@ -3,7 +3,7 @@
  * no page scrolls sideways and no key or code is squeezed to a character or two per line; the
  * enrollment's recovery codes stand in one column, one code to a line; form controls use the
  * page's font; a disabled button looks inactive; a card taller than the screen keeps a margin
- * above it; both apps serve their favicon. Each page is also checked with axe-core and
+ * above it; both apps serve their favicon; no page spells "e-mail", and counts take their plural. Each page is also checked with axe-core and
  * photographed at 390 and 1280 px (checkAtBothWidths), and no answer breaks its CSP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,8 @@ async function checkPage(name: string): Promise<void> {
   expect({ name, overflow: await sidewaysOverflow(page) }).toEqual({ name, overflow: 0 });
   expect({ name, squeezed: await squeezedTexts(page) }).toEqual({ name, squeezed: [] });
   expect({ name, fonts: await controlsNotInPageFont(page) }).toEqual({ name, fonts: [] });
+  // One spelling on every page: "email", as Okta and Auth0 write it.
+  expect({ name, hyphenated: /e-mail/i.exec((await page.locator('body').textContent()) ?? '')?.[0] }).toEqual({ name, hyphenated: undefined });
   await checkAtBothWidths(page, `phones-${name}`);
   await page.setViewportSize(PHONE);
 }
@@ -102,6 +104,7 @@ describe('every page at 390 px in Chromium', () => {
     await page.waitForLoadState('load');
     expect(await h1()).toBe('Your account');
     await checkPage('account');
+    expect((await page.locator('p:has(#recovery-remaining)').textContent())?.trim()).toBe('You have 10 unused recovery codes.');
 
     const style = (selector: string) =>
       page.locator(selector).first().evaluate((el) => {

@@ -72,7 +72,7 @@ export function createForgotPasswordHandler(deps: ForgotPasswordDeps) {
       read: () => readBody(ctx),
       async run(body) {
         const identifier = (body.fields.identifier ?? '').trim();
-        if (identifier === '' || identifier.length > 254) throw new AuthError(400, 'identifier_required', 'Enter your username or e-mail address.');
+        if (identifier === '' || identifier.length > 254) throw new AuthError(400, 'identifier_required', 'Enter your username or email address.');
         const keys = [`recovery:name/${identifier.toLowerCase()}`, `recovery-ip:${ctx.ip}`];
         const state = await deps.regulator.check(keys);
         if (state.state !== 'open') throw tooManyAttempts(state.retryAfterSeconds);

@@ -65,7 +65,7 @@ const Username = z
   .regex(/^[a-zA-Z0-9._@-]{1,64}$/, 'username must be 1-64 characters of letters, digits, ".", "_", "@" or "-"');
 const NewAccount = z.object({
   username: Username,
-  email: z.email('email must be a valid e-mail address').max(254, 'email must be at most 254 characters'),
+  email: z.email('email must be a valid email address').max(254, 'email must be at most 254 characters'),
   name: z
     .string()
     .trim()

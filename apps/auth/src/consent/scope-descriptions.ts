@@ -16,7 +16,7 @@ export interface ScopeDescription {
 const OIDC_WORDS: Record<string, string> = {
   openid: 'Know who you are (your Gatehouse user id)',
   profile: 'See your name and username',
-  email: 'See your e-mail address',
+  email: 'See your email address',
   groups: 'See the groups you belong to',
   offline_access: 'Stay connected when you are not using it (until you revoke it here or on your account page)',
 };

@@ -240,7 +240,7 @@ export function createUpstreamClient(deps: UpstreamClientDeps): UpstreamClient {
     if (typeof user !== 'object' || user === null || Array.isArray(user)) throw new UpstreamError('invalid_upstream_response', 'the user endpoint answered no user');
     let verifiedEmail: string | undefined;
     if (provider.emailsEndpoint) {
-      const emails = await read(provider.emailsEndpoint, 'e-mail');
+      const emails = await read(provider.emailsEndpoint, 'email');
       if (Array.isArray(emails)) {
         // Only a primary, verified address: GitHub lists unverified ones too.
         verifiedEmail = emails.find((entry): entry is { email: string } => typeof entry === 'object' && entry !== null && typeof entry.email === 'string' && entry.primary === true && entry.verified === true)?.email;

@@ -85,7 +85,7 @@ function profileSection(model: AccountPageModel): SafeHtml {
 <dl class="profile">
 <dt>Username</dt><dd id="profile-username">${p.username}</dd>
 <dt>Name</dt><dd id="profile-name">${p.name}</dd>
-<dt>E-mail</dt><dd id="profile-email">${p.email}</dd>
+<dt>Email</dt><dd id="profile-email">${p.email}</dd>
 <dt>Groups</dt><dd id="profile-groups">${p.groups.length ? p.groups.join(', ') : 'none'}</dd>
 </dl>
 <p class="muted">Ask your administrator to change these.</p></section>`;
@@ -153,7 +153,7 @@ ${
 <button type="submit" id="add-device">Add a device</button>
 </form>
 <h2 id="recovery">Recovery codes</h2>
-<p>You have <strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong> unused recovery code(s).</p>
+<p>You have <strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong> unused recovery ${model.recoveryCodesRemaining === 1 ? 'code' : 'codes'}.</p>
 <form method="post" action="/authenticator/recovery-codes">
 <button type="submit" class="secondary">Create new recovery codes</button>
 </form>

@@ -46,7 +46,7 @@ export function authenticatorPage(): string {
 <div id="not-me-done" hidden>
 <p class="notice" role="status">Thanks, it is recorded. Change your password now, so whoever tried cannot try again.</p>
 <p><a class="button" id="change-password" href="/account#password">Change my password</a></p>
-<p class="muted">Can't sign in to change it? <a id="reset-password" href="/account/forgot-password">Reset it by e-mail</a>.</p>
+<p class="muted">Can't sign in to change it? <a id="reset-password" href="/account/forgot-password">Reset it by email</a>.</p>
 </div>
 </div>
 <div id="requests"></div>

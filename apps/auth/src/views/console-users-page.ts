@@ -33,7 +33,7 @@ const groupsText = (groups: readonly string[]) => (groups.length ? groups.join('
 export function userListBody(model: UserListModel): SafeHtml {
   return html`<h1>Users</h1>
 <form method="get" action="/admin/users" class="search" role="search">
-<label for="user-search">Search by username or e-mail</label>
+<label for="user-search">Search by username or email</label>
 <input id="user-search" name="q" value="${model.search}" maxlength="128" autocomplete="off" spellcheck="false">
 <button type="submit" id="user-search-submit">Search</button>
 </form>
@@ -41,7 +41,7 @@ ${model.viewer.canWrite ? html`<p><a class="button" href="/admin/users/new" id="
 ${
   model.users.length
     ? html`<div class="table-wrap" role="region" aria-label="Users" tabindex="0"><table id="user-table"><caption class="visually-hidden">Users${model.search ? html` matching ${model.search}` : ''}</caption>
-<thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Groups</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Groups</th><th scope="col">Status</th></tr></thead>
 <tbody>${model.users.map(
         (u) => html`<tr><td><a href="${model.userHref(u.id)}">${u.username}</a></td><td>${u.name}</td><td>${u.email}</td><td>${groupsText(u.groups)}</td><td>${u.disabled ? html`<span class="badge warn">disabled</span>` : html`<span class="badge ok">active</span>`}</td></tr>`,
       )}</tbody></table></div>`
@@ -156,7 +156,7 @@ export function userDetailBody(model: UserDetailModel): SafeHtml {
 <dl class="profile">
 <dt>Username</dt><dd id="user-username">${user.username}</dd>
 <dt>Name</dt><dd id="user-name">${user.name}</dd>
-<dt>E-mail</dt><dd id="user-email">${user.email}</dd>
+<dt>Email</dt><dd id="user-email">${user.email}</dd>
 <dt>Groups</dt><dd id="user-groups">${groupsText(user.groups)}</dd>
 <dt>Created</dt><dd>${consoleDate(user.createdAt)}</dd>
 <dt>Id</dt><dd><code>${user.id}</code></dd>
@@ -190,7 +190,7 @@ ${model.withUsername ? html`<label for="username">Username</label>
 <input id="username" name="username" value="${model.values.username ?? ''}" maxlength="64" autocomplete="off" spellcheck="false" required>` : ''}
 <label for="name">Name</label>
 <input id="name" name="name" value="${model.values.name}" maxlength="200" autocomplete="off" required>
-<label for="email">E-mail</label>
+<label for="email">Email</label>
 <input id="email" name="email" type="email" value="${model.values.email}" maxlength="254" autocomplete="off" required>
 <label for="groups">Groups</label>
 <input id="groups" name="groups" value="${model.values.groups}" maxlength="1000" autocomplete="off" spellcheck="false" aria-describedby="groups-help">

@@ -11,7 +11,7 @@ import { captureLogger } from '../support/push.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.ts';
 import { authorizeUrl, CookieJar, form, request, signIn, startServer, uidOf, type TestAuthServer } from '../support/flow.ts';
 
-const SENT = 'If an account matches, we sent a link to choose a new password to its e-mail address. The link works once, for 60 minutes.';
+const SENT = 'If an account matches, we sent a link to choose a new password to its email address. The link works once, for 60 minutes.';
 
 describe.each(TEST_ENGINES)('forgot password on %s', (engine) => {
   let server: TestAuthServer;
@@ -152,7 +152,7 @@ describe('forgot password without a mailer (production without AUTH_SMTP_URL)', 
     for (const method of ['GET', 'POST']) {
       const answer = await request(jar, `${server.issuer}/account/forgot-password`, { method, headers: { ...form({ identifier: 'x' }).headers, origin: server.issuer }, ...(method === 'POST' ? { body: form({ identifier: 'x' }).body } : {}) });
       expect(answer.status).toBe(404);
-      expect(answer.text).toContain('This server cannot send e-mail, so you cannot reset your password yourself here. Ask your administrator');
+      expect(answer.text).toContain('This server cannot send email, so you cannot reset your password yourself here. Ask your administrator');
       expect(answer.text).toContain('Error code: <code>password_recovery_unavailable</code>');
     }
   });

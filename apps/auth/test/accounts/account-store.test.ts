@@ -79,7 +79,7 @@ describe.each(TEST_ENGINES)('account store on %s', (engine) => {
     }
     expect((await store().create(input('x'.repeat(64)))).username).toBe('x'.repeat(64));
     expect(await store().remove('x'.repeat(64))).toBe(true);
-    await expectAccountError(store().create({ ...input('bob'), email: 'bob' }), 'invalid_input', 'email must be a valid e-mail address');
+    await expectAccountError(store().create({ ...input('bob'), email: 'bob' }), 'invalid_input', 'email must be a valid email address');
     await expectAccountError(store().create({ ...input('bob'), name: '  ' }), 'invalid_input', 'name must not be empty');
     await expectAccountError(store().create({ ...input('bob'), name: 'a\nb' }), 'invalid_input', 'name must not contain control characters');
     await expectAccountError(

@@ -121,7 +121,7 @@ describe.each(TEST_ENGINES)('changing users over the admin API on %s', (engine) 
   it('create: bad input is 400 validation_failed naming the field, a taken username 409, a refused password 422', async () => {
     const base = { username: 'fresh', email: 'fresh@example.com', name: 'Fresh' };
     const cases: [body: unknown, status: number, code: string, errors?: unknown][] = [
-      [{ ...base, email: 'not-an-email' }, 400, 'validation_failed', [{ field: 'email', message: 'email must be a valid e-mail address' }]],
+      [{ ...base, email: 'not-an-email' }, 400, 'validation_failed', [{ field: 'email', message: 'email must be a valid email address' }]],
       [{ ...base, username: 'has space' }, 400, 'validation_failed', [{ field: 'username', message: 'username must be 1-64 characters of letters, digits, ".", "_", "@" or "-"' }]],
       [{ ...base, groups: ['a,b'] }, 400, 'validation_failed', [{ field: 'groups', message: 'each group must be 1-64 characters without spaces or commas' }]],
       [{ ...base, admin: true }, 400, 'validation_failed', [{ field: 'admin', message: 'is not a known field' }]],

@@ -60,7 +60,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(items).toEqual([
       ['openid', 'Know who you are (your Gatehouse user id) <code>openid</code>'],
       ['profile', 'See your name and username <code>profile</code>'],
-      ['email', 'See your e-mail address <code>email</code>'],
+      ['email', 'See your email address <code>email</code>'],
       ['movies:read', 'View your movies <code>movies:read</code>'],
     ]);
     expect(page.text).toContain('<form method="post" action="/consent">');
@@ -382,7 +382,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
       logo_uri: null,
       scopes: [
         { scope: 'openid', description: 'Know who you are (your Gatehouse user id)' },
-        { scope: 'email', description: 'See your e-mail address' },
+        { scope: 'email', description: 'See your email address' },
       ],
     });
     const done = await request(jar, `${server.issuer}/consent`, { method: 'POST', ...jsonBody({ uid: body.interaction, decision: 'allow' }) });

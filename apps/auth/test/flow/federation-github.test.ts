@@ -91,7 +91,7 @@ describe('federated sign-in with a GitHub-shaped OAuth 2.0 provider', () => {
     const { answer } = await federate();
     expect(answer.status).toBe(403);
     expect(answer.text).toContain('Error code: <code>unverified_email</code>');
-    expect(answer.text).toContain('did not confirm that your e-mail address maybe@example.test is verified');
+    expect(answer.text).toContain('did not confirm that your email address maybe@example.test is verified');
     expect(await server.app.services.accounts.findByUsername('unverified')).toBeUndefined();
 
     github.deny();

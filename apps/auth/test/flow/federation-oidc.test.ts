@@ -136,7 +136,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(events.find((e) => e.event === 'login.federated')).toMatchObject({ provider: 'acme', upstream_mfa: true });
   });
 
-  it('finds a returning user by the link alone: a new e-mail upstream changes nothing, and another upstream user with the same e-mail is not let in', async () => {
+  it('finds a returning user by the link alone: a new email upstream changes nothing, and another upstream user with the same email is not let in', async () => {
     const bob = upstream.addUser({ username: 'bob', email: 'bob@acme.test', emailVerified: true, name: 'Bob', groups: ['acme-staff'], amr: ['pwd', 'mfa'] });
     const first = await federate(bob);
     await resumed(first.jar, first.answer);
@@ -252,12 +252,12 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(await server.app.services.accounts.findByUsername('frank')).toBeUndefined();
   });
 
-  it('refuses to create an account from an unverified e-mail, and says so', async () => {
+  it('refuses to create an account from an unverified email, and says so', async () => {
     const gina = upstream.addUser({ username: 'gina', email: 'gina@acme.test', emailVerified: false, amr: ['mfa'] });
     const { answer } = await federate(gina);
     expect(answer.status).toBe(403);
     expect(answer.text).toContain('Error code: <code>unverified_email</code>');
-    expect(answer.text).toContain('did not confirm that your e-mail address gina@acme.test is verified');
+    expect(answer.text).toContain('did not confirm that your email address gina@acme.test is verified');
     expect(await server.app.services.accounts.findByUsername('gina')).toBeUndefined();
     await server.app.flushAudit();
     expect(auditOf('login.federated.failure').at(-1)).toMatchObject({ provider: 'acme', reason: 'unverified_email' });
@@ -287,7 +287,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(late.text).toContain('Try Acme SSO again');
   });
 
-  it('sends an e-mail of a home-realm domain straight to its provider', async () => {
+  it('sends an email of a home-realm domain straight to its provider', async () => {
     const jar = new CookieJar();
     const page = await request(jar, authorizeUrl(server));
     expect(page.text).toContain('id="home-realm-hint"');

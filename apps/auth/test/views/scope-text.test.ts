@@ -7,7 +7,7 @@ import { scopeText } from '../../src/views/scope-text.ts';
 describe('scopeText', () => {
   it('shows the English description in English, the catalogue in German, and an unknown scope by its name', () => {
     const de = languageFor('de');
-    expect(scopeText(describeScope('email'), languageFor('en'))).toBe('See your e-mail address');
+    expect(scopeText(describeScope('email'), languageFor('en'))).toBe('See your email address');
     expect(scopeText(describeScope('email'), de)).toBe('Ihre E-Mail-Adresse sehen');
     expect(scopeText(describeScope('admin:keys'), de)).toBe('Die Signaturschlüssel wechseln');
     expect(scopeText(describeScope('movies:read'), de)).toBe('Ihre movies ansehen');

@@ -20,15 +20,15 @@ export const IDP_MEMBER_TEXT = {
   issuer_template: 'oidc: the accepted ID-token `iss` when it differs by tenant; `{tenantid}` stands for the token\'s `tid` claim (Entra ID common / organizations)',
   allowed_tenants: 'With issuer_template: the tenant ids accepted (null: any)',
   userinfo_endpoint: 'oauth2: the user endpoint (GitHub\'s /user), whose JSON members are the claims',
-  emails_endpoint: 'oauth2: the e-mail addresses endpoint (GitHub\'s /user/emails); only a primary, verified address is taken',
+  emails_endpoint: 'oauth2: the email addresses endpoint (GitHub\'s /user/emails); only a primary, verified address is taken',
   token_endpoint_auth_method: 'How Gatehouse authenticates to the upstream\'s token endpoint; the secret methods need client_secret, private_key_jwt a private_jwk',
   use_userinfo: 'oidc: also read the userinfo endpoint (always true for oauth2)',
   claims: 'Which upstream claims give the account\'s fields; groups null: no group mapping',
-  trust_email: 'The upstream\'s e-mail counts as verified even without its verified claim',
+  trust_email: 'The upstream\'s email counts as verified even without its verified claim',
   group_mappings: 'Users in the upstream group get the Gatehouse group; other upstream groups are ignored',
   provisioning: 'just_in_time: a first sign-in creates the account; invited_only: only accounts already linked sign in',
   mfa_policy: 'trust_upstream: the upstream\'s amr / acr (one of the accepted values) stands for a second factor, else a Gatehouse factor is asked; always_local: a Gatehouse factor is always asked',
-  home_realm_domains: 'E-mail domains whose users go straight to this provider from the login page; a domain belongs to one provider',
+  home_realm_domains: 'Email domains whose users go straight to this provider from the login page; a domain belongs to one provider',
 } as const;
 
 const ClaimsJson = z
