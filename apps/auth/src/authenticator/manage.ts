@@ -17,6 +17,7 @@
  * - a device can be removed only by its owner (the store scopes the delete to the account);
  * - the page also lists the user's passkeys (added and removed by manage-passkeys.ts).
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
@@ -71,7 +72,7 @@ export function createEnrollHandler(deps: EnrollDeps) {
       return;
     }
     ctx.type = 'html';
-    ctx.body = enrollmentPage({ username: account.username, code, url, qrSvg: await qrSvg(url), expiresInSeconds: Math.round((expiresAt - deps.clock()) / 1000), recoveryCodes });
+    ctx.body = enrollmentPage({ username: account.username, code, url, qrSvg: await qrSvg(url), expiresInSeconds: Math.round((expiresAt - deps.clock()) / 1000), recoveryCodes, language: pageLanguage(ctx) });
   };
 }
 
@@ -99,7 +100,7 @@ export function createEnrollDoneHandler(deps: EnrollStatusDeps) {
   return async function enrollDone(ctx: Context): Promise<void> {
     const status = await enrollmentState(ctx, deps);
     ctx.type = 'html';
-    ctx.body = enrollmentDonePage(status.state === 'enrolled' ? { state: 'enrolled', deviceName: status.deviceName } : { state: status.state });
+    ctx.body = enrollmentDonePage({ ...(status.state === 'enrolled' ? { state: 'enrolled', deviceName: status.deviceName } : { state: status.state }), language: pageLanguage(ctx) });
   };
 }
 
@@ -140,6 +141,6 @@ export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
       return;
     }
     ctx.type = 'html';
-    ctx.body = recoveryCodesPage({ username: account.username, codes });
+    ctx.body = recoveryCodesPage({ username: account.username, codes, language: pageLanguage(ctx) });
   };
 }

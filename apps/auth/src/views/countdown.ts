@@ -8,18 +8,18 @@
  * - the sentence is not a live region: a screen reader is not interrupted every second.
  */
 import { html, type SafeHtml } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 
 export const COUNTDOWN_SCRIPT = '/static/countdown.js';
 
-/** "less than a minute", "about 1 minute", "about N minutes". */
-export function aboutRemaining(seconds: number): string {
-  if (seconds < 60) return 'less than a minute';
-  const minutes = Math.round(seconds / 60);
-  return `about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+/** "less than a minute", "about 1 minute", "about N minutes" (in the page's language). */
+export function aboutRemaining(seconds: number, language: PageLanguage = ENGLISH): string {
+  if (seconds < 60) return language.t('countdown.lessThanMinute');
+  return language.t('countdown.aboutMinutes', { n: Math.round(seconds / 60) });
 }
 
 /** `<p>{lead} {about N minutes}.</p>`, counted down by the script; `expired` replaces it at zero. */
-export function countdown(options: { id: string; seconds: number; lead: string; expired: string }): SafeHtml {
+export function countdown(options: { id: string; seconds: number; lead: string; expired: string; language?: PageLanguage }): SafeHtml {
   const seconds = Math.max(0, Math.floor(options.seconds));
-  return html`<p class="muted countdown" id="${options.id}" data-countdown="${String(seconds)}" data-countdown-lead="${options.lead}" data-countdown-expired="${options.expired}">${seconds > 0 ? `${options.lead} ${aboutRemaining(seconds)}.` : options.expired}</p>`;
+  return html`<p class="muted countdown" id="${options.id}" data-countdown="${String(seconds)}" data-countdown-lead="${options.lead}" data-countdown-expired="${options.expired}">${seconds > 0 ? `${options.lead} ${aboutRemaining(seconds, options.language)}.` : options.expired}</p>`;
 }

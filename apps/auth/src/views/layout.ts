@@ -7,8 +7,8 @@
  * - the footer holds the language switch: a form posting to /language (i18n/language-switch.ts)
  *   with one button per other language, named in that language, and the current one marked;
  *   it returns to `languageReturn`, else to the page's own address when it answers a GET; a page
- *   that posts itself on at once (form_post) has no switch: nobody reads it, and its form must hold
- *   only the fields it carries.
+ *   that posts itself on at once (form_post) has no switch (nobody reads it, and its form must hold
+ *   only the fields it carries), nor has a page showing something only once (new recovery codes).
  */
 import { html, type SafeHtml } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
