@@ -53,7 +53,7 @@ afterAll(async () => {
 
 const h1 = async () => (await page.locator('h1').textContent())?.trim();
 
-/** Enrolls a push device for the signed-in browser's account the way the web authenticator does (a P-256 key). */
+/** Enrolls a push device for the signed-in browser's account the way the web authenticator does (a P-256 key signing the code's normal form). */
 async function enrollPushDevice(): Promise<void> {
   const cookie = (await context.cookies(stack.authUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
   const issued = await fetch(`${stack.authUrl}/authenticator/devices/enroll`, { method: 'POST', headers: { cookie, accept: 'application/json', 'content-type': 'application/json' }, body: '{}' });
@@ -61,7 +61,7 @@ async function enrollPushDevice(): Promise<void> {
   const { enrollment_code: code } = (await issued.json()) as { enrollment_code: string };
   const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const jwk = await webcrypto.subtle.exportKey('jwk', keys.publicKey);
-  const signature = Buffer.from(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, Buffer.from(`gatehouse-authenticator-v1.enroll.${code}`))).toString('base64url');
+  const signature = Buffer.from(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, Buffer.from(`gatehouse-authenticator-v1.enroll.${code.toUpperCase().replace(/[\s-]+/g, '')}`))).toString('base64url');
   const registered = await fetch(`${stack.authUrl}/authenticator/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
