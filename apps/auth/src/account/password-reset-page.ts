@@ -17,6 +17,9 @@
  *   429 with Retry-After, a wrong answer 401 and counted; the password keys are not, a lockout by
  *   password guessing is what a reset clears); nothing given is 400 `code_required` (a code is
  *   accepted) or `passkey_required` (only the passkey is), not counted;
+ * - an account whose only factor is an authenticator device is asked for a push first (account/reset-push.ts:
+ *   POST <link>/push, then GET <link>?push=<id> waits for it and, once approved, shows the form
+ *   with the push named in `push`); nothing approved is 401 `push_not_approved`;
  * - POST <link>/passkey-options (same origin, a live link of an account with a passkey, else 410 or
  *   404 `passkey_unknown`) answers the WebAuthn request options (JSON) listing the account's passkeys;
  * - `?return=/interaction/<uid>` (account/recovery-return.ts) is kept on the form and makes the
@@ -26,6 +29,7 @@
  *   audited `account.password_reset`, and answers a page asking the user to sign in again.
  */
 import type { Context } from 'koa';
+import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
 import { hashPassword } from '../accounts/password.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
@@ -43,14 +47,18 @@ import { requireCurrentFactor, requirePasskey, type ReauthenticateDeps } from '.
 import { authenticationOptions } from '../passkeys/authentication.ts';
 import { ceremonyDeps, type CeremonyServices } from '../passkeys/ceremony-deps.ts';
 import type { ResetFactor } from '../views/reset-factor-fields.ts';
+import { pushSecondsLeft, requireApprovedPush, resetPush, sendResetPush, type ResetPushDeps } from './reset-push.ts';
 import { recoveryReturn, returnQuery, signInAgainUrl } from './recovery-return.ts';
 
 export const PASSWORD_RESET_ROUTE = `${PASSWORD_RESET_PATH}/:token`;
 export const PASSWORD_RESET_PASSKEY_ROUTE = `${PASSWORD_RESET_ROUTE}/passkey-options`;
+export const PASSWORD_RESET_PUSH_ROUTE = `${PASSWORD_RESET_ROUTE}/push`;
+export const PASSWORD_RESET_PUSH_STATUS_ROUTE = `${PASSWORD_RESET_ROUTE}/push/:id/status`;
 
 export type PasswordResetPageDeps = OriginDeps &
   ReauthenticateDeps &
   CeremonyServices &
+  ResetPushDeps &
   Pick<HandlerServices, 'passwordResets' | 'accounts' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'regulationStore' | 'audit' | 'clock'> & {
     config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
   };
@@ -79,16 +87,37 @@ async function liveAccount(deps: PasswordResetPageDeps, token: string): Promise<
  * What the reset asks for: a code when the account has TOTP or unused recovery codes, its passkey
  * when it has one; undefined when it has neither.
  */
-async function resetFactor(deps: PasswordResetPageDeps, account: Account, token: string): Promise<ResetFactor | undefined> {
-  const [recovery, passkeys] = await Promise.all([deps.recoveryCodes.remaining(account.id), deps.passkeys.countByAccount(account.id)]);
+async function resetFactor(deps: PasswordResetPageDeps, account: Account, token: string, ctx?: Context): Promise<ResetFactor | undefined> {
+  const [recovery, passkeys, devices] = await Promise.all([deps.recoveryCodes.remaining(account.id), deps.passkeys.countByAccount(account.id), deps.devices.countByAccount(account.id)]);
   const code = account.totpEnrolled || recovery > 0;
-  if (!code && passkeys === 0) return undefined;
+  if (!code && passkeys === 0) return devices > 0 ? { code: false, push: await pushState(deps, account, token, ctx) } : undefined;
   return { code, ...(passkeys > 0 ? { passkeyOptionsUrl: `${PASSWORD_RESET_PATH}/${token}/passkey-options` } : {}) };
 }
+
+/** The page of a push-only account's reset: where to send the push, and the state of `?push=<id>`. */
+async function pushState(deps: PasswordResetPageDeps, account: Account, token: string, ctx?: Context): Promise<NonNullable<ResetFactor['push']>> {
+  const returnTo = ctx ? recoveryReturn(ctx.query.return) : undefined;
+  const sendUrl = `${PASSWORD_RESET_PATH}/${token}/push${returnQuery(returnTo)}`;
+  const id = ctx && typeof ctx.query.push === 'string' ? ctx.query.push : '';
+  const push = id ? await resetPush(deps, account, id) : undefined;
+  if (!push) return { sendUrl };
+  if (push.state === 'APPROVED' && push.completedAt === null) return { sendUrl, approvedId: push.id };
+  if (push.state === 'PENDING' && pushSecondsLeft(push, deps.clock()) > 0) {
+    return { sendUrl, waiting: { number: push.number, statusUrl: `${PASSWORD_RESET_PATH}/${token}/push/${encodeURIComponent(push.id)}/status`, pollUrl: pushPageUrl(token, push.id, returnTo) } };
+  }
+  return { sendUrl, refused: true };
+}
+
+const pushPageUrl = (token: string, id: string, returnTo: string | undefined): string =>
+  `${PASSWORD_RESET_PATH}/${token}?${new URLSearchParams({ push: id, ...(returnTo ? { return: returnTo } : {}) }).toString()}`;
 
 /** Checks the second factor of the form against what the reset asks for (see the rules above). */
 async function requireResetFactor(ctx: Context, deps: PasswordResetPageDeps, account: Account, factor: ResetFactor, fields: Record<string, string | undefined>): Promise<void> {
   const keys = [`mfa:${account.username.toLowerCase()}`];
+  if (factor.push) {
+    await requireApprovedPush(deps, account, fields.push ?? '');
+    return;
+  }
   const credential = fields.credential ?? '';
   if (factor.passkeyOptionsUrl && credential !== '') {
     await requirePasskey(ctx, deps, account, resetBinding(account), credential.slice(0, CREDENTIAL_MAX), keys);
@@ -108,7 +137,7 @@ export function createPasswordResetFormHandler(deps: PasswordResetPageDeps) {
     const account = await liveAccount(deps, token);
     ctx.status = 200;
     ctx.type = 'html';
-    const secondFactor = await resetFactor(deps, account, token);
+    const secondFactor = await resetFactor(deps, account, token, ctx);
     ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), ...(secondFactor ? { secondFactor } : {}) });
   };
 }
@@ -160,5 +189,33 @@ export function createPasswordResetPasskeyOptionsHandler(deps: PasswordResetPage
     if (allow.length === 0) throw new AuthError(404, 'passkey_unknown', 'No passkey is registered for this account.');
     ctx.status = 200;
     ctx.body = await authenticationOptions(ceremonyDeps(deps), resetBinding(account), { userVerification: 'preferred', allow });
+  };
+}
+
+export function createResetPushHandler(deps: PasswordResetPageDeps) {
+  return async function sendPushForReset(ctx: Context): Promise<void> {
+    const token = takeToken(ctx, PASSWORD_RESET_PUSH_ROUTE);
+    requireSameOrigin(ctx, deps);
+    const account = await liveAccount(deps, token);
+    if (!(await resetFactor(deps, account, token))?.push) throw new AuthError(400, 'push_unavailable', 'This reset does not use a push. Use the form of the reset page.');
+    const push = await sendResetPush(ctx, deps, account);
+    if (responseFormat(ctx) === 'json') {
+      ctx.status = 200;
+      ctx.body = { push: push.id, number: push.number, expires_in: pushSecondsLeft(push, deps.clock()) };
+      return;
+    }
+    ctx.status = 303;
+    ctx.redirect(pushPageUrl(token, push.id, recoveryReturn(ctx.query.return)));
+  };
+}
+
+export function createResetPushStatusHandler(deps: PasswordResetPageDeps) {
+  return async function resetPushStatus(ctx: Context): Promise<void> {
+    const token = takeToken(ctx, PASSWORD_RESET_PUSH_STATUS_ROUTE);
+    const account = await liveAccount(deps, token);
+    const push = await resetPush(deps, account, String(ctx.params.id ?? ''));
+    if (!push) throw new AuthError(404, 'not_found', 'No such push request for this reset.');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { state: push.state, expires_in: pushSecondsLeft(push, deps.clock()) };
   };
 }

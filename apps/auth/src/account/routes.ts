@@ -6,7 +6,11 @@ import {
   createPasswordResetFormHandler,
   createPasswordResetHandler,
   createPasswordResetPasskeyOptionsHandler,
+  createResetPushHandler,
+  createResetPushStatusHandler,
   PASSWORD_RESET_PASSKEY_ROUTE,
+  PASSWORD_RESET_PUSH_ROUTE,
+  PASSWORD_RESET_PUSH_STATUS_ROUTE,
   PASSWORD_RESET_ROUTE,
   type PasswordResetPageDeps,
 } from './password-reset-page.ts';
@@ -34,6 +38,8 @@ export const ACCOUNT_ROUTES = [
   PREFERRED_FACTOR_PATH,
   PASSWORD_RESET_ROUTE,
   PASSWORD_RESET_PASSKEY_ROUTE,
+  PASSWORD_RESET_PUSH_ROUTE,
+  PASSWORD_RESET_PUSH_STATUS_ROUTE,
   FORGOT_PASSWORD_PATH,
 ] as const;
 
@@ -54,5 +60,7 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.get(PASSWORD_RESET_ROUTE, createPasswordResetFormHandler(deps));
   router.post(PASSWORD_RESET_ROUTE, createPasswordResetHandler(deps));
   router.post(PASSWORD_RESET_PASSKEY_ROUTE, createPasswordResetPasskeyOptionsHandler(deps));
+  router.post(PASSWORD_RESET_PUSH_ROUTE, createResetPushHandler(deps));
+  router.get(PASSWORD_RESET_PUSH_STATUS_ROUTE, createResetPushStatusHandler(deps));
   return router;
 }

@@ -57,6 +57,7 @@ export type AuthErrorCode =
   | 'code_required'
   | 'factor_not_enrolled'
   | 'passkey_required'
+  | 'push_not_approved'
   | 'password_recovery_unavailable'
   // "Sign out everywhere" after a sign-out (oidc/sign-out-everywhere.ts).
   | 'sign_out_expired'

@@ -275,6 +275,7 @@ export const de: Translation<AuthCatalogue> = {
   'error.sign_out_expired': 'Diese Seite meldet Sie nirgends mehr ab: Sie ist abgelaufen oder wurde schon verwendet. Um Ihre anderen Sitzungen zu beenden, melden Sie sich an und wählen Sie auf Ihrer Kontoseite „Andere Sitzungen abmelden“.',
   'error.factor_not_enrolled': 'Ihr Konto hat diese Anmeldemethode nicht.',
   'error.passkey_required': 'Bestätigen Sie mit Ihrem Passkey oder Sicherheitsschlüssel, dass Sie es sind.',
+  'error.push_not_approved': 'Die Push-Anfrage wurde auf Ihrem Authenticator nicht bestätigt oder schon verwendet. Senden Sie eine neue.',
   'error.password_recovery_unavailable': 'Die Passwort-Wiederherstellung ist auf diesem Server nicht verfügbar.',
   'error.unknown_provider': 'Diesen Anmeldedienst gibt es nicht oder er ist abgeschaltet. Melden Sie sich anders an.',
   'error.upstream_unavailable': 'Der Anmeldedienst ist nicht erreichbar. Versuchen Sie es gleich noch einmal oder melden Sie sich anders an.',

@@ -57,6 +57,7 @@ const errors = {
   'error.code_required': 'Enter the code of your authenticator app or a recovery code.',
   'error.factor_not_enrolled': 'Your account does not have this sign-in method.',
   'error.passkey_required': 'Confirm it is you with your passkey or security key.',
+  'error.push_not_approved': 'The push was not approved on your authenticator, or was already used. Send a new push.',
   'error.password_recovery_unavailable': 'Password recovery is not available on this server.',
   'error.unknown_provider': 'This sign-in provider does not exist or is turned off. Sign in another way.',
   'error.upstream_unavailable': 'The sign-in provider could not be reached. Try again in a moment or sign in another way.',

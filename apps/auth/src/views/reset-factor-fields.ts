@@ -11,6 +11,15 @@ export interface ResetFactor {
   code: boolean;
   /** The account's passkey is accepted: the URL of its request options. */
   passkeyOptionsUrl?: string;
+  /** A push to the account's device is asked for (its only factor): where to send it, and its state. */
+  push?: {
+    sendUrl: string;
+    waiting?: { number: number; statusUrl: string; pollUrl: string };
+    /** An approved push of this reset: posted with the new password. */
+    approvedId?: string;
+    /** The last push was denied or expired. */
+    refused?: boolean;
+  };
 }
 
 /** The reset form's attributes: the passkey ceremony runs on the form itself. */
@@ -18,10 +27,34 @@ export function resetFormAttributes(factor: ResetFactor | undefined): SafeHtml |
   return factor?.passkeyOptionsUrl ? html` id="reset-form" data-passkey="authenticate" data-options-url="${factor.passkeyOptionsUrl}"` : '';
 }
 
-export const resetScripts = (factor: ResetFactor | undefined): string[] => (factor?.passkeyOptionsUrl ? PASSKEY_SCRIPTS : []);
+export const resetScripts = (factor: ResetFactor | undefined): string[] => [
+  ...(factor?.passkeyOptionsUrl ? PASSKEY_SCRIPTS : []),
+  ...(factor?.push?.waiting ? ['/static/push-wait.js'] : []),
+];
+
+function pushFields(push: NonNullable<ResetFactor['push']>): SafeHtml {
+  if (push.approvedId) {
+    return html`<input type="hidden" name="push" value="${push.approvedId}">
+<p class="notice" role="status" id="reset-push-approved">Approved on your authenticator. Choose your new password.</p>`;
+  }
+  if (push.waiting) {
+    return html`<p>Pick this number on your authenticator to approve the reset:</p>
+<p class="push-number" id="push-number" aria-label="Number to pick">${push.waiting.number}</p>
+<div id="push-wait" data-status-url="${push.waiting.statusUrl}" data-poll-url="${push.waiting.pollUrl}">
+<p class="muted" role="status">Waiting for your approval…</p>
+<p><a href="${push.waiting.pollUrl}">I approved it — continue</a></p>
+</div>`;
+  }
+  return html`${push.refused ? html`<p class="error" role="alert" id="reset-push-refused">The push was denied or expired. Send a new one.</p>` : ''}
+<p class="muted">Confirm it's you with a push to your authenticator first.</p>
+<button type="submit" class="secondary" id="reset-send-push" formaction="${push.sendUrl}" formnovalidate>Send a push to my authenticator</button>`;
+}
 
 export function resetFactorFields(factor: ResetFactor | undefined): SafeHtml | '' {
-  if (!factor || (!factor.code && !factor.passkeyOptionsUrl)) return '';
+  if (!factor) return '';
+  if (factor.push) return html`${pushFields(factor.push)}
+<p class="muted" id="reset-code-hint">Your account has a second factor: confirm it's you before the new password is set.</p>`;
+  if (!factor.code && !factor.passkeyOptionsUrl) return '';
   const code = factor.code
     ? html`<label for="reset-code">Code from your authenticator app, or a recovery code</label>
 <input id="reset-code" name="code" autocomplete="one-time-code"${factor.passkeyOptionsUrl ? '' : html` required`} maxlength="64" aria-describedby="reset-code-hint">`

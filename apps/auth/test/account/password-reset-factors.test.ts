@@ -2,7 +2,7 @@
  * A password-reset link asks for whichever second factor the account has (account/password-reset-page.ts):
  * a passkey-only account confirms with its passkey (a WebAuthn assertion answering the link's own
  * options, once, counted like a wrong code when refused), never with nothing; an account with a
- * code and a passkey may give either. On SQLite and PostgreSQL.
+ * code and a passkey may give either; a push-only account approves a push first. On SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
@@ -11,7 +11,7 @@ import { CLI_OPERATOR } from '../../src/audit/actor.ts';
 import { issuePasswordReset } from '../../src/admin/password-reset.ts';
 import { verifyPassword } from '../../src/accounts/password.ts';
 import { jsonBody } from '../support/index.ts';
-import { captureLogger } from '../support/push.ts';
+import { captureLogger, enrollDevice } from '../support/push.ts';
 import { authorizeUrl, CookieJar, form, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 import { SoftAuthenticator } from '../support/soft-authenticator.ts';
 
@@ -114,5 +114,50 @@ describe.each(TEST_ENGINES)('password-reset links ask for every kind of second f
     expect(gone.status).toBe(410);
     const cross = await request(browser(), `${url}/passkey-options`, { method: 'POST', headers: { ...jsonBody({}).headers, 'sec-fetch-site': 'cross-site' }, body: '{}' });
     expect(cross.status).toBe(403);
+  });
+
+  it('a push-only account: the page sends a push first, waits for it, and only an approved push of this reset sets the password, once', async () => {
+    const user = await server.createUser();
+    const { authenticator } = await enrollDevice(server, user, () => clock.now);
+    const accountId = (await server.app.services.accounts.findByUsername(user.username))!.id;
+    await server.database.db.updateTable('accounts').set({ totp_secret_sealed: null }).where('id', '=', accountId).execute();
+    await server.database.db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+    const { url } = await issue(user.username);
+    const path = new URL(url).pathname;
+
+    const page = await request(browser(), url);
+    expect(page.text).toContain(`<button type="submit" class="secondary" id="reset-send-push" formaction="${path}/push" formnovalidate>Send a push to my authenticator</button>`);
+    expect(page.text).not.toContain('id="reset-code"');
+    const unconfirmed = await submit(url, { new_password: FRESH, new_password_confirm: FRESH });
+    expect(unconfirmed.status).toBe(401);
+    expect(unconfirmed.text).toContain('<code>push_not_approved</code>');
+
+    const sent = await submit(`${url}/push`, { new_password: '', new_password_confirm: '' });
+    expect(sent.status).toBe(303);
+    expect(sent.location).toMatch(new RegExp(`^${path}\\?push=[\\w-]+$`));
+    const id = new URL(sent.location!, server.issuer).searchParams.get('push')!;
+    const waiting = await request(browser(), `${server.issuer}${sent.location}`);
+    const number = /id="push-number"[^>]*>(\d{2})</.exec(waiting.text)?.[1];
+    expect(number).toMatch(/^\d{2}$/);
+    expect(waiting.text).toContain(`data-status-url="${path}/push/${id}/status"`);
+    expect(waiting.text).toContain('<script src="/static/push-wait.js" defer></script>');
+    expect((await request(browser(), `${url}/push/${id}/status`)).json()).toMatchObject({ state: 'PENDING' });
+    expect((await request(browser(), `${url}/push/not-a-push/status`)).status).toBe(404);
+    const listed = (await authenticator.list()).json<{ requests: { id: string; client_name?: string }[] }>().requests;
+    expect(listed.map((r) => r.id)).toEqual([id]);
+
+    expect((await authenticator.answer(id, 'approve', number!)).status).toBe(200);
+    const approved = await request(browser(), `${server.issuer}${sent.location}`);
+    expect(approved.text).toContain(`<input type="hidden" name="push" value="${id}">`);
+    const done = await submit(url, { new_password: FRESH, new_password_confirm: FRESH, push: id });
+    expect(done.status).toBe(200);
+    expect(await verifyPassword((await server.app.services.accounts.findById(accountId))!.passwordHash, FRESH)).toBe(true);
+    expect((await server.app.services.pushes.find(id))!.completedAt).not.toBeNull();
+
+    // A new link: the used push does not confirm it again.
+    const again = await issue(user.username);
+    const reused = await submit(again.url, { new_password: FRESH, new_password_confirm: FRESH, push: id });
+    expect(reused.status).toBe(401);
+    expect(reused.text).toContain('<code>push_not_approved</code>');
   });
 });

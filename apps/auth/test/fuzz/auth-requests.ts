@@ -773,6 +773,8 @@ const ROUTES: readonly RouteSpec[] = [
   { path: '/account/sessions/sign-out-others', methods: ['POST'] },
   { path: '/account/password-reset/:token', methods: ['GET', 'POST'] },
   { path: '/account/password-reset/:token/passkey-options', methods: ['POST'] },
+  { path: '/account/password-reset/:token/push', methods: ['POST'] },
+  { path: '/account/password-reset/:token/push/:id/status', methods: ['GET'] },
   { path: '/account/preferred-factor', methods: ['POST'] },
   { path: '/static/gatehouse.css', methods: ['GET'] },
   { path: '/static/passkey.js', methods: ['GET'] },
