@@ -13,6 +13,7 @@ import { confirmRecoveryCodes, cspViolationsOf, launchBrowser, navigateBy, shown
 import { checkAtBothWidths } from '../support/axe.ts';
 import { controlsNotInPageFont, PHONE, sidewaysOverflow, squeezedTexts } from '../support/layout-checks.ts';
 import { createUser, nextCode, type E2eUser } from '../support/users.ts';
+import { adminUser, signInToConsole } from '../support/admin-console.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -146,6 +147,25 @@ describe('every page at 390 px in Chromium', () => {
     await submitPassword(page, user);
     expect(await page.locator('#code').count()).toBe(1);
     await checkPage('second-factor');
+  });
+
+  it('the device activation page, the web authenticator, and every section of the admin console with a user in it', async () => {
+    await page.goto(`${stack.authUrl}/activate`);
+    await checkPage('activate');
+    await page.goto(`${stack.authUrl}/authenticator`);
+    await checkPage('authenticator');
+
+    const admin = await adminUser(stack, 'phones-admin');
+    await signInToConsole(page, stack, admin);
+    const sections = await page.locator('nav[aria-label="Admin console"] a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).pathname));
+    expect(sections.length).toBeGreaterThan(3);
+    for (const path of sections) {
+      await page.goto(`${stack.authUrl}${path}`);
+      await checkPage(`console${path.replaceAll('/', '-')}`);
+    }
+    await page.goto(`${stack.authUrl}/admin/users`);
+    await navigateBy(page, () => page.locator('#user-table tbody a').first().click());
+    await checkPage('console-user');
   });
 
   it('both apps serve their favicon as an SVG cached a day, linked from every page', async () => {
