@@ -63,7 +63,7 @@ export function resetFactorFields(factor: ResetFactor | undefined): SafeHtml | '
     ? html`<input type="hidden" name="uid" value="password-reset">
 <input type="hidden" name="credential" value="">
 <p class="muted">${factor.code ? 'Or confirm with your passkey or security key:' : 'Confirm with your passkey or security key:'}</p>
-<button type="button" class="secondary" id="reset-passkey" data-passkey-start hidden>Use my passkey and set the password</button>
+<button type="button"${factor.code ? html` class="secondary"` : ''} id="reset-passkey" data-passkey-start hidden>Use my passkey and set the password</button>
 <p class="muted" role="status" data-passkey-status></p>`
     : '';
   return html`${code}

@@ -60,7 +60,8 @@ describe.each(TEST_ENGINES)('password-reset links ask for every kind of second f
     const page = await request(browser(), url);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`<form method="post" action="${path}" id="reset-form" data-passkey="authenticate" data-options-url="${path}/passkey-options">`);
-    expect(page.text).toContain('<button type="button" class="secondary" id="reset-passkey" data-passkey-start hidden>Use my passkey and set the password</button>');
+    // The passkey is the only way on: its button is the primary one.
+    expect(page.text).toContain('<button type="button" id="reset-passkey" data-passkey-start hidden>Use my passkey and set the password</button>');
     expect(page.text).not.toContain('id="reset-code"');
     expect(page.text).toContain('<script src="/static/passkey.js" defer></script>');
 
@@ -97,6 +98,7 @@ describe.each(TEST_ENGINES)('password-reset links ask for every kind of second f
     const page = await request(browser(), url);
     expect(page.text).toContain('<input id="reset-code" name="code" autocomplete="one-time-code" maxlength="64" aria-describedby="reset-code-hint">');
     expect(page.text).toContain('Or confirm with your passkey or security key:');
+    expect(page.text).toContain('<button type="button" class="secondary" id="reset-passkey" data-passkey-start hidden>');
     const nothing = await submit(url, { new_password: FRESH, new_password_confirm: FRESH });
     expect(nothing.status).toBe(400);
     expect(nothing.text).toContain('<code>code_required</code>');
