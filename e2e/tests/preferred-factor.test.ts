@@ -106,7 +106,7 @@ describe('issue 34, the preferred factor in Chromium', () => {
   });
 
   it('with TOTP, a passkey and push: the code used last comes first and alone; "Try another method" by keyboard shows the others, recovery codes last', async () => {
-    await page.goto(`${stack.authUrl}/account`);
+    await page.goto(`${stack.authUrl}/account/security`);
     await page.fill('#passkey-name', 'E2E virtual key');
     await Promise.all([page.waitForEvent('load'), page.click('#add-passkey')]);
     await page.waitForSelector('#passkey-list li');
@@ -146,7 +146,7 @@ describe('issue 34, the preferred factor in Chromium', () => {
   });
 
   it('the preference set on the account page changes the order, until set back to the one used last', async () => {
-    await page.goto(`${stack.authUrl}/account#preferred-factor`);
+    await page.goto(`${stack.authUrl}/account/security#preferred-factor`);
     expect(await page.locator('#preferred-factor-choice').inputValue()).toBe('last_used');
     await page.focus('#preferred-factor-choice');
     await page.selectOption('#preferred-factor-choice', 'push');
@@ -171,7 +171,7 @@ describe('issue 34, the preferred factor in Chromium', () => {
     await submitCode(page, user);
     await page.waitForURL(`${stack.appOneUrl}/`);
 
-    await page.goto(`${stack.authUrl}/account#preferred-factor`);
+    await page.goto(`${stack.authUrl}/account/security#preferred-factor`);
     await page.selectOption('#preferred-factor-choice', 'last_used');
     await navigateBy(page, () => page.click('#save-preferred-factor'));
     await toSecondFactor();
@@ -184,7 +184,7 @@ describe('issue 34, the preferred factor in Chromium', () => {
     const owner = await createUser(stack, 'keyonly');
     await context.clearCookies();
     await signIn(page, stack.appOneUrl, owner);
-    await page.goto(`${stack.authUrl}/account`);
+    await page.goto(`${stack.authUrl}/account/security`);
     await page.fill('#passkey-name', 'Reset key');
     await Promise.all([page.waitForEvent('load'), page.click('#add-passkey')]);
     await page.waitForSelector('#passkey-list li');

@@ -9,10 +9,12 @@
  *   other browsers must sign in again, their refresh tokens answer invalid_grant, resource
  *   servers hear `session-revoked`); this browser stays signed in, since it just proved the
  *   current password; audited `account.password_changed`; a form gets 303 to
- *   /account?done=password#password, a JSON caller 200 with what was ended;
- * - a refusal is shown in the page's password section; a JSON caller gets it from the error
+ *   the Security page with the message at its top, a JSON caller 200 with what was ended;
+ * - a refusal is shown at the top of the Security page; a JSON caller gets it from the error
  *   middleware (http/form-page.ts).
  */
+import { redirectWithFlash } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { hashPassword } from '../accounts/password.ts';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
@@ -45,8 +47,7 @@ export function createChangePasswordHandler(deps: ChangePasswordDeps) {
           ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
           return;
         }
-        ctx.status = 303;
-        ctx.redirect('/account?done=password#password');
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Your password was changed. Your other sessions were signed out.' });
       },
       refused(error) {
         if (error.code === 'invalid_current_password') {
@@ -55,7 +56,7 @@ export function createChangePasswordHandler(deps: ChangePasswordDeps) {
       },
       async page(error, body) {
         if (body.json) return false;
-        await renderAccount(ctx, deps, signedIn, { error: { section: 'password', error } });
+        await renderAccount(ctx, deps, signedIn, 'security', { error });
         return true;
       },
     });

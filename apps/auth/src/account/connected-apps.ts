@@ -10,8 +10,10 @@
  *   (sessions/user-sessions.ts endGrant): refresh tokens and codes are deleted, the grant's JWT access
  *   tokens stop being active and resource servers hear `session-revoked` (revocation feed);
  * - the app asks for consent again at its next authorization; audited `consent.revoked`;
- *   a form gets 303 to /account?done=apps#apps, a JSON caller 200 `{ client_id, grants_ended }`.
+ *   a form gets 303 to the Apps page with the message at its top, a JSON caller 200 `{ client_id, grants_ended }`.
  */
+import { redirectWithFlash, type FlashDeps } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
@@ -39,7 +41,7 @@ export async function connectedApps(deps: ConnectedAppsDeps, accountId: string):
   );
 }
 
-export type RevokeAppDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'consents' | 'userSessions' | 'audit'>;
+export type RevokeAppDeps = SignedInDeps & OriginDeps & FlashDeps & Pick<HandlerServices, 'consents' | 'userSessions' | 'audit'>;
 
 export function createRevokeAppHandler(deps: RevokeAppDeps) {
   return async function revokeApp(ctx: Context): Promise<void> {
@@ -59,7 +61,6 @@ export function createRevokeAppHandler(deps: RevokeAppDeps) {
       ctx.body = { client_id: clientId, grants_ended: ended };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect('/account?done=apps#apps');
+    redirectWithFlash(ctx, deps, SECTION_PATHS.apps, { kind: 'notice', text: "The application's access was revoked. Its sign-ins and refresh tokens ended." });
   };
 }

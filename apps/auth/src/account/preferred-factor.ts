@@ -4,10 +4,10 @@
  * - same-origin posts only (403), a signed-in session (401 login_required);
  * - `factor` is `last_used` (the one that passed last), `totp`, `push` or `passkey`; anything else
  *   is 400 invalid_request; a method the account does not have (no TOTP, no device, no passkey)
- *   is 400 factor_not_enrolled; a refusal shows the page again with the message in its section;
+ *   is 400 factor_not_enrolled; a refusal shows the Security page again with the message at its top;
  * - it changes nothing else: every method stays available behind "Try another method";
- * - audited `account.preferred_factor_set`; a form gets 303 to
- *   /account?done=factor#preferred-factor, a JSON caller 200 `{ preferred_factor }` (null for last used).
+ * - audited `account.preferred_factor_set`; a form gets 303 to the Security page with the
+ *   message at its top, a JSON caller 200 `{ preferred_factor }` (null for last used).
  */
 import type { Context } from 'koa';
 import { isPreferableFactor } from '../accounts/factor-preference-store.ts';
@@ -19,6 +19,8 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { preferableFactors } from './preferred-factor-view.ts';
 import { requireSession } from './signed-in.ts';
+import { redirectWithFlash } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 
 export type PreferredFactorDeps = AccountViewDeps & OriginDeps & Pick<HandlerServices, 'factorPreferences' | 'devices' | 'passkeys' | 'audit'>;
 
@@ -42,12 +44,11 @@ export function createPreferredFactorHandler(deps: PreferredFactorDeps) {
           ctx.body = { preferred_factor: choice === 'last_used' ? null : choice };
           return;
         }
-        ctx.status = 303;
-        ctx.redirect('/account?done=factor#preferred-factor');
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Saved. Your next sign-in offers this method first.' });
       },
       async page(error, body) {
         if (body.json) return false;
-        await renderAccount(ctx, deps, signedIn, { preferredFactorError: error });
+        await renderAccount(ctx, deps, signedIn, 'security', { error });
         return true;
       },
     });

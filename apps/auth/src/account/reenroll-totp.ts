@@ -1,5 +1,7 @@
 /**
  * Re-enrolling TOTP on the account page, in two posts. Rules:
+ * - both posts need a fresh sign-in (fresh-sign-in.ts): a stale one is sent to sign in again and
+ *   comes back to the Security page;
  * - POST /account/totp: the current factor first: a current TOTP code (accepted once) or an
  *   unused recovery code when the account has TOTP; the current password when it has none
  *   (reauthenticate.ts, regulated like the login). Then a new secret is shown with its QR code;
@@ -12,10 +14,12 @@
  *   of the user and every grant this session does not hold end at once, as after a password
  *   change (accounts/end-account-access.ts: whoever held the old authenticator is signed out),
  *   this browser stays signed in; audited `account.totp_reenrolled` with what was ended;
- *   303 to /account?done=totp#totp;
- * - a refusal on either step is audited `account.totp_reenroll.refused` and shown in the
- *   page's TOTP section (the confirm step keeps its QR code to try again).
+ *   303 to the Security page with the message at its top;
+ * - a refusal on either step is audited `account.totp_reenroll.refused` and shown at the top
+ *   of the Security page (the confirm step keeps its QR code to try again).
  */
+import { redirectWithFlash } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
@@ -29,10 +33,11 @@ import { qrSvg } from '../mfa/qr.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { requireCurrentFactor, requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
 import { requireSession, type SignedIn } from './signed-in.ts';
+import { requireFreshSignIn, type FreshSignInDeps } from './fresh-sign-in.ts';
 
 const ENROLLMENT_TTL_MS = 10 * 60 * 1000;
 
-export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit'>;
+export type ReenrollTotpDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & FreshSignInDeps & Pick<HandlerServices, 'box' | 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit'>;
 
 interface PendingSecret {
   accountId: string;
@@ -80,7 +85,7 @@ function refusals(ctx: Context, deps: ReenrollTotpDeps, signedIn: SignedIn, step
     async page(error: AuthError, body: ParsedBody): Promise<boolean> {
       if (body.json) return false;
       const totpEnrollment = await enrollment?.();
-      await renderAccount(ctx, deps, signedIn, { error: { section: 'totp', error }, ...(totpEnrollment ? { totpEnrollment } : {}) });
+      await renderAccount(ctx, deps, signedIn, 'security', { error, ...(totpEnrollment ? { totpEnrollment } : {}) });
       return true;
     },
   };
@@ -90,6 +95,7 @@ export function createStartTotpHandler(deps: ReenrollTotpDeps) {
   return async function startTotp(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const signedIn = await requireSession(ctx, deps);
+    if (!requireFreshSignIn(ctx, deps, signedIn, SECTION_PATHS.security)) return;
     const { account } = signedIn;
     await formPage(ctx, {
       read: () => readBody(ctx),
@@ -103,7 +109,7 @@ export function createStartTotpHandler(deps: ReenrollTotpDeps) {
           ctx.body = { enrollment: sealed, secret, otpauth_uri: deps.totp.uri(secret, { issuer: `Gatehouse (${new URL(deps.config.issuer).host})`, label: account.username }) };
           return;
         }
-        await renderAccount(ctx, deps, signedIn, { totpEnrollment: await enrollmentView(deps, signedIn, sealed, secret) });
+        await renderAccount(ctx, deps, signedIn, 'security', { totpEnrollment: await enrollmentView(deps, signedIn, sealed, secret) });
       },
       ...refusals(ctx, deps, signedIn, 'current'),
     });
@@ -114,6 +120,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
   return async function confirmTotp(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
     const signedIn = await requireSession(ctx, deps);
+    if (!requireFreshSignIn(ctx, deps, signedIn, SECTION_PATHS.security)) return;
     const { account } = signedIn;
     let sealed = '';
     let pending: PendingSecret | undefined;
@@ -136,8 +143,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
           ctx.body = { totp_enrolled: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
           return;
         }
-        ctx.status = 303;
-        ctx.redirect('/account?done=totp#totp');
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Your new authenticator app is set up. Codes from the previous one stop working, and your other sessions were signed out.' });
       },
       // The confirm step keeps its QR code to try again.
       ...refusals(ctx, deps, signedIn, 'confirm', async () => (pending ? enrollmentView(deps, signedIn, sealed, pending.secret) : undefined)),

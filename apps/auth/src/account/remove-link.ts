@@ -4,10 +4,12 @@
  * - same-origin posts only (403) from a signed-in session (401), naming a `provider` the account
  *   is linked to (else 404 not_found);
  * - never the last way to sign in: an account without a password whose only link this is keeps
- *   it (409 last_sign_in_method, shown in the section);
+ *   it (409 last_sign_in_method, shown at the top of the Security page);
  * - a removal is audited `account.unlinked` (via the account page); a form gets 303 to
- *   /account?done=links#links, a JSON caller 200 `{ provider }`.
+ *   the Security page with the message at its top, a JSON caller 200 `{ provider }`.
  */
+import { redirectWithFlash } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { hasPassword } from '../accounts/password.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
@@ -34,7 +36,7 @@ export function createRemoveLinkHandler(deps: RemoveLinkDeps) {
     if (!hasPassword(account.passwordHash) && links.length === 1) {
       const refusal = new AuthError(409, 'last_sign_in_method', 'This provider is the only way to sign in to your account, so it stays linked. Ask your administrator for a password first.');
       if (body.json) throw refusal;
-      await renderAccount(ctx, deps, signedIn, { error: { section: 'links', error: refusal } });
+      await renderAccount(ctx, deps, signedIn, 'security', { error: refusal });
       return;
     }
     await deps.accountLinks.remove(account.id, provider);
@@ -44,7 +46,6 @@ export function createRemoveLinkHandler(deps: RemoveLinkDeps) {
       ctx.body = { provider };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect('/account?done=links#links');
+    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'The provider was unlinked: it no longer signs you in here.' });
   };
 }

@@ -1,6 +1,9 @@
 import Router from '@koa/router';
 import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from '../clients/account-client.ts';
-import { accountCallback, createAccountPageHandler, type AccountViewDeps } from './account-view.ts';
+import { accountCallback, createAccountPageHandler, createSectionHandler, type AccountViewDeps } from './account-view.ts';
+import { ACCOUNT_CONFIRM_PATHS, SECTION_PATHS } from '../views/account-paths.ts';
+import { confirmPages, type ConfirmActionsDeps } from './confirm-actions.ts';
+import { createEndSessionHandler, END_SESSION_PATH, type EndSessionDeps } from './end-session.ts';
 import { createChangePasswordHandler, type ChangePasswordDeps } from './change-password.ts';
 import {
   createPasswordResetFormHandler,
@@ -23,16 +26,21 @@ import { createPreferredFactorHandler, type PreferredFactorDeps } from './prefer
 import { PREFERRED_FACTOR_PATH } from '../views/preferred-factor-section.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps & PreferredFactorDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps & PreferredFactorDeps & ConfirmActionsDeps & EndSessionDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
   ACCOUNT_PATH,
+  SECTION_PATHS.security,
+  SECTION_PATHS.sessions,
+  SECTION_PATHS.apps,
   ACCOUNT_CALLBACK_PATH,
   `${ACCOUNT_PATH}/password`,
   `${ACCOUNT_PATH}/totp`,
   `${ACCOUNT_PATH}/totp/confirm`,
+  ...Object.values(ACCOUNT_CONFIRM_PATHS).filter((path) => path !== ACCOUNT_CONFIRM_PATHS.signOutOthers && path !== END_SESSION_PATH),
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
+  END_SESSION_PATH,
   CONNECTED_APPS_REVOKE_PATH,
   LINKED_PROVIDERS_REMOVE_PATH,
   PREFERRED_FACTOR_PATH,
@@ -47,11 +55,16 @@ export const ACCOUNT_ROUTES = [
 export function accountRoutes(deps: AccountRoutesDeps): Router {
   const router = new Router();
   router.get(ACCOUNT_PATH, createAccountPageHandler(deps));
+  router.get(SECTION_PATHS.security, createSectionHandler(deps, 'security'));
+  router.get(SECTION_PATHS.sessions, createSectionHandler(deps, 'sessions'));
+  router.get(SECTION_PATHS.apps, createSectionHandler(deps, 'apps'));
   router.get(ACCOUNT_CALLBACK_PATH, accountCallback);
   router.post(`${ACCOUNT_PATH}/password`, createChangePasswordHandler(deps));
   router.post(`${ACCOUNT_PATH}/totp`, createStartTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/totp/confirm`, createConfirmTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
+  for (const [path, handler] of confirmPages(deps)) router.get(path, handler);
+  router.post(END_SESSION_PATH, createEndSessionHandler(deps));
   router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
   router.post(LINKED_PROVIDERS_REMOVE_PATH, createRemoveLinkHandler(deps));
   router.post(PREFERRED_FACTOR_PATH, createPreferredFactorHandler(deps));

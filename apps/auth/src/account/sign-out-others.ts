@@ -3,8 +3,10 @@
  * and every grant this session does not hold (accounts/end-account-access.ts): the other
  * browsers must sign in again and those grants' refresh tokens answer invalid_grant. Same-origin
  * posts only (403), a signed-in session (401). Audited `account.sessions.signed_out`; a form
- * gets 303 to /account?done=sessions#sessions, a JSON caller 200 with the counts.
+ * gets 303 to the Sessions page with the message at its top, a JSON caller 200 with the counts.
  */
+import { redirectWithFlash } from './account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
@@ -13,7 +15,7 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
 export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit' | 'clock'> & {
-  config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl'>;
+  config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl' | 'cookieKeys'>;
 };
 
 export function createSignOutOthersHandler(deps: SignOutOthersDeps) {
@@ -28,7 +30,6 @@ export function createSignOutOthersHandler(deps: SignOutOthersDeps) {
       ctx.body = { sessions_ended: ended.sessions, grants_ended: ended.grants };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect('/account?done=sessions#sessions');
+    redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'notice', text: 'Your other sessions were signed out.' });
   };
 }

@@ -5,7 +5,8 @@
  *   "not signed in": a page visit is sent through the login (clients/account-client.ts), anything
  *   else (a form post, a JSON call) is 401 login_required;
  * - the result names the session's id (the cookie value, kept on "sign out other sessions")
- *   and its stable uid (the key of its browser and last use, sessions/session-meta-store.ts).
+ *   and its stable uid (the key of its browser and last use, sessions/session-meta-store.ts),
+ *   and when its sign-in happened (the session's login time, for fresh-sign-in.ts).
  */
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
@@ -16,6 +17,8 @@ export interface SignedIn {
   account: Account;
   sessionId: string;
   sessionUid: string;
+  /** When the sign-in of this session (its second factor) happened, epoch ms; undefined if unknown. */
+  signedInAt: number | undefined;
 }
 
 export type SignedInDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
@@ -25,7 +28,7 @@ export async function currentSession(ctx: Context, deps: SignedInDeps): Promise<
   if (!session.accountId) return undefined;
   const account = await deps.accounts.findById(session.accountId);
   if (!account || account.disabledAt !== null) return undefined;
-  return { account, sessionId: session.jti, sessionUid: session.uid };
+  return { account, sessionId: session.jti, sessionUid: session.uid, signedInAt: typeof session.loginTs === 'number' ? session.loginTs * 1000 : undefined };
 }
 
 export const notSignedIn = (): AuthError =>

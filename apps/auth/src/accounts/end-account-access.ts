@@ -15,7 +15,9 @@
  *   `account-disabled` event), which also reaches tokens whose grant
  *   row was already gone;
  * - the clients of every ended session are told by back-channel logout (sessions/backchannel-logout.ts)
- *   before this returns (first attempts; failures are retried in the background).
+ *   before this returns (first attempts; failures are retried in the background);
+ * - one session alone can end the same way (endOneSession): its row, the grants only it holds,
+ *   its metadata and its clients' back-channel logout.
  */
 import type { EndedSessions, UserSessionStore } from '../sessions/user-sessions.ts';
 import type { SessionMetaStore } from '../sessions/session-meta-store.ts';
@@ -56,4 +58,21 @@ export async function endAccountAccess(deps: EndAccountAccessDeps, accountId: st
 function revokeEverythingOf(deps: { revocations: Pick<RevocationStore, 'revokeSubject'>; clock: () => number; accessTokenTtl: number }, sub: string): Promise<void> {
   const now = deps.clock();
   return deps.revocations.revokeSubject(sub, now + 1, now + (deps.accessTokenTtl + 1) * 1000);
+}
+
+/**
+ * Ends one session of the account (the account page's "Sign out" of one session): its row, the
+ * grants only it holds, its metadata, and tells its clients by back-channel logout; undefined
+ * when the account has no session with that uid.
+ */
+export async function endOneSession(
+  deps: Omit<EndAccountAccessDeps, 'userSessions' | 'revocations' | 'clock' | 'accessTokenTtl'> & { userSessions: Pick<UserSessionStore, 'endOne'> },
+  accountId: string,
+  sessionUid: string,
+): Promise<EndedSessions | undefined> {
+  const ended = await deps.userSessions.endOne(accountId, sessionUid);
+  if (!ended) return undefined;
+  await deps.sessionMeta.remove(ended.sessionUids);
+  await deps.backchannelLogout?.sessionsEnded(ended.ended);
+  return ended;
 }

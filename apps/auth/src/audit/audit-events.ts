@@ -162,6 +162,8 @@ export interface AuditFields {
   /** The second factor offered first at sign-in, set on the account page (`last_used`: the one used last). */
   'account.preferred_factor_set': { account_id: string; ip: string; factor: 'totp' | 'push' | 'passkey' | 'last_used' };
   'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
+  /** One other session ended from the account page's Sessions list. */
+  'account.session.signed_out': { account_id: string; ip: string; grants: number };
   /** An operator issued a one-time password-reset link (its expiry, never the token). */
   'admin.user.reset_link_issued': ActorFields & { account_id: string; expires_at: string };
   /**

@@ -179,7 +179,7 @@ export function createAnswerHandler(deps: PushAnswerDeps) {
 }
 
 /** Where the answer to a report leads: the account page's password change, or a reset by e-mail. */
-export const PASSWORD_CHANGE_PATH = '/account#password';
+export const PASSWORD_CHANGE_PATH = '/account/security#password';
 
 export type ReportDeps = PushReportDeps & { config: Pick<HandlerServices['config'], 'issuer'> };
 

@@ -1,21 +1,26 @@
 /**
- * The signed-in user's passkeys on the account page (/account#passkeys). Rules:
+ * The signed-in user's passkeys on the account page's Security section (/account/security). Rules:
  * - every endpoint needs the SSO session (else 401 login_required) and a same-origin request
- *   (else 403 forbidden), like the device endpoints (http/same-origin.ts);
+ *   (else 403 forbidden), like the device endpoints (http/same-origin.ts), and a fresh sign-in
+ *   (account/fresh-sign-in.ts: a stale JSON call is 401 reauth_required, a stale form post is
+ *   sent to sign in again);
  * - POST options (JSON) issues registration options with a challenge bound to the account;
  * - POST register takes `name` (1–64 printable characters, default "Passkey") and `credential`
  *   (the browser's attestation as JSON text), verified by registration.ts; success is 201
  *   `{ id, name }`, audited `passkey.registered`; a refusal is audited
  *   `passkey.registration.refused` and answered with its code;
  * - POST remove takes `credential_id`; only the owner's credential is removed (else 404),
- *   audited `passkey.removed`; a form gets 303 back to /account#passkeys.
+ *   audited `passkey.removed`; a form gets 303 back to the Security page with the message at its top.
  */
+import { redirectWithFlash, type FlashDeps } from '../account/account-flash.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody, requireField } from '../http/read-body.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
-import { sessionAccount, type SessionDeps } from './manage.ts';
+import { freshSessionAccount, type SessionDeps } from './manage.ts';
+import type { FreshSignInDeps } from '../account/fresh-sign-in.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { ceremonyDeps, type CeremonyServices } from '../passkeys/ceremony-deps.ts';
@@ -23,12 +28,13 @@ import { PasskeyRefused } from '../passkeys/passkey-policy.ts';
 import { CREDENTIAL_MAX } from '../passkeys/read-credential.ts';
 import { registrationOptions, verifyRegistration } from '../passkeys/registration.ts';
 
-export type ManagePasskeysDeps = SessionDeps & OriginDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
+export type ManagePasskeysDeps = SessionDeps & OriginDeps & FlashDeps & FreshSignInDeps & CeremonyServices & Pick<HandlerServices, 'audit'>;
 
 export function createRegistrationOptionsHandler(deps: ManagePasskeysDeps) {
   return async function passkeyRegistrationOptions(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     await readBody(ctx);
     ctx.status = 200;
     ctx.body = await registrationOptions(ceremonyDeps(deps), account);
@@ -38,7 +44,8 @@ export function createRegistrationOptionsHandler(deps: ManagePasskeysDeps) {
 export function createRegisterHandler(deps: ManagePasskeysDeps) {
   return async function registerPasskey(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     const body = await readBody(ctx);
     const name = normalizeDeviceName(body.fields.name || 'Passkey');
     if (!name) throw invalidRequest('Give the passkey a name of 1 to 64 characters.');
@@ -61,7 +68,8 @@ export function createRegisterHandler(deps: ManagePasskeysDeps) {
 export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
   return async function removePasskey(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     const body = await readBody(ctx);
     const id = body.fields.credential_id ?? '';
     if (!/^[\w-]{1,1400}$/.test(id)) throw invalidRequest('Field "credential_id" is required.');
@@ -71,7 +79,6 @@ export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
       ctx.body = { removed: id };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect('/account#passkeys');
+    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'The passkey was removed: it no longer signs you in.' });
   };
 }

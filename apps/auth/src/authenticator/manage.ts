@@ -1,9 +1,12 @@
 /**
  * The device actions of the account page (/account, account/) for a user signed in at the
  * authorization server (the SSO session cookie, read with oidc-provider's Session.get). Rules:
- * - the old devices page (GET /authenticator/devices) is a 301 to /account#devices, so old links
- *   land on the section that replaced it; the actions keep their paths;
+ * - the old devices page (GET /authenticator/devices) is a 301 to the account's Security page,
+ *   so old links land on the section that replaced it; a removal answers 303 to that page with
+ *   the message at its top; the actions keep their paths;
  * - no session, or a session whose account is gone: 401 login_required;
+ * - enrolling or removing a device and new recovery codes need a fresh sign-in
+ *   (account/fresh-sign-in.ts): a stale session is sent to sign in again;
  * - state-changing posts must come from this origin (Origin / Sec-Fetch-Site checked, on top
  *   of the session cookie being SameSite=Lax), else 403 forbidden;
  * - an enrollment code is shown once, with a QR code of the authenticator link carrying it in
@@ -18,6 +21,9 @@
  * - the page also lists the user's passkeys (added and removed by manage-passkeys.ts).
  */
 import { pageLanguage } from '../i18n/page-language.ts';
+import { redirectWithFlash, type FlashDeps } from '../account/account-flash.ts';
+import { requireFreshSignIn, type FreshSignInDeps } from '../account/fresh-sign-in.ts';
+import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
@@ -31,7 +37,7 @@ import { enrollmentDonePage, enrollmentPage, recoveryCodesPage } from '../views/
 
 export const DEVICES_PATH = '/authenticator/devices';
 /** Where the device actions send a browser back to: the account page's devices section. */
-export const DEVICES_SECTION = '/account#devices';
+export const DEVICES_SECTION = SECTION_PATHS.security;
 
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -39,16 +45,30 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 export type SessionDeps = Pick<HandlerServices, 'provider' | 'accounts'>;
 
 export async function sessionAccount(ctx: Context, deps: SessionDeps): Promise<Account> {
+  return (await sessionSignIn(ctx, deps)).account;
+}
+
+/** The session's account and when its sign-in happened (epoch ms; for fresh-sign-in.ts). */
+async function sessionSignIn(ctx: Context, deps: SessionDeps): Promise<{ account: Account; signedInAt: number | undefined }> {
   const session = await deps.provider().Session.get(ctx as never);
   const account = session.accountId ? await deps.accounts.findById(session.accountId) : undefined;
   if (!account) {
     throw new AuthError(401, 'login_required', 'You are not signed in to Gatehouse. Sign in to an application that uses Gatehouse, then open this page again.');
   }
-  return account;
+  return { account, signedInAt: typeof session.loginTs === 'number' ? session.loginTs * 1000 : undefined };
+}
+
+/**
+ * The session's account when its sign-in is fresh (account/fresh-sign-in.ts); otherwise the
+ * browser is sent to sign in again, back to the Security page, and the answer is undefined.
+ */
+export async function freshSessionAccount(ctx: Context, deps: SessionDeps & FreshSignInDeps): Promise<Account | undefined> {
+  const { account, signedInAt } = await sessionSignIn(ctx, deps);
+  return requireFreshSignIn(ctx, deps, { signedInAt }, SECTION_PATHS.security) ? account : undefined;
 }
 
 
-export type EnrollDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit' | 'clock'>;
+export type EnrollDeps = SessionDeps & OriginDeps & FreshSignInDeps & Pick<HandlerServices, 'enrollments' | 'recoveryCodes' | 'audit' | 'clock'>;
 
 /** The old devices page: moved to the account page's devices section (301). */
 export function redirectDevicesPage(ctx: Context): void {
@@ -59,7 +79,8 @@ export function redirectDevicesPage(ctx: Context): void {
 export function createEnrollHandler(deps: EnrollDeps) {
   return async function enroll(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     const json = (await readBody(ctx)).json || wantsJson(ctx);
     const { code, expiresAt } = await deps.enrollments.issue(account.id);
     const url = `${deps.config.issuer}/authenticator#enroll=${code}`;
@@ -104,12 +125,13 @@ export function createEnrollDoneHandler(deps: EnrollStatusDeps) {
   };
 }
 
-export type RemoveDeviceDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'audit'>;
+export type RemoveDeviceDeps = SessionDeps & OriginDeps & FlashDeps & FreshSignInDeps & Pick<HandlerServices, 'devices' | 'pushHub' | 'audit'>;
 
 export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
   return async function removeDevice(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     const body = await readBody(ctx);
     const deviceId = body.fields.device_id ?? '';
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
@@ -121,17 +143,17 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
       ctx.body = { removed: deviceId };
       return;
     }
-    ctx.status = 303;
-    ctx.redirect(DEVICES_SECTION);
+    redirectWithFlash(ctx, deps, DEVICES_SECTION, { kind: 'notice', text: 'The device was removed: it can no longer approve your sign-ins.' });
   };
 }
 
-export type RecoveryCodesDeps = SessionDeps & OriginDeps & Pick<HandlerServices, 'recoveryCodes' | 'audit'>;
+export type RecoveryCodesDeps = SessionDeps & OriginDeps & FreshSignInDeps & Pick<HandlerServices, 'recoveryCodes' | 'audit'>;
 
 export function createRecoveryCodesHandler(deps: RecoveryCodesDeps) {
   return async function newRecoveryCodes(ctx: Context): Promise<void> {
     requireSameOrigin(ctx, deps);
-    const account = await sessionAccount(ctx, deps);
+    const account = await freshSessionAccount(ctx, deps);
+    if (!account) return;
     const json = (await readBody(ctx)).json || wantsJson(ctx);
     const codes = await deps.recoveryCodes.replace(account.id);
     deps.audit.record('recovery.issued', { account_id: account.id, via: 'devices_page' });

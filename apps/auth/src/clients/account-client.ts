@@ -7,11 +7,10 @@
  *   carries no code and no token, only the SSO session cookie oidc-provider set on the way;
  *   no grant type is allowed, so the token endpoint refuses it everything;
  * - its redirect URIs are the issuer's own /account/callback, which only sends the browser on
- *   to /account (the page then reads the session like any other request), and /admin/callback,
+ *   to an account page (account/account-sign-in.ts; the page then reads the session like any other request), and /admin/callback,
  *   the admin console's (console/console-sign-in.ts), which does the same for /admin.
  */
 import type { ClientMetadata } from 'oidc-provider';
-import { AUTH_ROUTES } from '@gatehouse/contracts';
 
 export const ACCOUNT_CLIENT_ID = 'gatehouse-account';
 export const ACCOUNT_PATH = '/account';
@@ -29,11 +28,4 @@ export function accountClientMetadata(issuer: string): ClientMetadata & { client
     grant_types: [],
     token_endpoint_auth_method: 'none',
   };
-}
-
-/** The authorization request that signs the browser in and comes back to the account page. */
-export function accountSignInUrl(issuer: string): string {
-  const url = new URL(AUTH_ROUTES.authorize, issuer);
-  url.search = new URLSearchParams({ client_id: ACCOUNT_CLIENT_ID, response_type: 'none', scope: 'openid', redirect_uri: `${issuer}${ACCOUNT_CALLBACK_PATH}` }).toString();
-  return url.toString();
 }

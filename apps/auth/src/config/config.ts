@@ -111,6 +111,10 @@ export interface AuthConfig {
     /** Seconds a sign-in (its second factor) counts for the admin console; older ones sign in again (AUTH_ADMIN_CONSOLE_MAX_AGE). */
     readonly maxAge: number;
   };
+  readonly account: {
+    /** Seconds a sign-in counts for security changes on the account page; older ones sign in again (AUTH_ACCOUNT_REAUTH_MAX_AGE). */
+    readonly reauthMaxAge: number;
+  };
   /** How mail goes out (password recovery, e-mail verification). */
   readonly mail: MailSettings;
   readonly trustProxy: boolean;
@@ -193,6 +197,8 @@ const Env = z.object({
   AUTH_AUDIT_RETENTION_DAYS: z.coerce.number().int().positive().max(36_500).default(365),
   // The admin console (/admin): how old the sign-in (its second factor) may be, seconds.
   AUTH_ADMIN_CONSOLE_MAX_AGE: seconds.positive().max(86_400).default(600),
+  // The account page: how old the sign-in may be for a security change (factors, recovery codes, e-mail), seconds.
+  AUTH_ACCOUNT_REAUTH_MAX_AGE: seconds.positive().max(86_400).default(600),
   AUTH_SMTP_URL: checkedString(smtpUrlProblem).optional(),
   AUTH_MAIL_FROM: z.string().regex(MAIL_FROM, 'expected an address, e.g. Gatehouse <no-reply@example.com> or no-reply@example.com').optional(),
   TRUST_PROXY: bool.default(false),
@@ -371,6 +377,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     }),
     audit: Object.freeze({ retentionDays: e.AUTH_AUDIT_RETENTION_DAYS }),
     adminConsole: Object.freeze({ maxAge: e.AUTH_ADMIN_CONSOLE_MAX_AGE }),
+    account: Object.freeze({ reauthMaxAge: e.AUTH_ACCOUNT_REAUTH_MAX_AGE }),
     mail: mailSettings(e, production),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

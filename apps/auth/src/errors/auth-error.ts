@@ -7,6 +7,7 @@ import { HttpError } from '@gatehouse/http';
 
 export type AuthErrorCode =
   | 'invalid_request'
+  | 'reauth_required'
   | 'invalid_credentials'
   | 'account_disabled'
   | 'temporarily_unavailable'

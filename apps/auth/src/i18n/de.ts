@@ -288,4 +288,5 @@ export const de: Translation<AuthCatalogue> = {
   'error.not_invited': 'Für Sie gibt es noch kein Konto. Bitten Sie Ihre Administration um eine Einladung.',
   'error.already_linked': 'Dieses Konto des Anmeldedienstes ist bereits mit einem anderen Konto verknüpft.',
   'error.last_sign_in_method': 'Dieser Anmeldedienst ist der einzige Weg in Ihr Konto und bleibt daher verknüpft.',
+  'error.reauth_required': 'Diese Änderung erfordert eine aktuelle Anmeldung. Melden Sie sich auf Ihrer Kontoseite erneut an.',
 };

@@ -71,6 +71,7 @@ const errors = {
   'error.already_linked': 'This provider account is already linked to another account.',
   'error.last_sign_in_method': 'This provider is the only way to sign in to your account, so it stays linked.',
   'error.sign_out_expired': 'This page no longer signs you out anywhere else: it has expired or was already used. To end your other sessions, sign in and choose "Sign out other sessions" on your account page.',
+  'error.reauth_required': 'This change needs a recent sign-in. Sign in again on your account page.',
 } satisfies Record<`error.${AuthErrorCode}`, string>;
 
 export const en = {

@@ -58,6 +58,11 @@ export interface UserSessionStore {
    * session does not hold (the account page's "sign out other sessions", a password change).
    */
   endOthers(accountId: string, keepSessionId: string): Promise<EndedSessions>;
+  /**
+   * Ends the one session of the account whose uid is `sessionUid`, and the grants it holds that
+   * no other session of the account holds; undefined when the account has no such session.
+   */
+  endOne(accountId: string, sessionUid: string): Promise<EndedSessions | undefined>;
   /** The account's live grants, newest first. */
   listGrants(accountId: string): Promise<UserGrant[]>;
   /** Ends one grant of the account; false when it has no live grant with that id. */
@@ -173,6 +178,18 @@ export function createUserSessionStore(deps: UserSessionDeps): UserSessionStore 
 
     endAll: (accountId) => end(accountId, undefined),
     endOthers: (accountId, keepSessionId) => end(accountId, keepSessionId),
+
+    async endOne(accountId, sessionUid) {
+      const all = await rowsOf('Session', accountId);
+      const target = all.find((row) => row.payload.uid === sessionUid);
+      if (!target) return undefined;
+      const heldElsewhere = new Set(all.filter((row) => row !== target).flatMap((row) => grantsOf(row.payload)));
+      const grantIds = new Set(grantsOf(target.payload).filter((grantId) => !heldElsewhere.has(grantId)));
+      const live = new Set((await rowsOf('Grant', accountId)).map((row) => row.id));
+      await endGrants(grantIds);
+      await db.deleteFrom('oidc_payloads').where('model', '=', 'Session').where('id', '=', target.id).execute();
+      return { sessions: 1, grants: [...grantIds].filter((grantId) => live.has(grantId)).length, sessionUids: [sessionUid], ended: [endedSession(accountId, target.payload)] };
+    },
 
     async listGrants(accountId) {
       const grants = (await rowsOf('Grant', accountId)).map(({ id, expiresAt, payload }) => ({

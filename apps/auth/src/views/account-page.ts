@@ -1,20 +1,25 @@
 /**
- * The self-service account page (/account) and its password-reset pages. Every form posts to
- * this origin and works without script; only adding a passkey needs the page script (WebAuthn).
- * Sections carry ids (#profile, #password, #totp, #devices, #passkeys, #sessions, #apps, #links) so links and
- * redirects can land on one.
+ * The self-service account pages: one page per section (Profile /account, Security
+ * /account/security, Sessions /account/sessions, Apps /account/apps) under one frame with the
+ * section navigation, the way back to the app the user came from and a sign-out. The message of
+ * the last action (a notice, role=status, or an error, role=alert) is the first thing under the
+ * heading, where the page opens. Every form posts to this origin and works without script; only
+ * adding a passkey needs the page script (WebAuthn). Destructive actions link to a confirmation
+ * page (GET) whose Confirm button posts.
  */
+import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import type { Device } from '../devices/device-store.ts';
+import { ACCOUNT_CONFIRM_PATHS, ACCOUNT_SECTIONS, SECTION_LABELS, SECTION_PATHS, type AccountSection } from './account-paths.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { layout } from './layout.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { preferredFactorSection, type PreferredFactorView } from './preferred-factor-section.ts';
 import { resetFactorFields, resetFormAttributes, resetScripts, type ResetFactor } from './reset-factor-fields.ts';
 
-const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
+export type { AccountSection };
 
-export type AccountSection = 'password' | 'totp' | 'sessions' | 'apps' | 'links';
+const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 
 /** An upstream identity provider linked to the account (account/linked-providers.ts). */
 export interface LinkedProviderView {
@@ -25,7 +30,13 @@ export interface LinkedProviderView {
 }
 
 export interface AccountSessionView {
+  /** The session's stable uid: the "Sign out this session" form names it. */
+  uid: string | undefined;
   browser: string;
+  /** The address the session was last used from, as seen through the configured proxy trust. */
+  ip: string | undefined;
+  /** The coarse network of that address (a /24 or a /48). */
+  network: string | undefined;
   signedInAt: number | undefined;
   lastUsedAt: number | undefined;
   current: boolean;
@@ -50,50 +61,85 @@ export interface PasskeyView {
   lastUsedAt: number | null;
 }
 
-export interface AccountPageModel {
-  profile: { username: string; email: string; name: string; groups: string[] };
+/** The message at the top of a section page. */
+export interface AccountMessage {
+  kind: 'notice' | 'error';
+  text: string;
+  code?: string;
+}
+
+/** What every account page shows around its section. */
+export interface AccountFrame {
+  section: AccountSection;
+  username: string;
+  message?: AccountMessage | undefined;
+  /** "Back to <name>": the app the user came from (account/return-target.ts). */
+  back?: { name: string; url: string } | undefined;
+}
+
+export interface ProfileModel {
+  username: string;
+  email: string;
+  name: string;
+  groups: string[];
+}
+
+export interface SecurityModel {
   totpEnrolled: boolean;
   devices: Device[];
   recoveryCodesRemaining: number;
   passkeys: PasskeyView[];
-  sessions: AccountSessionView[];
-  /** The apps the user allowed on the consent page (account/connected-apps.ts). */
-  apps: ConnectedAppView[];
   /** The upstream identity providers the user signs in with. */
-  links?: LinkedProviderView[];
-  /** A confirmation shown at the top (after a redirect-after-post). */
-  notice?: string;
-  /** A refused form: its section shows the message and code. */
-  error?: { section: AccountSection; code: string; message: string };
+  links: LinkedProviderView[];
   /** The second factor offered first at sign-in (views/preferred-factor-section.ts). */
-  preferredFactor?: PreferredFactorView;
+  preferredFactor?: PreferredFactorView | undefined;
   /** Second step of a TOTP re-enrollment: the new secret to scan and confirm. */
-  totpEnrollment?: { sealed: string; secret: string; qrSvg: string };
+  totpEnrollment?: { sealed: string; secret: string; qrSvg: string } | undefined;
 }
 
-function errorFor(model: AccountPageModel, section: AccountSection): SafeHtml | '' {
-  const error = model.error;
-  return error?.section === section
-    ? html`<p class="error" role="alert" id="${section}-error">${error.message}</p>
-<p class="muted">Error code: <code>${error.code}</code></p>`
-    : '';
+function message(m: AccountMessage | undefined): SafeHtml | '' {
+  if (!m) return '';
+  if (m.kind === 'notice') return html`<p class="notice" role="status" id="notice" tabindex="-1">${m.text}</p>`;
+  return html`<div class="error" role="alert" id="error" tabindex="-1"><p>${m.text}</p>${m.code ? html`<p class="muted">Error code: <code>${m.code}</code></p>` : ''}</div>`;
 }
 
-function profileSection(model: AccountPageModel): SafeHtml {
-  const p = model.profile;
-  return html`<section id="profile"><h2>Profile</h2>
+function nav(section: AccountSection): SafeHtml {
+  return html`<nav class="account-nav" aria-label="Account sections"><ul>${ACCOUNT_SECTIONS.map(
+    (s) => html`<li><a href="${SECTION_PATHS[s]}" id="nav-${s}"${s === section ? raw(' aria-current="page"') : ''}>${SECTION_LABELS[s]}</a></li>`,
+  )}</ul></nav>`;
+}
+
+function frame(f: AccountFrame, title: string, body: SafeHtml, scripts: string[] = []): string {
+  return layout({
+    title: title === 'Your account' ? title : `${title} · Your account`,
+    scripts,
+    body: html`<div class="account">
+<div class="account-bar">
+${f.back ? html`<a href="${f.back.url}" id="back-to-app">Back to ${f.back.name}</a>` : ''}
+<span class="muted">Signed in as <strong id="account-username">${f.username}</strong></span>
+<a href="${AUTH_ROUTES.logout}" id="sign-out">Sign out</a>
+</div>
+${nav(f.section)}
+<h1>${title}</h1>
+${message(f.message)}
+${body}
+</div>`,
+  });
+}
+
+function profileSection(p: ProfileModel): SafeHtml {
+  return html`<section id="profile" aria-label="Profile">
 <dl class="profile">
 <dt>Username</dt><dd id="profile-username">${p.username}</dd>
 <dt>Name</dt><dd id="profile-name">${p.name}</dd>
 <dt>Email</dt><dd id="profile-email">${p.email}</dd>
 <dt>Groups</dt><dd id="profile-groups">${p.groups.length ? p.groups.join(', ') : 'none'}</dd>
 </dl>
-<p class="muted">Ask your administrator to change these.</p></section>`;
+<p class="muted">Ask your administrator to change your name or groups.</p></section>`;
 }
 
-function passwordSection(model: AccountPageModel): SafeHtml {
+function passwordSection(): SafeHtml {
   return html`<section id="password"><h2>Change password</h2>
-${errorFor(model, 'password')}
 <form method="post" action="/account/password">
 <label for="current-password">Current password</label>
 <input id="current-password" name="current_password" type="password" autocomplete="current-password" required>
@@ -106,11 +152,10 @@ ${errorFor(model, 'password')}
 <p class="muted">At least 12 characters; any characters, spaces included. Common and breached passwords are refused. Your other sessions are signed out.</p></section>`;
 }
 
-function totpSection(model: AccountPageModel): SafeHtml {
+function totpSection(model: SecurityModel): SafeHtml {
   const enrollment = model.totpEnrollment;
   if (enrollment) {
     return html`<section id="totp"><h2>Set up your new authenticator app</h2>
-${errorFor(model, 'totp')}
 <p>Scan this QR code with your authenticator app, then enter the 6-digit code it shows. Your current app keeps working until you confirm.</p>
 <figure class="qr" aria-label="QR code for your authenticator app">${raw(enrollment.qrSvg)}</figure>
 <p class="muted">Can't scan it? Enter this key by hand:</p>
@@ -121,7 +166,7 @@ ${errorFor(model, 'totp')}
 <input id="new-totp-code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required>
 <button type="submit" id="confirm-totp">Use this authenticator app</button>
 </form>
-<p><a href="/account#totp">Cancel</a></p></section>`;
+<p><a href="${SECTION_PATHS.security}">Cancel</a></p></section>`;
   }
   const proof = model.totpEnrolled
     ? html`<label for="current-totp-code">Code from your current app (or a recovery code)</label>
@@ -130,7 +175,6 @@ ${errorFor(model, 'totp')}
 <label for="totp-current-password">Current password</label>
 <input id="totp-current-password" name="current_password" type="password" autocomplete="current-password" required>`;
   return html`<section id="totp"><h2>Authenticator app (TOTP)</h2>
-${errorFor(model, 'totp')}
 <p>${model.totpEnrolled ? 'An authenticator app is set up. To move to a new phone or app, prove the current one first.' : 'Set up an authenticator app for two-step verification.'}</p>
 <form method="post" action="/account/totp" autocomplete="off">
 ${proof}
@@ -138,14 +182,19 @@ ${proof}
 </form></section>`;
 }
 
-function devicesSection(model: AccountPageModel): SafeHtml {
+/** A button that opens the confirmation page of a destructive action (GET, no script). */
+function confirmButton(path: string, fields: Record<string, string>, label: string, ariaLabel?: string): SafeHtml {
+  return html`<form method="get" action="${path}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="danger"${ariaLabel ? html` aria-label="${ariaLabel}"` : ''}>${label}</button></form>`;
+}
+
+function devicesSection(model: SecurityModel): SafeHtml {
   return html`<section id="devices"><h2>Authenticator devices</h2>
 <p class="muted">A device enrolled here can approve your sign-ins with a push.</p>
 ${
   model.devices.length
     ? html`<ul class="devices" id="device-list">${model.devices.map(
         (d) => html`<li><span><strong>${d.name}</strong><br><span class="muted">added ${date(d.createdAt)} · last used ${date(d.lastUsedAt)}</span></span>
-<form method="post" action="/authenticator/devices/remove"><input type="hidden" name="device_id" value="${d.id}"><button type="submit" class="danger">Remove</button></form></li>`,
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removeDevice, { device_id: d.id }, 'Remove', `Remove ${d.name}`)}</li>`,
       )}</ul>`
     : html`<p id="device-list">No device is enrolled yet.</p>`
 }
@@ -153,9 +202,9 @@ ${
 <button type="submit" id="add-device">Add a device</button>
 </form>
 <h2 id="recovery">Recovery codes</h2>
-<p>You have <strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong> unused recovery ${model.recoveryCodesRemaining === 1 ? 'code' : 'codes'}.</p>
-<form method="post" action="/authenticator/recovery-codes">
-<button type="submit" class="secondary">Create new recovery codes</button>
+<p>You have <strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong> unused ${model.recoveryCodesRemaining === 1 ? 'recovery code' : 'recovery codes'}.</p>
+<form method="get" action="${ACCOUNT_CONFIRM_PATHS.recoveryCodes}">
+<button type="submit" class="secondary" id="new-recovery-codes">Create new recovery codes</button>
 </form>
 <p class="muted">Creating new codes makes the old ones stop working.</p></section>`;
 }
@@ -167,7 +216,7 @@ ${
   passkeys.length
     ? html`<ul class="devices" id="passkey-list">${passkeys.map(
         (p) => html`<li><span><strong>${p.name}</strong><br><span class="muted">added ${date(p.createdAt)} · last used ${date(p.lastUsedAt)}</span></span>
-<form method="post" action="${PASSKEY_PATHS.remove}"><input type="hidden" name="credential_id" value="${p.id}"><button type="submit" class="danger">Remove</button></form></li>`,
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removePasskey, { credential_id: p.id }, 'Remove', `Remove ${p.name}`)}</li>`,
       )}</ul>`
     : html`<p id="passkey-list">No passkey is registered yet.</p>`
 }
@@ -179,27 +228,47 @@ ${
 </form></section>`;
 }
 
-function sessionsSection(model: AccountPageModel): SafeHtml {
-  const others = model.sessions.filter((s) => !s.current).length;
-  return html`<section id="sessions"><h2>Active sessions</h2>
-${errorFor(model, 'sessions')}
-<ul class="devices" id="session-list">${model.sessions.map(
-    (s) => html`<li${s.current ? raw(' data-current') : ''}><span><strong>${s.browser}</strong>${s.current ? html` <span class="current">(this browser)</span>` : ''}<br>
-<span class="muted">signed in ${date(s.signedInAt)} · last used ${date(s.lastUsedAt)}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></span></li>`,
-  )}</ul>
-<form method="post" action="/account/sessions/sign-out-others">
-<button type="submit" class="danger" id="sign-out-others"${others === 0 ? raw(' disabled') : ''}>Sign out other sessions</button>
+function linksSection(links: readonly LinkedProviderView[]): SafeHtml {
+  return html`<section id="links"><h2>Sign-in providers</h2>
+<p class="muted">Accounts at other identity providers you sign in with. Removing one stops it from signing you in here.</p>
+${
+  links.length
+    ? html`<ul class="devices" id="link-list">${links.map(
+        (l) => html`<li data-provider="${l.provider}"><span><strong>${l.name}</strong><br>
+<span class="muted">linked ${date(l.createdAt)} · last used ${date(l.lastUsedAt)}</span></span>
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removeLink, { provider: l.provider }, 'Remove', `Remove ${l.name}`)}</li>`,
+      )}</ul>`
+    : html`<p id="link-list">No other identity provider is linked to your account.</p>`
+}</section>`;
+}
+
+function sessionLine(s: AccountSessionView): SafeHtml {
+  const place = s.ip ? html`<br><span class="muted">from <span class="session-ip">${s.ip}</span>${s.network && s.network !== s.ip ? html` (network ${s.network})` : ''}</span>` : '';
+  const end =
+    !s.current && s.uid
+      ? html`<form method="get" action="${ACCOUNT_CONFIRM_PATHS.endSession}"><input type="hidden" name="session" value="${s.uid}"><button type="submit" class="danger" aria-label="Sign out ${s.browser}, last used ${date(s.lastUsedAt)}">Sign out</button></form>`
+      : '';
+  return html`<li${s.current ? raw(' data-current') : ''}><span><strong>${s.browser}</strong>${s.current ? html` <span class="current">(this session)</span>` : ''}${place}<br>
+<span class="muted">signed in ${date(s.signedInAt)} · last used ${date(s.lastUsedAt)}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></span>${end}</li>`;
+}
+
+function sessionsSection(sessions: readonly AccountSessionView[]): SafeHtml {
+  const others = sessions.filter((s) => !s.current).length;
+  return html`<section id="sessions" aria-label="Active sessions">
+<p class="muted">The browsers signed in to your account. The place is the address each one last used, and its network.</p>
+<ul class="devices" id="session-list">${sessions.map(sessionLine)}</ul>
+<form method="get" action="${ACCOUNT_CONFIRM_PATHS.signOutOthers}">
+<button type="submit" class="danger" id="sign-out-others"${others === 0 ? raw(' disabled') : ''}>Sign out all other sessions</button>
 </form>
 <p class="muted">Ends every other session and the app sign-ins it holds (their refresh tokens stop working). This browser stays signed in.</p></section>`;
 }
 
-function appsSection(model: AccountPageModel): SafeHtml {
-  return html`<section id="apps"><h2>Connected apps</h2>
-${errorFor(model, 'apps')}
+function appsSection(apps: readonly ConnectedAppView[]): SafeHtml {
+  return html`<section id="apps" aria-label="Connected apps">
 <p class="muted">Applications you allowed to access your account. Revoking one ends its sign-ins and refresh tokens at once; it asks you again next time.</p>
 ${
-  model.apps.length
-    ? html`<ul class="devices" id="app-list">${model.apps.map(
+  apps.length
+    ? html`<ul class="devices" id="app-list">${apps.map(
         (a) => html`<li data-client-id="${a.clientId}"><span><strong>${a.name}</strong><br><span class="muted">${a.scopes.join(' ')}</span><br>
 <span class="muted">allowed ${date(a.grantedAt)}${a.updatedAt !== a.grantedAt ? html` · last changed ${date(a.updatedAt)}` : ''}</span></span>
 <form method="post" action="/account/apps/revoke"><input type="hidden" name="client_id" value="${a.clientId}"><button type="submit" class="danger" aria-label="Revoke ${a.name}">Revoke</button></form></li>`,
@@ -208,41 +277,50 @@ ${
 }</section>`;
 }
 
-function linksSection(model: AccountPageModel): SafeHtml {
-  const links = model.links ?? [];
-  return html`<section id="links"><h2>Sign-in providers</h2>
-${errorFor(model, 'links')}
-<p class="muted">Accounts at other identity providers you sign in with. Removing one stops it from signing you in here.</p>
-${
-  links.length
-    ? html`<ul class="devices" id="link-list">${links.map(
-        (l) => html`<li data-provider="${l.provider}"><span><strong>${l.name}</strong><br>
-<span class="muted">linked ${date(l.createdAt)} · last used ${date(l.lastUsedAt)}</span></span>
-<form method="post" action="/account/links/remove"><input type="hidden" name="provider" value="${l.provider}"><button type="submit" class="danger" aria-label="Remove ${l.name}">Remove</button></form></li>`,
-      )}</ul>`
-    : html`<p id="link-list">No other identity provider is linked to your account.</p>`
-}</section>`;
+export function profilePage(f: AccountFrame, profile: ProfileModel): string {
+  return frame(f, 'Your account', profileSection(profile));
 }
 
-export function accountPage(model: AccountPageModel): string {
-  return layout({
-    title: 'Your account',
-    scripts: PASSKEY_SCRIPTS,
-    body: html`<div class="account">
-<h1>Your account</h1>
-<p class="muted">Signed in as <strong id="account-username">${model.profile.username}</strong>.</p>
-${model.notice ? html`<p class="notice" role="status" id="notice">${model.notice}</p>` : ''}
-${profileSection(model)}
-${passwordSection(model)}
+export function securityPage(f: AccountFrame, model: SecurityModel): string {
+  return frame(f, 'Security', html`${passwordSection()}
 ${totpSection(model)}
 ${devicesSection(model)}
 ${passkeysSection(model.passkeys)}
 ${preferredFactorSection(model.preferredFactor)}
-${sessionsSection(model)}
-${appsSection(model)}
-${linksSection(model)}
-</div>`,
-  });
+${linksSection(model.links)}`, PASSKEY_SCRIPTS);
+}
+
+export function sessionsPage(f: AccountFrame, sessions: readonly AccountSessionView[]): string {
+  return frame(f, 'Sessions', sessionsSection(sessions));
+}
+
+export function appsPage(f: AccountFrame, apps: readonly ConnectedAppView[]): string {
+  return frame(f, 'Apps', appsSection(apps));
+}
+
+/** What a confirmation page says and posts. */
+export interface ConfirmModel {
+  title: string;
+  /** What will happen, in one or two sentences. */
+  consequence: string;
+  /** The thing concerned, shown in bold (a device name, a browser). */
+  subject?: string;
+  action: string;
+  fields: Record<string, string>;
+  confirmLabel: string;
+  cancelHref: string;
+}
+
+export function confirmPage(f: AccountFrame, model: ConfirmModel): string {
+  return frame(f, model.title, html`<section class="confirm" aria-label="Confirm">
+${model.subject ? html`<p><strong id="confirm-subject">${model.subject}</strong></p>` : ''}
+<p id="confirm-consequence">${model.consequence}</p>
+<form method="post" action="${model.action}">
+${Object.entries(model.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit" class="danger" id="confirm">${model.confirmLabel}</button>
+</form>
+<p><a href="${model.cancelHref}" id="cancel">Cancel</a></p>
+</section>`);
 }
 
 /** The page of a password-reset link: a new password, twice. */

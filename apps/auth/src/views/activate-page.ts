@@ -111,7 +111,7 @@ export function activateDonePage(clientName: string | undefined, language: PageL
     languageReturn: AUTH_ROUTES.activate,
     body: html`<h1>${t('activate.doneTitle')}</h1>
 <p class="notice" role="status" id="activate-done">${t('activate.done', { client: html`<strong>${clientName ?? t('activate.theApplication')}</strong>` })}</p>
-<p class="muted">${t('activate.doneMore', { again: html`<a href="${AUTH_ROUTES.activate}">${t('activate.enterAnother')}</a>`, account: html`<a href="/account#apps">${t('activate.accountPage')}</a>` })}</p>`,
+<p class="muted">${t('activate.doneMore', { again: html`<a href="${AUTH_ROUTES.activate}">${t('activate.enterAnother')}</a>`, account: html`<a href="/account/apps">${t('activate.accountPage')}</a>` })}</p>`,
   });
 }
 

@@ -25,7 +25,7 @@ export function authenticatorPage(): string {
 <section id="loading"><p class="muted">Loading…</p></section>
 <section id="enroll" hidden>
 <h1>Set up this device</h1>
-<p>Open <a href="/account#devices">your account page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
+<p>Open <a href="/account/security">your account page</a> on a signed-in browser, choose “Add a device”, then scan its QR code or type its code here.</p>
 <form id="enroll-form" autocomplete="off">
 <label for="enroll-code">Enrollment code</label>
 <p class="muted" id="enroll-code-hint">12 letters and digits, like ABCD-EFGH-JKMN. Case, spaces and dashes don't matter.</p>
@@ -45,14 +45,14 @@ export function authenticatorPage(): string {
 <button type="button" class="danger" id="not-me-button">This wasn't me</button>
 <div id="not-me-done" hidden>
 <p class="notice" role="status">Thanks, it is recorded. Change your password now, so whoever tried cannot try again.</p>
-<p><a class="button" id="change-password" href="/account#password">Change my password</a></p>
+<p><a class="button" id="change-password" href="/account/security#password">Change my password</a></p>
 <p class="muted">Can't sign in to change it? <a id="reset-password" href="/account/forgot-password">Reset it by email</a>.</p>
 </div>
 </div>
 <div id="requests"></div>
 <p class="muted" id="empty">No sign-in is waiting for your approval.</p>
 <details class="alt-method"><summary>This device</summary>
-<p class="muted">Remove devices on <a href="/account#devices">your account page</a>. Forgetting the key here makes this device unable to approve sign-ins.</p>
+<p class="muted">Remove devices on <a href="/account/security">your account page</a>. Forgetting the key here makes this device unable to approve sign-ins.</p>
 <button type="button" class="danger" id="forget">Forget this device</button>
 </details>
 </section>

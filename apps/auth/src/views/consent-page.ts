@@ -45,6 +45,6 @@ export function consentPage(model: ConsentPageModel): string {
 <button type="submit" name="decision" value="allow" id="consent-allow" autofocus>${t('consent.allow')}</button>
 <button type="submit" name="decision" value="deny" class="secondary" id="consent-deny">${t('consent.deny')}</button>
 </form>
-<p class="muted">${t('consent.remembered', { accountLink: html`<a href="/account#apps">${t('consent.accountPage')}</a>` })}</p>`,
+<p class="muted">${t('consent.remembered', { accountLink: html`<a href="/account/apps">${t('consent.accountPage')}</a>` })}</p>`,
   });
 }

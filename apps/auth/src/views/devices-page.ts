@@ -47,7 +47,7 @@ ${countdown({ id: 'enrollment-expiry', seconds: model.expiresInSeconds, lead: t(
 <form method="get" action="${ENROLL_DONE_PATH}"><button type="submit" class="secondary" id="enroll-continue">${t('devices.continue')}</button></form>
 </div>
 ${model.recoveryCodes ? html`<h2>${t('devices.yourCodes')}</h2>${codesList(model.recoveryCodes, language)}` : ''}
-<p><a href="/account#devices">${t('devices.backToAccount')}</a></p>`,
+<p><a href="/account/security#devices">${t('devices.backToAccount')}</a></p>`,
   });
 }
 
@@ -62,7 +62,7 @@ export function enrollmentDonePage(model: ({ state: 'enrolled'; deviceName: stri
       language,
       body: html`<h1>${t('devices.addedTitle')}</h1>
 <p class="notice" role="status" id="enroll-done">${t('devices.added', { device: html`<strong>${model.deviceName}</strong>` })}</p>
-<p><a href="/account#devices" id="back-to-account">${t('devices.backToAccount')}</a></p>`,
+<p><a href="/account/security#devices" id="back-to-account">${t('devices.backToAccount')}</a></p>`,
     });
   }
   return layout({
@@ -71,7 +71,7 @@ export function enrollmentDonePage(model: ({ state: 'enrolled'; deviceName: stri
     body: html`<h1>${model.state === 'pending' ? t('devices.pendingTitle') : t('devices.expiredHeading')}</h1>
 <p class="error" role="alert" id="enroll-done">${model.state === 'pending' ? t('devices.pending') : t('devices.expired')}</p>
 ${again}
-<p><a href="/account#devices">${t('devices.backToAccount')}</a></p>`,
+<p><a href="/account/security#devices">${t('devices.backToAccount')}</a></p>`,
   });
 }
 
@@ -87,6 +87,6 @@ export function recoveryCodesPage(model: { username: string; codes: string[]; la
     body: html`<h1>${t('devices.newCodesHeading')}</h1>
 <p>${t('devices.oldCodesDead')}</p>
 ${codesList(model.codes, language)}
-<p><a href="/account#devices">${t('devices.backToAccount')}</a></p>`,
+<p><a href="/account/security#devices">${t('devices.backToAccount')}</a></p>`,
   });
 }

@@ -19,7 +19,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
   let nextIp = 1;
 
   beforeAll(async () => {
-    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true' }, logger });
+    server = await startServer({ engine, clock: () => clock.now, env: { TRUST_PROXY: 'true', AUTH_ACCOUNT_REAUTH_MAX_AGE: '3600' }, logger });
   });
   afterAll(() => server.close());
 
@@ -50,6 +50,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       response_type: 'none',
       scope: 'openid',
       redirect_uri: `${server.issuer}/account/callback`,
+      state: '/account',
     });
 
     const loginPage = await request(jar, first.location!);
@@ -63,7 +64,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
     const done = await request(jar, `${server.issuer}/mfa/verify`, { method: 'POST', ...form({ uid, code }) });
     expect(done.status).toBe(302);
     // No code, no token: only the issuer (RFC 9207) comes back with the SSO session cookie.
-    expect(done.location).toBe(`${server.issuer}/account/callback?${new URLSearchParams({ iss: server.issuer })}`);
+    expect(done.location).toBe(`${server.issuer}/account/callback?${new URLSearchParams({ state: '/account', iss: server.issuer })}`);
     const callback = await request(jar, done.location!);
     expect(callback.status).toBe(303);
     expect(callback.location).toBe('/account');
@@ -76,8 +77,10 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
     expect(page.text).toContain('<dd id="profile-name">Ada &lt;Lovelace&gt;</dd>');
     expect(page.text).toContain(`<dd id="profile-email">${user.username}@example.com</dd>`);
     expect(page.text).toContain('<dd id="profile-groups">editors, testers</dd>');
-    expect(page.text).toContain('<strong>Chrome on Linux</strong> <span class="current">(this browser)</span>');
-    expect(page.text).toContain('· Your Gatehouse account</span>');
+    const sessions = await request(jar, `${server.issuer}/account/sessions`);
+    expect(sessions.status).toBe(200);
+    expect(sessions.text).toContain('<strong>Chrome on Linux</strong> <span class="current">(this session)</span>');
+    expect(sessions.text).toContain('· Your Gatehouse account</span>');
   });
 
   it('a callback carrying an error says so instead of starting the sign-in again', async () => {
@@ -101,14 +104,16 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
   it('the old devices page is a permanent redirect to the devices section', async () => {
     const moved = await request(browser(), `${server.issuer}/authenticator/devices`);
     expect(moved.status).toBe(301);
-    expect(moved.location).toBe('/account#devices');
+    expect(moved.location).toBe('/account/security');
   });
 
   it('lists the sessions with their browser and last use, this one first and marked (JSON)', async () => {
     const user = await server.createUser();
+    const chromeIp = `198.51.100.${nextIp}`;
     const chrome = browser();
     await signedIn(user, chrome);
     const chromeAt = clock.now;
+    const firefoxIp = `198.51.100.${nextIp}`;
     const firefox = browser(FIREFOX_WINDOWS);
     await signedIn(user, firefox);
     clock.now += 60_000;
@@ -117,8 +122,8 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
     const body = listed.json<{ username: string; totp_enrolled: boolean; sessions: { browser: string; current: boolean; last_used_at: string; clients: string[] }[] }>();
     expect(body).toMatchObject({ username: user.username, totp_enrolled: true, devices: [], passkeys: [], recovery_codes_remaining: 0 });
     expect(body.sessions).toEqual([
-      { browser: 'Firefox on Windows', signed_in_at: expect.any(String), last_used_at: new Date(clock.now).toISOString(), current: true, clients: ['Test App'] },
-      { browser: 'Chrome on Linux', signed_in_at: expect.any(String), last_used_at: new Date(chromeAt).toISOString(), current: false, clients: ['Test App'] },
+      { browser: 'Firefox on Windows', ip: firefoxIp, network: '198.51.100.0/24', signed_in_at: expect.any(String), last_used_at: new Date(clock.now).toISOString(), current: true, clients: ['Test App'] },
+      { browser: 'Chrome on Linux', ip: chromeIp, network: '198.51.100.0/24', signed_in_at: expect.any(String), last_used_at: new Date(chromeAt).toISOString(), current: false, clients: ['Test App'] },
     ]);
   });
 
@@ -132,7 +137,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const wrong = await change({ current_password: 'not-my-password', new_password: good, new_password_confirm: good });
       expect(wrong.status).toBe(401);
-      expect(wrong.text).toContain('<p class="error" role="alert" id="password-error">Your current password is not correct.</p>\n<p class="muted">Error code: <code>invalid_current_password</code></p>');
+      expect(wrong.text).toContain('<h1>Security</h1>\n<div class="error" role="alert" id="error" tabindex="-1"><p>Your current password is not correct.</p><p class="muted">Error code: <code>invalid_current_password</code></p></div>');
       expect(audits('account.password_change.refused').at(-1)).toMatchObject({ reason: 'invalid_current_password' });
 
       const cases: [Record<string, string>, string, string][] = [
@@ -147,7 +152,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       for (const [fields, code, message] of cases) {
         const refused = await change({ current_password: user.password, ...fields });
         expect(refused.status, code).toBe(400);
-        expect(refused.text, code).toContain(`${message}</p>\n<p class="muted">Error code: <code>${code}</code></p>`);
+        expect(refused.text, code).toContain(`<div class="error" role="alert" id="error" tabindex="-1"><p>${message}</p><p class="muted">Error code: <code>${code}</code></p></div>`);
       }
       const json = await request(jar, `${server.issuer}/account/password`, {
         method: 'POST',
@@ -178,10 +183,12 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const changed = await post(here, '/account/password', { current_password: user.password, new_password: fresh, new_password_confirm: fresh });
       expect(changed.status).toBe(303);
-      expect(changed.location).toBe('/account?done=password#password');
+      expect(changed.location).toBe('/account/security');
       const page = await request(here, `${server.issuer}${changed.location}`);
       expect(page.status).toBe(200);
-      expect(page.text).toContain('<p class="notice" role="status" id="notice">Your password was changed. Your other sessions were signed out.</p>');
+      expect(page.text).toContain('<h1>Security</h1>\n<p class="notice" role="status" id="notice" tabindex="-1">Your password was changed. Your other sessions were signed out.</p>');
+      // Shown once: a reload has no message.
+      expect((await request(here, `${server.issuer}/account/security`)).text).not.toContain('id="notice"');
 
       expect((await account(there, 'application/json')).status).toBe(401);
       const refusedRefresh = await refresh(server, thereTokens.refresh_token);
@@ -245,7 +252,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const confirmed = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(confirmed.status).toBe(303);
-      expect(confirmed.location).toBe('/account?done=totp#totp');
+      expect(confirmed.location).toBe('/account/security');
       const id = (await server.app.services.accounts.findByUsername(user.username))!.id;
       expect(await server.app.services.accounts.getTotpSecret(id)).toBe(secret);
       expect(audits('account.totp_reenrolled').at(-1)).toEqual(expect.objectContaining({ account_id: id }));
@@ -268,7 +275,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       const secret = secretOf(started.text)!;
       const foreign = await post(otherJar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(foreign.status).toBe(400);
-      expect(foreign.text).toContain('This set-up has expired. Start again with your current authenticator app.</p>\n<p class="muted">Error code: <code>invalid_enrollment</code></p>');
+      expect(foreign.text).toContain('<p>This set-up has expired. Start again with your current authenticator app.</p><p class="muted">Error code: <code>invalid_enrollment</code></p>');
       clock.now += 10 * 60_000 + 1;
       const late = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
       expect(late.status).toBe(400);
@@ -295,7 +302,7 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       await signedIn(user, jar);
       const id = (await server.app.services.accounts.findByUsername(user.username))!.id;
       await server.app.services.accounts.setTotpSecret(id, null);
-      const page = await account(jar);
+      const page = await request(jar, `${server.issuer}/account/security`);
       expect(page.text).toContain('No authenticator app is set up yet; confirm with your password.');
       const wrong = await post(jar, '/account/totp', { current_password: 'nope' });
       expect(wrong.status).toBe(401);
@@ -323,7 +330,8 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       const done = await post(a, '/account/sessions/sign-out-others', {});
       expect(done.status).toBe(303);
-      expect(done.location).toBe('/account?done=sessions#sessions');
+      expect(done.location).toBe('/account/sessions');
+      expect((await request(a, `${server.issuer}/account/sessions`)).text).toContain('<p class="notice" role="status" id="notice" tabindex="-1">Your other sessions were signed out.</p>');
       expect(audits('account.sessions.signed_out').at(-1)).toMatchObject({ sessions: 1, grants: 1 });
 
       const bPage = await account(b);

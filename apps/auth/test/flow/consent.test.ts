@@ -444,9 +444,9 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     expect(tokens.status).toBe(200);
     const account = await accountOf(user.username);
 
-    const listed = await request(jar, `${server.issuer}/account`, { headers: { accept: 'text/html' } });
+    const listed = await request(jar, `${server.issuer}/account/apps`, { headers: { accept: 'text/html' } });
     expect(listed.status).toBe(200);
-    expect(listed.text).toContain('<section id="apps"><h2>Connected apps</h2>');
+    expect(listed.text).toContain('<h1>Apps</h1>\n\n<section id="apps" aria-label="Connected apps">');
     expect(listed.text).toContain(`<li data-client-id="third-app"><span><strong>Third &lt;App&gt;</strong><br><span class="muted">openid profile movies:read offline_access</span>`);
     expect(listed.text).toContain('<input type="hidden" name="client_id" value="third-app"><button type="submit" class="danger" aria-label="Revoke Third &lt;App&gt;">Revoke</button>');
     const json = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
@@ -470,7 +470,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
 
     const revoked = await request(jar, `${server.issuer}/account/apps/revoke`, { method: 'POST', headers: { ...form({ client_id: 'third-app' }).headers, origin: server.issuer }, body: form({ client_id: 'third-app' }).body });
     expect(revoked.status).toBe(303);
-    expect(revoked.location).toBe('/account?done=apps#apps');
+    expect(revoked.location).toBe('/account/apps');
     expect(await server.app.services.consents.find(account.id, THIRD.clientId)).toBeUndefined();
     expect(audits('consent.revoked').at(-1)).toMatchObject({ account_id: account.id, client_id: THIRD.clientId, grants: 1 });
 
@@ -482,7 +482,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
     const grantId = decodeJwt(String(tokens.body.access_token)).grant_id as string;
     expect(await server.app.services.revocations.isRevoked({ grantId })).toBe(true);
 
-    const after = await request(jar, `${server.issuer}/account?done=apps`, { headers: { accept: 'text/html' } });
+    const after = await request(jar, `${server.issuer}/account/apps`, { headers: { accept: 'text/html' } });
     expect(after.text).toContain("The application&#39;s access was revoked. Its sign-ins and refresh tokens ended.");
     expect(after.text).toContain('<p id="app-list">No application has asked for access to your account.</p>');
     // The app asks again at its next authorization, in the same SSO session.

@@ -48,7 +48,7 @@ describe('enrolling a web authenticator', () => {
 
     const listed = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
     expect(listed.json()).toMatchObject({ devices: [{ id: authenticator!.deviceId, name: '<b>Phone</b>', last_used_at: null }], recovery_codes_remaining: 10 });
-    const page = await request(jar, `${server.issuer}/account`);
+    const page = await request(jar, `${server.issuer}/account/security`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.text).toContain('&lt;b&gt;Phone&lt;/b&gt;');
@@ -84,7 +84,7 @@ describe('enrolling a web authenticator', () => {
     // The old page itself moved to the account page, which signs a browser in first.
     const moved = await request(new CookieJar(), `${server.issuer}/authenticator/devices`);
     expect(moved.status).toBe(301);
-    expect(moved.location).toBe('/account#devices');
+    expect(moved.location).toBe('/account/security');
 
     const { jar } = await signedIn();
     const crossSite = await request(jar, `${server.issuer}/authenticator/devices/enroll`, {
@@ -134,7 +134,7 @@ describe('enrolling a web authenticator', () => {
     expect(foreign.status).toBe(404);
     const removed = await request(jar, `${server.issuer}/authenticator/devices/remove`, { method: 'POST', ...form({ device_id: authenticator.deviceId }) });
     expect(removed.status).toBe(303);
-    expect(removed.location).toBe('/account#devices');
+    expect(removed.location).toBe('/account/security');
     const list = await authenticator.list();
     expect(list.status).toBe(401);
     expect(list.json()).toEqual({ error: 'invalid_signature', error_description: 'This device is not enrolled (it may have been removed).' });

@@ -339,7 +339,7 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     const kim = upstream.addUser({ username: 'kim', email: 'kim@acme.test', emailVerified: true, amr: ['pwd', 'mfa'] });
     const { jar, answer } = await federate(kim);
     await resumed(jar, answer);
-    const page = await request(jar, `${server.issuer}/account`);
+    const page = await request(jar, `${server.issuer}/account/security`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<h2>Sign-in providers</h2>');
     expect(page.text).toContain('<li data-provider="acme"><span><strong>Acme SSO</strong>');
@@ -359,11 +359,11 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     await server.app.services.accounts.setPassword(account!.id, '$argon2id$v=19$m=19456,p=1,t=2$c29tZXNhbHQ$aGFzaA');
     const removed = await post({ provider: 'acme' });
     expect(removed.status).toBe(303);
-    expect(removed.location).toBe('/account?done=links#links');
+    expect(removed.location).toBe('/account/security');
     expect(await server.app.services.accountLinks.find('acme', kim.sub)).toBeUndefined();
     await server.app.flushAudit();
     expect(auditOf('account.unlinked').at(-1)).toMatchObject({ account_id: account!.id, provider: 'acme', via: 'account_page' });
-    const after = await request(jar, `${server.issuer}/account?done=links`);
+    const after = await request(jar, `${server.issuer}/account/security`);
     expect(after.text).toContain('The provider was unlinked: it no longer signs you in here.');
     expect(after.text).toContain('No other identity provider is linked to your account.');
   });

@@ -53,7 +53,7 @@ describe.each(TEST_ENGINES)('passkeys on %s', (engine) => {
     expect(id).toBe(soft.credentials[0]!.id);
     const page = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
     expect(page.json<{ passkeys: unknown[] }>().passkeys).toEqual([{ id, name: 'My laptop', created_at: expect.any(String), last_used_at: null }]);
-    const html = await request(jar, `${server.issuer}/account`);
+    const html = await request(jar, `${server.issuer}/account/security`);
     expect(html.text).toContain('<strong>My laptop</strong>');
     expect(html.text).toContain('<script src="/static/simplewebauthn-browser.js" defer></script>');
     expect(html.text).toContain(`name="credential_id" value="${id}"`);
@@ -255,7 +255,7 @@ describe.each(TEST_ENGINES)('passkeys on %s', (engine) => {
     expect(foreign.status).toBe(404);
     const removed = await request(jar, `${server.issuer}/authenticator/passkeys/remove`, { method: 'POST', ...form({ credential_id: id }) });
     expect(removed.status).toBe(303);
-    expect(removed.location).toBe('/account#passkeys');
+    expect(removed.location).toBe('/account/security');
     expect(log.audits('passkey.removed')).toContainEqual(expect.objectContaining({ account_id: accountId, credential_id: id, via: 'devices_page' }));
     const refused = await passwordless(soft);
     expect(refused.res.status).toBe(401);

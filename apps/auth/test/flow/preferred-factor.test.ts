@@ -87,18 +87,18 @@ describe.each(TEST_ENGINES)('the preferred second factor on %s', (engine) => {
 
   it('the account page sets the preferred factor: it wins over the last used one until set back', async () => {
     const { user, jar } = await everyFactor();
-    const page = await request(jar, `${server.issuer}/account`);
+    const page = await request(jar, `${server.issuer}/account/security`);
     expect(page.text).toContain('<section id="preferred-factor"><h2>Sign-in method offered first</h2>');
     expect(page.text).toContain('<option value="last_used" selected>The method I used last (now: code from my authenticator app)</option>');
     expect(page.text).toContain('<option value="totp">Code from my authenticator app</option><option value="push">Push to my authenticator device</option><option value="passkey">Passkey or security key</option>');
 
     const set = await request(jar, `${server.issuer}/account/preferred-factor`, { method: 'POST', ...form({ factor: 'push' }) });
     expect(set.status).toBe(303);
-    expect(set.location).toBe('/account?done=factor#preferred-factor');
+    expect(set.location).toBe('/account/security');
     const accountId = (await server.app.services.accounts.findByUsername(user.username))!.id;
     expect(log.audits('account.preferred_factor_set').filter((l) => l.account_id === accountId)).toEqual([expect.objectContaining({ account_id: accountId, factor: 'push', ip: expect.any(String) })]);
-    const shown = await request(jar, `${server.issuer}/account?done=factor`);
-    expect(shown.text).toContain('<p class="notice" role="status" id="notice">Saved. Your next sign-in offers this method first.</p>');
+    const shown = await request(jar, `${server.issuer}/account/security`);
+    expect(shown.text).toContain('<p class="notice" role="status" id="notice" tabindex="-1">Saved. Your next sign-in offers this method first.</p>');
     expect(shown.text).toContain('<option value="push" selected>');
 
     const next = await passwordStep(server, user);
@@ -119,11 +119,11 @@ describe.each(TEST_ENGINES)('the preferred second factor on %s', (engine) => {
     const user = await server.createUser();
     const jar = browser();
     expect((await signIn(server, jar, user, authorizeUrl(server), clock.now)).status).toBe(302);
-    const page = await request(jar, `${server.issuer}/account`);
+    const page = await request(jar, `${server.issuer}/account/security`);
     expect(page.text).not.toContain('<option value="push"');
     const missing = await request(jar, `${server.issuer}/account/preferred-factor`, { method: 'POST', ...form({ factor: 'passkey' }) });
     expect(missing.status).toBe(400);
-    expect(missing.text).toContain('<p class="error" role="alert" id="preferred-factor-error">Your account does not have this method. Add it on this page first, or choose another one.</p>');
+    expect(missing.text).toContain('<div class="error" role="alert" id="error" tabindex="-1"><p>Your account does not have this method. Add it on this page first, or choose another one.</p>');
     expect(missing.text).toContain('<code>factor_not_enrolled</code>');
     const unknown = await request(jar, `${server.issuer}/account/preferred-factor`, { method: 'POST', ...jsonBody({ factor: 'sms' }) });
     expect(unknown.status).toBe(400);
