@@ -6,7 +6,9 @@
  *   re-checked with a silent authorization request (prompt=none) first, so a sign-out elsewhere
  *   ends this session at its next page view;
  * - the page lists the collection through the API with the session's access token, refreshed
- *   transparently; a refused refresh ends the session and starts a new login.
+ *   transparently; a refused refresh ends the session and starts a new login;
+ * - the page links "Manage your account": the authorization server's account page, naming this
+ *   client and its home page as the way back (the server only keeps a registered address).
  */
 import type { Context } from 'koa';
 import { RefreshRefused } from '../oidc/relying-party.ts';
@@ -37,6 +39,7 @@ export function createLanding(deps: RouteDeps) {
     ctx.type = 'html';
     ctx.body = landingPage({
       appName: config.clientId,
+      accountUrl: accountUrl(config),
       user: current.user,
       sessionExpiresAt: current.expiresAt,
       accessTokenExpiresAt: current.tokens.expiresAt,
@@ -50,4 +53,11 @@ export function createLanding(deps: RouteDeps) {
       now: deps.clock(),
     });
   };
+}
+
+/** The account page at the authorization server, with this app as the way back (its home page). */
+function accountUrl(config: { issuer: string; clientId: string; publicUrl: string }): string {
+  const url = new URL('/account', config.issuer);
+  url.search = new URLSearchParams({ client_id: config.clientId, return_to: `${config.publicUrl.replace(/\/+$/, '')}/` }).toString();
+  return url.toString();
 }

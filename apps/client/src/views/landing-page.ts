@@ -6,6 +6,8 @@ import { layout } from './layout.ts';
 
 export interface LandingPageModel {
   appName: string;
+  /** The user's account page at the authorization server, naming this app as the way back. */
+  accountUrl: string;
   user: SessionUser;
   sessionExpiresAt: number;
   accessTokenExpiresAt: number;
@@ -72,6 +74,7 @@ ${model.flash ? html`<p class="${model.flash.kind === 'error' ? 'error' : 'notic
 </dl>
 <h2>${model.collection}</h2>
 ${itemsSection(model)}
+<p><a href="${model.accountUrl}" id="manage-account">Manage your account</a></p>
 <form method="post" action="/logout" class="logout">
 <input type="hidden" name="_csrf" value="${model.csrf}">
 <button type="submit" id="logout" class="secondary">${t('landing.signOut')}</button>

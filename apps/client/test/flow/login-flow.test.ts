@@ -90,6 +90,12 @@ describe('the callback', () => {
       `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${auth.issuer}; frame-ancestors 'none'; base-uri 'none'`,
     );
     expect(landing.headers.get('cache-control')).toBe('no-store');
+    // "Manage your account": the account page at the issuer, with this app's home as the way back, which the issuer accepts.
+    const accountUrl = `${auth.issuer}/account?${new URLSearchParams({ client_id: client.config.clientId, return_to: `${client.url}/` })}`;
+    expect(landing.text).toContain(`<p><a href="${accountUrl.replaceAll('&', '&amp;')}" id="manage-account">Manage your account</a></p>`);
+    const account = await client.get(jar, accountUrl, { accept: 'text/html' });
+    expect(account.status).toBe(200);
+    expect(account.text).toContain(`<a href="${client.url}/" id="back-to-app">Back to ${client.config.clientId}</a>`);
     expect(landing.text).not.toContain('<script');
   });
 
