@@ -170,13 +170,13 @@ describe('issue 29, the consent step in Chromium', () => {
   });
 
   it('the account page lists the app under Connected apps, and Revoke removes it', async () => {
-    await page.goto(`${stack.authUrl}/account#apps`);
+    await page.goto(`${stack.authUrl}/account/apps`);
     expect(await text('#apps h2')).toBe('Connected apps');
     expect(await page.locator('#app-list li').count()).toBe(1);
     expect(await text('#app-list li strong')).toBe('Movie Night');
     expect(await text('#app-list li .muted')).toBe('openid profile email movies:read');
     await checkAtBothWidths(page, 'account-connected-apps');
-    await Promise.all([page.waitForURL(`${stack.authUrl}/account?done=apps#apps`), page.click('#app-list li button[type=submit]')]);
+    await Promise.all([page.waitForURL(`${stack.authUrl}/account/apps`), page.click('#app-list li button[type=submit]')]);
     expect(await text('#notice')).toBe("The application's access was revoked. Its sign-ins and refresh tokens ended.");
     expect(await text('#app-list')).toBe('No application has asked for access to your account.');
   });

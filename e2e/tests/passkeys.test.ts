@@ -2,7 +2,7 @@
  * Passkeys in a real browser against the whole stack, through Chromium's virtual
  * authenticator (DevTools protocol WebAuthn domain, through playwright-core's CDP session: a
  * CTAP2 platform authenticator with resident keys and user verification). The user signs in with
- * password + TOTP and registers a passkey on the account page (/account); then, with the cookies gone,
+ * password + TOTP and registers a passkey on the account page (/account/security); then, with the cookies gone,
  * signs in at app-one with the passkey alone and lands on app-one's page; uses it as the second
  * factor after the password; removes it and sees the passkey sign-in refused. When the
  * authenticator refuses (the same key registered twice, user verification failed), the page says
@@ -75,7 +75,7 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
     await conditionalMediation(false);
     user = await createUser(stack, 'passkey');
     await signIn(page, stack.appOneUrl, user);
-    await page.goto(`${stack.authUrl}/account`);
+    await page.goto(`${stack.authUrl}/account/security`);
     expect((await page.locator('#passkey-list').textContent())?.trim()).toBe('No passkey is registered yet.');
     await page.fill('#passkey-name', 'E2E virtual key');
     await Promise.all([page.waitForEvent('load'), page.click('#add-passkey')]);
@@ -96,13 +96,13 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
     expect((await page.locator('#user-name').textContent())?.trim()).toBe(user.name);
     await screenshot(page, 'passkeys-2-passwordless');
 
-    await page.goto(`${stack.authUrl}/account`);
+    await page.goto(`${stack.authUrl}/account/security`);
     expect(await page.locator('#passkey-list li').textContent()).not.toContain('last used never');
   });
 
   it('says clearly when the authenticator refuses: a second registration on the same key, a failed user verification', async () => {
     // Still signed in by the passkey of the test above.
-    await page.goto(`${stack.authUrl}/account`);
+    await page.goto(`${stack.authUrl}/account/security`);
     await page.fill('#passkey-name', 'Same key again');
     await page.click('#add-passkey');
     // The options exclude the registered credential, so the authenticator refuses (InvalidStateError).
@@ -148,8 +148,13 @@ describe('issue 11, passkeys in Chromium with a virtual authenticator', () => {
   });
 
   it('removes the passkey, after which the passkey sign-in is refused', async () => {
-    await page.goto(`${stack.authUrl}/account`);
-    await Promise.all([page.waitForEvent('load'), page.click('#passkey-list li button.danger')]);
+    await page.goto(`${stack.authUrl}/account/security`);
+    // Remove opens a confirmation page; only its Confirm removes the passkey.
+    await Promise.all([page.waitForURL(/\/account\/security\/passkeys\/remove\?/), page.click('#passkey-list li button.danger')]);
+    expect((await page.locator('h1').textContent())?.trim()).toBe('Remove this passkey?');
+    expect((await page.locator('#confirm-subject').textContent())?.trim()).toBe('E2E virtual key');
+    await Promise.all([page.waitForURL(`${stack.authUrl}/account/security`), page.click('#confirm')]);
+    expect((await page.locator('#notice').textContent())?.trim()).toBe('The passkey was removed: it no longer signs you in.');
     expect((await page.locator('#passkey-list').textContent())?.trim()).toBe('No passkey is registered yet.');
 
     await signOutEverywhere();

@@ -69,9 +69,9 @@ describe('issue 5, push approval in Chromium', () => {
     // The owner signs in with password + TOTP, then creates a one-time enrollment code.
     owner = await newPage();
     await signIn(owner, stack.appOneUrl, user);
-    // The old devices page's address still works: it moved to the account page's devices section.
+    // The old devices page's address still works: it moved to the account page's Security section.
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
-    expect(owner.url()).toBe(`${stack.authUrl}/account#devices`);
+    expect(owner.url()).toBe(`${stack.authUrl}/account/security`);
     expect((await owner.locator('#devices h2').first().textContent())?.trim()).toBe('Authenticator devices');
     await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
     const link = await owner.locator('#enrollment-link').getAttribute('href');
@@ -91,7 +91,7 @@ describe('issue 5, push approval in Chromium', () => {
     expect(await phone.locator('#device-info').textContent()).toContain(`E2E phone · account ${user.username}`);
     // Installable: the service worker controls /authenticator.
     await phone.waitForFunction(async () => (await navigator.serviceWorker.getRegistration('/authenticator'))?.active?.state === 'activated');
-    await owner.goto(`${stack.authUrl}/account`);
+    await owner.goto(`${stack.authUrl}/account/security`);
     expect(await owner.locator('#device-list').textContent()).toContain('E2E phone');
 
     // The laptop signs in at app-one and chooses push; its clock is the test's.
