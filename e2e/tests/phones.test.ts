@@ -105,7 +105,9 @@ describe('every page at 390 px in Chromium', () => {
     await page.waitForLoadState('load');
     expect(await h1()).toBe('Your account');
     await checkPage('account');
-    expect((await page.locator('p:has(#recovery-remaining)').textContent())?.trim()).toBe('You have 10 unused recovery codes.');
+    // "Sign out all other sessions" is on the Sessions page.
+    await page.goto(`${stack.authUrl}/account/sessions`);
+    await checkPage('account-sessions');
 
     const style = (selector: string) =>
       page.locator(selector).first().evaluate((el) => {
@@ -122,6 +124,10 @@ describe('every page at 390 px in Chromium', () => {
     expect(active.color).not.toBe(inactive.color);
     expect(active.cursor).toBe('pointer');
 
+    // The Security page is the tall one.
+    await page.goto(`${stack.authUrl}/account/security`);
+    await checkPage('account-security');
+    expect((await page.locator('p:has(#recovery-remaining)').textContent())?.trim()).toBe('You have 10 unused recovery codes.');
     const card = await page.locator('main.card').boundingBox();
     expect(card!.height).toBeGreaterThan(PHONE.height);
     expect(card!.y).toBeGreaterThanOrEqual(16);

@@ -97,7 +97,7 @@ describe('the short enrollment code and the "Add a device" page that waits for t
     expect(done.status).toBe(200);
     expect(done.text).toContain('<h1>Device added</h1>');
     expect(done.text).toContain('<strong>Kitchen tablet</strong> is set up: it can now approve your sign-ins.');
-    expect(done.text).toContain('<a href="/account#devices" id="back-to-account">Back to your account</a>');
+    expect(done.text).toContain('<a href="/account/security#devices" id="back-to-account">Back to your account</a>');
   });
 
   it('status: an unused code expires; the done page offers a new code; the status needs the session', async () => {

@@ -125,7 +125,7 @@ describe('push: what the phone shows, the time left, a wrong number against a de
     expect(reported.status).toBe(200);
     expect(reported.json()).toEqual({
       reported: true,
-      password_change_url: `${server.issuer}/account#password`,
+      password_change_url: `${server.issuer}/account/security#password`,
       password_reset_url: `${server.issuer}/account/forgot-password`,
     });
     expect(log.audits('push.reported')).toEqual([expect.objectContaining({ account_id: expect.any(String), push_id: id, device_id: authenticator.deviceId, refusal: 'denied' })]);
