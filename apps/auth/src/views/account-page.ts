@@ -254,7 +254,7 @@ function sessionLine(s: AccountSessionView): SafeHtml {
 
 function sessionsSection(sessions: readonly AccountSessionView[]): SafeHtml {
   const others = sessions.filter((s) => !s.current).length;
-  return html`<section id="sessions" aria-label="Active sessions">
+  return html`<section id="sessions"><h2>Active sessions</h2>
 <p class="muted">The browsers signed in to your account. The place is the address each one last used, and its network.</p>
 <ul class="devices" id="session-list">${sessions.map(sessionLine)}</ul>
 <form method="get" action="${ACCOUNT_CONFIRM_PATHS.signOutOthers}">
@@ -264,7 +264,7 @@ function sessionsSection(sessions: readonly AccountSessionView[]): SafeHtml {
 }
 
 function appsSection(apps: readonly ConnectedAppView[]): SafeHtml {
-  return html`<section id="apps" aria-label="Connected apps">
+  return html`<section id="apps"><h2>Connected apps</h2>
 <p class="muted">Applications you allowed to access your account. Revoking one ends its sign-ins and refresh tokens at once; it asks you again next time.</p>
 ${
   apps.length

@@ -446,7 +446,7 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
 
     const listed = await request(jar, `${server.issuer}/account/apps`, { headers: { accept: 'text/html' } });
     expect(listed.status).toBe(200);
-    expect(listed.text).toContain('<h1>Apps</h1>\n\n<section id="apps" aria-label="Connected apps">');
+    expect(listed.text).toContain('<h1>Apps</h1>\n\n<section id="apps"><h2>Connected apps</h2>');
     expect(listed.text).toContain(`<li data-client-id="third-app"><span><strong>Third &lt;App&gt;</strong><br><span class="muted">openid profile movies:read offline_access</span>`);
     expect(listed.text).toContain('<input type="hidden" name="client_id" value="third-app"><button type="submit" class="danger" aria-label="Revoke Third &lt;App&gt;">Revoke</button>');
     const json = await request(jar, `${server.issuer}/account`, { headers: { accept: 'application/json' } });
