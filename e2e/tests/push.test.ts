@@ -143,7 +143,7 @@ describe('issue 5, push approval in Chromium', () => {
     expect(await phone.locator('#change-password').isVisible()).toBe(false);
     await pressEnterOn(phone, '#not-me-button');
     await phone.locator('#change-password').waitFor({ state: 'visible' });
-    expect(await phone.locator('#change-password').getAttribute('href')).toBe(`${stack.authUrl}/account#password`);
+    expect(await phone.locator('#change-password').getAttribute('href')).toBe(`${stack.authUrl}/account/security#password`);
     expect(await phone.locator('#reset-password').getAttribute('href')).toBe(`${stack.authUrl}/account/forgot-password`);
     expect(await phone.evaluate(() => document.activeElement?.id)).toBe('change-password');
     expect(await phone.locator('#not-me-done').textContent()).toContain('Change your password now');
@@ -175,7 +175,7 @@ describe('issue 5, push approval in Chromium', () => {
   });
 
   it('"Add a device" moves on by itself when a device enrolls with the short code typed in lower case', async () => {
-    await owner.goto(`${stack.authUrl}/account#devices`);
+    await owner.goto(`${stack.authUrl}/account/security#devices`);
     await navigateBy(owner, () => owner.click('#add-device'));
     const code = (await owner.locator('#enrollment-code').textContent())!.trim();
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
