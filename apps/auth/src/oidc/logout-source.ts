@@ -19,6 +19,7 @@
  *   while the account has other live sessions; what it shows travels in the signed cookie of
  *   signed-out-record.ts.
  */
+import type { Context } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
 import type { UserSessionStore } from '../sessions/user-sessions.ts';
@@ -26,6 +27,7 @@ import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 import { logoutConfirmationPage, logoutPage, signedOutPage } from '../views/logout-page.ts';
 import { MAX_LISTED_APPS, readSignedOutRecord } from './signed-out-record.ts';
 import { SIGN_OUT_EVERYWHERE_PATH } from './sign-out-everywhere.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 
 /** The names of the apps the session signed in to, the account page's own client left out. */
 async function sessionApps(ctx: KoaContextWithOIDC): Promise<string[]> {
@@ -53,14 +55,15 @@ export function logoutSource(accounts: Pick<AccountStore, 'findById'>) {
     if (client) ctx.state.formActionOrigins = (client.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin);
     const clientName = client?.clientName ?? client?.clientId;
     ctx.type = 'html';
+    const language = pageLanguage(ctx as unknown as Context);
     const apps = await sessionApps(ctx);
     if (provenByHint(ctx)) {
-      ctx.body = logoutPage(form, clientName, apps);
+      ctx.body = logoutPage(form, clientName, apps, language);
       return;
     }
     const accountId = ctx.oidc.session?.accountId;
     const account = accountId ? await accounts.findById(accountId) : undefined;
-    ctx.body = logoutConfirmationPage(form, { ...(clientName ? { clientName } : {}), ...(account ? { username: account.username } : {}), apps });
+    ctx.body = logoutConfirmationPage(form, { ...(clientName ? { clientName } : {}), ...(account ? { username: account.username } : {}), apps, language });
   };
 }
 
@@ -74,6 +77,7 @@ export function postLogoutSuccess(deps: { userSessions: Pick<UserSessionStore, '
     const others = record?.everywhere ? (await deps.userSessions.list(record.everywhere.accountId)).length : 0;
     ctx.type = 'html';
     ctx.body = signedOutPage({
+      language: pageLanguage(ctx as unknown as Context),
       apps: record?.apps ?? [],
       ...(record?.back ? { back: record.back } : {}),
       ...(record?.everywhere && others > 0 ? { everywhere: { sessions: others, nonce: record.everywhere.nonce, action: SIGN_OUT_EVERYWHERE_PATH } } : {}),

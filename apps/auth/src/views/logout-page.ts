@@ -1,21 +1,24 @@
 import { html, raw } from '@gatehouse/html';
 import { layout } from './layout.ts';
 import { ACCOUNT_PATH } from '../clients/account-client.ts';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 
 /**
  * RP-initiated logout proven by a valid `id_token_hint` of this session (oidc/logout-source.ts).
  * `form` is oidc-provider's hidden form (it carries the xsrf token); the same-origin script
  * submits it at once so the user is not asked twice.
  */
-export function logoutPage(form: string, clientName: string | undefined, apps: readonly string[] = []): string {
+export function logoutPage(form: string, clientName: string | undefined, apps: readonly string[] = [], language: PageLanguage = ENGLISH): string {
+  const { t } = language;
   return layout({
-    title: 'Signing out',
+    title: t('logout.signingOutTitle'),
+    language,
     scripts: ['/static/logout.js'],
-    body: html`<h1>Signing out</h1>
-<p>Signing you out of Gatehouse${clientName ? html` and <strong>${clientName}</strong>` : ''}…</p>
-${appList(apps, 'Apps you are signed out of')}
+    body: html`<h1>${t('logout.signingOutTitle')}</h1>
+<p>${clientName ? t('logout.signingYouOutOf', { client: html`<strong>${clientName}</strong>` }) : t('logout.signingYouOut')}</p>
+${appList(apps, t('logout.appsSignedOut'))}
 ${raw(form)}
-<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm">Sign out</button>`,
+<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm">${t('logout.signOut')}</button>`,
   });
 }
 
@@ -26,6 +29,8 @@ export interface LogoutConfirmationModel {
   username?: string;
   /** The names of the apps this browser's session signed in to (signed out with it). */
   apps?: readonly string[];
+  /** The page's language; English when absent. */
+  language?: PageLanguage;
 }
 
 /** A titled list of app names in alphabetical order (never in the order deliveries happened to end), or nothing for none. */
@@ -42,15 +47,18 @@ function appList(apps: readonly string[], title: string, id = 'logout-apps') {
  * oidc-provider's form (`form`, with its xsrf token); "Stay signed in" goes to the account page.
  */
 export function logoutConfirmationPage(form: string, model: LogoutConfirmationModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Sign out?',
-    body: html`<h1>Sign out of Gatehouse?</h1>
-${model.username ? html`<p>You are signed in as <strong id="logout-username">${model.username}</strong>.</p>` : ''}
-<p>${model.clientName ? html`<strong id="logout-client">${model.clientName}</strong> asks to sign you out.` : 'A page asked to sign you out.'} Signing out ends your Gatehouse session in this browser and the applications you signed in to with it.</p>
-${appList(model.apps ?? [], 'Apps that will be signed out')}
+    title: t('logout.confirmTitle'),
+    language,
+    body: html`<h1>${t('logout.confirmHeading')}</h1>
+${model.username ? html`<p>${t('logout.signedInAs', { username: html`<strong id="logout-username">${model.username}</strong>` })}</p>` : ''}
+<p>${model.clientName ? t('logout.clientAsks', { client: html`<strong id="logout-client">${model.clientName}</strong>` }) : t('logout.pageAsks')} ${t('logout.ends')}</p>
+${appList(model.apps ?? [], t('logout.appsToSignOut'))}
 ${raw(form)}
-<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>Sign out</button>
-<a href="${ACCOUNT_PATH}" class="button secondary" id="logout-cancel">Stay signed in</a>`,
+<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>${t('logout.signOut')}</button>
+<a href="${ACCOUNT_PATH}" class="button secondary" id="logout-cancel">${t('logout.stay')}</a>`,
   });
 }
 
@@ -69,9 +77,9 @@ export interface SignedOutModel {
   everywhere?: { sessions: number; nonce: string; action: string };
   /** After "Sign out everywhere": how many other sessions it ended. */
   endedElsewhere?: number;
+  /** The page's language; English when absent. */
+  language?: PageLanguage;
 }
-
-const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * After the sign-out: the apps that were told by back-channel logout (an app that did not
@@ -79,23 +87,26 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
  * asked, and "Sign out everywhere" while other sessions of the account are live.
  */
 export function signedOutPage(model: SignedOutModel): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   const confirmed = model.apps.filter((app) => app.confirmed).map((app) => app.name);
   const pending = model.apps.filter((app) => !app.confirmed).map((app) => app.name);
   const { everywhere, back } = model;
   return layout({
-    title: 'Signed out',
-    body: html`<h1>Signed out</h1>
-<p role="status">You have been signed out of Gatehouse in this browser${confirmed.length + pending.length > 0 ? ', and of the apps below' : ''}.</p>
-${model.endedElsewhere !== undefined ? html`<p class="notice" role="status" id="ended-elsewhere">Signed out everywhere: ${count(model.endedElsewhere, 'other session', 'other sessions')} ended. Every browser and device must sign in again.</p>` : ''}
-${appList(confirmed, 'Signed out of these apps', 'signed-out-apps')}
-${pending.length > 0 ? html`${appList(pending, 'Apps not reached yet', 'pending-apps')}
-<p class="muted" id="pending-note">Gatehouse keeps trying to reach these apps; until one answers, close its window or sign out in it.</p>` : ''}
-${back ? html`<a class="button" id="back-to-app" href="${back.uri}">Back to ${back.name}</a>` : ''}
+    title: t('logout.signedOutTitle'),
+    language,
+    body: html`<h1>${t('logout.signedOutTitle')}</h1>
+<p role="status">${confirmed.length + pending.length > 0 ? t('logout.signedOutHereAndApps') : t('logout.signedOutHere')}</p>
+${model.endedElsewhere !== undefined ? html`<p class="notice" role="status" id="ended-elsewhere">${t('logout.endedElsewhere', { n: model.endedElsewhere })}</p>` : ''}
+${appList(confirmed, t('logout.signedOutApps'), 'signed-out-apps')}
+${pending.length > 0 ? html`${appList(pending, t('logout.pendingApps'), 'pending-apps')}
+<p class="muted" id="pending-note">${t('logout.pendingNote')}</p>` : ''}
+${back ? html`<a class="button" id="back-to-app" href="${back.uri}">${t('way.backTo', { app: back.name })}</a>` : ''}
 ${everywhere ? html`<section class="everywhere" aria-labelledby="everywhere-title">
-<h2 id="everywhere-title">Still signed in elsewhere</h2>
-<p id="everywhere-sessions">You are still signed in to Gatehouse in ${count(everywhere.sessions, 'other browser or device', 'other browsers or devices')}. Signing out everywhere ends ${everywhere.sessions === 1 ? 'it' : 'them all'} and the apps signed in with ${everywhere.sessions === 1 ? 'it' : 'them'}.</p>
+<h2 id="everywhere-title">${t('logout.elsewhereHeading')}</h2>
+<p id="everywhere-sessions">${t('logout.elsewhere', { n: everywhere.sessions })}</p>
 <form method="post" action="${everywhere.action}"><input type="hidden" name="nonce" value="${everywhere.nonce}">
-<button type="submit" class="secondary" id="sign-out-everywhere">Sign out everywhere</button></form>
+<button type="submit" class="secondary" id="sign-out-everywhere">${t('logout.everywhere')}</button></form>
 </section>` : ''}`,
   });
 }

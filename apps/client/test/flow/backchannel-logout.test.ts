@@ -324,6 +324,13 @@ describe('back-channel logout', () => {
     expect(page.text).toContain(`<a class="button" id="back-to-app" href="${appOne.url}/signed-out">Back to ${appOne.config.clientId}</a>`);
     expect(page.text).toContain('<p id="everywhere-sessions">You are still signed in to Gatehouse in 1 other browser or device. Signing out everywhere ends it and the apps signed in with it.</p>');
     const nonce = hiddenField(page.text, 'nonce');
+    // The same page in German (Accept-Language), every text from the catalogue.
+    const german = await request(jar, done.location!, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    expect(german.headers.get('content-language')).toBe('de');
+    expect(german.text).toContain('<h1>Abgemeldet</h1>');
+    expect(german.text).toContain('<p id="everywhere-sessions">Sie sind in einem anderen Browser oder Gerät noch bei Gatehouse angemeldet.');
+    expect(german.text).toContain(`id="back-to-app" href="${appOne.url}/signed-out">Zurück zu ${appOne.config.clientId}</a>`);
+    expect(german.text).not.toContain('{{missing:');
     const everywhere = (body: Record<string, string>, headers: Record<string, string> = { origin: auth.issuer }) =>
       request(jar, `${auth.issuer}/oauth2/v1/logout/everywhere`, { method: 'POST', headers: { ...form(body).headers, ...headers }, body: form(body).body });
 
