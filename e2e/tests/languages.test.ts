@@ -1,7 +1,7 @@
 /**
  * The pages in German, in Chromium against the whole stack. A browser whose language is German
  * (Accept-Language de-DE) gets every converted page in German: the login page (and its refusal),
- * "Forgot password?", the recovery-codes step of the first sign-in, app-one's landing, sign-out and
+ * "Forgot password?", the TOTP enrollment and the recovery-codes step of the first sign-in, app-one's landing, sign-out and
  * 404 pages, the account selection, the consent of an app that is not first-party, the form_post
  * page, the device activation (and a wrong code), the authorization server's 404 and an unknown
  * app's page. Each has `<html lang="de">`, shows no missing-message marker, passes axe-core with no
@@ -116,8 +116,11 @@ describe('the pages in German, in Chromium', () => {
     expect(await text('h1')).toBe('Anmelden');
   });
 
-  it('the recovery-codes step of the first sign-in, then app-one in German with relative times', async () => {
+  it('the TOTP enrollment and the recovery-codes step of the first sign-in, then app-one in German with relative times', async () => {
     await submitPassword(page, user);
+    expect(await text('h1')).toBe('Bestätigung in zwei Schritten einrichten');
+    expect(await text('label[for=code]')).toBe('Bestätigungscode');
+    await germanPage('mfa-enroll');
     user.totpSecret = await shownTotpSecret(page);
     await page.fill('#code', await nextCode(user));
     await navigateBy(page, () => page.click(CODE_SUBMIT));

@@ -13,7 +13,6 @@
 import type { Context } from 'koa';
 import type { SafeHtml } from '@gatehouse/html';
 import { createTranslator, negotiateLocale, timeElement, type Translator } from '@gatehouse/html/i18n';
-import type { AuthError } from '../errors/auth-error.ts';
 import { de } from './de.ts';
 import { en, type AuthCatalogue } from './en.ts';
 import { LANGUAGE_COOKIE, LOCALES, type Locale } from './locales.ts';
@@ -26,7 +25,7 @@ export interface PageLanguage extends Translator<AuthCatalogue, Locale> {
   /** An instant relative to `now` ("5 minutes ago"), the absolute time as its title. */
   relative(ms: number, now: number): SafeHtml;
   /** What an error page or a form says about a refusal. */
-  errorText(error: Pick<AuthError, 'code' | 'message' | 'headers'>): string;
+  errorText(error: { code: string; message: string; headers: Readonly<Record<string, string>> }): string;
 }
 
 const CATALOGUES = { en, de } as const;

@@ -1,3 +1,4 @@
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { qrSvg } from '../mfa/qr.ts';
@@ -67,18 +68,21 @@ export async function renderMfaStep(
   // applies this page's form-action to that redirect.
   ctx.state.formActionOrigins = redirectOrigin(interaction);
   const client = json ? undefined : await pageBranding(ctx, deps.provider(), interaction);
-  const page = () =>
-    mfaPage({
+  const page = () => {
+    const language = pageLanguage(ctx);
+    return mfaPage({
       uid: interaction.uid,
       username: pending.username,
       ...(client ? { client } : {}),
       enrollment,
-      error: error?.message,
+      error: error && language.errorText({ headers: {}, ...error }),
       ...(options.notice ? { notice: options.notice } : {}),
       errorCode: error?.code,
       methods: order,
       waiting: waiting && { number: waiting.number, pollUrl: pushPollPath(waiting.id), statusUrl: pushStatusPath(waiting.id), expiresInSeconds: Math.max(0, Math.ceil((waiting.expiresAt - deps.clock()) / 1000)) },
+      language,
     });
+  };
   if (waiting) {
     respond(ctx, json, status, page, {
       status: 'push_waiting',

@@ -1,5 +1,7 @@
 import { html, raw, type SafeHtml } from '@gatehouse/html';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { passkeyStatus } from './passkey-status.ts';
 import { COUNTDOWN_SCRIPT, countdown } from './countdown.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
@@ -29,68 +31,71 @@ export interface MfaPageModel {
   methods?: FactorOrder;
   /** A push is waiting: show its number; the same-origin script polls statusUrl, then opens pollUrl. */
   waiting?: { number: number; pollUrl: string; statusUrl: string; expiresInSeconds: number };
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage;
 }
 
 /** What the page says under its heading for the method offered first. */
-function intro(method: MfaMethod, username: string): SafeHtml {
+function intro(method: MfaMethod, username: string, language: PageLanguage): SafeHtml {
+  const user = html`<strong>${username}</strong>`;
   switch (method) {
     case 'push':
-      return html`<p>Signing in as <strong>${username}</strong>. Send a request to your authenticator device, then approve it there.</p>`;
+      return html`<p>${language.t('mfa.introPush', { user })}</p>`;
     case 'passkey':
-      return html`<p>Signing in as <strong>${username}</strong>. Use your passkey or security key.</p>`;
+      return html`<p>${language.t('mfa.introPasskey', { user })}</p>`;
     case 'recovery':
-      return html`<p>Signing in as <strong>${username}</strong>. Enter one of your recovery codes; each works once.</p>`;
+      return html`<p>${language.t('mfa.introRecovery', { user })}</p>`;
     default:
-      return html`<p>Enter the 6-digit code from your authenticator app for <strong>${username}</strong>.</p>`;
+      return html`<p>${language.t('mfa.introTotp', { user })}</p>`;
   }
 }
 
-function codeForm(uid: string, autofocus: boolean): SafeHtml {
+function codeForm(uid: string, autofocus: boolean, language: PageLanguage): SafeHtml {
   return html`<form method="post" action="/mfa/verify" autocomplete="off" class="factor" id="totp-factor">
 <input type="hidden" name="uid" value="${uid}">
 <input type="hidden" name="method" value="totp">
-<label for="code">Verification code</label>
+<label for="code">${language.t('mfa.code')}</label>
 <input id="code" name="code" inputmode="numeric" pattern="[0-9 \-]{6,9}" maxlength="9" autocomplete="one-time-code" required${autofocus ? raw(' autofocus') : ''}>
-<button type="submit">Verify</button>
+<button type="submit">${language.t('mfa.verify')}</button>
 </form>`;
 }
 
-function pushForm(uid: string, first: boolean): SafeHtml {
+function pushForm(uid: string, first: boolean, language: PageLanguage): SafeHtml {
   return html`<form method="post" action="/mfa/verify" class="${first ? 'factor' : 'alt-method'}" id="push-factor">
 <input type="hidden" name="uid" value="${uid}">
 <input type="hidden" name="method" value="push">
-<button type="submit" class="${first ? '' : 'secondary'}" id="send-push">Send a push to my authenticator</button>
+<button type="submit" class="${first ? '' : 'secondary'}" id="send-push">${language.t('mfa.sendPush')}</button>
 </form>`;
 }
 
-function passkeyForm(uid: string, first: boolean): SafeHtml {
+function passkeyForm(uid: string, first: boolean, language: PageLanguage): SafeHtml {
   return html`<form method="post" action="/mfa/verify" class="${first ? 'factor' : 'alt-method'}" id="passkey-mfa" data-passkey="authenticate" data-options-url="${PASSKEY_PATHS.mfaOptions}">
 <input type="hidden" name="uid" value="${uid}">
 <input type="hidden" name="method" value="passkey">
 <input type="hidden" name="credential" value="">
-<button type="button" class="${first ? '' : 'secondary'}" id="use-passkey" data-passkey-start hidden>Use a passkey or security key</button>
-<p class="muted" role="status" data-passkey-status></p>
+<button type="button" class="${first ? '' : 'secondary'}" id="use-passkey" data-passkey-start hidden>${language.t('mfa.usePasskey')}</button>
+${passkeyStatus(language)}
 </form>`;
 }
 
-function recoveryBox(uid: string, open: boolean): SafeHtml {
+function recoveryBox(uid: string, open: boolean, language: PageLanguage): SafeHtml {
   return html`<details class="alt-method"${open ? raw(' open') : ''}>
-<summary>Use a recovery code</summary>
+<summary>${language.t('mfa.useRecovery')}</summary>
 <form method="post" action="/mfa/verify" autocomplete="off">
 <input type="hidden" name="uid" value="${uid}">
 <input type="hidden" name="method" value="recovery">
-<label for="recovery-code">Recovery code</label>
+<label for="recovery-code">${language.t('mfa.recoveryCode')}</label>
 <input id="recovery-code" name="code" maxlength="64" autocomplete="off" spellcheck="false" required>
-<button type="submit" class="secondary">Use recovery code</button>
+<button type="submit" class="secondary">${language.t('mfa.useRecoveryButton')}</button>
 </form>
 </details>`;
 }
 
-function methodBlock(method: MfaMethod, uid: string, first: boolean, autofocus: boolean): SafeHtml {
-  if (method === 'push') return pushForm(uid, first);
-  if (method === 'passkey') return passkeyForm(uid, first);
-  if (method === 'recovery') return recoveryBox(uid, first);
-  return codeForm(uid, autofocus);
+function methodBlock(method: MfaMethod, uid: string, first: boolean, autofocus: boolean, language: PageLanguage): SafeHtml {
+  if (method === 'push') return pushForm(uid, first, language);
+  if (method === 'passkey') return passkeyForm(uid, first, language);
+  if (method === 'recovery') return recoveryBox(uid, first, language);
+  return codeForm(uid, autofocus, language);
 }
 
 /**
@@ -99,37 +104,41 @@ function methodBlock(method: MfaMethod, uid: string, first: boolean, autofocus: 
  * (a disclosure that needs no script), recovery codes last; while a push waits, its number.
  */
 export function mfaPage(model: MfaPageModel): string {
-  const brand = model.client ? clientLine(model.client) : '';
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
+  const brand = model.client ? clientLine(model.client, language) : '';
   const methods = model.methods ?? { offered: 'totp', others: [] };
   const offered: MfaMethod = model.enrollment ? 'totp' : methods.offered;
   const others = model.enrollment ? methods.others.filter((m) => m !== 'totp') : methods.others;
-  if (model.waiting) return waitingPage(model, brand, others);
+  if (model.waiting) return waitingPage(model, brand, others, language);
   const heading = model.enrollment
-    ? html`<h1>Set up two-step verification</h1>
+    ? html`<h1>${t('mfa.enrollTitle')}</h1>
 ${brand}
-<p>Scan this QR code with an authenticator app (Google Authenticator, 1Password, Aegis…), then enter the 6-digit code it shows.</p>
-<figure class="qr" aria-label="QR code for your authenticator app">${raw(model.enrollment.qrSvg)}</figure>
-<p class="muted">Can't scan it? Enter this key by hand (spaces don't matter):</p>
-${totpKeyBlock(model.enrollment.secret)}
-<p class="muted" role="status" id="copy-status"></p>
-<p class="muted">This key stays the same until you finish or start over, so reloading this page is safe. Your recovery codes come after the first code.</p>`
-    : html`<h1>Confirm it's you</h1>
+<p>${t('mfa.enrollScan')}</p>
+<figure class="qr" aria-label="${t('mfa.qrLabel')}">${raw(model.enrollment.qrSvg)}</figure>
+<p class="muted">${t('mfa.cantScan')}</p>
+${totpKeyBlock(model.enrollment.secret, 'totp-secret', language)}
+<p class="muted" role="status" id="copy-status" data-copied="${t('codes.copied')}" data-copy-failed="${t('codes.copyFailed')}" data-downloaded="${t('codes.downloaded')}"></p>
+<p class="muted">${t('mfa.keyStays')}</p>`
+    : html`<h1>${t('mfa.confirmTitle')}</h1>
 ${brand}
-${intro(offered, model.username)}`;
+${intro(offered, model.username, language)}`;
   const passkey = offered === 'passkey' || others.includes('passkey');
   return layout({
-    title: 'Two-step verification',
+    title: t('mfa.title'),
     scripts: [...(passkey ? PASSKEY_SCRIPTS : []), ...(model.enrollment ? [COPY_CODES_SCRIPT] : [])],
+    language,
+    languageReturn: `/interaction/${model.uid}`,
     body: html`${heading}
 ${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
-${methodBlock(offered, model.uid, true, true)}
+${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+${methodBlock(offered, model.uid, true, true, language)}
 ${
   others.length
     ? html`<details class="other-methods" id="other-methods">
-<summary id="try-another">Try another method</summary>
-${others.map((method) => methodBlock(method, model.uid, false, false))}
+<summary id="try-another">${t('mfa.tryAnother')}</summary>
+${others.map((method) => methodBlock(method, model.uid, false, false, language))}
 </details>`
     : ''
 }
@@ -137,8 +146,8 @@ ${
   model.enrollment
     ? html`<form method="post" action="${ENROLLMENT_RESTART_PATH}" class="start-over">
 <input type="hidden" name="uid" value="${model.uid}">
-<p class="muted">Lost the entry, or scanned it on the wrong device?</p>
-<button type="submit" class="secondary" id="start-over">Start over with a new key</button>
+<p class="muted">${t('mfa.lostEntry')}</p>
+<button type="submit" class="secondary" id="start-over">${t('mfa.startOver')}</button>
 </form>`
     : ''
 }`,
@@ -146,24 +155,27 @@ ${
 }
 
 /** A push is waiting: its number and poller, with a code or a recovery code instead. */
-function waitingPage(model: MfaPageModel, brand: SafeHtml | '', others: readonly MfaMethod[]): string {
+function waitingPage(model: MfaPageModel, brand: SafeHtml | '', others: readonly MfaMethod[], language: PageLanguage): string {
   const waiting = model.waiting!;
+  const { t } = language;
   return layout({
-    title: 'Approve the sign-in',
+    title: t('mfa.approveTitle'),
     scripts: ['/static/push-wait.js', COUNTDOWN_SCRIPT],
-    body: html`<h1>Approve the sign-in</h1>
+    language,
+    languageReturn: waiting.pollUrl,
+    body: html`<h1>${t('mfa.approveTitle')}</h1>
 ${brand}
-<p>We sent a request to your authenticator. Pick this number there to approve it:</p>
-<p class="push-number" id="push-number" aria-label="Number to pick">${waiting.number}</p>
+<p>${t('mfa.pickNumber')}</p>
+<p class="push-number" id="push-number" aria-label="${t('mfa.numberLabel')}">${waiting.number}</p>
 <div id="push-wait" data-status-url="${waiting.statusUrl}" data-poll-url="${waiting.pollUrl}">
-<p class="muted" role="status">Waiting for your approval…</p>
-${countdown({ id: 'push-expiry', seconds: waiting.expiresInSeconds, lead: 'The request expires in', expired: 'The request has expired. Send a new push or use a code instead.' })}
-<p><a href="${waiting.pollUrl}">I approved it — continue</a></p>
+<p class="muted" role="status">${t('mfa.waiting')}</p>
+${countdown({ id: 'push-expiry', seconds: waiting.expiresInSeconds, lead: t('mfa.requestExpiresIn'), expired: t('mfa.requestExpired'), language })}
+<p><a href="${waiting.pollUrl}">${t('mfa.approvedContinue')}</a></p>
 </div>
 ${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">Error code: <code>${model.errorCode}</code></p>` : ''}
-<p class="muted">Or enter a code from your authenticator app instead:</p>
-${codeForm(model.uid, false)}
-${others.includes('recovery') ? recoveryBox(model.uid, false) : ''}`,
+${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+<p class="muted">${t('mfa.orCode')}</p>
+${codeForm(model.uid, false, language)}
+${others.includes('recovery') ? recoveryBox(model.uid, false, language) : ''}`,
   });
 }

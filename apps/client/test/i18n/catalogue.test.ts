@@ -19,7 +19,7 @@ describe('the relying party catalogues', () => {
     ['de', de],
   ] as const)('every %s message renders without the missing marker', (_, catalogue) => {
     for (const [key, message] of Object.entries(catalogue)) {
-      const text = String(typeof message === 'string' ? message : (message as (v: unknown) => unknown)(SAMPLE));
+      const text = String(typeof message === 'function' ? (message as (v: unknown) => unknown)(SAMPLE) : message);
       expect(text, key).not.toBe('');
       expect(text, key).not.toContain(MISSING_MESSAGE_MARKER);
     }

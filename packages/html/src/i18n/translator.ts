@@ -1,29 +1,29 @@
 /**
  * Rules for a page's text:
  * - every text of a page is a message of its app's catalogue, looked up by key; the reference
- *   catalogue (English) fixes the keys and the shape of each message (plain text, or a function of
- *   named values returning text or markup);
+ *   catalogue (English) fixes the keys and the shape of each message (plain text, markup, or a
+ *   function of named values returning text or markup);
  * - every other catalogue is a `Translation` of the reference: the type checker refuses one that
  *   lacks a key or gives a message another shape;
  * - a key that is not in the catalogue of the page's locale (a key computed at run time, or a
  *   catalogue forced past the type checker) renders as `{{missing:<key>}}`, never as another
  *   language's text, so a test that scans pages for MISSING_MESSAGE_MARKER finds it.
  */
-import type { SafeHtml } from '../html.ts';
+import { SafeHtml } from '../html.ts';
 
-/** A message: text, or a function of named values giving text or markup. */
-export type Message = string | ((values: never) => string | SafeHtml);
+/** A message: text, markup, or a function of named values giving text or markup. */
+export type Message = string | SafeHtml | ((values: never) => string | SafeHtml);
 
 /** A catalogue: messages by key. */
 export type Catalogue = Readonly<Record<string, Message>>;
 
 /** Another language of the reference catalogue `R`: the same keys, each message of the same shape. */
 export type Translation<R extends Catalogue> = {
-  readonly [K in keyof R]: R[K] extends (values: infer V) => infer T ? (values: V) => T : string;
+  readonly [K in keyof R]: R[K] extends (values: infer V) => infer T ? (values: V) => T : R[K] extends SafeHtml ? SafeHtml : string;
 };
 
 type ValuesOf<M> = M extends (values: infer V) => unknown ? [values: V] : [];
-type TextOf<M> = M extends (values: never) => infer T ? T : string;
+type TextOf<M> = M extends (values: never) => infer T ? T : M extends SafeHtml ? SafeHtml : string;
 
 /** What a missing message renders as; tests assert that no page contains it. */
 export const MISSING_MESSAGE_MARKER = '{{missing:';
@@ -48,7 +48,7 @@ export function createTranslator<R extends Catalogue, L extends string>(locale: 
     t(key, ...values) {
       const message = Object.hasOwn(messages, key) ? messages[key] : undefined;
       if (message === undefined) return missing(key) as never;
-      return (typeof message === 'string' ? message : (message as (v: unknown) => unknown)(values[0])) as never;
+      return (typeof message === 'string' || message instanceof SafeHtml ? message : (message as (v: unknown) => unknown)(values[0])) as never;
     },
     text(key) {
       const message = Object.hasOwn(messages, key) ? messages[key] : undefined;

@@ -6,6 +6,7 @@
  *   remove the old entry from the authenticator app; audited `login.mfa.enrollment_restarted`;
  * - an account whose enrollment was confirmed meanwhile just gets the challenge again.
  */
+import { pageLanguage } from '../../i18n/page-language.ts';
 import type { Context } from 'koa';
 import type { HandlerServices } from '../deps.ts';
 import { renderMfaStep, type MfaStepDeps } from '../mfa-step.ts';
@@ -26,7 +27,7 @@ export function createRestartEnrollmentHandler(deps: RestartEnrollmentDeps) {
       pending,
       json,
       status: 200,
-      ...(enrolling ? { notice: 'This is a new key. Remove the old Gatehouse entry from your authenticator app, then scan this QR code.' } : {}),
+      ...(enrolling ? { notice: pageLanguage(ctx).t('mfa.newKeyNotice') } : {}),
     });
   };
 }
