@@ -8,7 +8,8 @@
  * first); each message is inside the viewport after the action, at 390 px and at 1280 px. A
  * changes the password (a listed password is refused first, its message in view), after which
  * B's login refuses the old password and takes the new one; A re-enrolls TOTP (a wrong code
- * first, its message in view; then the current code and the new app's code), and a fresh
+ * first, its message in view; then the current code, the same key after a reload, and the new
+ * app's code), and a fresh
  * browser signs in with the new app. No CSP workaround: every answer is enforced as sent.
  * TOTP codes: each step is accepted once per account and only the current step ±1, so the test
  * starts one step back and uses at most three codes of the first secret.
@@ -204,9 +205,14 @@ describe('the account pages in Chromium', () => {
     expect(await a.locator('#error').count()).toBe(0);
     expect(await text(a, '#totp h2')).toBe('Set up your new authenticator app');
     expect(await a.locator('#totp figure.qr svg').count()).toBe(1);
+    expect(new URL(a.url()).pathname).toBe('/account/security/totp');
     const secret = await text(a, '#new-totp-secret');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    await screenshot(a, 'account-4-new-totp');
+    // A reload shows the same key: the one scanned stays the one to confirm.
+    await a.reload();
+    expect(await text(a, '#new-totp-secret')).toBe(secret);
+    await checkAtBothWidths(a, 'account-new-totp');
+    await a.setViewportSize(DESKTOP);
 
     // The server forgets the old secret's used steps with it: the new app starts at the current step.
     user.totpSecret = secret!;

@@ -17,7 +17,7 @@ import {
   PASSWORD_RESET_ROUTE,
   type PasswordResetPageDeps,
 } from './password-reset-page.ts';
-import { createConfirmTotpHandler, createStartTotpHandler, type ReenrollTotpDeps } from './reenroll-totp.ts';
+import { createCancelTotpHandler, createConfirmTotpHandler, createStartTotpHandler, createTotpEnrollmentPageHandler, TOTP_ENROLLMENT_PATH, type ReenrollTotpDeps } from './reenroll-totp.ts';
 import { createSignOutOthersHandler, type SignOutOthersDeps } from './sign-out-others.ts';
 import { CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler, type RevokeAppDeps } from './connected-apps.ts';
 import { createForgotPasswordFormHandler, createForgotPasswordHandler, FORGOT_PASSWORD_PATH, type ForgotPasswordDeps } from './forgot-password.ts';
@@ -38,6 +38,8 @@ export const ACCOUNT_ROUTES = [
   `${ACCOUNT_PATH}/password`,
   `${ACCOUNT_PATH}/totp`,
   `${ACCOUNT_PATH}/totp/confirm`,
+  `${ACCOUNT_PATH}/totp/cancel`,
+  TOTP_ENROLLMENT_PATH,
   ...Object.values(ACCOUNT_CONFIRM_PATHS).filter((path) => path !== ACCOUNT_CONFIRM_PATHS.signOutOthers && path !== END_SESSION_PATH),
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
   END_SESSION_PATH,
@@ -62,6 +64,8 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/password`, createChangePasswordHandler(deps));
   router.post(`${ACCOUNT_PATH}/totp`, createStartTotpHandler(deps));
   router.post(`${ACCOUNT_PATH}/totp/confirm`, createConfirmTotpHandler(deps));
+  router.post(`${ACCOUNT_PATH}/totp/cancel`, createCancelTotpHandler(deps));
+  router.get(TOTP_ENROLLMENT_PATH, createTotpEnrollmentPageHandler(deps));
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
   for (const [path, handler] of confirmPages(deps)) router.get(path, handler);
   router.post(END_SESSION_PATH, createEndSessionHandler(deps));

@@ -94,7 +94,7 @@ export interface SecurityModel {
   /** The second factor offered first at sign-in (views/preferred-factor-section.ts). */
   preferredFactor?: PreferredFactorView | undefined;
   /** Second step of a TOTP re-enrollment: the new secret to scan and confirm. */
-  totpEnrollment?: { sealed: string; secret: string; qrSvg: string } | undefined;
+  totpEnrollment?: { secret: string; qrSvg: string } | undefined;
 }
 
 function message(m: AccountMessage | undefined): SafeHtml | '' {
@@ -161,12 +161,12 @@ function totpSection(model: SecurityModel): SafeHtml {
 <p class="muted">Can't scan it? Enter this key by hand:</p>
 <p><code id="new-totp-secret">${enrollment.secret}</code></p>
 <form method="post" action="/account/totp/confirm" autocomplete="off">
-<input type="hidden" name="enrollment" value="${enrollment.sealed}">
 <label for="new-totp-code">Code from the new app</label>
-<input id="new-totp-code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required>
+<input id="new-totp-code" name="code" inputmode="numeric" maxlength="9" autocomplete="one-time-code" required>
 <button type="submit" id="confirm-totp">Use this authenticator app</button>
 </form>
-<p><a href="${SECTION_PATHS.security}">Cancel</a></p></section>`;
+<form method="post" action="/account/totp/cancel"><button type="submit" class="secondary" id="cancel-totp">Cancel: keep my current app</button></form>
+<p class="muted">This key stays the same until you confirm or cancel, so a reload or a second look shows the one you scanned.</p></section>`;
   }
   const proof = model.totpEnrolled
     ? html`<label for="current-totp-code">Code from your current app (or a recovery code)</label>

@@ -212,18 +212,21 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
   describe('re-enrolling TOTP', () => {
     const secretOf = (html: string) => /<code id="new-totp-secret">([A-Z2-7]+)<\/code>/.exec(html)?.[1];
-    const enrollmentOf = (html: string) => /name="enrollment" value="([^"]+)"/.exec(html)?.[1];
+    const enrollmentPage = (jar: CookieJar) => request(jar, `${server.issuer}/account/security/totp`);
 
-    it('needs a current code first, then a code of the new secret, which replaces the old one', async () => {
+    it('needs a current code first; the pending key is the same on every view until a code of it replaces the old one', async () => {
       const user = await server.createUser();
       const jar = browser();
       await signedIn(user, jar);
+      const id = (await server.app.services.accounts.findByUsername(user.username))!.id;
+      await server.app.services.recoveryCodes.replace(id);
 
       const wrong = await post(jar, '/account/totp', { code: '000000' });
       expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('This code is not correct. Enter the current code of your authenticator app.');
       expect(wrong.text).toContain('Error code: <code>invalid_code</code>');
       expect(audits('account.totp_reenroll.refused').at(-1)).toMatchObject({ step: 'current', reason: 'invalid_code' });
+      expect((await enrollmentPage(jar)).location).toBe('/account/security');
 
       // The code of the sign-in's step was used by the sign-in: replayed.
       const replayed = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
@@ -232,37 +235,46 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
 
       clock.now += 31_000;
       const started = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
-      expect(started.status).toBe(200);
-      expect(started.text).toContain('<svg');
-      const secret = secretOf(started.text)!;
-      const enrollment = enrollmentOf(started.text)!;
+      expect(started.status).toBe(303);
+      expect(started.location).toBe('/account/security/totp');
+      const shown = await enrollmentPage(jar);
+      expect(shown.status).toBe(200);
+      expect(shown.text).toContain('<svg');
+      const secret = secretOf(shown.text)!;
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-      expect(enrollment).not.toContain(secret);
-      // Nothing changed yet.
-      expect(await server.app.services.accounts.getTotpSecret((await server.app.services.accounts.findByUsername(user.username))!.id)).toBe(user.totpSecret);
+      // A reload, and proving the current factor again, show the same key.
+      expect(secretOf((await enrollmentPage(jar)).text)).toBe(secret);
+      clock.now += 31_000;
+      expect((await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) })).status).toBe(303);
+      expect(secretOf((await enrollmentPage(jar)).text)).toBe(secret);
+      // Nothing changed yet; the secret is kept sealed, never in the clear.
+      expect(await server.app.services.accounts.getTotpSecret(id)).toBe(user.totpSecret);
+      const row = await server.database.db.selectFrom('totp_enrollments').selectAll().where('account_id', '=', id).executeTakeFirstOrThrow();
+      expect(row.secret_sealed).not.toContain(secret);
 
-      const badConfirm = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(user.totpSecret, clock.now + 60_000) });
+      const badConfirm = await post(jar, '/account/totp/confirm', { code: await server.app.services.totp.generate(user.totpSecret, clock.now + 60_000) });
       expect(badConfirm.status).toBe(401);
       expect(badConfirm.text).toContain('This code is not correct. Enter the code your new authenticator app shows now.');
       expect(secretOf(badConfirm.text)).toBe(secret);
 
-      const tampered = await post(jar, '/account/totp/confirm', { enrollment: `${enrollment.slice(0, -4)}AAAA`, code: await server.app.services.totp.generate(secret, clock.now) });
-      expect(tampered.status).toBe(400);
-      expect(tampered.text).toContain('Error code: <code>invalid_enrollment</code>');
-
-      const confirmed = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
+      const code = await server.app.services.totp.generate(secret, clock.now);
+      const confirmed = await post(jar, '/account/totp/confirm', { code: `${code.slice(0, 3)} ${code.slice(3)}` });
       expect(confirmed.status).toBe(303);
       expect(confirmed.location).toBe('/account/security');
-      const id = (await server.app.services.accounts.findByUsername(user.username))!.id;
       expect(await server.app.services.accounts.getTotpSecret(id)).toBe(secret);
+      expect(await server.app.services.totpEnrollments.pendingSecret(id)).toBeUndefined();
       expect(audits('account.totp_reenrolled').at(-1)).toEqual(expect.objectContaining({ account_id: id }));
       expect(JSON.stringify(lines)).not.toContain(secret);
+      expect((await enrollmentPage(jar)).location).toBe('/account/security');
+      const late = await post(jar, '/account/totp/confirm', { code });
+      expect(late.status).toBe(400);
+      expect(late.text).toContain('<p>This set-up has expired. Start again with your current authenticator app.</p><p class="muted">Error code: <code>invalid_enrollment</code></p>');
 
       // The old app's codes no longer sign in; the new one's do.
       await signedIn({ ...user, totpSecret: secret }, browser());
     });
 
-    it('refuses a pending secret after 10 minutes and one of another account', async () => {
+    it('Cancel drops the pending key: the next set-up shows a new one; another account never sees it', async () => {
       const user = await server.createUser();
       const other = await server.createUser();
       const jar = browser();
@@ -270,30 +282,40 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       await signedIn(user, jar);
       await signedIn(other, otherJar);
       clock.now += 31_000;
-      const started = await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
-      const enrollment = enrollmentOf(started.text)!;
-      const secret = secretOf(started.text)!;
-      const foreign = await post(otherJar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
+      await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
+      const first = secretOf((await enrollmentPage(jar)).text)!;
+      expect((await enrollmentPage(otherJar)).location).toBe('/account/security');
+      const foreign = await post(otherJar, '/account/totp/confirm', { code: await server.app.services.totp.generate(first, clock.now) });
       expect(foreign.status).toBe(400);
-      expect(foreign.text).toContain('<p>This set-up has expired. Start again with your current authenticator app.</p><p class="muted">Error code: <code>invalid_enrollment</code></p>');
-      clock.now += 10 * 60_000 + 1;
-      const late = await post(jar, '/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
-      expect(late.status).toBe(400);
-      expect(late.text).toContain('Error code: <code>invalid_enrollment</code>');
+      expect(foreign.text).toContain('Error code: <code>invalid_enrollment</code>');
+
+      const cancelled = await post(jar, '/account/totp/cancel', {});
+      expect(cancelled.status).toBe(303);
+      expect(cancelled.location).toBe('/account/security');
+      expect((await request(jar, `${server.issuer}/account/security`)).text).toContain('id="notice" tabindex="-1">The new authenticator app was not set up. Your current one keeps working.</p>');
+      clock.now += 31_000;
+      await post(jar, '/account/totp', { code: await server.app.services.totp.generate(user.totpSecret, clock.now) });
+      expect(secretOf((await enrollmentPage(jar)).text)).not.toBe(first);
     });
 
-    it('takes a recovery code instead of a current code, once', async () => {
+    it('takes a recovery code instead of a current code, once; without recovery codes left, ten new ones follow the confirmation', async () => {
       const user = await server.createUser();
       const jar = browser();
       await signedIn(user, jar);
       const id = (await server.app.services.accounts.findByUsername(user.username))!.id;
       const [code] = await server.app.services.recoveryCodes.replace(id);
       const started = await post(jar, '/account/totp', { code: code! });
-      expect(started.status).toBe(200);
-      expect(started.text).toContain('id="new-totp-secret"');
+      expect(started.status).toBe(303);
       const again = await post(jar, '/account/totp', { code: code! });
       expect(again.status).toBe(401);
       expect(again.text).toContain('Error code: <code>invalid_code</code>');
+      const secret = secretOf((await enrollmentPage(jar)).text)!;
+      await server.database.db.updateTable('recovery_codes').set({ used_at: clock.now }).where('account_id', '=', id).execute();
+      expect(await server.app.services.recoveryCodes.remaining(id)).toBe(0);
+      const confirmed = await post(jar, '/account/totp/confirm', { code: await server.app.services.totp.generate(secret, clock.now) });
+      expect(confirmed.status).toBe(201);
+      expect(confirmed.text).toContain('<h1>New recovery codes</h1>');
+      expect(await server.app.services.recoveryCodes.remaining(id)).toBe(10);
     });
 
     it('asks for the current password when the account has no TOTP yet', async () => {
@@ -308,10 +330,10 @@ describe.each(TEST_ENGINES)('the account page on %s', (engine) => {
       expect(wrong.status).toBe(401);
       expect(wrong.text).toContain('Error code: <code>invalid_current_password</code>');
       const started = await post(jar, '/account/totp', { current_password: user.password });
-      expect(started.status).toBe(200);
-      const secret = secretOf(started.text)!;
-      const confirmed = await post(jar, '/account/totp/confirm', { enrollment: enrollmentOf(started.text)!, code: await server.app.services.totp.generate(secret, clock.now) });
-      expect(confirmed.status).toBe(303);
+      expect(started.status).toBe(303);
+      const secret = secretOf((await enrollmentPage(jar)).text)!;
+      const confirmed = await post(jar, '/account/totp/confirm', { code: await server.app.services.totp.generate(secret, clock.now) });
+      expect([201, 303]).toContain(confirmed.status);
       expect(await server.app.services.accounts.getTotpSecret(id)).toBe(secret);
     });
   });
