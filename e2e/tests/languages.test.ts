@@ -2,7 +2,7 @@
  * The pages in German, in Chromium against the whole stack. A browser whose language is German
  * (Accept-Language de-DE) gets every converted page in German: the login page (and its refusal),
  * "Forgot password?", the TOTP enrollment and the recovery-codes step of the first sign-in, app-one's landing, sign-out and
- * 404 pages, the account selection, the consent of an app that is not first-party, the form_post
+ * 404 pages, the account's Sessions and Security pages (times in the browser's zone), the account selection, the consent of an app that is not first-party, the form_post
  * page, the device activation (and a wrong code), the authorization server's 404 and an unknown
  * app's page. Each has `<html lang="de">`, shows no missing-message marker, passes axe-core with no
  * serious or critical violation, and is photographed at 390 and 1280 px. The language switch in
@@ -81,7 +81,7 @@ beforeAll(async () => {
   });
   user = await createUser(stack, 'languages');
   browser = await launchBrowser();
-  context = await browser.newContext({ locale: 'de-DE' });
+  context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
   page = await context.newPage();
   violations = cspViolationsOf(page);
 });
@@ -157,6 +157,24 @@ describe('the pages in German, in Chromium', () => {
       'Dieser Code ist ungültig oder abgelaufen. Prüfen Sie den Code auf Ihrem Gerät und versuchen Sie es erneut, oder beginnen Sie auf dem Gerät neu, um einen neuen zu erhalten.',
     );
     await germanPage('activate-wrong-code');
+  });
+
+  it('the account pages in German, their times in the browser\'s time zone', async () => {
+    await page.goto(`${stack.authUrl}/account/sessions`);
+    await page.waitForURL(`${stack.authUrl}/account/sessions`);
+    expect(await text('h1')).toBe('Sitzungen');
+    expect(await text('#nav-security')).toBe('Sicherheit');
+    expect(await text('#sign-out-others')).toBe('Alle anderen Sitzungen abmelden');
+    // The server wrote the time relative to now with the UTC time as title; local-time.js put the title in Berlin time.
+    const time = page.locator('#session-list li[data-current] time').first();
+    const instant = Date.parse((await time.getAttribute('datetime'))!);
+    expect(await time.textContent()).toMatch(/^(jetzt|vor \d+ (Sekunden|Minuten?))$/);
+    const berlin = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(instant);
+    await expect.poll(() => time.getAttribute('title')).toBe(berlin);
+    await germanPage('account-sessions');
+    await page.goto(`${stack.authUrl}/account/security`);
+    expect(await text('h1')).toBe('Sicherheit');
+    await germanPage('account-security');
   });
 
   it("app-one's sign-out question and its 404 page", async () => {

@@ -14,6 +14,7 @@
  * - the sign-in callback only follows a path under /account (accountReturnPath), anything
  *   else goes to /account.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
@@ -32,7 +33,7 @@ import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
 import { preferredFactorView } from './preferred-factor-view.ts';
 import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';
 
-export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients' | 'factorPreferences'>;
+export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'clock' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients' | 'factorPreferences'>;
 
 const iso = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 const wantsJson = (ctx: Context): boolean => responseFormat(ctx) === 'json';
@@ -72,8 +73,9 @@ export interface AccountRenderOptions {
 /** The frame of every account page: section, user, message, the way back to the app. */
 export async function accountFrame(ctx: Context, deps: AccountViewDeps, signedIn: SignedIn, section: AccountSection, error?: AuthError): Promise<AccountFrame> {
   const flash = takeAccountFlash(ctx, deps);
-  const message = error ? { kind: 'error' as const, text: error.message, code: error.code } : flash;
-  return { section, username: signedIn.account.username, message, back: await returnTarget(ctx, deps) };
+  const language = pageLanguage(ctx);
+  const message = error ? { kind: 'error' as const, text: language.errorText(error), code: error.code } : flash;
+  return { section, username: signedIn.account.username, message, back: await returnTarget(ctx, deps), language, now: deps.clock() };
 }
 
 async function sectionBody(deps: AccountViewDeps, signedIn: SignedIn, frame: AccountFrame, options: AccountRenderOptions): Promise<string> {

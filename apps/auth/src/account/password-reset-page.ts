@@ -28,6 +28,7 @@
  *   and grant of the account (accounts/end-account-access.ts), clears the account's lockouts (user-admin.ts lockoutKeys), is
  *   audited `account.password_reset`, and answers a page asking the user to sign in again.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import type { Account } from '../accounts/account-store.ts';
@@ -138,7 +139,7 @@ export function createPasswordResetFormHandler(deps: PasswordResetPageDeps) {
     ctx.status = 200;
     ctx.type = 'html';
     const secondFactor = await resetFactor(deps, account, token, ctx);
-    ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), ...(secondFactor ? { secondFactor } : {}) });
+    ctx.body = passwordResetPage({ username: account.username, action: actionOf(ctx, token), ...(secondFactor ? { secondFactor } : {}), language: pageLanguage(ctx) });
   };
 }
 
@@ -166,14 +167,14 @@ export function createPasswordResetHandler(deps: PasswordResetPageDeps) {
           return;
         }
         ctx.type = 'html';
-        ctx.body = passwordResetDonePage({ signInUrl: signInAgainUrl(recoveryReturn(ctx.query.return)) });
+        ctx.body = passwordResetDonePage({ signInUrl: signInAgainUrl(recoveryReturn(ctx.query.return)), language: pageLanguage(ctx) });
       },
       async page(error, body) {
         // A link found used meanwhile is the one answer of every invalid link, not a form refusal.
         if (body.json || error.code === 'reset_link_invalid') return false;
         ctx.status = error.status;
         ctx.type = 'html';
-        ctx.body = passwordResetPage({ username: account.username, action, ...(secondFactor ? { secondFactor } : {}), error: { code: error.code, message: error.message } });
+        ctx.body = passwordResetPage({ username: account.username, action, ...(secondFactor ? { secondFactor } : {}), error: { code: error.code, message: pageLanguage(ctx).errorText(error) }, language: pageLanguage(ctx) });
         return true;
       },
     });

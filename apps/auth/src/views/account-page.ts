@@ -10,16 +10,23 @@
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import type { Device } from '../devices/device-store.ts';
-import { ACCOUNT_CONFIRM_PATHS, ACCOUNT_SECTIONS, SECTION_LABELS, SECTION_PATHS, type AccountSection } from './account-paths.ts';
+import { ACCOUNT_CONFIRM_PATHS, ACCOUNT_SECTIONS, SECTION_PATHS, type AccountSection } from './account-paths.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { passkeyStatus } from './passkey-status.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 import { preferredFactorSection, type PreferredFactorView } from './preferred-factor-section.ts';
 import { resetFactorFields, resetFormAttributes, resetScripts, type ResetFactor } from './reset-factor-fields.ts';
 
 export type { AccountSection };
 
-const date = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
+/** An instant as the account pages show it: relative to now, the absolute time as its title; or "never". */
+function when(f: AccountFrame, ms: number | null | undefined): SafeHtml {
+  const language = f.language ?? ENGLISH;
+  if (ms === null || ms === undefined) return html`${language.t('account.never')}`;
+  return f.now === undefined ? language.dateTime(ms) : language.relative(ms, f.now);
+}
 
 /** An upstream identity provider linked to the account (account/linked-providers.ts). */
 export interface LinkedProviderView {
@@ -75,6 +82,10 @@ export interface AccountFrame {
   message?: AccountMessage | undefined;
   /** "Back to <name>": the app the user came from (account/return-target.ts). */
   back?: { name: string; url: string } | undefined;
+  /** The page's language (i18n/page-language.ts). */
+  language?: PageLanguage | undefined;
+  /** Now, by the app's clock: times are shown relative to it. */
+  now?: number | undefined;
 }
 
 export interface ProfileModel {
@@ -97,88 +108,96 @@ export interface SecurityModel {
   totpEnrollment?: { secret: string; qrSvg: string } | undefined;
 }
 
-function message(m: AccountMessage | undefined): SafeHtml | '' {
+function message(m: AccountMessage | undefined, language: PageLanguage): SafeHtml | '' {
   if (!m) return '';
   if (m.kind === 'notice') return html`<p class="notice" role="status" id="notice" tabindex="-1">${m.text}</p>`;
-  return html`<div class="error" role="alert" id="error" tabindex="-1"><p>${m.text}</p>${m.code ? html`<p class="muted">Error code: <code>${m.code}</code></p>` : ''}</div>`;
+  return html`<div class="error" role="alert" id="error" tabindex="-1"><p>${m.text}</p>${m.code ? html`<p class="muted">${language.t('message.errorCode')} <code>${m.code}</code></p>` : ''}</div>`;
 }
 
-function nav(section: AccountSection): SafeHtml {
-  return html`<nav class="account-nav" aria-label="Account sections"><ul>${ACCOUNT_SECTIONS.map(
-    (s) => html`<li><a href="${SECTION_PATHS[s]}" id="nav-${s}"${s === section ? raw(' aria-current="page"') : ''}>${SECTION_LABELS[s]}</a></li>`,
+function nav(section: AccountSection, language: PageLanguage): SafeHtml {
+  return html`<nav class="account-nav" aria-label="${language.t('account.sections')}"><ul>${ACCOUNT_SECTIONS.map(
+    (s) => html`<li><a href="${SECTION_PATHS[s]}" id="nav-${s}"${s === section ? raw(' aria-current="page"') : ''}>${language.t(`account.section.${s}`)}</a></li>`,
   )}</ul></nav>`;
 }
 
 function frame(f: AccountFrame, title: string, body: SafeHtml, scripts: string[] = []): string {
+  const language = f.language ?? ENGLISH;
+  const { t } = language;
+  const yours = t('account.title');
   return layout({
-    title: title === 'Your account' ? title : `${title} · Your account`,
+    title: title === yours ? title : `${title} · ${yours}`,
     scripts,
+    language,
+    languageReturn: SECTION_PATHS[f.section],
     body: html`<div class="account">
 <div class="account-bar">
-${f.back ? html`<a href="${f.back.url}" id="back-to-app">Back to ${f.back.name}</a>` : ''}
-<span class="muted">Signed in as <strong id="account-username">${f.username}</strong></span>
-<a href="${AUTH_ROUTES.logout}" id="sign-out">Sign out</a>
+${f.back ? html`<a href="${f.back.url}" id="back-to-app">${t('way.backTo', { app: f.back.name })}</a>` : ''}
+<span class="muted">${t('account.signedInAs', { username: html`<strong id="account-username">${f.username}</strong>` })}</span>
+<a href="${AUTH_ROUTES.logout}" id="sign-out">${t('account.signOut')}</a>
 </div>
-${nav(f.section)}
+${nav(f.section, language)}
 <h1>${title}</h1>
-${message(f.message)}
+${message(f.message, language)}
 ${body}
 </div>`,
   });
 }
 
-function profileSection(p: ProfileModel): SafeHtml {
-  return html`<section id="profile" aria-label="Profile">
+function profileSection(p: ProfileModel, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="profile" aria-label="${t('account.section.profile')}">
 <dl class="profile">
-<dt>Username</dt><dd id="profile-username">${p.username}</dd>
-<dt>Name</dt><dd id="profile-name">${p.name}</dd>
-<dt>Email</dt><dd id="profile-email">${p.email}</dd>
-<dt>Groups</dt><dd id="profile-groups">${p.groups.length ? p.groups.join(', ') : 'none'}</dd>
+<dt>${t('account.username')}</dt><dd id="profile-username">${p.username}</dd>
+<dt>${t('account.name')}</dt><dd id="profile-name">${p.name}</dd>
+<dt>${t('account.email')}</dt><dd id="profile-email">${p.email}</dd>
+<dt>${t('account.groups')}</dt><dd id="profile-groups">${p.groups.length ? p.groups.join(', ') : t('account.none')}</dd>
 </dl>
-<p class="muted">Ask your administrator to change your name or groups.</p></section>`;
+<p class="muted">${t('account.askAdmin')}</p></section>`;
 }
 
-function passwordSection(): SafeHtml {
-  return html`<section id="password"><h2>Change password</h2>
+function passwordSection(language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="password"><h2>${t('account.changePassword')}</h2>
 <form method="post" action="/account/password">
-<label for="current-password">Current password</label>
+<label for="current-password">${t('account.currentPassword')}</label>
 <input id="current-password" name="current_password" type="password" autocomplete="current-password" required>
-<label for="new-password">New password</label>
+<label for="new-password">${t('account.newPassword')}</label>
 <input id="new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
-<label for="new-password-confirm">New password again</label>
+<label for="new-password-confirm">${t('account.newPasswordAgain')}</label>
 <input id="new-password-confirm" name="new_password_confirm" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
-<button type="submit" id="change-password">Change password</button>
+<button type="submit" id="change-password">${t('account.changePassword')}</button>
 </form>
-<p class="muted">At least 12 characters; any characters, spaces included. Common and breached passwords are refused. Your other sessions are signed out.</p></section>`;
+<p class="muted">${t('account.passwordRules')} ${t('account.othersSignedOut')}</p></section>`;
 }
 
-function totpSection(model: SecurityModel): SafeHtml {
+function totpSection(model: SecurityModel, language: PageLanguage): SafeHtml {
+  const { t } = language;
   const enrollment = model.totpEnrollment;
   if (enrollment) {
-    return html`<section id="totp"><h2>Set up your new authenticator app</h2>
-<p>Scan this QR code with your authenticator app, then enter the 6-digit code it shows. Your current app keeps working until you confirm.</p>
-<figure class="qr" aria-label="QR code for your authenticator app">${raw(enrollment.qrSvg)}</figure>
-<p class="muted">Can't scan it? Enter this key by hand:</p>
+    return html`<section id="totp"><h2>${t('account.newTotpTitle')}</h2>
+<p>${t('account.newTotpScan')}</p>
+<figure class="qr" aria-label="${t('mfa.qrLabel')}">${raw(enrollment.qrSvg)}</figure>
+<p class="muted">${t('account.cantScan')}</p>
 <p><code id="new-totp-secret">${enrollment.secret}</code></p>
 <form method="post" action="/account/totp/confirm" autocomplete="off">
-<label for="new-totp-code">Code from the new app</label>
+<label for="new-totp-code">${t('account.newTotpCode')}</label>
 <input id="new-totp-code" name="code" inputmode="numeric" maxlength="9" autocomplete="one-time-code" required>
-<button type="submit" id="confirm-totp">Use this authenticator app</button>
+<button type="submit" id="confirm-totp">${t('account.useThisApp')}</button>
 </form>
-<form method="post" action="/account/totp/cancel"><button type="submit" class="secondary" id="cancel-totp">Cancel: keep my current app</button></form>
-<p class="muted">This key stays the same until you confirm or cancel, so a reload or a second look shows the one you scanned.</p></section>`;
+<form method="post" action="/account/totp/cancel"><button type="submit" class="secondary" id="cancel-totp">${t('account.cancelTotp')}</button></form>
+<p class="muted">${t('account.totpKeyStays')}</p></section>`;
   }
   const proof = model.totpEnrolled
-    ? html`<label for="current-totp-code">Code from your current app (or a recovery code)</label>
+    ? html`<label for="current-totp-code">${t('account.currentTotpCode')}</label>
 <input id="current-totp-code" name="code" maxlength="64" autocomplete="one-time-code" spellcheck="false" required>`
-    : html`<p class="muted">No authenticator app is set up yet; confirm with your password.</p>
-<label for="totp-current-password">Current password</label>
+    : html`<p class="muted">${t('account.noTotpYet')}</p>
+<label for="totp-current-password">${t('account.currentPassword')}</label>
 <input id="totp-current-password" name="current_password" type="password" autocomplete="current-password" required>`;
-  return html`<section id="totp"><h2>Authenticator app (TOTP)</h2>
-<p>${model.totpEnrolled ? 'An authenticator app is set up. To move to a new phone or app, prove the current one first.' : 'Set up an authenticator app for two-step verification.'}</p>
+  return html`<section id="totp"><h2>${t('account.totpTitle')}</h2>
+<p>${model.totpEnrolled ? t('account.totpSetUp') : t('account.totpNotSetUp')}</p>
 <form method="post" action="/account/totp" autocomplete="off">
 ${proof}
-<button type="submit" class="secondary" id="start-totp">${model.totpEnrolled ? 'Set up a new authenticator app' : 'Set up an authenticator app'}</button>
+<button type="submit" class="secondary" id="start-totp">${model.totpEnrolled ? t('account.newTotpButton') : t('account.totpButton')}</button>
 </form></section>`;
 }
 
@@ -187,115 +206,126 @@ function confirmButton(path: string, fields: Record<string, string>, label: stri
   return html`<form method="get" action="${path}">${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}<button type="submit" class="danger"${ariaLabel ? html` aria-label="${ariaLabel}"` : ''}>${label}</button></form>`;
 }
 
-function devicesSection(model: SecurityModel): SafeHtml {
-  return html`<section id="devices"><h2>Authenticator devices</h2>
-<p class="muted">A device enrolled here can approve your sign-ins with a push.</p>
+function devicesSection(model: SecurityModel, f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="devices"><h2>${t('account.devicesTitle')}</h2>
+<p class="muted">${t('account.devicesIntro')}</p>
 ${
   model.devices.length
     ? html`<ul class="devices" id="device-list">${model.devices.map(
-        (d) => html`<li><span><strong>${d.name}</strong><br><span class="muted">added ${date(d.createdAt)} · last used ${date(d.lastUsedAt)}</span></span>
-${confirmButton(ACCOUNT_CONFIRM_PATHS.removeDevice, { device_id: d.id }, 'Remove', `Remove ${d.name}`)}</li>`,
+        (d) => html`<li><span><strong>${d.name}</strong><br><span class="muted">${t('account.added', { at: when(f, d.createdAt) })} · ${t('account.lastUsed', { at: when(f, d.lastUsedAt) })}</span></span>
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removeDevice, { device_id: d.id }, t('account.remove'), t('account.removeNamed', { name: d.name }))}</li>`,
       )}</ul>`
-    : html`<p id="device-list">No device is enrolled yet.</p>`
+    : html`<p id="device-list">${t('account.noDevice')}</p>`
 }
 <form method="post" action="/authenticator/devices/enroll">
-<button type="submit" id="add-device">Add a device</button>
+<button type="submit" id="add-device">${t('devices.addTitle')}</button>
 </form>
-<h2 id="recovery">Recovery codes</h2>
-<p>You have <strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong> unused ${model.recoveryCodesRemaining === 1 ? 'recovery code' : 'recovery codes'}.</p>
+<h2 id="recovery">${t('devices.codesTitle')}</h2>
+<p>${t('account.codesLeft', { count: html`<strong id="recovery-remaining">${model.recoveryCodesRemaining}</strong>`, n: model.recoveryCodesRemaining })}</p>
 <form method="get" action="${ACCOUNT_CONFIRM_PATHS.recoveryCodes}">
-<button type="submit" class="secondary" id="new-recovery-codes">Create new recovery codes</button>
+<button type="submit" class="secondary" id="new-recovery-codes">${t('account.newCodes')}</button>
 </form>
-<p class="muted">Creating new codes makes the old ones stop working.</p></section>`;
+<p class="muted">${t('account.newCodesKill')}</p></section>`;
 }
 
-function passkeysSection(passkeys: readonly PasskeyView[]): SafeHtml {
-  return html`<section id="passkeys"><h2>Passkeys and security keys</h2>
-<p class="muted">A passkey signs you in without a password, or replaces the code after your password.</p>
+function passkeysSection(passkeys: readonly PasskeyView[], f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="passkeys"><h2>${t('account.passkeysTitle')}</h2>
+<p class="muted">${t('account.passkeysIntro')}</p>
 ${
   passkeys.length
     ? html`<ul class="devices" id="passkey-list">${passkeys.map(
-        (p) => html`<li><span><strong>${p.name}</strong><br><span class="muted">added ${date(p.createdAt)} · last used ${date(p.lastUsedAt)}</span></span>
-${confirmButton(ACCOUNT_CONFIRM_PATHS.removePasskey, { credential_id: p.id }, 'Remove', `Remove ${p.name}`)}</li>`,
+        (p) => html`<li><span><strong>${p.name}</strong><br><span class="muted">${t('account.added', { at: when(f, p.createdAt) })} · ${t('account.lastUsed', { at: when(f, p.lastUsedAt) })}</span></span>
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removePasskey, { credential_id: p.id }, t('account.remove'), t('account.removeNamed', { name: p.name }))}</li>`,
       )}</ul>`
-    : html`<p id="passkey-list">No passkey is registered yet.</p>`
+    : html`<p id="passkey-list">${t('account.noPasskey')}</p>`
 }
 <form method="post" action="${PASSKEY_PATHS.register}" id="passkey-register" data-passkey="register" data-options-url="${PASSKEY_PATHS.registerOptions}" data-register-url="${PASSKEY_PATHS.register}">
-<label for="passkey-name">Name of the new passkey</label>
+<label for="passkey-name">${t('account.passkeyName')}</label>
 <input id="passkey-name" name="name" maxlength="64" value="Passkey" required>
-<button type="submit" id="add-passkey" data-passkey-start hidden>Add a passkey</button>
-<p class="muted" role="status" data-passkey-status></p>
+<button type="submit" id="add-passkey" data-passkey-start hidden>${t('account.addPasskey')}</button>
+${passkeyStatus(language)}
 </form></section>`;
 }
 
-function linksSection(links: readonly LinkedProviderView[]): SafeHtml {
-  return html`<section id="links"><h2>Sign-in providers</h2>
-<p class="muted">Accounts at other identity providers you sign in with. Removing one stops it from signing you in here.</p>
+function linksSection(links: readonly LinkedProviderView[], f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="links"><h2>${t('account.linksTitle')}</h2>
+<p class="muted">${t('account.linksIntro')}</p>
 ${
   links.length
     ? html`<ul class="devices" id="link-list">${links.map(
         (l) => html`<li data-provider="${l.provider}"><span><strong>${l.name}</strong><br>
-<span class="muted">linked ${date(l.createdAt)} · last used ${date(l.lastUsedAt)}</span></span>
-${confirmButton(ACCOUNT_CONFIRM_PATHS.removeLink, { provider: l.provider }, 'Remove', `Remove ${l.name}`)}</li>`,
+<span class="muted">${t('account.linked', { at: when(f, l.createdAt) })} · ${t('account.lastUsed', { at: when(f, l.lastUsedAt) })}</span></span>
+${confirmButton(ACCOUNT_CONFIRM_PATHS.removeLink, { provider: l.provider }, t('account.remove'), t('account.removeNamed', { name: l.name }))}</li>`,
       )}</ul>`
-    : html`<p id="link-list">No other identity provider is linked to your account.</p>`
+    : html`<p id="link-list">${t('account.noLink')}</p>`
 }</section>`;
 }
 
-function sessionLine(s: AccountSessionView): SafeHtml {
-  const place = s.ip ? html`<br><span class="muted">from <span class="session-ip">${s.ip}</span>${s.network && s.network !== s.ip ? html` (network ${s.network})` : ''}</span>` : '';
+function sessionLine(s: AccountSessionView, f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  const place = s.ip ? html`<br><span class="muted">${t('account.from', { ip: html`<span class="session-ip">${s.ip}</span>` })}${s.network && s.network !== s.ip ? t('account.network', { network: s.network }) : ''}</span>` : '';
+  const lastUsed = s.lastUsedAt === undefined ? t('account.never') : language.dateTime(s.lastUsedAt).value.replace(/<[^>]*>/g, '');
   const end =
     !s.current && s.uid
-      ? html`<form method="get" action="${ACCOUNT_CONFIRM_PATHS.endSession}"><input type="hidden" name="session" value="${s.uid}"><button type="submit" class="danger" aria-label="Sign out ${s.browser}, last used ${date(s.lastUsedAt)}">Sign out</button></form>`
+      ? html`<form method="get" action="${ACCOUNT_CONFIRM_PATHS.endSession}"><input type="hidden" name="session" value="${s.uid}"><button type="submit" class="danger" aria-label="${t('account.signOutSessionLabel', { browser: s.browser, at: lastUsed })}">${t('account.signOut')}</button></form>`
       : '';
-  return html`<li${s.current ? raw(' data-current') : ''}><span><strong>${s.browser}</strong>${s.current ? html` <span class="current">(this session)</span>` : ''}${place}<br>
-<span class="muted">signed in ${date(s.signedInAt)} · last used ${date(s.lastUsedAt)}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></span>${end}</li>`;
+  return html`<li${s.current ? raw(' data-current') : ''}><span><strong>${s.browser}</strong>${s.current ? html` <span class="current">${t('account.thisSession')}</span>` : ''}${place}<br>
+<span class="muted">${t('account.signedIn', { at: when(f, s.signedInAt) })} · ${t('account.lastUsed', { at: when(f, s.lastUsedAt) })}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></span>${end}</li>`;
 }
 
-function sessionsSection(sessions: readonly AccountSessionView[]): SafeHtml {
+function sessionsSection(sessions: readonly AccountSessionView[], f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
   const others = sessions.filter((s) => !s.current).length;
-  return html`<section id="sessions"><h2>Active sessions</h2>
-<p class="muted">The browsers signed in to your account. The place is the address each one last used, and its network.</p>
-<ul class="devices" id="session-list">${sessions.map(sessionLine)}</ul>
+  return html`<section id="sessions"><h2>${t('account.sessionsTitle')}</h2>
+<p class="muted">${t('account.sessionsIntro')}</p>
+<ul class="devices" id="session-list">${sessions.map((s) => sessionLine(s, f, language))}</ul>
 <form method="get" action="${ACCOUNT_CONFIRM_PATHS.signOutOthers}">
-<button type="submit" class="danger" id="sign-out-others"${others === 0 ? raw(' disabled') : ''}>Sign out all other sessions</button>
+<button type="submit" class="danger" id="sign-out-others"${others === 0 ? raw(' disabled') : ''}>${t('account.signOutOthers')}</button>
 </form>
-<p class="muted">Ends every other session and the app sign-ins it holds (their refresh tokens stop working). This browser stays signed in.</p></section>`;
+<p class="muted">${t('account.signOutOthersIntro')}</p></section>`;
 }
 
-function appsSection(apps: readonly ConnectedAppView[]): SafeHtml {
-  return html`<section id="apps"><h2>Connected apps</h2>
-<p class="muted">Applications you allowed to access your account. Revoking one ends its sign-ins and refresh tokens at once; it asks you again next time.</p>
+function appsSection(apps: readonly ConnectedAppView[], f: AccountFrame, language: PageLanguage): SafeHtml {
+  const { t } = language;
+  return html`<section id="apps"><h2>${t('account.appsTitle')}</h2>
+<p class="muted">${t('account.appsIntro')}</p>
 ${
   apps.length
     ? html`<ul class="devices" id="app-list">${apps.map(
         (a) => html`<li data-client-id="${a.clientId}"><span><strong>${a.name}</strong><br><span class="muted">${a.scopes.join(' ')}</span><br>
-<span class="muted">allowed ${date(a.grantedAt)}${a.updatedAt !== a.grantedAt ? html` · last changed ${date(a.updatedAt)}` : ''}</span></span>
-<form method="post" action="/account/apps/revoke"><input type="hidden" name="client_id" value="${a.clientId}"><button type="submit" class="danger" aria-label="Revoke ${a.name}">Revoke</button></form></li>`,
+<span class="muted">${t('account.allowed', { at: when(f, a.grantedAt) })}${a.updatedAt !== a.grantedAt ? html` · ${t('account.changed', { at: when(f, a.updatedAt) })}` : ''}</span></span>
+<form method="post" action="/account/apps/revoke"><input type="hidden" name="client_id" value="${a.clientId}"><button type="submit" class="danger" aria-label="${t('account.revokeNamed', { name: a.name })}">${t('account.revoke')}</button></form></li>`,
       )}</ul>`
-    : html`<p id="app-list">No application has asked for access to your account.</p>`
+    : html`<p id="app-list">${t('account.noApp')}</p>`
 }</section>`;
 }
 
 export function profilePage(f: AccountFrame, profile: ProfileModel): string {
-  return frame(f, 'Your account', profileSection(profile));
+  const language = f.language ?? ENGLISH;
+  return frame(f, language.t('account.title'), profileSection(profile, language));
 }
 
 export function securityPage(f: AccountFrame, model: SecurityModel): string {
-  return frame(f, 'Security', html`${passwordSection()}
-${totpSection(model)}
-${devicesSection(model)}
-${passkeysSection(model.passkeys)}
+  const language = f.language ?? ENGLISH;
+  return frame(f, language.t('account.section.security'), html`${passwordSection(language)}
+${totpSection(model, language)}
+${devicesSection(model, f, language)}
+${passkeysSection(model.passkeys, f, language)}
 ${preferredFactorSection(model.preferredFactor)}
-${linksSection(model.links)}`, PASSKEY_SCRIPTS);
+${linksSection(model.links, f, language)}`, PASSKEY_SCRIPTS);
 }
 
 export function sessionsPage(f: AccountFrame, sessions: readonly AccountSessionView[]): string {
-  return frame(f, 'Sessions', sessionsSection(sessions));
+  const language = f.language ?? ENGLISH;
+  return frame(f, language.t('account.section.sessions'), sessionsSection(sessions, f, language));
 }
 
 export function appsPage(f: AccountFrame, apps: readonly ConnectedAppView[]): string {
-  return frame(f, 'Apps', appsSection(apps));
+  const language = f.language ?? ENGLISH;
+  return frame(f, language.t('account.section.apps'), appsSection(apps, f, language));
 }
 
 /** What a confirmation page says and posts. */
@@ -319,37 +349,44 @@ ${model.subject ? html`<p><strong id="confirm-subject">${model.subject}</strong>
 ${Object.entries(model.fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <button type="submit" class="danger" id="confirm">${model.confirmLabel}</button>
 </form>
-<p><a href="${model.cancelHref}" id="cancel">Cancel</a></p>
+<p><a href="${model.cancelHref}" id="cancel">${(f.language ?? ENGLISH).t('account.cancel')}</a></p>
 </section>`);
 }
 
 /** The page of a password-reset link: a new password, twice. */
-export function passwordResetPage(model: { username: string; action: string; secondFactor?: ResetFactor; error?: { code: string; message: string } }): string {
+export function passwordResetPage(model: { username: string; action: string; secondFactor?: ResetFactor; error?: { code: string; message: string }; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Choose a new password',
+    title: t('reset.title'),
     scripts: resetScripts(model.secondFactor),
-    body: html`<h1>Choose a new password</h1>
-<p>For <strong id="reset-username">${model.username}</strong>. This link works once.</p>
+    language,
+    languageReturn: model.action,
+    body: html`<h1>${t('reset.title')}</h1>
+<p>${t('reset.for', { username: html`<strong id="reset-username">${model.username}</strong>` })}</p>
 ${model.error ? html`<p class="error" role="alert" id="reset-error">${model.error.message}</p>
-<p class="muted">Error code: <code>${model.error.code}</code></p>` : ''}
+<p class="muted">${t('message.errorCode')} <code>${model.error.code}</code></p>` : ''}
 <form method="post" action="${model.action}"${resetFormAttributes(model.secondFactor)}>
-<label for="reset-new-password">New password</label>
+<label for="reset-new-password">${t('account.newPassword')}</label>
 <input id="reset-new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
-<label for="reset-new-password-confirm">New password again</label>
+<label for="reset-new-password-confirm">${t('account.newPasswordAgain')}</label>
 <input id="reset-new-password-confirm" name="new_password_confirm" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
 ${resetFactorFields(model.secondFactor)}
-<button type="submit" id="reset-password">Set the new password</button>
+<button type="submit" id="reset-password">${t('reset.set')}</button>
 </form>
-<p class="muted">At least 12 characters; any characters, spaces included. Common and breached passwords are refused. Every session of your account is signed out.</p>`,
+<p class="muted">${t('account.passwordRules')} ${t('reset.allSignedOut')}</p>`,
   });
 }
 
 /** After a reset: the password is set, every session ended; sign in again. */
-export function passwordResetDonePage(model: { signInUrl: string }): string {
+export function passwordResetDonePage(model: { signInUrl: string; language?: PageLanguage }): string {
+  const language = model.language ?? ENGLISH;
+  const { t } = language;
   return layout({
-    title: 'Password changed',
-    body: html`<h1>Password changed</h1>
-<p class="notice" role="status">Your new password is set and every session of your account was signed out.</p>
-<p><a href="${model.signInUrl}" id="sign-in">Sign in with your new password</a></p>`,
+    title: t('reset.doneTitle'),
+    language,
+    body: html`<h1>${t('reset.doneTitle')}</h1>
+<p class="notice" role="status">${t('reset.done')}</p>
+<p><a href="${model.signInUrl}" id="sign-in">${t('reset.signIn')}</a></p>`,
   });
 }

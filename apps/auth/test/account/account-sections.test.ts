@@ -7,6 +7,7 @@
  * with its address and network.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '@gatehouse/html/i18n';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import { captureLogger } from '../support/push.ts';
 import { authorizeUrl, codeFrom, CookieJar, exchange, form, refresh, request, signIn, startServer, uidOf, type TestAuthServer, type TestUser } from '../support/flow.ts';
@@ -299,7 +300,10 @@ describe.each(TEST_ENGINES)('the account sections on %s', (engine) => {
       expect(page.text).toContain('<strong>Chrome on Linux</strong> <span class="current">(this session)</span><br><span class="muted">from <span class="session-ip">203.0.113.7</span> (network 203.0.113.0/24)</span>');
       expect(page.text).toContain('from <span class="session-ip">198.51.100.23</span> (network 198.51.100.0/24)');
       expect(page.text).toContain('from <span class="session-ip">2001:db8:1:2::5</span> (network 2001:db8:1::/48)');
-      expect(page.text).toContain(`signed in ${new Date(hereAt).toISOString().replace('T', ' ').slice(0, 16)} UTC`);
+      // One form for every time (@gatehouse/html/i18n timeElement): relative, the absolute time in its title.
+      // (a session's sign-in time is kept in whole seconds)
+      const signedInAt = Math.floor(hereAt / 1000) * 1000;
+      expect(page.text).toContain(`signed in <time datetime="${new Date(signedInAt).toISOString()}" data-local="relative" title="${formatDateTime(signedInAt, 'en')}">`);
       const workUid = (await server.app.services.sessionMeta.find((await server.app.services.userSessions.list(await accountId(user))).flatMap((s) => (s.uid ? [s.uid] : [])))).find((m) => m.ip === '198.51.100.23')!.sessionUid;
       expect(page.text).toContain(`<form method="get" action="/account/sessions/end"><input type="hidden" name="session" value="${workUid}"><button type="submit" class="danger" aria-label="Sign out Chrome on Linux, last used`);
 
