@@ -314,7 +314,7 @@ export function securityPage(f: AccountFrame, model: SecurityModel): string {
 ${totpSection(model, language)}
 ${devicesSection(model, f, language)}
 ${passkeysSection(model.passkeys, f, language)}
-${preferredFactorSection(model.preferredFactor)}
+${preferredFactorSection(model.preferredFactor, language)}
 ${linksSection(model.links, f, language)}`, PASSKEY_SCRIPTS);
 }
 
@@ -371,7 +371,7 @@ ${model.error ? html`<p class="error" role="alert" id="reset-error">${model.erro
 <input id="reset-new-password" name="new_password" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
 <label for="reset-new-password-confirm">${t('account.newPasswordAgain')}</label>
 <input id="reset-new-password-confirm" name="new_password_confirm" type="password" autocomplete="new-password" minlength="12" maxlength="128" required>
-${resetFactorFields(model.secondFactor)}
+${resetFactorFields(model.secondFactor, language)}
 <button type="submit" id="reset-password">${t('reset.set')}</button>
 </form>
 <p class="muted">${t('account.passwordRules')} ${t('reset.allSignedOut')}</p>`,

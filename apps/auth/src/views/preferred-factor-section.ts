@@ -4,14 +4,12 @@
  */
 import { html, type SafeHtml } from '@gatehouse/html';
 import type { PreferableFactor } from '../accounts/factor-preference-store.ts';
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 
 export const PREFERRED_FACTOR_PATH = '/account/preferred-factor';
 
-export const FACTOR_LABELS: Record<PreferableFactor, string> = {
-  totp: 'Code from my authenticator app',
-  push: 'Push to my authenticator device',
-  passkey: 'Passkey or security key',
-};
+/** Each factor's name in the choice (i18n catalogue `factor.<factor>`). */
+const FACTOR_LABELS = { totp: 'factor.totp', push: 'factor.push', passkey: 'factor.passkey' } as const satisfies Record<PreferableFactor, string>;
 
 export interface PreferredFactorView {
   /** The account's methods that can be offered first, in their fixed order. */
@@ -22,20 +20,21 @@ export interface PreferredFactorView {
   error?: { code: string; message: string };
 }
 
-export function preferredFactorSection(view: PreferredFactorView | undefined): SafeHtml | '' {
+export function preferredFactorSection(view: PreferredFactorView | undefined, language: PageLanguage = ENGLISH): SafeHtml | '' {
   if (!view) return '';
-  const lastUsed = view.lastUsed && view.available.includes(view.lastUsed) ? html` (now: ${FACTOR_LABELS[view.lastUsed].toLowerCase()})` : '';
+  const { t } = language;
+  const lastUsed = view.lastUsed && view.available.includes(view.lastUsed) ? t('factor.now', { factor: t(FACTOR_LABELS[view.lastUsed]) }) : '';
   const option = (value: string, label: SafeHtml | string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
-  return html`<section id="preferred-factor"><h2>Sign-in method offered first</h2>
+  return html`<section id="preferred-factor"><h2>${t('factor.title')}</h2>
 ${view.error ? html`<p class="error" role="alert" id="preferred-factor-error">${view.error.message}</p>
-<p class="muted">Error code: <code>${view.error.code}</code></p>` : ''}
+<p class="muted">${t('message.errorCode')} <code>${view.error.code}</code></p>` : ''}
 <form method="post" action="${PREFERRED_FACTOR_PATH}">
-<label for="preferred-factor-choice">After your password, offer first</label>
+<label for="preferred-factor-choice">${t('factor.offerFirst')}</label>
 <select id="preferred-factor-choice" name="factor">
-${option('last_used', html`The method I used last${lastUsed}`, view.preferred === null)}
-${view.available.map((factor) => option(factor, FACTOR_LABELS[factor], view.preferred === factor))}
+${option('last_used', html`${t('factor.lastUsed')}${lastUsed}`, view.preferred === null)}
+${view.available.map((factor) => option(factor, t(FACTOR_LABELS[factor]), view.preferred === factor))}
 </select>
-<button type="submit" class="secondary" id="save-preferred-factor">Save</button>
+<button type="submit" class="secondary" id="save-preferred-factor">${t('factor.save')}</button>
 </form>
-<p class="muted">Your other methods stay one step away under "Try another method", recovery codes last.</p></section>`;
+<p class="muted">${t('factor.others')}</p></section>`;
 }

@@ -3,6 +3,8 @@
  * (TOTP or recovery code) when the account has one, a passkey button (the WebAuthn ceremony of
  * /static/passkey.js, which fills `credential` and submits the form) when it has a passkey.
  */
+import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
+import { passkeyStatus } from './passkey-status.ts';
 import { html, type SafeHtml } from '@gatehouse/html';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
 
@@ -32,41 +34,43 @@ export const resetScripts = (factor: ResetFactor | undefined): string[] => [
   ...(factor?.push?.waiting ? ['/static/push-wait.js'] : []),
 ];
 
-function pushFields(push: NonNullable<ResetFactor['push']>): SafeHtml {
+function pushFields(push: NonNullable<ResetFactor['push']>, language: PageLanguage): SafeHtml {
+  const { t } = language;
   if (push.approvedId) {
     return html`<input type="hidden" name="push" value="${push.approvedId}">
-<p class="notice" role="status" id="reset-push-approved">Approved on your authenticator. Choose your new password.</p>`;
+<p class="notice" role="status" id="reset-push-approved">${t('reset.pushApproved')}</p>`;
   }
   if (push.waiting) {
-    return html`<p>Pick this number on your authenticator to approve the reset:</p>
-<p class="push-number" id="push-number" aria-label="Number to pick">${push.waiting.number}</p>
+    return html`<p>${t('reset.pickNumber')}</p>
+<p class="push-number" id="push-number" aria-label="${t('mfa.numberLabel')}">${push.waiting.number}</p>
 <div id="push-wait" data-status-url="${push.waiting.statusUrl}" data-poll-url="${push.waiting.pollUrl}">
-<p class="muted" role="status">Waiting for your approval…</p>
-<p><a href="${push.waiting.pollUrl}">I approved it — continue</a></p>
+<p class="muted" role="status">${t('mfa.waiting')}</p>
+<p><a href="${push.waiting.pollUrl}">${t('mfa.approvedContinue')}</a></p>
 </div>`;
   }
-  return html`${push.refused ? html`<p class="error" role="alert" id="reset-push-refused">The push was denied or expired. Send a new one.</p>` : ''}
-<p class="muted">Confirm it's you with a push to your authenticator first.</p>
-<button type="submit" class="secondary" id="reset-send-push" formaction="${push.sendUrl}" formnovalidate>Send a push to my authenticator</button>`;
+  return html`${push.refused ? html`<p class="error" role="alert" id="reset-push-refused">${t('reset.pushRefused')}</p>` : ''}
+<p class="muted">${t('reset.pushFirst')}</p>
+<button type="submit" class="secondary" id="reset-send-push" formaction="${push.sendUrl}" formnovalidate>${t('mfa.sendPush')}</button>`;
 }
 
-export function resetFactorFields(factor: ResetFactor | undefined): SafeHtml | '' {
+export function resetFactorFields(factor: ResetFactor | undefined, language: PageLanguage = ENGLISH): SafeHtml | '' {
+  const { t } = language;
   if (!factor) return '';
-  if (factor.push) return html`${pushFields(factor.push)}
-<p class="muted" id="reset-code-hint">Your account has a second factor: confirm it's you before the new password is set.</p>`;
+  if (factor.push) return html`${pushFields(factor.push, language)}
+<p class="muted" id="reset-code-hint">${t('reset.secondFactor')}</p>`;
   if (!factor.code && !factor.passkeyOptionsUrl) return '';
   const code = factor.code
-    ? html`<label for="reset-code">Code from your authenticator app, or a recovery code</label>
+    ? html`<label for="reset-code">${t('reset.codeLabel')}</label>
 <input id="reset-code" name="code" autocomplete="one-time-code"${factor.passkeyOptionsUrl ? '' : html` required`} maxlength="64" aria-describedby="reset-code-hint">`
     : '';
   const passkey = factor.passkeyOptionsUrl
     ? html`<input type="hidden" name="uid" value="password-reset">
 <input type="hidden" name="credential" value="">
-<p class="muted">${factor.code ? 'Or confirm with your passkey or security key:' : 'Confirm with your passkey or security key:'}</p>
-<button type="button"${factor.code ? html` class="secondary"` : ''} id="reset-passkey" data-passkey-start hidden>Use my passkey and set the password</button>
-<p class="muted" role="status" data-passkey-status></p>`
+<p class="muted">${factor.code ? t('reset.orPasskey') : t('reset.passkey')}</p>
+<button type="button"${factor.code ? html` class="secondary"` : ''} id="reset-passkey" data-passkey-start hidden>${t('reset.usePasskey')}</button>
+${passkeyStatus(language)}`
     : '';
   return html`${code}
 ${passkey}
-<p class="muted" id="reset-code-hint">Your account has a second factor: confirm it's you before the new password is set.</p>`;
+<p class="muted" id="reset-code-hint">${t('reset.secondFactor')}</p>`;
 }
