@@ -10,13 +10,6 @@ export const SECTION_PATHS: Readonly<Record<AccountSection, string>> = {
   apps: `${ACCOUNT_PATH}/apps`,
 };
 
-export const SECTION_LABELS: Readonly<Record<AccountSection, string>> = {
-  profile: 'Profile',
-  security: 'Security',
-  sessions: 'Sessions',
-  apps: 'Apps',
-};
-
 export const ACCOUNT_SECTIONS: readonly AccountSection[] = ['profile', 'security', 'sessions', 'apps'];
 
 /** The confirmation pages of the destructive actions (GET shows, the Confirm button posts). */
