@@ -1,4 +1,5 @@
 import type { SecretBox } from './crypto/secret-box.ts';
+import type { EmailChangeStore } from './accounts/email-change-store.ts';
 import type { AccountStore } from './accounts/account-store.ts';
 import type { ClientStore } from './clients/client-store.ts';
 import type { KeyStore } from './keys/key-store.ts';
@@ -53,6 +54,7 @@ export interface AuthStores {
   totpEnrollments: TotpEnrollmentStore;
   /** The second factor each user prefers and the one that passed last (accounts/factor-preference-store.ts). */
   factorPreferences: FactorPreferenceStore;
+  emailChanges: EmailChangeStore;
   revocations: RevocationStore;
   /** WebAuthn credentials and the challenges of their ceremonies. */
   passkeys: PasskeyStore;

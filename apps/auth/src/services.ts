@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { createEmailChangeStore } from './accounts/email-change-store.ts';
 import { pendingMigrations, type ChangeListener, type Database } from '@gatehouse/db';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
@@ -115,6 +116,7 @@ export function createAuthServices(config: AuthConfig, database: Database<AuthSc
     recoveryCodes: createRecoveryCodeStore(db, clock),
     totpEnrollments: createTotpEnrollmentStore(db, box, clock),
     factorPreferences: createFactorPreferenceStore(db, clock),
+    emailChanges: createEmailChangeStore(db, clock),
     revocations,
     passkeys: createPasskeyStore(db, clock),
     passkeyChallenges: createChallengeStore(db, clock),

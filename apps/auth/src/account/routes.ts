@@ -3,6 +3,7 @@ import { ACCOUNT_CALLBACK_PATH, ACCOUNT_PATH } from '../clients/account-client.t
 import { accountCallback, createAccountPageHandler, createSectionHandler, type AccountViewDeps } from './account-view.ts';
 import { ACCOUNT_CONFIRM_PATHS, SECTION_PATHS } from '../views/account-paths.ts';
 import { confirmPages, type ConfirmActionsDeps } from './confirm-actions.ts';
+import { createChangeEmailHandler, createVerifyEmailHandler, EMAIL_CHANGE_PATH, EMAIL_VERIFY_ROUTE, type ChangeEmailDeps } from './change-email.ts';
 import { createEndSessionHandler, END_SESSION_PATH, type EndSessionDeps } from './end-session.ts';
 import { createChangePasswordHandler, type ChangePasswordDeps } from './change-password.ts';
 import {
@@ -26,7 +27,7 @@ import { createPreferredFactorHandler, type PreferredFactorDeps } from './prefer
 import { PREFERRED_FACTOR_PATH } from '../views/preferred-factor-section.ts';
 
 /** What the account routes use: the union of their handlers' needs. */
-export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps & PreferredFactorDeps & ConfirmActionsDeps & EndSessionDeps;
+export type AccountRoutesDeps = AccountViewDeps & ChangePasswordDeps & ReenrollTotpDeps & SignOutOthersDeps & RevokeAppDeps & RemoveLinkDeps & PasswordResetPageDeps & ForgotPasswordDeps & PreferredFactorDeps & ConfirmActionsDeps & EndSessionDeps & ChangeEmailDeps;
 
 /** Paths of the account page, for the metrics route table. */
 export const ACCOUNT_ROUTES = [
@@ -43,6 +44,8 @@ export const ACCOUNT_ROUTES = [
   ...Object.values(ACCOUNT_CONFIRM_PATHS).filter((path) => path !== ACCOUNT_CONFIRM_PATHS.signOutOthers && path !== END_SESSION_PATH),
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
   END_SESSION_PATH,
+  EMAIL_CHANGE_PATH,
+  EMAIL_VERIFY_ROUTE,
   CONNECTED_APPS_REVOKE_PATH,
   LINKED_PROVIDERS_REMOVE_PATH,
   PREFERRED_FACTOR_PATH,
@@ -69,6 +72,8 @@ export function accountRoutes(deps: AccountRoutesDeps): Router {
   router.post(`${ACCOUNT_PATH}/sessions/sign-out-others`, createSignOutOthersHandler(deps));
   for (const [path, handler] of confirmPages(deps)) router.get(path, handler);
   router.post(END_SESSION_PATH, createEndSessionHandler(deps));
+  router.post(EMAIL_CHANGE_PATH, createChangeEmailHandler(deps));
+  router.get(EMAIL_VERIFY_ROUTE, createVerifyEmailHandler(deps));
   router.post(CONNECTED_APPS_REVOKE_PATH, createRevokeAppHandler(deps));
   router.post(LINKED_PROVIDERS_REMOVE_PATH, createRemoveLinkHandler(deps));
   router.post(PREFERRED_FACTOR_PATH, createPreferredFactorHandler(deps));

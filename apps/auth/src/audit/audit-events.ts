@@ -160,6 +160,10 @@ export interface AuditFields {
   'account.totp_reenroll.refused': { account_id: string; ip: string; step: 'current' | 'confirm'; reason: 'invalid_code' | 'code_replayed' | 'invalid_current_password' };
   /** "Sign out other sessions" on the account page. */
   /** The second factor offered first at sign-in, set on the account page (`last_used`: the one used last). */
+  /** The user asked to change their e-mail address; the link went to the new one. */
+  'account.email_change.requested': { account_id: string; ip: string };
+  /** The new address's link was opened: the account uses it now. */
+  'account.email_changed': { account_id: string; ip: string };
   'account.preferred_factor_set': { account_id: string; ip: string; factor: 'totp' | 'push' | 'passkey' | 'last_used' };
   'account.sessions.signed_out': { account_id: string; ip: string; sessions: number; grants: number };
   /** One other session ended from the account page's Sessions list. */

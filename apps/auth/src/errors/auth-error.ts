@@ -8,6 +8,7 @@ import { HttpError } from '@gatehouse/http';
 export type AuthErrorCode =
   | 'invalid_request'
   | 'reauth_required'
+  | 'invalid_email'
   | 'invalid_credentials'
   | 'account_disabled'
   | 'temporarily_unavailable'

@@ -105,6 +105,10 @@ export const de: Translation<AuthCatalogue> = {
   'account.groups': 'Gruppen',
   'account.none': 'keine',
   'account.askAdmin': 'Bitten Sie Ihre Administration, Ihren Namen oder Ihre Gruppen zu ändern.',
+  'account.emailChange.heading': 'E-Mail-Adresse ändern',
+  'account.emailChange.label': 'Neue E-Mail-Adresse',
+  'account.emailChange.submit': 'Bestätigungslink senden',
+  'account.emailChange.hint': 'Wir senden einen Link an die neue Adresse; Ihre bisherige Adresse gilt, bis Sie ihn öffnen. Ihre bisherige Adresse erhält einen Hinweis.',
   'account.changePassword': 'Passwort ändern',
   'account.currentPassword': 'Aktuelles Passwort',
   'account.newPassword': 'Neues Passwort',
@@ -441,5 +445,6 @@ export const de: Translation<AuthCatalogue> = {
   'error.not_invited': 'Für Sie gibt es noch kein Konto. Bitten Sie Ihre Administration um eine Einladung.',
   'error.already_linked': 'Dieses Konto des Anmeldedienstes ist bereits mit einem anderen Konto verknüpft.',
   'error.last_sign_in_method': 'Dieser Anmeldedienst ist der einzige Weg in Ihr Konto und bleibt daher verknüpft.',
+  'error.invalid_email': 'Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@example.com.',
   'error.reauth_required': 'Diese Änderung erfordert eine aktuelle Anmeldung. Melden Sie sich auf Ihrer Kontoseite erneut an.',
 };

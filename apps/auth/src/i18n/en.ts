@@ -71,6 +71,7 @@ const errors = {
   'error.already_linked': 'This provider account is already linked to another account.',
   'error.last_sign_in_method': 'This provider is the only way to sign in to your account, so it stays linked.',
   'error.sign_out_expired': 'This page no longer signs you out anywhere else: it has expired or was already used. To end your other sessions, sign in and choose "Sign out other sessions" on your account page.',
+  'error.invalid_email': 'Enter a valid email address, such as name@example.com.',
   'error.reauth_required': 'This change needs a recent sign-in. Sign in again on your account page.',
 } satisfies Record<`error.${AuthErrorCode}`, string>;
 
@@ -174,6 +175,10 @@ export const en = {
   'account.groups': 'Groups',
   'account.none': 'none',
   'account.askAdmin': 'Ask your administrator to change your name or groups.',
+  'account.emailChange.heading': 'Change email address',
+  'account.emailChange.label': 'New email address',
+  'account.emailChange.submit': 'Send a confirmation link',
+  'account.emailChange.hint': 'We send a link to the new address; your current address stays until you open it. Your previous address gets a notice.',
   'account.changePassword': 'Change password',
   'account.currentPassword': 'Current password',
   'account.newPassword': 'New password',

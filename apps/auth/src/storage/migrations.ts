@@ -475,6 +475,21 @@ export const authMigrations: Migrations = {
         .execute();
     },
   },
+  '033_email_changes': {
+    async up(db: Kysely<unknown>) {
+      // A change of e-mail address waiting for its one-time link (accounts/email-change-store.ts):
+      // one per account, the new address, the SHA-256 of the link's token (never the token) and
+      // its expiry. Removing the account removes the row.
+      await db.schema
+        .createTable('email_changes')
+        .addColumn('account_id', 'text', (c) => c.primaryKey().references('accounts.id').onDelete('cascade'))
+        .addColumn('new_email', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
   '034_push_refusal': {
     async up(db: Kysely<unknown>) {
       // Why a push was REJECTED (push/push-answer.ts): a deliberate denial or a wrong number,

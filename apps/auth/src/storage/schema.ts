@@ -354,6 +354,15 @@ export interface TotpEnrollmentsTable {
   recovery_codes_issued_at: number | null;
 }
 
+/** A change of e-mail address waiting for its link (accounts/email-change-store.ts). */
+export interface EmailChangesTable {
+  account_id: string;
+  new_email: string;
+  token_hash: string;
+  expires_at: number;
+  created_at: number;
+}
+
 /** The second factor a user prefers and the one that passed last (accounts/factor-preference-store.ts). */
 export interface FactorPreferencesTable {
   account_id: string;
@@ -386,4 +395,5 @@ export interface AuthSchema {
   account_links: AccountLinksTable;
   totp_enrollments: TotpEnrollmentsTable;
   factor_preferences: FactorPreferencesTable;
+  email_changes: EmailChangesTable;
 }

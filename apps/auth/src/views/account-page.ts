@@ -152,7 +152,14 @@ function profileSection(p: ProfileModel, language: PageLanguage): SafeHtml {
 <dt>${t('account.email')}</dt><dd id="profile-email">${p.email}</dd>
 <dt>${t('account.groups')}</dt><dd id="profile-groups">${p.groups.length ? p.groups.join(', ') : t('account.none')}</dd>
 </dl>
-<p class="muted">${t('account.askAdmin')}</p></section>`;
+<p class="muted">${t('account.askAdmin')}</p></section>
+<section id="email"><h2>${t('account.emailChange.heading')}</h2>
+<form method="post" action="/account/email">
+<label for="new-email">${t('account.emailChange.label')}</label>
+<input id="new-email" name="email" type="email" autocomplete="email" maxlength="254" required aria-describedby="new-email-hint">
+<button type="submit" class="secondary" id="change-email">${t('account.emailChange.submit')}</button>
+</form>
+<p class="muted" id="new-email-hint">${t('account.emailChange.hint')}</p></section>`;
 }
 
 function passwordSection(language: PageLanguage): SafeHtml {

@@ -780,6 +780,8 @@ const ROUTES: readonly RouteSpec[] = [
   { path: '/account/totp/confirm', methods: ['POST'] },
   { path: '/account/totp/cancel', methods: ['POST'] },
   { path: '/account/security/totp', methods: ['GET'] },
+  { path: '/account/email', methods: ['POST'] },
+  { path: '/account/email/verify/:token', methods: ['GET'] },
   { path: '/account/sessions/sign-out-others', methods: ['GET', 'POST'] },
   { path: '/account/password-reset/:token', methods: ['GET', 'POST'] },
   { path: '/account/password-reset/:token/passkey-options', methods: ['POST'] },

@@ -29,6 +29,7 @@ describe.each(TEST_ENGINES)('openAuthDatabase on %s', (engine) => {
         'device_enrollments',
         'device_nonces',
         'devices',
+        'email_changes',
         'factor_preferences',
         'identity_providers',
         'oidc_payloads',
