@@ -13,6 +13,7 @@
  * - a refusal is shown at the top of the Security page; a JSON caller gets it from the error
  *   middleware (http/form-page.ts).
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
@@ -47,7 +48,7 @@ export function createChangePasswordHandler(deps: ChangePasswordDeps) {
           ctx.body = { password_changed: true, sessions_ended: ended.sessions, grants_ended: ended.grants };
           return;
         }
-        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Your password was changed. Your other sessions were signed out.' });
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.passwordChanged') });
       },
       refused(error) {
         if (error.code === 'invalid_current_password') {

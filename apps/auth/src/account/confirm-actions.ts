@@ -11,6 +11,7 @@
  *   (303, `not_found`), and "this session" cannot be ended here (sign out instead);
  * - values are taken from the query only as the action's own fields (ids of bounded length).
  */
+import { pageLanguage, type PageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
@@ -31,7 +32,7 @@ type Prepared = ConfirmModel | { missing: string };
 interface ConfirmAction {
   section: AccountSection;
   fresh: boolean;
-  prepare(deps: ConfirmActionsDeps, signedIn: SignedIn, query: (name: string) => string): Promise<Prepared>;
+  prepare(deps: ConfirmActionsDeps, signedIn: SignedIn, query: (name: string) => string, language: PageLanguage): Promise<Prepared>;
 }
 
 const param = (ctx: Context) => (name: string) => {
@@ -43,16 +44,16 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   removeDevice: {
     section: 'security',
     fresh: true,
-    async prepare(deps, { account }, q) {
+    async prepare(deps, { account }, q, { t }) {
       const device = (await deps.devices.listByAccount(account.id)).find((d) => d.id === q('device_id'));
-      if (!device) return { missing: 'This device is not on your account. Nothing was removed.' };
+      if (!device) return { missing: t('confirm.noDevice') };
       return {
-        title: 'Remove this device?',
+        title: t('confirm.removeDeviceTitle'),
         subject: device.name,
-        consequence: 'This device will no longer be able to approve your sign-ins with a push. You can add it again later.',
+        consequence: t('confirm.removeDevice'),
         action: '/authenticator/devices/remove',
         fields: { device_id: device.id },
-        confirmLabel: 'Remove the device',
+        confirmLabel: t('confirm.removeDeviceButton'),
         cancelHref: SECTION_PATHS.security,
       };
     },
@@ -60,16 +61,16 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   removePasskey: {
     section: 'security',
     fresh: true,
-    async prepare(deps, { account }, q) {
+    async prepare(deps, { account }, q, { t }) {
       const passkey = (await deps.passkeys.listByAccount(account.id)).find((p) => p.id === q('credential_id'));
-      if (!passkey) return { missing: 'This passkey is not on your account. Nothing was removed.' };
+      if (!passkey) return { missing: t('confirm.noPasskey') };
       return {
-        title: 'Remove this passkey?',
+        title: t('confirm.removePasskeyTitle'),
         subject: passkey.name,
-        consequence: 'This passkey will no longer sign you in. The key itself stays on your device or security key; you can delete it there.',
+        consequence: t('confirm.removePasskey'),
         action: PASSKEY_PATHS.remove,
         fields: { credential_id: passkey.id },
-        confirmLabel: 'Remove the passkey',
+        confirmLabel: t('confirm.removePasskeyButton'),
         cancelHref: SECTION_PATHS.security,
       };
     },
@@ -77,14 +78,14 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   recoveryCodes: {
     section: 'security',
     fresh: true,
-    async prepare(deps, { account }) {
+    async prepare(deps, { account }, _q, { t }) {
       const remaining = await deps.recoveryCodes.remaining(account.id);
       return {
-        title: 'Create new recovery codes?',
-        consequence: `You get 10 new recovery codes. Your ${remaining === 1 ? 'unused recovery code stops' : `${remaining} unused recovery codes stop`} working at once, so keep the new ones somewhere safe.`,
+        title: t('confirm.newCodesTitle'),
+        consequence: t('confirm.newCodes', { remaining }),
         action: '/authenticator/recovery-codes',
         fields: {},
-        confirmLabel: 'Create new codes',
+        confirmLabel: t('confirm.newCodesButton'),
         cancelHref: SECTION_PATHS.security,
       };
     },
@@ -92,16 +93,16 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   removeLink: {
     section: 'security',
     fresh: false,
-    async prepare(deps, { account }, q) {
+    async prepare(deps, { account }, q, { t }) {
       const link = (await linkedProviders(deps, account.id)).find((l) => l.provider === q('provider'));
-      if (!link) return { missing: 'Your account is not linked to this provider. Nothing was removed.' };
+      if (!link) return { missing: t('confirm.noLink') };
       return {
-        title: 'Remove this sign-in provider?',
+        title: t('confirm.removeLinkTitle'),
         subject: link.name,
-        consequence: `${link.name} will no longer sign you in to this account. You can link it again by signing in with it.`,
+        consequence: t('confirm.removeLink', { provider: link.name }),
         action: LINKED_PROVIDERS_REMOVE_PATH,
         fields: { provider: link.provider },
-        confirmLabel: 'Remove the provider',
+        confirmLabel: t('confirm.removeLinkButton'),
         cancelHref: SECTION_PATHS.security,
       };
     },
@@ -109,14 +110,14 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   signOutOthers: {
     section: 'sessions',
     fresh: false,
-    async prepare(deps, signedIn) {
+    async prepare(deps, signedIn, _q, { t }) {
       const others = (await sessionsOf(deps, signedIn)).filter((s) => !s.current).length;
       return {
-        title: 'Sign out all other sessions?',
-        consequence: `${others === 1 ? '1 other session ends' : `${others} other sessions end`}, with the app sign-ins they hold: those browsers must sign in again. This browser stays signed in.`,
+        title: t('confirm.othersTitle'),
+        consequence: t('confirm.others', { others }),
         action: ACCOUNT_CONFIRM_PATHS.signOutOthers,
         fields: {},
-        confirmLabel: 'Sign out other sessions',
+        confirmLabel: t('confirm.othersButton'),
         cancelHref: SECTION_PATHS.sessions,
       };
     },
@@ -124,18 +125,18 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   endSession: {
     section: 'sessions',
     fresh: false,
-    async prepare(deps, signedIn, q) {
+    async prepare(deps, signedIn, q, { t }) {
       const session = (await sessionsOf(deps, signedIn)).find((s) => s.uid !== undefined && s.uid === q('session'));
-      if (!session) return { missing: 'This session has already ended or is not one of yours. Nothing was signed out.' };
-      if (session.current) return { missing: 'This is the session you are using. To end it, use Sign out.' };
-      const place = session.ip ? ` from ${session.ip}` : '';
+      if (!session) return { missing: t('confirm.noSession') };
+      if (session.current) return { missing: t('confirm.thisSession') };
+      const place = session.ip ? t('confirm.from', { ip: session.ip }) : '';
       return {
-        title: 'Sign out this session?',
+        title: t('confirm.endSessionTitle'),
         subject: `${session.browser}${place}`,
-        consequence: 'That browser must sign in again, and the app sign-ins it holds end. Your other sessions stay signed in.',
+        consequence: t('confirm.endSession'),
         action: END_SESSION_PATH,
         fields: { session: q('session') },
-        confirmLabel: 'Sign out the session',
+        confirmLabel: t('confirm.endSessionButton'),
         cancelHref: SECTION_PATHS.sessions,
       };
     },
@@ -148,7 +149,7 @@ function createConfirmHandler(deps: ConfirmActionsDeps, path: string, action: Co
     const signedIn = await pageSession(ctx, deps, here);
     if (!signedIn) return;
     if (action.fresh && !requireFreshSignIn(ctx, deps, signedIn, here)) return;
-    const prepared = await action.prepare(deps, signedIn, param(ctx));
+    const prepared = await action.prepare(deps, signedIn, param(ctx), pageLanguage(ctx));
     if ('missing' in prepared) {
       redirectWithFlash(ctx, deps, SECTION_PATHS[action.section], { kind: 'error', text: prepared.missing, code: 'not_found' });
       return;

@@ -10,6 +10,7 @@
  * - audited `account.session.signed_out`; a form gets 303 to the Sessions page with the message
  *   at its top, a JSON caller 200 with the counts.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { endOneSession } from '../accounts/end-account-access.ts';
 import { AuthError } from '../errors/auth-error.ts';
@@ -43,6 +44,6 @@ export function createEndSessionHandler(deps: EndSessionDeps) {
       ctx.body = { sessions_ended: ended.sessions, grants_ended: ended.grants };
       return;
     }
-    redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'notice', text: 'The session was signed out. That browser must sign in again.' });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.sessionEnded') });
   };
 }

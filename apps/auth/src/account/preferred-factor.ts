@@ -9,6 +9,7 @@
  * - audited `account.preferred_factor_set`; a form gets 303 to the Security page with the
  *   message at its top, a JSON caller 200 `{ preferred_factor }` (null for last used).
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { isPreferableFactor } from '../accounts/factor-preference-store.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
@@ -44,7 +45,7 @@ export function createPreferredFactorHandler(deps: PreferredFactorDeps) {
           ctx.body = { preferred_factor: choice === 'last_used' ? null : choice };
           return;
         }
-        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Saved. Your next sign-in offers this method first.' });
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.factorSaved') });
       },
       async page(error, body) {
         if (body.json) return false;

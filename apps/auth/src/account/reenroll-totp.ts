@@ -23,6 +23,7 @@
  * - a refusal is audited `account.totp_reenroll.refused` and shown at the top of the Security
  *   page (the confirm step keeps its QR code to try again).
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
@@ -128,7 +129,7 @@ export function createCancelTotpHandler(deps: ReenrollTotpDeps) {
     if (!signedIn) return;
     await readBody(ctx);
     await deps.totpEnrollments.clearSecret(signedIn.account.id);
-    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'The new authenticator app was not set up. Your current one keeps working.' });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.totpCancelled') });
   };
 }
 
@@ -166,7 +167,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
           ctx.body = recoveryCodesPage({ username: account.username, codes });
           return;
         }
-        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'Your new authenticator app is set up. Codes from the previous one stop working, and your other sessions were signed out.' });
+        redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.totpSetUp') });
       },
       // The confirm step keeps its QR code to try again.
       ...refusals(ctx, deps, signedIn, 'confirm', async () => (pending ? enrollmentView(deps, signedIn, pending) : undefined)),

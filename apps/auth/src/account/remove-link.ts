@@ -8,6 +8,7 @@
  * - a removal is audited `account.unlinked` (via the account page); a form gets 303 to
  *   the Security page with the message at its top, a JSON caller 200 `{ provider }`.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
@@ -46,6 +47,6 @@ export function createRemoveLinkHandler(deps: RemoveLinkDeps) {
       ctx.body = { provider };
       return;
     }
-    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'The provider was unlinked: it no longer signs you in here.' });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.unlinked') });
   };
 }

@@ -5,6 +5,7 @@
  * posts only (403), a signed-in session (401). Audited `account.sessions.signed_out`; a form
  * gets 303 to the Sessions page with the message at its top, a JSON caller 200 with the counts.
  */
+import { pageLanguage } from '../i18n/page-language.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
 import type { Context } from 'koa';
@@ -30,6 +31,6 @@ export function createSignOutOthersHandler(deps: SignOutOthersDeps) {
       ctx.body = { sessions_ended: ended.sessions, grants_ended: ended.grants };
       return;
     }
-    redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'notice', text: 'Your other sessions were signed out.' });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.othersSignedOut') });
   };
 }

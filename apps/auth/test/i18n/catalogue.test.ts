@@ -7,7 +7,7 @@ import { AuthError } from '../../src/errors/auth-error.ts';
 
 // Every language has every key of the English catalogue, and nothing else; each message renders
 // to text without the missing-message marker.
-const SAMPLE = { n: 2, factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon' };
+const SAMPLE = { n: 2, remaining: 3, others: 2, ip: '203.0.113.7', factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon' };
 
 describe('the authorization server catalogues', () => {
   it('German has exactly the English keys', () => {
