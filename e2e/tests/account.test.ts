@@ -5,7 +5,8 @@
  * and is taken through the login and back. Every section page and confirmation page passes axe
  * and is photographed at 390 and 1280 px. A ends B's session alone from the Sessions page (a
  * confirmation first), then, B signed in again, signs out all other sessions (a confirmation
- * first); each message is inside the viewport after the action, at 390 px and at 1280 px. A
+ * first); each message is inside the viewport after the action, at 390 px and at 1280 px. A removes a
+ * push device (enrolled as the web authenticator does) after its confirmation page. A
  * changes the password (a listed password is refused first, its message in view), after which
  * B's login refuses the old password and takes the new one; A re-enrolls TOTP (a wrong code
  * first, its message in view; then the current code, the same key after a reload, and the new
@@ -14,6 +15,7 @@
  * TOTP codes: each step is accepted once per account and only the current step ±1, so the test
  * starts one step back and uses at most three codes of the first secret.
  */
+import { webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
@@ -157,6 +159,38 @@ describe('the account pages in Chromium', () => {
 
     await b.goto(`${stack.authUrl}/account`);
     expect(await text(b, 'h1')).toBe('Sign in');
+  });
+
+  it('A removes a push device after a confirmation; the message is in view at 390 px', async () => {
+    // The device enrolls the way the web authenticator does (a P-256 key signing the code's normal form).
+    const cookie = (await contextA.cookies(stack.authUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const issued = await fetch(`${stack.authUrl}/authenticator/devices/enroll`, { method: 'POST', headers: { cookie, accept: 'application/json', 'content-type': 'application/json' }, body: '{}' });
+    expect(issued.status).toBe(201);
+    const { enrollment_code: code } = (await issued.json()) as { enrollment_code: string };
+    const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+    const jwk = await webcrypto.subtle.exportKey('jwk', keys.publicKey);
+    const signature = Buffer.from(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, Buffer.from(`gatehouse-authenticator-v1.enroll.${code.toUpperCase().replace(/[\s-]+/g, '')}`))).toString('base64url');
+    const registered = await fetch(`${stack.authUrl}/authenticator/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ code, name: 'E2E phone', public_key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, signature }),
+    });
+    expect(registered.status).toBe(201);
+
+    await a.setViewportSize(PHONE);
+    await a.goto(`${stack.authUrl}/account/security`);
+    expect(await text(a, '#device-list li strong')).toBe('E2E phone');
+    await activate(a, '#device-list li button.danger');
+    expect(new URL(a.url()).pathname).toBe('/account/security/devices/remove');
+    expect(await text(a, 'h1')).toBe('Remove this device?');
+    expect(await text(a, '#confirm-subject')).toBe('E2E phone');
+    await checkAtBothWidths(a, 'account-confirm-remove-device');
+    await a.setViewportSize(PHONE);
+    await activate(a, '#confirm');
+    expect(new URL(a.url()).pathname).toBe('/account/security');
+    expect(await text(a, '#notice')).toBe('The device was removed: it can no longer approve your sign-ins.');
+    await expectInViewport(a, '#notice');
+    expect(await text(a, '#device-list')).toBe('No device is enrolled yet.');
   });
 
   it('A changes the password: a listed password is refused with its message in view at 390 px, then the new one is set (in view at 1280 px) and works', async () => {
