@@ -22,6 +22,7 @@ let cspViolations: string[] = [];
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 const items = (selector: string) => page.locator(`${selector} li`).allTextContents();
+// Chromium applies autofocus at its next rendering step, which may come after the load event: focus is polled.
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
 beforeAll(async () => {
@@ -74,7 +75,7 @@ describe('back-channel logout in Chromium', () => {
     expect(await items('#logout-apps')).toEqual(['app-one', 'app-two']);
     await checkAtBothWidths(page, 'backchannel-logout-confirmation');
 
-    expect(await focusedId()).toBe('logout-confirm');
+    await expect.poll(focusedId).toBe('logout-confirm');
     await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.keyboard.press('Enter')]);
     expect(await text('h1')).toBe('Signed out');
     expect(await items('#signed-out-apps')).toEqual(['app-one', 'app-two']);

@@ -99,6 +99,7 @@ function authorizeUrl(state: string): string {
 }
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+// Chromium applies autofocus at its next rendering step, which may come after the load event: focus is polled.
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
 
@@ -156,11 +157,11 @@ describe('issue 29, the consent step in Chromium', () => {
 
   it('Allow, by keyboard only, continues to the app with a code', async () => {
     // Allow has the focus when the page opens; Tab reaches Deny and Shift+Tab comes back.
-    expect(await focusedId()).toBe('consent-allow');
+    await expect.poll(focusedId).toBe('consent-allow');
     await page.keyboard.press('Tab');
-    expect(await focusedId()).toBe('consent-deny');
+    await expect.poll(focusedId).toBe('consent-deny');
     await page.keyboard.press('Shift+Tab');
-    expect(await focusedId()).toBe('consent-allow');
+    await expect.poll(focusedId).toBe('consent-allow');
     await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUri)), page.keyboard.press('Enter')]);
     const landed = new URL(page.url());
     expect(landed.searchParams.get('state')).toBe('first');

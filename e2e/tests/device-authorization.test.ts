@@ -55,6 +55,7 @@ async function poll(deviceCode: string): Promise<{ tokens: oauth.TokenEndpointRe
 }
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+// Chromium applies autofocus at its next rendering step, which may come after the load event: focus is polled.
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
 /** At /activate: types the code into the focused field and presses Enter. */
@@ -129,9 +130,9 @@ describe('device authorization grant in Chromium', () => {
     expect(await text('#activate-device-ua')).toMatch(/^oauth4webapi\//);
     await checkAtBothWidths(page, 'device-confirm');
     // Approve has the focus; Tab reaches Deny and Shift+Tab comes back.
-    expect(await focusedId()).toBe('activate-approve');
+    await expect.poll(focusedId).toBe('activate-approve');
     await page.keyboard.press('Tab');
-    expect(await focusedId()).toBe('activate-deny');
+    await expect.poll(focusedId).toBe('activate-deny');
     await page.keyboard.press('Shift+Tab');
     await navigateBy(page, () => page.keyboard.press('Enter'));
     expect(await text('h1')).toBe('Sign in');
@@ -174,7 +175,7 @@ describe('device authorization grant in Chromium', () => {
     await page.waitForSelector('#activate-deny');
     expect(await text('#activate-code')).toBe(denied.user_code);
     await page.keyboard.press('Tab');
-    expect(await focusedId()).toBe('activate-deny');
+    await expect.poll(focusedId).toBe('activate-deny');
     await navigateBy(page, () => page.keyboard.press('Enter'));
     expect(await text('#activate-problem')).toBe('You denied the request: the device is not signed in. To connect a device, enter its code.');
     await checkAtBothWidths(page, 'device-denied');

@@ -21,6 +21,7 @@ let user: E2eUser;
 let cspViolations: string[] = [];
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+// Chromium applies autofocus at its next rendering step, which may come after the load event: focus is polled.
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
 
@@ -57,16 +58,16 @@ describe('issue 29, logout without id_token_hint asks the user, in Chromium', ()
   });
 
   it('by keyboard: Tab reaches "Stay signed in", which keeps the session', async () => {
-    expect(await focusedId()).toBe('logout-confirm');
+    await expect.poll(focusedId).toBe('logout-confirm');
     await page.keyboard.press('Tab');
-    expect(await focusedId()).toBe('logout-cancel');
+    await expect.poll(focusedId).toBe('logout-cancel');
     await Promise.all([page.waitForURL(`${stack.authUrl}/account`), page.keyboard.press('Enter')]);
     expect(await text('h1')).toBe('Your account');
   });
 
   it('by keyboard: Enter on the focused "Sign out" ends the session', async () => {
     await page.goto(`${stack.authUrl}/oauth2/v1/logout`);
-    expect(await focusedId()).toBe('logout-confirm');
+    await expect.poll(focusedId).toBe('logout-confirm');
     await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.keyboard.press('Enter')]);
     expect(await text('h1')).toBe('Signed out');
     await page.goto(`${stack.authUrl}/account`);

@@ -82,6 +82,7 @@ async function landedSub(state: string): Promise<string> {
 
 const toApp = () => page.waitForURL((url) => url.href.startsWith(redirectUri));
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+// Chromium applies autofocus at its next rendering step, which may come after the load event: focus is polled.
 const focusedId = () => page.evaluate(() => document.activeElement?.id ?? '');
 
 beforeAll(async () => {
@@ -128,11 +129,11 @@ describe('issue 29, prompt=select_account in Chromium', () => {
 
   it('"Continue as", by keyboard only, lands at the app with a code for the same account', async () => {
     // "Continue as" has the focus when the page opens; Tab reaches "Use another account" and Shift+Tab comes back.
-    expect(await focusedId()).toBe('select-account-continue');
+    await expect.poll(focusedId).toBe('select-account-continue');
     await page.keyboard.press('Tab');
-    expect(await focusedId()).toBe('select-account-another');
+    await expect.poll(focusedId).toBe('select-account-another');
     await page.keyboard.press('Shift+Tab');
-    expect(await focusedId()).toBe('select-account-continue');
+    await expect.poll(focusedId).toBe('select-account-continue');
     await Promise.all([toApp(), page.keyboard.press('Enter')]);
     expect(await text('#result')).toBe('code received');
     expect(await landedSub('pick')).toBe(firstSub);
@@ -140,7 +141,7 @@ describe('issue 29, prompt=select_account in Chromium', () => {
 
   it('"Use another account", by keyboard only, signs in the second user in place of the first', async () => {
     await page.goto(authorizeUrl('switch', 'select_account'));
-    expect(await focusedId()).toBe('select-account-continue');
+    await expect.poll(focusedId).toBe('select-account-continue');
     await page.keyboard.press('Tab');
     await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
     expect(await text('h1')).toBe('Sign in');
