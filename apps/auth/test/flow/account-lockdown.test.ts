@@ -217,7 +217,10 @@ describe.each(TEST_ENGINES)('account lockdown on %s', (engine) => {
     const { enrollment, secret } = started.json() as { enrollment: string; secret: string };
     const confirmed = await post('/account/totp/confirm', { enrollment, code: await server.app.services.totp.generate(secret, clock.now) });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.json()).toEqual({ totp_enrolled: true, sessions_ended: 1, grants_ended: 1 });
+    // The test user has no unused recovery code left, so the re-enrolment issues ten new ones.
+    const answer = confirmed.json() as { recovery_codes: string[] };
+    expect(answer).toEqual({ totp_enrolled: true, sessions_ended: 1, grants_ended: 1, recovery_codes: expect.any(Array) });
+    expect(answer.recovery_codes).toHaveLength(10);
     await expectLockedOut(there);
     await expectStillSignedIn(here);
   });
