@@ -23,8 +23,9 @@
  * 1. plumbing: errors, storage, logging, metrics, mfa, health, crypto;
  * 2. stores and the services on them: sessions, revocation, recovery, devices, accounts, clients,
  *    regulation, policy, config, audit, consent, keys, push;
- * 3. pages and request plumbing: views, http, i18n (the pages' languages: catalogues, negotiation,
- *    the switch), mail (the mailer: SMTP or the development outbox, whose page renders a view);
+ * 3. pages and request plumbing: i18n (the pages' languages: catalogues, negotiation), below
+ *    views and http (the switch's route, http/language-switch.ts); mail (the mailer: SMTP or the
+ *    development outbox, whose page renders a view);
  *    auth-stores.ts (the stores' types, for the handlers);
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
  *    (upstream identity providers: their registry and the sign-in with them);
@@ -83,6 +84,13 @@ module.exports = {
       severity: 'error',
       from: { path: `${AUTH}${FEATURES}/` },
       to: { path: `${AUTH}(app|server|main)\\.ts$` },
+    },
+    {
+      name: 'languages-import-no-pages',
+      comment: 'i18n/ (catalogues and negotiation) imports neither http/ nor views/: pages and request plumbing stand on it; a route of the switch lives in http/.',
+      severity: 'error',
+      from: { path: `${AUTH}i18n/` },
+      to: { path: `${AUTH}(http|views)/` },
     },
     {
       name: 'registries-import-no-feature',

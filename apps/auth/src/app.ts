@@ -20,7 +20,7 @@
  * public origin → request id → request scope → access log → security headers → error handler) →
  * unrouted answers (404/405 in contract shape) → the own routes (http/route-group.ts): admin API
  * (/admin/v1, admin/http/) → admin console (/admin, console/) → static files → authenticator routes → passkey device routes →
- * account routes → the language switch (i18n/language-switch.ts). None of these needs oidc-provider's request context (the SSO session is read
+ * account routes → the language switch (http/language-switch.ts). None of these needs oidc-provider's request context (the SSO session is read
  * with Session.get from the request).
  * The provider's own middleware (build()): the same plumbing → pending adapter writes
  * (oidc/pending-writes.ts) → session use (account/session-use.ts) → unrouted answers → Okta's
@@ -110,7 +110,7 @@ import { createUpstreamClient } from './federation/upstream-client.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { createMailer } from './mail/create-mailer.ts';
 import { OUTBOX_PATH, outboxRoutes } from './mail/outbox-page.ts';
-import { languageSwitchRoutes } from './i18n/language-switch.ts';
+import { languageSwitchRoutes } from './http/language-switch.ts';
 import { LANGUAGE_PATH } from './i18n/locales.ts';
 import type { DevOutbox } from './mail/dev-outbox.ts';
 

@@ -9,5 +9,5 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = { en: 'English', d
 /** The cookie the language switch sets; a value outside LOCALES is ignored. */
 export const LANGUAGE_COOKIE = 'gatehouse.lang';
 
-/** Where the language switch posts (i18n/language-switch.ts). */
+/** Where the language switch posts (http/language-switch.ts). */
 export const LANGUAGE_PATH = '/language';

@@ -4,7 +4,7 @@
  *   /static/local-time.js, which rewrites it in the browser's time zone (the server renders UTC);
  *   a page without one loads no script for it;
  * - `<html lang>` is the page's language, and every text of the frame comes from its catalogue;
- * - the footer holds the language switch: a form posting to /language (i18n/language-switch.ts)
+ * - the footer holds the language switch: a form posting to /language (http/language-switch.ts)
  *   with one button per other language, named in that language, and the current one marked;
  *   it returns to `languageReturn`, else to the page's own address when it answers a GET; a page
  *   that posts itself on at once (form_post) has no switch (nobody reads it, and its form must hold
