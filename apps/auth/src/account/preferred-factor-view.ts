@@ -4,7 +4,6 @@
  * and the one used last.
  */
 import type { PreferableFactor } from '../accounts/factor-preference-store.ts';
-import type { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import type { PreferredFactorView } from '../views/preferred-factor-section.ts';
 
@@ -18,9 +17,8 @@ export async function preferableFactors(deps: Pick<HandlerServices, 'devices' | 
 export async function preferredFactorView(
   deps: Pick<HandlerServices, 'factorPreferences' | 'devices' | 'passkeys'>,
   account: { id: string; totpEnrolled: boolean },
-  error?: AuthError,
 ): Promise<PreferredFactorView> {
   const [available, preference] = await Promise.all([preferableFactors(deps, account), deps.factorPreferences.find(account.id)]);
-  return { available, preferred: preference.preferred, lastUsed: preference.lastUsed, ...(error ? { error: { code: error.code, message: error.message } } : {}) };
+  return { available, preferred: preference.preferred, lastUsed: preference.lastUsed };
 }
 

@@ -16,8 +16,6 @@ export interface PreferredFactorView {
   available: PreferableFactor[];
   preferred: PreferableFactor | null;
   lastUsed: PreferableFactor | null;
-  /** A refused choice: the section shows its message and code. */
-  error?: { code: string; message: string };
 }
 
 export function preferredFactorSection(view: PreferredFactorView | undefined, language: PageLanguage = ENGLISH): SafeHtml | '' {
@@ -26,8 +24,6 @@ export function preferredFactorSection(view: PreferredFactorView | undefined, la
   const lastUsed = view.lastUsed && view.available.includes(view.lastUsed) ? t('factor.now', { factor: t(FACTOR_LABELS[view.lastUsed]) }) : '';
   const option = (value: string, label: SafeHtml | string, selected: boolean) => html`<option value="${value}"${selected ? html` selected` : ''}>${label}</option>`;
   return html`<section id="preferred-factor"><h2>${t('factor.title')}</h2>
-${view.error ? html`<p class="error" role="alert" id="preferred-factor-error">${view.error.message}</p>
-<p class="muted">${t('message.errorCode')} <code>${view.error.code}</code></p>` : ''}
 <form method="post" action="${PREFERRED_FACTOR_PATH}">
 <label for="preferred-factor-choice">${t('factor.offerFirst')}</label>
 <select id="preferred-factor-choice" name="factor">
