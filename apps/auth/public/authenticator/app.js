@@ -14,7 +14,11 @@
  *   Linux"), never the raw user agent, and counts down the seconds the server said were left
  *   (this device's clock may be wrong); at zero its buttons are disabled;
  * - a wrong number and a denial each say what happened; after either, "This wasn't me" reports
- *   the sign-in (signed) and leads to a password change.
+ *   the sign-in (signed) and leads to a password change;
+ * - every text it shows is the page's (views/authenticator-page.ts): the JSON in `<main>`'s
+ *   `data-text`, `{name}` placeholders filled in here; a refusal of the API is said by the text of
+ *   its error code where the page gives one (`errors`, pages in other languages than English),
+ *   else by the server's own description.
  */
 import { answerMessage, enrollMessage, listMessage, reportMessage } from './signed-message.js';
 
@@ -58,6 +62,25 @@ let polls = 0;
 const deadlines = new Map();
 /** @type {ReturnType<typeof setInterval> | undefined} */
 let countdownTimer;
+
+/** @type {Record<string, string> & { errors: Record<string, string> }} */
+const TEXT = JSON.parse(document.getElementById('authenticator')?.getAttribute('data-text') || '{"errors":{}}');
+/**
+ * The page's text `key`, its `{name}` placeholders replaced by `values`.
+ * @param {string} key
+ * @param {Record<string, string>} [values]
+ */
+function say(key, values = {}) {
+  return (TEXT[key] || '').replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+/**
+ * What to say about a refusal of the API: its code's text on the page, else its description, else `fallback`.
+ * @param {Record<string, any>} body
+ * @param {string} fallback  a key of the page's text
+ */
+function refusal(body, fallback) {
+  return (typeof body.error === 'string' && TEXT.errors[body.error]) || body.error_description || say(fallback);
+}
 
 /** @param {string} id */
 function $(id) {
@@ -195,7 +218,7 @@ function enroll(code, name) {
         ),
       )
       .then((res) => {
-        if (res.status !== 201) throw new Error(res.body.error_description || 'The enrollment was refused.');
+        if (res.status !== 201) throw new Error(refusal(res.body, 'enrollRefused'));
         /** @type {Device} */
         const device = { deviceId: res.body.device_id, name: res.body.name, username: res.body.username, privateKey: pair.privateKey };
         return saveDevice(device).then(() => device);
@@ -215,7 +238,7 @@ function stopAll() {
 function start(device) {
   current = device;
   show('main');
-  $('device-info').textContent = `This device: ${device.name} · account ${device.username}`;
+  $('device-info').textContent = say('deviceInfo', { name: device.name, username: device.username });
   connect();
 }
 function connect() {
@@ -230,7 +253,7 @@ function connect() {
     source = stream;
     stream.addEventListener('requests', (e) => {
       sseFailures = 0;
-      status('Connected: requests appear here as they arrive.');
+      status(say('connected'));
       render(JSON.parse(e.data));
     });
     stream.addEventListener('revoked', () => {
@@ -242,7 +265,7 @@ function connect() {
       stream.close();
       if (source === stream) source = null;
       sseFailures++;
-      status('Reconnecting…');
+      status(say('reconnecting'));
       retryTimer = setTimeout(connect, 2000);
     };
   });
@@ -255,11 +278,11 @@ function poll() {
     .then((res) => {
       if (res.status === 401) {
         status('');
-        error(res.body.error_description || 'This device is not accepted any more.');
+        error(refusal(res.body, 'notAccepted'));
         return;
       }
       if (res.status !== 200) throw new Error('unexpected status');
-      status('Checking for requests every few seconds.');
+      status(say('polling'));
       render(res.body);
       polls++;
       if (polls % 10 === 0) {
@@ -270,13 +293,13 @@ function poll() {
       }
     })
     .catch(() => {
-      status('Offline, retrying…');
+      status(say('offline'));
       pollTimer = setTimeout(poll, 5000);
     });
 }
 function revoked() {
   status('');
-  error('This device was removed from your account. Forget it here and enroll it again to use it.');
+  error(say('revoked'));
 }
 
 /** @param {RequestList} data */
@@ -303,7 +326,7 @@ function tickCountdowns() {
     const shown = div.querySelector('.countdown');
     if (deadline === undefined || !shown) continue;
     const left = Math.max(0, Math.ceil((deadline - now) / 1000));
-    shown.textContent = left > 0 ? `Expires in ${minutesSeconds(left)}` : 'Expired: ask for a new push on the sign-in page.';
+    shown.textContent = left > 0 ? say('expiresIn', { time: minutesSeconds(left) }) : say('expired');
     if (left === 0) setButtonsDisabled(/** @type {HTMLElement} */ (div), true);
   }
 }
@@ -311,12 +334,12 @@ function tickCountdowns() {
 function card(r) {
   const div = el('div', 'request');
   div.setAttribute('data-request-id', r.id);
-  div.appendChild(el('h2', null, `Sign in to ${r.client_name}?`));
+  div.appendChild(el('h2', null, say('signInTo', { client: r.client_name })));
   const dl = el('dl');
   /** @type {[string, string, string][]} */
   const facts = [
-    ['Browser', r.browser || 'Unknown browser', 'browser'],
-    ['IP address', r.ip, 'ip'],
+    [say('browser'), r.browser || say('unknownBrowser'), 'browser'],
+    [say('ip'), r.ip, 'ip'],
   ];
   for (const [term, value, name] of facts) {
     dl.appendChild(el('dt', null, term));
@@ -325,8 +348,8 @@ function card(r) {
     dl.appendChild(dd);
   }
   div.appendChild(dl);
-  div.appendChild(el('p', 'muted countdown', `Expires in ${minutesSeconds(Math.max(0, r.expires_in))}`));
-  div.appendChild(el('p', null, 'To approve, pick the number shown on the sign-in page:'));
+  div.appendChild(el('p', 'muted countdown', say('expiresIn', { time: minutesSeconds(Math.max(0, r.expires_in)) })));
+  div.appendChild(el('p', null, say('pickNumber')));
   const choices = el('div', 'choices');
   for (const n of r.choices) {
     const b = /** @type {HTMLButtonElement} */ (el('button', 'choice', String(n)));
@@ -336,7 +359,7 @@ function card(r) {
     choices.appendChild(b);
   }
   div.appendChild(choices);
-  const deny = /** @type {HTMLButtonElement} */ (el('button', 'danger', 'Deny'));
+  const deny = /** @type {HTMLButtonElement} */ (el('button', 'danger', say('deny')));
   deny.type = 'button';
   deny.setAttribute('data-deny', '');
   deny.addEventListener('click', () => answer(r, 'deny', '', div));
@@ -368,25 +391,25 @@ function answer(r, decision, number, div) {
       if (res.status === 200 && res.body.state === 'APPROVED') {
         error('');
         $('not-me').hidden = true;
-        result('Approved: the sign-in continues in the other browser.');
+        result(say('approved'));
       } else if (res.status === 200) {
         error('');
-        result('Denied: that sign-in was refused.');
+        result(say('denied'));
         offerNotMe(r);
       } else if (res.body.error === 'number_mismatch') {
         error('');
-        result(`Wrong number: ${res.body.error_description}`);
+        result(say('wrongNumber', { reason: refusal(res.body, 'answerRefused') }));
         offerNotMe(r);
       } else {
         result('');
-        error(res.body.error_description || 'The answer was refused.');
+        error(refusal(res.body, 'answerRefused'));
       }
       if (div.parentNode) div.parentNode.removeChild(div);
       deadlines.delete(r.id);
       $('empty').hidden = $('requests').children.length > 0;
     })
     .catch(() => {
-      error('Could not send the answer. Check the connection and try again.');
+      error(say('answerFailed'));
       setButtonsDisabled(div, false);
     });
 }
@@ -406,7 +429,7 @@ function offerNotMe(r) {
     sign(device.privateKey, reportMessage(r.id, device.deviceId))
       .then((signature) => postJson(`/authenticator/api/requests/${encodeURIComponent(r.id)}/report`, { device_id: device.deviceId, signature }))
       .then((res) => {
-        if (res.status !== 200) throw new Error(res.body.error_description || 'The report was refused.');
+        if (res.status !== 200) throw new Error(refusal(res.body, 'reportRefused'));
         /** @type {HTMLAnchorElement} */ ($('change-password')).href = res.body.password_change_url;
         /** @type {HTMLAnchorElement} */ ($('reset-password')).href = res.body.password_reset_url;
         button.hidden = true;
@@ -415,7 +438,7 @@ function offerNotMe(r) {
       })
       .catch((err) => {
         button.disabled = false;
-        error(err && err.message ? err.message : 'Could not send the report. Check the connection and try again.');
+        error(err && err.message ? err.message : say('reportFailed'));
       });
   };
 }
@@ -423,7 +446,7 @@ function offerNotMe(r) {
 document.addEventListener('DOMContentLoaded', () => {
   if (!window.crypto || !crypto.subtle || !window.indexedDB) {
     show('enroll');
-    error('This browser cannot keep a device key here: the authenticator needs https, WebCrypto and IndexedDB.');
+    error(say('unsupported'));
     return;
   }
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/authenticator/sw.js', { scope: '/authenticator' }).catch(() => {});
@@ -439,7 +462,7 @@ document.addEventListener('DOMContentLoaded', () => {
     button.disabled = true;
     enroll(input('enroll-code').value.trim(), input('device-name').value.trim())
       .then(start)
-      .catch((err) => error(err && err.message ? err.message : 'The enrollment failed.'))
+      .catch((err) => error(err && err.message ? err.message : say('enrollFailed')))
       .then(() => {
         button.disabled = false;
       });
@@ -459,6 +482,6 @@ document.addEventListener('DOMContentLoaded', () => {
     })
     .catch(() => {
       show('enroll');
-      error('Could not open this device\u2019s key store.');
+      error(say('keyStoreFailed'));
     });
 });

@@ -6,7 +6,7 @@
  *   current one; without a mailer (production without AUTH_SMTP_URL) it is 404 not_found;
  * - the new address is not used yet: a one-time link (32 random bytes, only its SHA-256 kept,
  *   valid 24 hours; accounts/email-change-store.ts, one pending change per account) is mailed to
- *   it; the answer is 303 to the Profile page saying so; audited `account.email_change.requested`;
+ *   it (email-change-mail.ts, in the language of the request); the answer is 303 to the Profile page saying so; audited `account.email_change.requested`;
  * - GET /account/email/verify/<token>: a known, unexpired token (used up by this request) sets
  *   the new address, audited `account.email_changed`, and a notice goes to the old address; the
  *   page says so, with the way to the account page; anything else is 410 `reset_link_invalid`
@@ -16,8 +16,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { html } from '@gatehouse/html';
 import { AuthError } from '../errors/auth-error.ts';
+import { requestLanguage } from '../i18n/page-language.ts';
 import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
@@ -25,6 +25,7 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import { messagePage } from '../views/message-page.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
+import { emailChangedMail, emailVerificationMail } from './email-change-mail.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { requireFreshSignIn, type FreshSignInDeps } from './fresh-sign-in.ts';
@@ -39,23 +40,6 @@ const EMAIL = z.email().max(254);
 export type ChangeEmailDeps = AccountViewDeps & OriginDeps & FreshSignInDeps & Pick<HandlerServices, 'mailer' | 'emailChanges' | 'accounts' | 'audit' | 'logger' | 'clock'>;
 
 const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
-
-function verifyMail(to: string, username: string, url: string): MailMessage {
-  const text = [`Hello ${username},`, '', 'Open this link to use this address for your Gatehouse account:', '', url, '', 'The link works once and expires in 24 hours. If you did not ask for this, ignore this mail: nothing changes.'].join('\n');
-  const body = html`<p>Hello ${username},</p>
-<p>Open this link to use this address for your Gatehouse account:</p>
-<p><a href="${url}">Use this email address</a></p>
-<p>The link works once and expires in 24 hours. If you did not ask for this, ignore this mail: nothing changes.</p>`;
-  return { to, subject: 'Confirm your new email address', text, html: body.value };
-}
-
-function noticeMail(to: string, username: string, newEmail: string): MailMessage {
-  const text = [`Hello ${username},`, '', `The email address of your Gatehouse account was changed to ${newEmail}.`, '', 'If you did not do this, sign in and change your password, or ask your administrator for help.'].join('\n');
-  const body = html`<p>Hello ${username},</p>
-<p>The email address of your Gatehouse account was changed to ${newEmail}.</p>
-<p>If you did not do this, sign in and change your password, or ask your administrator for help.</p>`;
-  return { to, subject: 'Your email address was changed', text, html: body.value };
-}
 
 function send(deps: ChangeEmailDeps, message: MailMessage): void {
   void deps.mailer?.send(message).catch((error: unknown) => deps.logger.warn({ err: error, event: 'mail.failed' }, 'email change mail not sent'));
@@ -76,7 +60,7 @@ export function createChangeEmailHandler(deps: ChangeEmailDeps) {
         if (email.toLowerCase() === account.email.toLowerCase()) throw new AuthError(400, 'invalid_email', 'This is already your email address.');
         const token = randomBytes(32).toString('base64url');
         await deps.emailChanges.start({ accountId: account.id, newEmail: email, tokenHash: digest(token), expiresAt: deps.clock() + LINK_TTL_MS });
-        send(deps, verifyMail(email, account.username, `${deps.config.issuer}${EMAIL_CHANGE_PATH}/verify/${token}`));
+        send(deps, emailVerificationMail({ to: email, username: account.username, url: `${deps.config.issuer}${EMAIL_CHANGE_PATH}/verify/${token}`, expiresInHours: LINK_TTL_MS / 3600_000, language: requestLanguage(ctx) }));
         deps.audit.record('account.email_change.requested', { account_id: account.id, ip: ctx.ip });
         if (body.json) {
           ctx.status = 202;
@@ -108,7 +92,7 @@ export function createVerifyEmailHandler(deps: ChangeEmailDeps) {
     const old = account.email;
     await deps.accounts.update(account.id, { email: change.newEmail });
     deps.audit.record('account.email_changed', { account_id: account.id, ip: ctx.ip });
-    send(deps, noticeMail(old, account.username, change.newEmail));
+    send(deps, emailChangedMail({ to: old, username: account.username, newEmail: change.newEmail, language: requestLanguage(ctx) }));
     ctx.status = 200;
     ctx.body = messagePage('Email address changed', `Your account now uses ${change.newEmail}. A notice went to your previous address.`, { way: { label: 'Go to your account page', href: SECTION_PATHS.profile, says: { way: 'account' } } });
   };

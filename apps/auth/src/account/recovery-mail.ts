@@ -10,7 +10,7 @@ import type { MailMessage } from '../mail/mailer.ts';
 export function recoveryMail(model: { to: string; username: string; url: string; expiresInMinutes: number; language?: PageLanguage }): MailMessage {
   const { t } = model.language ?? ENGLISH;
   const text = [
-    t('mail.recovery.hello', { username: model.username }),
+    t('mail.hello', { username: model.username }),
     '',
     t('mail.recovery.asked'),
     '',
@@ -18,7 +18,7 @@ export function recoveryMail(model: { to: string; username: string; url: string;
     '',
     t('mail.recovery.expires', { minutes: model.expiresInMinutes }),
   ].join('\n');
-  const body = html`<p>${t('mail.recovery.hello', { username: model.username })}</p>
+  const body = html`<p>${t('mail.hello', { username: model.username })}</p>
 <p>${t('mail.recovery.asked')}</p>
 <p><a href="${model.url}">${t('mail.recovery.choose')}</a></p>
 <p>${t('mail.recovery.expires', { minutes: model.expiresInMinutes })}</p>`;

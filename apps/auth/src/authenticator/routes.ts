@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { authenticatorPage } from '../views/authenticator-page.ts';
 import { ENROLL_DONE_PATH, ENROLL_STATUS_PATH } from '../views/devices-page.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
@@ -45,7 +46,7 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
   const router = new Router();
   router.get(AUTHENTICATOR_PATHS.app, (ctx) => {
     ctx.type = 'html';
-    ctx.body = authenticatorPage();
+    ctx.body = authenticatorPage(pageLanguage(ctx));
   });
 
   router.get(AUTHENTICATOR_PATHS.devices, redirectDevicesPage);

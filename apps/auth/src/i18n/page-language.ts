@@ -7,6 +7,8 @@
  * - the language switch returns to the page it is on: a GET page's own address; a page answering
  *   a POST names its address itself (LayoutOptions.languageReturn), else the switch leads to the
  *   account page;
+ * - a mail is written in the language of the request that causes it (requestLanguage): the
+ *   account keeps no language, and that request is the reader's latest choice;
  * - English error pages show the error's own message; other languages show the text of its code
  *   (`error.<code>`), with the wait of a 429 from its Retry-After.
  */
@@ -68,9 +70,17 @@ export const ENGLISH: PageLanguage = languageFor('en');
 /** A path of this server the switch may return to: one leading slash, no scheme or host. */
 export const isLocalPath = (path: string): boolean => /^\/(?![/\\])/.test(path) && !/[\r\n]/.test(path);
 
+const requestLocale = (ctx: Context): Locale => negotiateLocale(LOCALES, ctx.get('Accept-Language'), ctx.cookies.get(LANGUAGE_COOKIE));
+
+/**
+ * The language of this request for what it causes beyond its own page (a mail): chosen as a
+ * page's, and no header is set, since the answer need not be in it.
+ */
+export const requestLanguage = (ctx: Context): PageLanguage => languageFor(requestLocale(ctx));
+
 /** The language of the page this request answers, with its headers set. */
 export function pageLanguage(ctx: Context): PageLanguage {
-  const locale = negotiateLocale(LOCALES, ctx.get('Accept-Language'), ctx.cookies.get(LANGUAGE_COOKIE));
+  const locale = requestLocale(ctx);
   ctx.set('Content-Language', locale);
   ctx.vary('Accept-Language');
   ctx.vary('Cookie');

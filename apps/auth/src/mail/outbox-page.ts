@@ -3,9 +3,11 @@
  * their links. Rules:
  * - mounted only when the mailer is the development outbox, which config.mail never is in
  *   production: there the path is answered 404 like any unknown path;
- * - the plain-text body is shown (escaped); the HTML body is not rendered (no inline markup from mail).
+ * - the plain-text body is shown (escaped); the HTML body is not rendered (no inline markup from mail);
+ * - the page is in the reader's language (i18n/page-language.ts), each message as it was written.
  */
 import Router from '@koa/router';
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { DevOutbox } from './dev-outbox.ts';
 import { outboxPage } from '../views/outbox-page.ts';
 
@@ -17,7 +19,7 @@ export function outboxRoutes(outbox: DevOutbox): Router {
     ctx.status = 200;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = outboxPage(outbox.messages());
+    ctx.body = outboxPage(outbox.messages(), pageLanguage(ctx));
   });
   return router;
 }

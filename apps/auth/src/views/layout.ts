@@ -29,7 +29,8 @@ export interface LayoutOptions {
 /** The script that shows `<time data-local>` in the browser's time zone. */
 export const LOCAL_TIME_SCRIPT = '/static/local-time.js';
 
-function languageSwitch(language: PageLanguage, returnTo: string | undefined): SafeHtml {
+/** The language switch of a page's footer; pages with a frame of their own (the web authenticator) use it too. */
+export function languageSwitch(language: PageLanguage, returnTo: string | undefined): SafeHtml {
   return html`<form method="post" action="${LANGUAGE_PATH}" class="language-switch" id="language-switch" aria-label="${language.t('layout.language')}">
 ${returnTo ? html`<input type="hidden" name="return" value="${returnTo}">` : ''}${LOCALES.map((locale) =>
     locale === language.locale

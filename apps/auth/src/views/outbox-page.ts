@@ -1,4 +1,5 @@
 import { html } from '@gatehouse/html';
+import type { PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
 
 /** One kept message as the outbox page shows it (mail/dev-outbox.ts keeps them). */
@@ -11,17 +12,22 @@ interface OutboxEntry {
   readonly links: readonly string[];
 }
 
-/** The development outbox: what Gatehouse would have mailed, newest first. */
-export function outboxPage(messages: readonly OutboxEntry[]): string {
+/**
+ * The development outbox: what Gatehouse would have mailed, newest first, in the page's language;
+ * each message as it was written (in the language of the request that caused it).
+ */
+export function outboxPage(messages: readonly OutboxEntry[], language: PageLanguage): string {
+  const { t } = language;
   return layout({
-    title: 'Development outbox',
-    body: html`<h1>Development outbox</h1>
-<p class="muted">Mail is not sent in development without AUTH_SMTP_URL; it lands here (and under the data directory's outbox/). This page does not exist in production.</p>
-${messages.length === 0 ? html`<p id="outbox-empty">No mail yet.</p>` : ''}
+    title: t('outbox.title'),
+    language,
+    body: html`<h1>${t('outbox.title')}</h1>
+<p class="muted">${t('outbox.intro')}</p>
+${messages.length === 0 ? html`<p id="outbox-empty">${t('outbox.empty')}</p>` : ''}
 ${messages.map(
   (m) => html`<section class="outbox-message" id="mail-${String(m.id)}" aria-labelledby="mail-${String(m.id)}-subject">
 <h2 id="mail-${String(m.id)}-subject">${m.subject}</h2>
-<p class="muted">To <strong>${m.to}</strong> · ${new Date(m.sentAt).toISOString()}</p>
+<p class="muted">${t('outbox.to', { to: html`<strong>${m.to}</strong>`, at: language.dateTime(m.sentAt) })}</p>
 ${m.links.map((link) => html`<p><a href="${link}" class="outbox-link">${link}</a></p>`)}
 <pre class="outbox-text">${m.text}</pre>
 </section>`,

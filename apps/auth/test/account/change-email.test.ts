@@ -2,7 +2,7 @@
  * Changing the e-mail address on the account page over HTTP, on SQLite and PostgreSQL, with mail
  * through a real SMTP server the test starts (test/support/smtp-sink.ts): the new address is used
  * only after its one-time link is opened, the old address gets a notice, the link works once and
- * expires, a bad address is refused at the top of the Profile page, and a sign-in older than
+ * expires, each mail is in the language of the request that caused it, a bad address is refused at the top of the Profile page, and a sign-in older than
  * AUTH_ACCOUNT_REAUTH_MAX_AGE signs in again first. Time moves only by the injected clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,46 @@ describe.each(TEST_ENGINES)('changing the email address on %s', (engine) => {
     const again = await request(new CookieJar(), link);
     expect(again.status).toBe(410);
     expect(again.text).toContain('<code>reset_link_invalid</code>');
+  });
+
+  it('each mail is in the language of the request that caused it: the link in the Profile page\'s, the notice in that of the request opening the link', async () => {
+    const user = await server.createUser();
+    const jar = await signedIn(user);
+    const body = form({ email: 'ada.neu@example.org' });
+    const asked = await request(jar, `${server.issuer}/account/email`, { method: 'POST', headers: { ...body.headers, origin: server.issuer, 'accept-language': 'de-DE,de;q=0.9' }, body: body.body });
+    expect(asked.status).toBe(303);
+    const mail = await smtp.next();
+    expect(mail.to).toEqual(['ada.neu@example.org']);
+    expect(mail.subject).toBe('Bestätigen Sie Ihre neue E-Mail-Adresse');
+    const link = linkIn(mail.decoded);
+    expect(mail.text).toBe(
+      `Hallo ${user.username},\n\nÖffnen Sie diesen Link, um diese Adresse für Ihr Gatehouse-Konto zu verwenden:\n\n${link}\n\nDer Link funktioniert einmal und läuft in 24 Stunden ab. Wenn Sie nicht darum gebeten haben, ignorieren Sie diese E-Mail: Es ändert sich nichts.`,
+    );
+    expect(mail.decoded).toContain('>Diese E-Mail-Adresse verwenden</a>');
+
+    // The link opened by a browser whose language is German: the notice to the old address is German too.
+    expect((await request(new CookieJar(), link, { headers: { 'accept-language': 'de' } })).status).toBe(200);
+    const notice = await smtp.next();
+    expect(notice.to).toEqual([`${user.username}@example.com`]);
+    expect(notice.subject).toBe('Ihre E-Mail-Adresse wurde geändert');
+    expect(notice.text).toBe(
+      `Hallo ${user.username},\n\nDie E-Mail-Adresse Ihres Gatehouse-Kontos wurde in ada.neu@example.org geändert.\n\nWenn Sie das nicht waren, melden Sie sich an und ändern Sie Ihr Passwort, oder bitten Sie Ihren Administrator um Hilfe.`,
+    );
+    for (const sent of [mail, notice]) expect(sent.decoded).not.toContain('{{missing:');
+  });
+
+  it('without a language, both mails are English', async () => {
+    const user = await server.createUser();
+    const jar = await signedIn(user);
+    await post(jar, '/account/email', { email: 'ada.en@example.org' });
+    const mail = await smtp.next();
+    expect(mail.subject).toBe('Confirm your new email address');
+    const link = linkIn(mail.decoded);
+    expect(mail.text).toBe(`Hello ${user.username},\n\nOpen this link to use this address for your Gatehouse account:\n\n${link}\n\nThe link works once and expires in 24 hours. If you did not ask for this, ignore this mail: nothing changes.`);
+    await request(new CookieJar(), link);
+    const notice = await smtp.next();
+    expect(notice.subject).toBe('Your email address was changed');
+    expect(notice.text).toBe(`Hello ${user.username},\n\nThe email address of your Gatehouse account was changed to ada.en@example.org.\n\nIf you did not do this, sign in and change your password, or ask your administrator for help.`);
   });
 
   it('a link expires after 24 hours, and a newer request replaces an older link', async () => {

@@ -124,6 +124,61 @@ describe('the pages in German and English', () => {
     expect(outbox.messages()[0]!.text.startsWith(`Hallo ${user.username},\n`)).toBe(true);
   });
 
+  it('the development outbox page is in German, its time in the page\'s locale (UTC, rewritten by local-time.js), each mail as it was written', async () => {
+    const outbox = server.app.mailer as unknown as { messages(): readonly { subject: string; sentAt: number }[] };
+    const kept = outbox.messages()[0]!;
+    const german = await page(new CookieJar(), `${server.issuer}/dev/outbox`, 'de');
+    expect(german.status).toBe(200);
+    expect(german.headers.get('content-language')).toBe('de');
+    expect(german.text).toContain('<html lang="de">');
+    expect(h1(german.text)).toBe('Postausgang der Entwicklung');
+    expect(german.text).toContain('<p class="muted">In der Entwicklung ohne AUTH_SMTP_URL wird keine E-Mail versendet; sie landet hier (und unter outbox/ im Datenverzeichnis). In der Produktion gibt es diese Seite nicht.</p>');
+    const at = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(kept.sentAt);
+    expect(german.text).toContain(`<p class="muted">An <strong>${user.username}@example.com</strong> · <time datetime="${new Date(kept.sentAt).toISOString()}" data-local="datetime">${at} UTC</time></p>`);
+    expect(german.text).toContain(`-subject">${kept.subject}</h2>`);
+    expect(german.text).toContain('<script src="/static/local-time.js" defer></script>');
+    expect(german.text).not.toContain(MISSING_MESSAGE_MARKER);
+    const english = await page(new CookieJar(), `${server.issuer}/dev/outbox`);
+    expect(h1(english.text)).toBe('Development outbox');
+    expect(english.text).toContain(`<p class="muted">To <strong>${user.username}@example.com</strong> · <time datetime="${new Date(kept.sentAt).toISOString()}" data-local="datetime">`);
+  });
+
+  it('the web authenticator is in German, what its script says included (data-text), refusals by their code', async () => {
+    const german = await page(new CookieJar(), `${server.issuer}/authenticator`, 'de');
+    expect(german.status).toBe(200);
+    expect(german.headers.get('content-language')).toBe('de');
+    expect(german.headers.get('vary')).toBe('Accept-Language, Cookie');
+    expect(german.text).toContain('<html lang="de">');
+    expect(german.text).toContain('<title>Authenticator · Gatehouse</title>');
+    expect(german.text).toContain('<h1>Dieses Gerät einrichten</h1>');
+    expect(german.text).toContain('<label for="enroll-code">Einrichtungscode</label>');
+    expect(german.text).toContain('<input id="device-name" name="name" required maxlength="64" value="Mein Gerät">');
+    expect(german.text).toContain('<h1>Anmeldeanfragen</h1>');
+    expect(german.text).toContain('<p>Öffnen Sie <a href="/account/security">Ihre Kontoseite</a> in einem angemeldeten Browser, wählen Sie „Gerät hinzufügen“ und scannen Sie dann den QR-Code oder geben Sie den Code hier ein.</p>');
+    expect(german.text).toContain('<p class="muted">Sie können sich nicht anmelden, um es zu ändern? <a id="reset-password" href="/account/forgot-password">Per E-Mail zurücksetzen</a>.</p>');
+    expect(german.text).toContain('<button type="submit" name="lang" value="en" lang="en" class="link-button" id="language-en">English</button>');
+    expect(german.text).toContain('<input type="hidden" name="return" value="/authenticator">');
+    expect(german.text).not.toContain(MISSING_MESSAGE_MARKER);
+    const said = (text: string) => JSON.parse(/<main class="card" id="authenticator" data-text="([^"]*)">/.exec(text)![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Record<string, unknown>;
+    const script = said(german.text);
+    expect(script).toMatchObject({
+      deviceInfo: 'Dieses Gerät: {name} · Konto {username}',
+      signInTo: 'Bei {client} anmelden?',
+      expiresIn: 'Läuft ab in {time}',
+      wrongNumber: 'Falsche Zahl: {reason}',
+      deny: 'Ablehnen',
+      approved: 'Bestätigt: Die Anmeldung geht im anderen Browser weiter.',
+    });
+    expect((script.errors as Record<string, string>).number_mismatch).toBe(
+      'Sie haben eine Zahl gewählt, die die Anmeldeseite nicht zeigt, deshalb wurde die Anmeldung abgelehnt. Wenn Sie sich gerade anmelden, senden Sie einen neuen Push und wählen Sie die dort angezeigte Zahl.',
+    );
+    // English shows the server's own, more specific description of a refusal.
+    const english = await page(new CookieJar(), `${server.issuer}/authenticator`);
+    expect(english.text).toContain('<h1>Set up this device</h1>');
+    expect(said(english.text)).toMatchObject({ deviceInfo: 'This device: {name} · account {username}', deny: 'Deny', errors: {} });
+    expect(english.text).not.toContain(MISSING_MESSAGE_MARKER);
+  });
+
   it('the federated refusal pages are in German', async () => {
     const jar = new CookieJar();
     const uid = uidOf((await page(jar, authorizeUrl(server), 'de')).text);

@@ -7,7 +7,7 @@ import { AuthError } from '../../src/errors/auth-error.ts';
 
 // Every language has every key of the English catalogue, and nothing else; each message renders
 // to text without the missing-message marker.
-const SAMPLE = { n: 2, remaining: 3, others: 2, ip: '203.0.113.7', factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon' };
+const SAMPLE = { n: 2, remaining: 3, others: 2, ip: '203.0.113.7', factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon', hours: 24, email: 'ada@example.org', time: '1:00', reason: 'Refused.' };
 
 describe('the authorization server catalogues', () => {
   it('German has exactly the English keys', () => {
@@ -27,7 +27,7 @@ describe('the authorization server catalogues', () => {
 
   it('German differs from English wherever the text is not a name', () => {
     const same = Object.keys(en).filter((key) => typeof en[key as keyof typeof en] === 'string' && en[key as keyof typeof en] === de[key as keyof typeof de]);
-    expect(same.sort()).toEqual(['account.name', 'account.section.apps', 'activate.code', 'layout.brand', 'layout.titleSuffix']);
+    expect(same.sort()).toEqual(['account.name', 'account.section.apps', 'activate.code', 'authenticator.brand', 'authenticator.browser', 'authenticator.title', 'layout.brand', 'layout.titleSuffix']);
   });
 
   it('an error shows its own message in English and the text of its code in German, with the wait of a 429', () => {
