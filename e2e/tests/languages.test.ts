@@ -4,7 +4,9 @@
  * "Forgot password?", the TOTP enrollment and the recovery-codes step of the first sign-in, app-one's landing, sign-out and
  * 404 pages, the account's Sessions and Security pages (times in the browser's zone), the account selection, the consent of an app that is not first-party, the form_post
  * page, the device activation (and a wrong code), the authorization server's 404 and an unknown
- * app's page. Each has `<html lang="de">`, shows no missing-message marker, passes axe-core with no
+ * app's page, the web authenticator (its enrollment, a push request and a wrong number, what its
+ * script says included) and the development outbox (the German recovery mail, its time in Berlin
+ * time). Each has `<html lang="de">`, shows no missing-message marker, passes axe-core with no
  * serious or critical violation, and is photographed at 390 and 1280 px. The language switch in
  * the footer changes the language of the auth server's and the app's pages (one cookie on one
  * host) and back. A browser with no language preference set (the tests' default, --lang=en-US)
@@ -18,7 +20,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { CODE_SUBMIT, cspViolationsOf, launchBrowser, navigateBy, shownTotpSecret, submitPassword } from '../support/browser.ts';
+import { CODE_SUBMIT, cspViolationsOf, launchBrowser, navigateBy, showMethod, shownTotpSecret, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { createUser, nextCode, type E2eUser } from '../support/users.ts';
 
@@ -65,10 +67,10 @@ function authorizeUrl(extra: Record<string, string> = {}): string {
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 
 /** The checks of every German page: its language, no missing message, axe and screenshots at both widths. */
-async function germanPage(name: string): Promise<void> {
-  expect(await page.getAttribute('html', 'lang')).toBe('de');
-  expect(await page.content()).not.toContain(MISSING_MESSAGE_MARKER);
-  await checkAtBothWidths(page, `languages-${name}`);
+async function germanPage(name: string, on: Page = page): Promise<void> {
+  expect(await on.getAttribute('html', 'lang')).toBe('de');
+  expect(await on.content()).not.toContain(MISSING_MESSAGE_MARKER);
+  await checkAtBothWidths(on, `languages-${name}`);
 }
 
 beforeAll(async () => {
@@ -177,6 +179,59 @@ describe('the pages in German, in Chromium', () => {
     await germanPage('account-security');
   });
 
+  it('the web authenticator in German: its enrollment, a push request and a wrong number, as its script says them', async () => {
+    await page.goto(`${stack.authUrl}/account/security`);
+    await navigateBy(page, () => page.click('#add-device'));
+    const link = await page.locator('#enrollment-link').getAttribute('href');
+    const phone = await context.newPage();
+    const phoneViolations = cspViolationsOf(phone);
+    await phone.goto(link!);
+    await phone.waitForSelector('#enroll:not([hidden])');
+    expect((await phone.locator('#enroll h1').textContent())?.trim()).toBe('Dieses Gerät einrichten');
+    expect(await phone.locator('label[for=enroll-code]').textContent()).toBe('Einrichtungscode');
+    expect(await phone.inputValue('#device-name')).toBe('Mein Gerät');
+    await germanPage('authenticator-enroll', phone);
+    await phone.fill('#device-name', 'Telefon');
+    await phone.click('#enroll-submit');
+    await phone.waitForSelector('#main:not([hidden])');
+    expect(await phone.locator('#device-info').textContent()).toBe(`Dieses Gerät: Telefon · Konto ${user.username}`);
+    expect(await phone.locator('#empty').textContent()).toBe('Keine Anmeldung wartet auf Ihre Bestätigung.');
+    await expect.poll(() => phone.locator('#status').textContent()).toBe('Verbunden: Anfragen erscheinen hier, sobald sie eintreffen.');
+    await germanPage('authenticator', phone);
+
+    // Another German browser signs in to app-one with a push; the phone shows the request in German.
+    const laptopContext = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
+    try {
+      const laptop = await laptopContext.newPage();
+      await laptop.goto(`${stack.appOneUrl}/`);
+      await submitPassword(laptop, user);
+      await showMethod(laptop, '#send-push');
+      await navigateBy(laptop, () => laptop.click('#send-push'));
+      const number = (await laptop.locator('#push-number').textContent())?.trim();
+      const card = phone.locator('.request');
+      await card.waitFor();
+      expect(await card.locator('h2').textContent()).toMatch(/^Bei .+ anmelden\?$/);
+      expect(await card.locator('dt').allTextContents()).toEqual(['Browser', 'IP-Adresse']);
+      expect(await card.locator('.countdown').textContent()).toMatch(/^Läuft ab in (1:00|0:[0-5]\d)$/);
+      expect(await card.locator('p:not(.countdown)').textContent()).toBe('Wählen Sie zum Bestätigen die Zahl, die die Anmeldeseite zeigt:');
+      expect(await card.locator('button[data-deny]').textContent()).toBe('Ablehnen');
+      await germanPage('authenticator-request', phone);
+
+      // A wrong number is said by its code's German text, and "This wasn't me" is offered.
+      const wrong = (await card.locator('.choices button').allTextContents()).map((t) => t.trim()).find((n) => n !== number)!;
+      await phone.click(`.request button[data-number="${wrong}"]`);
+      await expect.poll(() => phone.locator('#result').textContent()).toBe(
+        'Falsche Zahl: Sie haben eine Zahl gewählt, die die Anmeldeseite nicht zeigt, deshalb wurde die Anmeldung abgelehnt. Wenn Sie sich gerade anmelden, senden Sie einen neuen Push und wählen Sie die dort angezeigte Zahl.',
+      );
+      expect(await phone.locator('#not-me-button').textContent()).toBe('Das war ich nicht');
+      await germanPage('authenticator-wrong-number', phone);
+    } finally {
+      await laptopContext.close();
+      await phone.close();
+    }
+    expect(phoneViolations).toEqual([]);
+  });
+
   it("app-one's sign-out question and its 404 page", async () => {
     await page.goto(`${stack.appOneUrl}/logout`);
     expect(await text('h1')).toBe('Abmelden?');
@@ -232,6 +287,24 @@ describe('the pages in German, in Chromium', () => {
     await page.goto(`${stack.authUrl}/oauth2/v1/authorize?client_id=no-such-app&response_type=code&scope=openid`);
     expect(await text('h1')).toBe('Unbekannte Anwendung');
     await germanPage('unknown-app');
+  });
+
+  it('the development outbox in German, with the German recovery mail and its time in Berlin time', async () => {
+    await page.goto(`${stack.authUrl}/account/forgot-password`);
+    await page.fill('#identifier', user.username);
+    await navigateBy(page, () => page.click('form:has(#identifier) button[type=submit]'));
+    expect(await text('h1')).toBe('Sehen Sie in Ihre E-Mails');
+    await page.goto(`${stack.authUrl}/dev/outbox`);
+    expect(await text('h1')).toBe('Postausgang der Entwicklung');
+    const mail = page.locator('.outbox-message').first();
+    expect(await mail.locator('h2').textContent()).toBe('Ihr Gatehouse-Passwort zurücksetzen');
+    expect(await mail.locator('pre').textContent()).toMatch(new RegExp(`^Hallo ${user.username},\n\nJemand \\(hoffentlich Sie\\) hat darum gebeten`));
+    // The server wrote the time in UTC; local-time.js shows it in Berlin time.
+    const time = mail.locator('time');
+    const berlin = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(Date.parse((await time.getAttribute('datetime'))!));
+    await expect.poll(() => time.textContent()).toBe(berlin);
+    expect(await mail.locator('p.muted').textContent()).toBe(`An ${user.email} · ${berlin}`);
+    await germanPage('outbox');
   });
 
   it('no page broke the CSP', () => {
