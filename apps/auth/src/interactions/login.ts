@@ -16,8 +16,10 @@
  * - home-realm discovery first: a browser's username that is an e-mail of a provider's home-realm
  *   domain goes to that provider, its password unread (federated/home-realm.ts);
  * - any refusal once the interaction is known re-renders the login page with the refusal's
- *   status, message and code and the username as read; an expired interaction is the error
- *   middleware's (login/login-refusal.ts, http/form-page.ts).
+ *   status, message and code and the username as read; a browser's form post gets 303 to
+ *   `/interaction/<uid>`, which shows that page once (step-refusal.ts: Back and reload never post
+ *   the password again); an expired interaction is the error middleware's (login/login-refusal.ts,
+ *   http/form-page.ts).
  */
 import type { Context } from 'koa';
 import { formPage } from '../http/form-page.ts';
@@ -31,8 +33,17 @@ import { homeRealmProvider, type HomeRealmDeps } from './federated/home-realm.ts
 import { startFederatedSignIn, type StartFederatedDeps } from './federated/start-federated.ts';
 import type { LoginRefusalDeps } from './login/login-refusal.ts';
 import { interactionPath, redirectsAfterPost, seeOther } from './post-redirect-get.ts';
+import { redirectRefusal, type StepRefusalDeps } from './step-refusal.ts';
 
-export type LoginDeps = ReadLoginRequestDeps & RegulatePasswordDeps & CheckPasswordDeps & PrepareSecondFactorDeps & MfaStepDeps & HomeRealmDeps & StartFederatedDeps & LoginRefusalDeps;
+export type LoginDeps = ReadLoginRequestDeps &
+  RegulatePasswordDeps &
+  CheckPasswordDeps &
+  PrepareSecondFactorDeps &
+  MfaStepDeps &
+  HomeRealmDeps &
+  StartFederatedDeps &
+  LoginRefusalDeps &
+  StepRefusalDeps;
 
 export function createLoginHandler(deps: LoginDeps) {
   return async function login(ctx: Context): Promise<void> {
@@ -57,7 +68,9 @@ export function createLoginHandler(deps: LoginDeps) {
         }
         await renderMfaStep(ctx, deps, { interaction, pending, json, status: 200 });
       },
-      page: (error, request) => showLoginRefusal(ctx, deps, { ...request, username }, error),
+      page: async (error, request) =>
+        (error.code !== 'interaction_expired' && redirectRefusal(ctx, deps, { uid: request.interaction.uid, json: request.json }, { step: 'login', error, username })) ||
+        showLoginRefusal(ctx, deps, { ...request, username }, error),
     });
   };
 }

@@ -36,7 +36,8 @@ export async function renderMfaStep(
     pending: PendingLogin;
     json: boolean;
     status: number;
-    error?: { code: string; message: string };
+    /** The refusal shown; its headers (Retry-After of a 429) give the wait in other languages. */
+    error?: { code: string; message: string; headers?: Readonly<Record<string, string>> };
     push?: PushTransaction;
     /** The method the refused request used: it stays first (a recovery code's box stays open). */
     using?: MfaMethod;
@@ -75,7 +76,7 @@ export async function renderMfaStep(
       username: pending.username,
       ...(client ? { client } : {}),
       enrollment,
-      error: error && language.errorText({ headers: {}, ...error }),
+      error: error && language.errorText({ ...error, headers: error.headers ?? {} }),
       ...(options.notice ? { notice: options.notice } : {}),
       errorCode: error?.code,
       methods: order,

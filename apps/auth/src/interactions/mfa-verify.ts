@@ -17,7 +17,9 @@
  *   answer is oidc-provider's own redirect to the client (302, `code` + `state`) and its session
  *   cookie, with the method's amr (mfa/complete-login.ts);
  * - any other refusal re-renders the challenge with the error's status and message, the refused
- *   method offered first (http/form-page.ts).
+ *   method offered first (http/form-page.ts); a browser's form post gets 303 to
+ *   `/interaction/<uid>`, which shows that page once (step-refusal.ts: Back and reload never post
+ *   a code again).
  */
 import type { Context, Next } from 'koa';
 import type { AuthError } from '../errors/auth-error.ts';
@@ -31,8 +33,9 @@ import { verifyPush, type VerifyPushDeps } from './mfa/verify-push.ts';
 import { verifyRecoveryCode, type VerifyRecoveryCodeDeps } from './mfa/verify-recovery-code.ts';
 import { verifyTotp, type VerifyTotpDeps } from './mfa/verify-totp.ts';
 import { verifyPasskey, type VerifyPasskeyDeps } from './mfa/verify-passkey.ts';
+import { redirectRefusal, type StepRefusalDeps } from './step-refusal.ts';
 
-export type MfaVerifyDeps = ReadMfaRequestDeps & SecondFactorAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & VerifyPasskeyDeps & MfaStepDeps;
+export type MfaVerifyDeps = ReadMfaRequestDeps & SecondFactorAttemptDeps & VerifyTotpDeps & VerifyPushDeps & VerifyRecoveryCodeDeps & VerifyPasskeyDeps & MfaStepDeps & StepRefusalDeps;
 
 export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
   return async function mfaVerify(ctx: Context, next: Next): Promise<void> {
@@ -51,12 +54,16 @@ export function createMfaVerifyHandler(deps: MfaVerifyDeps) {
   };
 }
 
-/** The challenge again, with the refusal's status and message; a login to start over is the error middleware's. */
-async function renderRefusal(ctx: Context, deps: MfaStepDeps, request: MfaRequest & { body: ParsedBody }, error: AuthError): Promise<boolean> {
+/**
+ * The challenge again, with the refusal's status and message (after a redirect for a browser's
+ * form post); a login to start over is the error middleware's.
+ */
+async function renderRefusal(ctx: Context, deps: MfaStepDeps & StepRefusalDeps, request: MfaRequest & { body: ParsedBody }, error: AuthError): Promise<boolean> {
   if (error.code === 'interaction_expired' || error.code === 'password_required') return false;
   const { interaction, pending, json } = request;
   const method = request.body.fields.method ?? 'totp';
   const using = isMfaMethod(method) ? method : undefined;
-  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message }, ...(using ? { using } : {}) });
+  if (redirectRefusal(ctx, deps, { uid: interaction.uid, json }, { step: 'mfa', error, ...(using ? { using } : {}) })) return true;
+  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message, headers: error.headers }, ...(using ? { using } : {}) });
   return true;
 }

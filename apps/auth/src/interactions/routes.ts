@@ -27,6 +27,9 @@ import { createFederatedCancelHandler } from './federated/federated-cancel.ts';
 import { loginProviders, type LoginProvidersDeps } from './federated/login-providers.ts';
 import { forgotPasswordUrl } from './login/forgot-password-link.ts';
 import { renderRecoveryCodesStep } from './recovery-codes-step.ts';
+import { takeRefusal, type RefusedStep, type StepRefusal, type StepRefusalDeps } from './step-refusal.ts';
+import { showLoginRefusal } from './login/login-refusal.ts';
+import { isMfaMethod } from '../mfa/factor-order.ts';
 
 const PUSH_POLL_PATH = '/mfa/push/:id';
 const PUSH_STATUS_PATH = '/mfa/push/:id/status';
@@ -59,7 +62,8 @@ export type InteractionRoutesDeps = LoginDeps &
   SelectAccountStepDeps &
   StartFederatedDeps &
   FederatedCallbackDeps &
-  LoginProvidersDeps;
+  LoginProvidersDeps &
+  StepRefusalDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
 async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: LoginProvidersDeps & Pick<HandlerServices, 'mailer'>): Promise<void> {
@@ -81,20 +85,29 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
   ctx.body = loginPage({ uid, client, providers: providers.buttons, homeRealm: providers.homeRealm, forgotPasswordUrl: forgotPasswordUrl(deps, uid), language: pageLanguage(ctx) });
 }
 
+/** The refusal kept for `step` (step-refusal.ts), its headers (Retry-After) set on the answer showing it. */
+function refusalOf(ctx: Context, refusal: StepRefusal | undefined, step: RefusedStep): StepRefusal | undefined {
+  if (refusal?.step !== step) return undefined;
+  for (const [name, value] of Object.entries(refusal.error.headers)) ctx.set(name, value);
+  return refusal;
+}
+
 /**
  * Renders the step an interaction is at: the account selection for the `select_account` prompt,
  * the consent page for the `consent` prompt, the second factor once the password passed, the
- * password step otherwise (HTML, or JSON for API clients).
+ * password step otherwise (HTML, or JSON for API clients). A refusal of the step redirected here
+ * (step-refusal.ts) is shown with its status; one of a step the interaction has left is not.
  */
 export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps & Omit<MfaStepDeps, 'provider'> & Pick<HandlerServices, 'mailer'>) {
-  return async function renderInteraction(ctx: Context, provider: Provider, uid: string): Promise<void> {
+  return async function renderInteraction(ctx: Context, provider: Provider, uid: string, refusal?: StepRefusal): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
+    const json = responseFormat(ctx) === 'json';
     if (interaction?.prompt.name === 'select_account') {
-      await renderSelectAccountStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
+      await renderSelectAccountStep(ctx, { ...deps, provider }, interaction, json);
       return;
     }
     if (interaction?.prompt.name === 'consent') {
-      await renderConsentStep(ctx, { ...deps, provider }, interaction, responseFormat(ctx) === 'json');
+      await renderConsentStep(ctx, { ...deps, provider }, interaction, json);
       return;
     }
     // The password passed (the password step redirects here, post/redirect/get): the second factor.
@@ -102,11 +115,29 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
     // A factor passed while recovery codes wait to be saved (mfa/complete-login.ts): those codes.
     const unsaved = pending?.passed ? await deps.totpEnrollments.unsavedCodes(pending.accountId) : undefined;
     if (interaction && unsaved) {
-      renderRecoveryCodesStep(ctx, { interaction, json: responseFormat(ctx) === 'json', codes: unsaved });
+      renderRecoveryCodesStep(ctx, { interaction, json, codes: unsaved });
       return;
     }
     if (interaction && pending) {
-      await renderMfaStep(ctx, { ...deps, provider: () => provider }, { interaction, pending, json: responseFormat(ctx) === 'json', status: 200 });
+      const refused = refusalOf(ctx, refusal, 'mfa');
+      const using = isMfaMethod(refused?.using) ? refused.using : undefined;
+      await renderMfaStep(
+        ctx,
+        { ...deps, provider: () => provider },
+        {
+          interaction,
+          pending,
+          json,
+          status: refused?.error.status ?? 200,
+          ...(refused ? { error: { code: refused.error.code, message: refused.error.message, headers: refused.error.headers } } : {}),
+          ...(using ? { using } : {}),
+        },
+      );
+      return;
+    }
+    const refused = refusalOf(ctx, refusal, 'login');
+    if (interaction && refused) {
+      await showLoginRefusal(ctx, { ...deps, provider: () => provider }, { interaction, json, ...(refused.username === undefined ? {} : { username: refused.username }) }, refused.error);
       return;
     }
     await renderLogin(ctx, provider, uid, deps);
@@ -132,7 +163,7 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
     const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['select_account', 'login', 'consent']);
-    await renderInteraction(ctx, provider, interaction.uid);
+    await renderInteraction(ctx, provider, interaction.uid, takeRefusal(ctx, deps, interaction.uid));
   });
   return router;
 }
