@@ -84,8 +84,8 @@ export interface WayOn {
   /** The English label. */
   label: string;
   href: string;
-  /** What the label says, for the page's language: start the sign-in again, or back to `app`. */
-  says?: { way: 'startAgain' } | { way: 'backTo'; app: string } | { way: 'account' };
+  /** What the label says, for the page's language: start the sign-in again, back to `app`, or on to `app` (already signed in). */
+  says?: { way: 'startAgain' } | { way: 'backTo'; app: string } | { way: 'continueTo'; app: string } | { way: 'account' };
 }
 
 export class AuthError extends HttpError<AuthErrorCode> {

@@ -27,7 +27,11 @@ export const de: Translation<AuthCatalogue> = {
 
   'way.startAgain': 'Neu beginnen',
   'way.backTo': (v) => `Zurück zu ${v.app}`,
+  'way.continueTo': (v) => `Weiter zu ${v.app}`,
   'way.account': 'Zu Ihrem Konto',
+
+  'signedIn.title': 'Sie sind bereits angemeldet',
+  'signedIn.text': (v) => `Sie sind als ${v.username} angemeldet. Diese Anmeldung ist abgeschlossen, hier ist nichts mehr einzugeben: Weiter zu ${v.app}.`,
 
   'browserError.title': 'Anmeldefehler',
   'browserError.couldNotComplete': 'Die Anfrage konnte nicht abgeschlossen werden.',

@@ -97,7 +97,11 @@ export const en = {
 
   'way.startAgain': 'Start again',
   'way.backTo': (v: { app: string }) => `Back to ${v.app}`,
+  'way.continueTo': (v: { app: string }) => `Continue to ${v.app}`,
   'way.account': 'Go to your account',
+
+  'signedIn.title': 'You are already signed in',
+  'signedIn.text': (v: { username: string; app: string }) => `You are signed in as ${v.username}. This sign-in is finished, so there is nothing more to enter here: continue to ${v.app}.`,
 
   'browserError.title': 'Sign-in error',
   'browserError.couldNotComplete': 'The request could not be completed.',

@@ -102,11 +102,27 @@ export async function wayBack(provider: Provider, ctx: Context, uid: string | un
       return { label: 'Start again', says: { way: 'startAgain' }, href: `${AUTH_ROUTES.authorize}?${query.toString()}` };
     }
     const clientId = started?.clientId ?? (typeof interaction?.params.client_id === 'string' ? interaction.params.client_id : undefined);
-    const client = clientId ? await provider.Client.find(clientId) : undefined;
-    const first = client?.redirectUris?.[0];
-    if (!client || !first) return undefined;
-    return { label: `Back to ${client.clientName ?? client.clientId}`, says: { way: 'backTo', app: client.clientName ?? client.clientId }, href: `${new URL(first).origin}/` };
+    const app = clientId ? await appHome(provider, clientId) : undefined;
+    if (!app) return undefined;
+    return { label: `Back to ${app.name}`, says: { way: 'backTo', app: app.name }, href: app.href };
   } catch {
     return undefined;
   }
+}
+
+/** The client of `uid` when this browser started that interaction (its cookie of started ones). */
+export function startedClient(provider: Provider, ctx: Context, uid: string): string | undefined {
+  return readStarted(provider.createContext(ctx.req, ctx.res).cookies).find((entry) => entry.uid === uid)?.clientId;
+}
+
+/**
+ * A registered app's display name and its home: the origin of its first registered redirect URI,
+ * where the app starts its own sign-in. Only registered addresses, never one from a request;
+ * undefined for an unknown app or one without a web (http, https) redirect URI.
+ */
+export async function appHome(provider: Provider, clientId: string): Promise<{ name: string; href: string } | undefined> {
+  const client = await provider.Client.find(clientId);
+  const first = URL.parse(client?.redirectUris?.[0] ?? '');
+  if (!client || !first || (first.protocol !== 'https:' && first.protocol !== 'http:')) return undefined;
+  return { name: client.clientName ?? client.clientId, href: `${first.origin}/` };
 }

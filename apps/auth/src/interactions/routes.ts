@@ -29,7 +29,10 @@ import { forgotPasswordUrl } from './login/forgot-password-link.ts';
 import { renderRecoveryCodesStep } from './recovery-codes-step.ts';
 import { takeRefusal, type RefusedStep, type StepRefusal, type StepRefusalDeps } from './step-refusal.ts';
 import { showLoginRefusal } from './login/login-refusal.ts';
+import { showSignedInAlready } from './signed-in-already.ts';
+import type { SignedInDeps } from '../account/signed-in.ts';
 import { isMfaMethod } from '../mfa/factor-order.ts';
+import { AuthError } from '../errors/auth-error.ts';
 
 const PUSH_POLL_PATH = '/mfa/push/:id';
 const PUSH_STATUS_PATH = '/mfa/push/:id/status';
@@ -63,7 +66,8 @@ export type InteractionRoutesDeps = LoginDeps &
   StartFederatedDeps &
   FederatedCallbackDeps &
   LoginProvidersDeps &
-  StepRefusalDeps;
+  StepRefusalDeps &
+  SignedInDeps;
 
 /** Renders the password step of an interaction (HTML, or JSON for API clients). */
 async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: LoginProvidersDeps & Pick<HandlerServices, 'mailer'>): Promise<void> {
@@ -162,7 +166,14 @@ export function interactionRoutes(deps: InteractionRoutesDeps): Router {
   router.get(FEDERATED_CALLBACK_PATH, createFederatedCallbackHandler(deps));
   router.get('/interaction/:uid', async (ctx) => {
     const provider = deps.provider();
-    const interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['select_account', 'login', 'consent']);
+    let interaction;
+    try {
+      interaction = await loadInteraction(provider, ctx, ctx.params.uid, ['select_account', 'login', 'consent']);
+    } catch (error) {
+      // Back from the app after signing in: the finished sign-in's page says the user is signed in.
+      if (error instanceof AuthError && error.code === 'interaction_expired' && (await showSignedInAlready(ctx, deps, String(ctx.params.uid)))) return;
+      throw error;
+    }
     await renderInteraction(ctx, provider, interaction.uid, takeRefusal(ctx, deps, interaction.uid));
   });
   return router;

@@ -10,6 +10,8 @@ export function wayLabel(way: WayOn, language: PageLanguage): string {
       return language.t('way.startAgain');
     case 'backTo':
       return language.t('way.backTo', { app: way.says.app });
+    case 'continueTo':
+      return language.t('way.continueTo', { app: way.says.app });
     case 'account':
       return language.t('way.account');
     default:

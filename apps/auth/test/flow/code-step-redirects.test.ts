@@ -63,10 +63,11 @@ describe.each(TEST_ENGINES)('the code step redirects after its post on %s', (eng
     expect((await exchange(server, codeFrom(saved.location))).status).toBe(200);
     expect(audited('recovery.saved', account.id)).toEqual([{ event: 'recovery.saved', account_id: account.id, ip: expect.any(String) }]);
 
-    // Back: the GET of the finished sign-in leads on to the app (nothing is posted again).
+    // Back: the GET of the finished sign-in says so and leads on to the app (nothing is posted again).
     const back = await request(jar, `${server.issuer}/interaction/${uid}`);
-    expect(back.status).toBe(400);
-    expect(back.text).toMatch(/<a [^>]*id="way-on"[^>]*>(Start again|Back to [^<]+)<\/a>/);
+    expect(back.status).toBe(200);
+    expect(back.text).toContain('<h1>You are already signed in</h1>');
+    expect(back.text).toMatch(/<a [^>]*id="way-on" href="http:\/\/127\.0\.0\.1:9\/">Continue to Test App<\/a>/);
   });
 
   it('an API client keeps the 200 with the codes; "Start over" is audited with the account and IP', async () => {
