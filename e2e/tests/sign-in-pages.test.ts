@@ -109,10 +109,11 @@ describe('the sign-in pages in Chromium', () => {
     await page.waitForURL(`${stack.appOneUrl}/`);
     expect(await page.locator('#user-name').textContent()).toBe(user.name);
 
-    // Back: no form is posted again; the finished sign-in's page says so and leads back to the app.
+    // Back: no form is posted again; the finished sign-in's page says the user is signed in and leads on to the app.
     await page.goBack();
     await page.waitForLoadState('load');
-    expect(await h1(page)).toBe('This sign-in has expired');
+    expect(await h1(page)).toBe('You are already signed in');
+    expect((await page.locator('#way-on').textContent())?.trim()).toBe('Continue to App One');
     await checkAtBothWidths(page, 'sign-in-back-after-sign-in');
     await page.focus('#way-on');
     await navigateBy(page, () => page.keyboard.press('Enter'));
