@@ -161,6 +161,19 @@ describe.each(TEST_ENGINES)('audit trail on %s', (engine) => {
     expect(plans[3]).toContain('audit_events_username_time');
     expect(plans[4]).toContain('audit_events_time');
   });
+
+  it('indexes an account, username or client only on the events that name one', async () => {
+    const definitions =
+      engine === 'sqlite'
+        ? (await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'index' and tbl_name = 'audit_events'`.execute(database.db)).rows
+        : (await sql<{ name: string; sql: string }>`select indexname as name, indexdef as sql from pg_indexes where tablename = 'audit_events'`.execute(database.db)).rows;
+    const where = (name: string) => /where\s*\(?\s*"?(\w+)"?\s+is\s+not\s+null\)?\s*$/i.exec(definitions.find((d) => d.name === name)?.sql ?? '')?.[1];
+    expect(where('audit_events_account_time')).toBe('account_id');
+    expect(where('audit_events_username_time')).toBe('username');
+    expect(where('audit_events_client_time')).toBe('client_id');
+    expect(where('audit_events_time')).toBeUndefined();
+    expect(where('audit_events_event_time')).toBeUndefined();
+  });
 });
 
 /** The query plan as text; PostgreSQL is told to avoid sequential scans (the test table is tiny). */
