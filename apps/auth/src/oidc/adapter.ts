@@ -168,6 +168,8 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
           grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
           user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
           uid: typeof payload.uid === 'string' ? payload.uid : null,
+          account_id: typeof payload.accountId === 'string' ? payload.accountId : null,
+          session_uid: typeof payload.sessionUid === 'string' ? payload.sessionUid : null,
           expires_at: typeof expiresIn === 'number' ? clock() + expiresIn * 1000 : null,
           // A re-saved instance that was already consumed stays consumed.
           consumed_at: typeof consumed === 'number' ? consumed * 1000 : null,

@@ -1,7 +1,8 @@
 /**
  * The rows of oidc-provider's models in `oidc_payloads`, as stored (adapter.ts turns them into
  * models). Rules:
- * - every model shares the table, keyed by (model, id); grant_id, user_code and uid are lookup keys;
+ * - every model shares the table, keyed by (model, id); grant_id, user_code and uid are lookup keys,
+ *   account_id and session_uid the keys a refresh joins its account and session on;
  * - reads return the row as stored, expired or not: the adapter applies expiry with its clock;
  * - revokeByGrantId removes the rows of every model but Interaction that carry the grant, in one
  *   statement;
@@ -52,19 +53,28 @@ export interface PayloadStore {
 export function createPayloadStore(db: Kysely<AuthSchema>): PayloadStore {
   const selectBy = (column: 'id' | 'user_code' | 'uid') =>
     precompile(db, ['model', 'key'], (v) => db.selectFrom('oidc_payloads').select(OIDC_PAYLOAD_COLUMNS).where('model', '=', v.model).where(column, '=', v.key));
-  const stored = (v: Record<keyof PayloadValues, never>) => ({ payload: v.payload, grant_id: v.grant_id, user_code: v.user_code, uid: v.uid, expires_at: v.expires_at, consumed_at: v.consumed_at });
+  const stored = (v: Record<keyof PayloadValues, never>) => ({
+    payload: v.payload,
+    grant_id: v.grant_id,
+    user_code: v.user_code,
+    uid: v.uid,
+    account_id: v.account_id,
+    session_uid: v.session_uid,
+    expires_at: v.expires_at,
+    consumed_at: v.consumed_at,
+  });
   const queries = {
     find: selectBy('id'),
     findByUserCode: selectBy('user_code'),
     findByUid: selectBy('uid'),
-    upsert: precompile(db, ['model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'expires_at', 'consumed_at'], (v) =>
+    upsert: precompile(db, ['model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'account_id', 'session_uid', 'expires_at', 'consumed_at'], (v) =>
       db
         .insertInto('oidc_payloads')
         .values({ model: v.model, id: v.id, ...stored(v) })
         .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(stored(v))),
     ),
     consume: precompile(db, ['model', 'id', 'now'], (v) => db.updateTable('oidc_payloads').set({ consumed_at: v.now }).where('model', '=', v.model).where('id', '=', v.id)),
-    consumeAndUpsert: precompile(db, ['consumed_model', 'consumed_id', 'now', 'model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'expires_at', 'consumed_at'], (v) =>
+    consumeAndUpsert: precompile(db, ['consumed_model', 'consumed_id', 'now', 'model', 'id', 'payload', 'grant_id', 'user_code', 'uid', 'account_id', 'session_uid', 'expires_at', 'consumed_at'], (v) =>
       db
         .with('consumed', (qc) => qc.updateTable('oidc_payloads').set({ consumed_at: v.now }).where('model', '=', v.consumed_model).where('id', '=', v.consumed_id))
         .insertInto('oidc_payloads')

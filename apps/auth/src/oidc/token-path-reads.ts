@@ -52,21 +52,6 @@ export const CLIENT_ROWS_KEPT = 1024;
 /** The column carrying the policy rows read with a client. */
 export const POLICY_ROWS_COLUMN = 'scope_policy_rows';
 
-/**
- * The presented token's session uid and account id (the keys of its Session and account), per
- * engine: SQLite's json_extract keeps the text it parsed for the statement's next call on it;
- * PostgreSQL parses a json text again for each `->>`, so there the payload is parsed once, in a
- * subquery kept apart from the join (`offset 0`), and both keys are read from that.
- */
-const TOKEN_KEYS: Record<Engine, { join: string; sessionUid: string; accountId: string }> = {
-  sqlite: { join: '', sessionUid: "json_extract(r.payload, '$.sessionUid')", accountId: "json_extract(r.payload, '$.accountId')" },
-  postgres: {
-    join: "cross join lateral (select p.j ->> 'sessionUid' as session_uid, p.j ->> 'accountId' as account_id from (select r.payload::jsonb as j offset 0) p) k ",
-    sessionUid: 'k.session_uid',
-    accountId: 'k.account_id',
-  },
-};
-
 /** The n-th parameter of a raw statement, per engine (numbered on both: a value may come first in the text). */
 const PARAM: Record<Engine, (n: number) => string> = { sqlite: (n) => `?${n}`, postgres: (n) => `$${n}` };
 
@@ -85,16 +70,14 @@ function policyRowsSql(engine: Engine): string {
  * three), the others `g_`, `s_` and `a_`.
  */
 function refreshTokenWithRelatedSql(engine: Engine, n: number): string {
-  const keys = TOKEN_KEYS[engine];
   const payload = (alias: string) => OIDC_PAYLOAD_COLUMNS.map((c) => `${alias}.${c} as ${alias}_${c}`).join(', ');
   const account = ACCOUNT_COLUMNS.map((c) => `a.${c} as a_${c}`).join(', ');
   return (
-    `select ${payload('r')}, r.grant_id as r_grant_id, ${keys.sessionUid} as r_session_uid, ${keys.accountId} as r_account_id, ${payload('g')}, ${payload('s')}, ${account} ` +
+    `select ${payload('r')}, r.grant_id as r_grant_id, r.session_uid as r_session_uid, r.account_id as r_account_id, ${payload('g')}, ${payload('s')}, ${account} ` +
     'from oidc_payloads r ' +
-    keys.join +
     "left join oidc_payloads g on g.model = 'Grant' and g.id = r.grant_id " +
-    `left join oidc_payloads s on s.model = 'Session' and s.uid = ${keys.sessionUid} ` +
-    `left join accounts a on a.id = ${keys.accountId} ` +
+    "left join oidc_payloads s on s.model = 'Session' and s.uid = r.session_uid " +
+    'left join accounts a on a.id = r.account_id ' +
     `where r.model = 'RefreshToken' and r.id = ${PARAM[engine](n)}`
   );
 }

@@ -512,4 +512,18 @@ export const authMigrations: Migrations = {
       }
     },
   },
+  '036_oidc_payloads_token_keys': {
+    async up(db: Kysely<unknown>) {
+      // The account and session a stored model names (its payload's accountId and sessionUid), as
+      // columns written with the row: a refresh reads the presented token with its session and
+      // account in one statement (oidc/token-path-reads.ts), and joining on a column parses no
+      // JSON text (bench/README.md, "Token path"). No index: the joins go from these columns to
+      // the session's uid and the account's id. Rows stored before are filled in from their payload.
+      await db.schema.alterTable('oidc_payloads').addColumn('account_id', 'text').execute();
+      await db.schema.alterTable('oidc_payloads').addColumn('session_uid', 'text').execute();
+      const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+      const key = (name: string) => (postgres ? sql`(payload::json ->> ${name})` : sql`json_extract(payload, ${`$.${name}`})`);
+      await sql`update oidc_payloads set account_id = ${key('accountId')}, session_uid = ${key('sessionUid')}`.execute(db);
+    },
+  },
 };

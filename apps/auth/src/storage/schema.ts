@@ -96,6 +96,9 @@ export interface OidcPayloadsTable {
   grant_id: string | null;
   user_code: string | null;
   uid: string | null;
+  /** The payload's accountId and sessionUid (a token's account and session), when it names them. */
+  account_id: string | null;
+  session_uid: string | null;
   expires_at: number | null;
   consumed_at: number | null;
 }

@@ -45,7 +45,7 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
     const { adapter } = setup();
     const codes = adapter.adapterFactory('AuthorizationCode');
     const tokens = adapter.adapterFactory('AccessToken');
-    const payload: AdapterPayload = { jti: 'c1', kind: 'AuthorizationCode', accountId: 'acc-1', grantId: 'g1', scope: 'openid', exp: T / 1000 + 60 };
+    const payload: AdapterPayload = { jti: 'c1', kind: 'AuthorizationCode', accountId: 'acc-1', sessionUid: 'sess-1', grantId: 'g1', scope: 'openid', exp: T / 1000 + 60 };
     await codes.upsert('c1', payload, 60);
     expect(await codes.find('c1')).toEqual(payload);
     expect(await tokens.find('c1')).toBeUndefined();
@@ -62,6 +62,8 @@ describe.each(TEST_ENGINES)('oidc adapter on %s', (engine) => {
         grant_id: 'g1',
         user_code: null,
         uid: null,
+        account_id: 'acc-1',
+        session_uid: 'sess-1',
         expires_at: T + 60_000,
         consumed_at: null,
       },
