@@ -15,7 +15,7 @@ import type { AuditEventFilter, AuditEventStore, StoredAuditEvent } from './audi
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 
-type AuditQueryErrorCode = 'invalid_cursor' | 'invalid_limit' | 'invalid_event' | 'invalid_time' | 'invalid_filter';
+export type AuditQueryErrorCode = 'invalid_cursor' | 'invalid_limit' | 'invalid_event' | 'invalid_time' | 'invalid_filter';
 
 /**
  * A refused query: `field` names the parameter (after, limit, event, since, until, user, client),

@@ -7,9 +7,10 @@
  */
 import { html, type SafeHtml } from '@gatehouse/html';
 import type { StoredAuditEvent } from '../audit/audit-event-store.ts';
+import type { PageLanguage } from '../i18n/page-language.ts';
 import { formError, type FormError } from './clients-page.ts';
 import { clientUrl, CONSOLE_PATH, userUrl } from './console-paths.ts';
-import { consoleDate } from '../views/console-dashboard-page.ts';
+import { consoleTime } from '../views/console-time.ts';
 
 export const AUDIT_PATH = `${CONSOLE_PATH}/audit`;
 
@@ -38,6 +39,7 @@ export function auditUrl(values: Partial<AuditFilterValues>, after?: string): st
 }
 
 export interface AuditModel {
+  language: PageLanguage;
   values: AuditFilterValues;
   events: StoredAuditEvent[];
   nextHref: string | null;
@@ -56,21 +58,21 @@ function accountLink(accountId: string, usernames: ReadonlyMap<string, string>):
   return html`<a href="${userUrl(accountId)}">${usernames.get(accountId) ?? accountId}</a>`;
 }
 
-function actorCell(event: StoredAuditEvent, usernames: ReadonlyMap<string, string>): SafeHtml | string {
+function actorCell(language: PageLanguage, event: StoredAuditEvent, usernames: ReadonlyMap<string, string>): SafeHtml | string {
   if (event.actorKind === null || event.actor === null) return '—';
   switch (event.actorKind) {
     case 'account':
-      return html`admin ${accountLink(event.actor, usernames)}`;
+      return language.t('console.audit.byAdmin', { admin: accountLink(event.actor, usernames) });
     case 'client':
-      return html`client <a href="${clientUrl(event.actor)}">${event.actor}</a>`;
+      return language.t('console.audit.byClient', { client: html`<a href="${clientUrl(event.actor)}">${event.actor}</a>` });
     default:
       return `${event.actorKind} ${event.actor}`;
   }
 }
 
-function userCell(event: StoredAuditEvent, usernames: ReadonlyMap<string, string>): SafeHtml | string {
+function userCell(language: PageLanguage, event: StoredAuditEvent, usernames: ReadonlyMap<string, string>): SafeHtml | string {
   if (event.accountId !== null) return accountLink(event.accountId, usernames);
-  if (event.username !== null) return html`<span title="typed username, no account">${event.username}</span>`;
+  if (event.username !== null) return html`<span title="${language.t('console.audit.typedUsername')}">${event.username}</span>`;
   return '—';
 }
 
@@ -81,38 +83,40 @@ ${hint ? html`<p class="muted" id="filter-${name}-hint">${hint}</p>` : ''}</div>
 }
 
 export function auditBody(model: AuditModel): SafeHtml {
+  const { language } = model;
+  const { t } = language;
   const v = model.values;
   const rows = model.events.map(
     (e) => html`<tr data-event="${e.event}">
-<td>${consoleDate(e.occurredAt)}</td>
+<td>${consoleTime(language, e.occurredAt)}</td>
 <td><code>${e.event}</code></td>
-<td>${userCell(e, model.usernames)}</td>
+<td>${userCell(language, e, model.usernames)}</td>
 <td>${e.clientId === null ? '—' : html`<a href="${clientUrl(e.clientId)}">${e.clientId}</a>`}</td>
-<td>${actorCell(e, model.usernames)}</td>
+<td>${actorCell(language, e, model.usernames)}</td>
 <td>${e.ip ?? '—'}</td>
 <td class="fields">${fieldsText(e)}</td>
 </tr>`,
   );
-  return html`<h1>Audit trail</h1>
-${formError(model.error, 'filter-error')}
+  return html`<h1>${t('console.nav.audit')}</h1>
+${formError(language, model.error, 'filter-error')}
 <form method="get" action="${AUDIT_PATH}" id="audit-filter" class="filters">
-${input('user', 'User', v.user, 'A username: their events and failed sign-ins naming it.')}
+${input('user', t('console.audit.user'), v.user, t('console.audit.userHint'))}
 ${v.account ? html`<input type="hidden" name="account" value="${v.account}">` : ''}
-${input('client', 'Client', v.client)}
-${input('event', 'Event', v.event, 'A name (login.password.failure) or a prefix ending in a dot (login.).')}
-${input('since', 'Since', v.since, 'ISO 8601 with a zone (2026-11-23T10:00:00Z) or back from now (30m, 24h, 7d).')}
-${input('until', 'Until', v.until)}
-<p><button type="submit">Filter</button> <a href="${AUDIT_PATH}" id="clear-filters">Clear the filters</a></p>
+${input('client', t('console.audit.client'), v.client)}
+${input('event', t('console.audit.event'), v.event, t('console.audit.eventHint'))}
+${input('since', t('console.audit.since'), v.since, t('console.audit.sinceHint'))}
+${input('until', t('console.audit.until'), v.until)}
+<p><button type="submit">${t('console.audit.filter')}</button> <a href="${AUDIT_PATH}" id="clear-filters">${t('console.audit.clear')}</a></p>
 </form>
-${v.account ? html`<p id="account-filter">Showing the events of account <code>${model.usernames.get(v.account) ?? v.account}</code>.</p>` : ''}
+${v.account ? html`<p id="account-filter">${t('console.audit.ofAccount', { account: html`<code>${model.usernames.get(v.account) ?? v.account}</code>` })}</p>` : ''}
 ${
   model.events.length === 0
-    ? html`<p id="no-events">${model.error ? 'Nothing was searched: correct the filter above.' : 'No audit events match these filters.'}</p>`
-    : html`<div class="table-wrap" role="region" aria-label="Audit events" tabindex="0"><table id="audit-list">
-<caption class="visually-hidden">Audit events, newest first</caption>
-<thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">User</th><th scope="col">Client</th><th scope="col">By</th><th scope="col">IP</th><th scope="col">Details</th></tr></thead>
+    ? html`<p id="no-events">${model.error ? t('console.audit.notSearched') : t('console.audit.noEvents')}</p>`
+    : html`<div class="table-wrap" role="region" aria-label="${t('console.audit.events')}" tabindex="0"><table id="audit-list">
+<caption class="visually-hidden">${t('console.audit.caption')}</caption>
+<thead><tr><th scope="col">${t('console.audit.time')}</th><th scope="col">${t('console.audit.event')}</th><th scope="col">${t('console.audit.user')}</th><th scope="col">${t('console.audit.client')}</th><th scope="col">${t('console.audit.by')}</th><th scope="col">${t('console.audit.ip')}</th><th scope="col">${t('console.audit.details')}</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`
 }
-${model.nextHref ? html`<p><a href="${model.nextHref}" rel="next" id="next-page">Older events</a></p>` : ''}`;
+${model.nextHref ? html`<p><a href="${model.nextHref}" rel="next" id="next-page">${t('console.audit.older')}</a></p>` : ''}`;
 }

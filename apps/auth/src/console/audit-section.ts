@@ -15,6 +15,7 @@
 import type { AccountStore } from '../accounts/account-store.ts';
 import { AuditQueryError, type AuditQuery, type AuditTrail } from '../audit/audit-trail.ts';
 import { parseTimeBound } from '../audit/time-bound.ts';
+import { refusalText } from './console-refusal.ts';
 import type { ConsoleSection } from './console-routes.ts';
 import { AUDIT_FILTER_NAMES, AUDIT_PATH, auditBody, auditUrl, type AuditFilterValues } from './audit-page.ts';
 
@@ -42,7 +43,7 @@ function auditQuery(values: AuditFilterValues, after: string | undefined, now: n
 }
 
 export const auditSection: ConsoleSection<AuditSectionDeps> = {
-  nav: { key: 'audit', href: AUDIT_PATH, label: 'Audit trail' },
+  nav: { key: 'audit', href: AUDIT_PATH },
   register(routes, deps) {
     routes.page(AUDIT_PATH, async (request) => {
       const params = request.ctx.URL.searchParams;
@@ -56,9 +57,9 @@ export const auditSection: ConsoleSection<AuditSectionDeps> = {
       } catch (error) {
         if (!(error instanceof AuditQueryError)) throw error;
         request.render({
-          title: 'Audit trail',
+          title: request.language.t('console.nav.audit'),
           status: 400,
-          body: auditBody({ values, events: [], nextHref: null, usernames: new Map(), error: { code: error.code, message: error.message, field: error.field } }),
+          body: auditBody({ language: request.language, values, events: [], nextHref: null, usernames: new Map(), error: { code: error.code, message: refusalText(request.language, error.code, error.message), field: error.field } }),
         });
         return;
       }
@@ -74,8 +75,8 @@ export const auditSection: ConsoleSection<AuditSectionDeps> = {
         if (account) usernames.set(id, account.username);
       }
       request.render({
-        title: 'Audit trail',
-        body: auditBody({ values, events: page.items, nextHref: page.next ? auditUrl(values, page.next) : null, usernames }),
+        title: request.language.t('console.nav.audit'),
+        body: auditBody({ language: request.language, values, events: page.items, nextHref: page.next ? auditUrl(values, page.next) : null, usernames }),
       });
     });
   },

@@ -6,6 +6,7 @@
  *   SameSite=Lax, Secure over https, one minute), HMAC-signed with the cookie keys: a forged or
  *   altered one is ignored;
  * - it is read and cleared by the next console page;
+ * - its text is written in the language of the post that left it (the reader's, console-routes.ts);
  * - it never holds a secret (a reset link or a client secret is shown on the answer of the post
  *   itself, never carried by a redirect).
  */

@@ -14,14 +14,16 @@
  *   admin is looking: by default the console's error page with its status and a link back
  *   (the action's page, its path without the last segment); a handler may catch it itself
  *   and show it in its form instead;
- * - every answer is `no-store` (the shared security headers) and HTML.
+ * - every answer is `no-store` (the shared security headers) and HTML, in the viewer's language
+ *   (i18n/page-language.ts: the language switch's cookie, else Accept-Language); the page
+ *   answering a post returns its language switch to the action's page (`back`).
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { readBody } from '../http/read-body.ts';
 import { requireSameOrigin } from '../http/same-origin.ts';
 import { recordSessionUse, type SessionUseDeps } from '../account/session-use.ts';
-import { consoleLayout, type ConsoleNavItem, type ConsoleViewer } from '../views/console-layout.ts';
+import { consoleLayout, type ConsoleNavItem, type ConsoleNavKey, type ConsoleViewer } from '../views/console-layout.ts';
 import { confirmPage, consoleErrorPage, notAnAdminPage, signInAgainPage, type ConfirmModel } from '../views/console-pages.ts';
 import { ADMIN_GROUP, READ_ONLY_ADMIN_GROUP } from '../policy/admin-scopes.ts';
 import { consoleAccess, type ConsoleAccessDeps, type ConsoleAdmin } from './console-access.ts';
@@ -31,11 +33,12 @@ import { ConsoleError, consoleRefusal } from './console-refusal.ts';
 import { consoleCallback, consoleSignInUrl } from './console-sign-in.ts';
 import { CONSOLE_CALLBACK_PATH } from './console-paths.ts';
 import type { SafeHtml } from '@gatehouse/html';
+import { pageLanguage, type PageLanguage } from '../i18n/page-language.ts';
 
 export interface ConsolePageOptions {
   title: string;
   /** The nav key of the section the page belongs to; the section's own by default. */
-  current?: string;
+  current?: ConsoleNavKey;
   body: SafeHtml;
   status?: number;
   scripts?: readonly string[];
@@ -45,8 +48,10 @@ export interface ConsolePageOptions {
 export interface ConsoleRequest {
   ctx: Context;
   admin: ConsoleAdmin;
-  /** The viewer the views take (role, write rights, CSRF token). */
+  /** The viewer the views take (role, write rights, CSRF token, language). */
   viewer: ConsoleViewer;
+  /** The language of the answer (the viewer's). */
+  language: PageLanguage;
   /** Answers with a console page (HTML, status 200 unless given). */
   render(page: ConsolePageOptions): void;
   /** Answers with a confirmation page (views/console-pages.ts). */
@@ -80,7 +85,7 @@ export interface ConsoleSection<D> {
   register(routes: ConsoleRoutes, deps: D): void;
 }
 
-const readOnly = () => new ConsoleError(403, 'read_only', 'Your access to the admin console is read-only: you can see everything and change nothing.');
+const readOnly = (language: PageLanguage) => new ConsoleError(403, 'read_only', language.t('console.error.readOnly'));
 
 const parentPath = (path: string): string => path.slice(0, Math.max(path.lastIndexOf('/'), '/admin'.length)) || '/admin';
 
@@ -106,31 +111,34 @@ export function createConsoleRouter<D>(deps: ConsoleRouterDeps, sections: readon
   };
 
   /** Runs the access checks; answers and returns undefined when they refuse. */
-  async function admit(ctx: Context, write: boolean): Promise<ConsoleAdmin | undefined> {
+  async function admit(ctx: Context, language: PageLanguage, write: boolean): Promise<ConsoleAdmin | undefined> {
     const access = await consoleAccess(ctx, deps);
     if (access.outcome === 'not_admin') {
-      html(ctx, 403, notAnAdminPage({ username: access.account.username, adminGroup: ADMIN_GROUP, readOnlyGroup: READ_ONLY_ADMIN_GROUP }));
+      html(ctx, 403, notAnAdminPage({ language, username: access.account.username, adminGroup: ADMIN_GROUP, readOnlyGroup: READ_ONLY_ADMIN_GROUP }));
       return undefined;
     }
     if (access.outcome !== 'granted') {
       const stale = access.outcome === 'stale';
       if (!write) ctx.redirect(signInUrl(ctx, stale));
-      else html(ctx, 401, signInAgainPage({ signInUrl: signInUrl(ctx, stale), stale }));
+      else html(ctx, 401, signInAgainPage({ language, languageReturn: parentPath(ctx.path), signInUrl: signInUrl(ctx, stale), stale }));
       return undefined;
     }
     return access.admin;
   }
 
-  function request(ctx: Context, admin: ConsoleAdmin, current: string, params: Record<string, string>): ConsoleRequest {
-    const viewer: ConsoleViewer = { username: admin.account.username, role: admin.role, canWrite: admin.canWrite, csrf: admin.csrf };
+  const viewerOf = (admin: ConsoleAdmin, language: PageLanguage): ConsoleViewer => ({ username: admin.account.username, role: admin.role, canWrite: admin.canWrite, csrf: admin.csrf, language });
+
+  function request(ctx: Context, admin: ConsoleAdmin, language: PageLanguage, current: ConsoleNavKey, params: Record<string, string>, languageReturn?: string): ConsoleRequest {
+    const viewer = viewerOf(admin, language);
     const frame = () => {
       const flash = takeFlash(ctx, keys);
-      return { nav, viewer, ...(flash ? { flash } : {}) };
+      return { nav, viewer, ...(flash ? { flash } : {}), ...(languageReturn ? { languageReturn } : {}) };
     };
     return {
       ctx,
       admin,
       viewer,
+      language,
       params,
       render(page) {
         html(ctx, page.status ?? 200, consoleLayout({ ...frame(), title: page.title, current: page.current ?? current, body: page.body, ...(page.scripts ? { scripts: page.scripts } : {}) }));
@@ -146,27 +154,28 @@ export function createConsoleRouter<D>(deps: ConsoleRouterDeps, sections: readon
     };
   }
 
-  function refused(ctx: Context, admin: ConsoleAdmin, current: string, error: unknown, back: string): void {
-    const refusal = consoleRefusal(error);
+  function refused(ctx: Context, admin: ConsoleAdmin, language: PageLanguage, current: ConsoleNavKey, error: unknown, back: string): void {
+    const refusal = consoleRefusal(error, language);
     if (!refusal) throw error;
     for (const [name, value] of Object.entries(refusal.headers ?? {})) ctx.set(name, value);
-    const viewer: ConsoleViewer = { username: admin.account.username, role: admin.role, canWrite: admin.canWrite, csrf: admin.csrf };
-    const title = refusal.status === 404 ? 'Not found' : refusal.status === 403 ? 'Not allowed' : 'Not done';
-    html(ctx, refusal.status, consoleErrorPage({ nav, viewer, title, current }, { title, message: refusal.message, code: refusal.code, back: { href: back, label: 'Go back' } }));
+    const title = language.t(refusal.status === 404 ? 'console.refused.notFound' : refusal.status === 403 ? 'console.refused.notAllowed' : 'console.refused.notDone');
+    const languageReturn = ctx.method === 'GET' ? undefined : back;
+    html(ctx, refusal.status, consoleErrorPage({ nav, viewer: viewerOf(admin, language), title, current, ...(languageReturn ? { languageReturn } : {}) }, { title, message: refusal.message, code: refusal.code, back: { href: back, label: language.t('console.goBack') } }));
   }
 
   const routes = (section: ConsoleSection<D>): ConsoleRoutes => ({
     page(path, handler, options = {}) {
       paths.push(path);
       router.get(path, async (ctx) => {
-        const admin = await admit(ctx, false);
+        const language = pageLanguage(ctx);
+        const admin = await admit(ctx, language, false);
         if (!admin) return;
         await recordSessionUse(ctx, deps, { uid: admin.sessionUid, accountId: admin.account.id });
         try {
-          if (options.write && !admin.canWrite) throw readOnly();
-          await handler(request(ctx, admin, section.nav.key, ctx.params));
+          if (options.write && !admin.canWrite) throw readOnly(language);
+          await handler(request(ctx, admin, language, section.nav.key, ctx.params));
         } catch (error) {
-          refused(ctx, admin, section.nav.key, error, path === '/admin' ? '/admin' : parentPath(ctx.path));
+          refused(ctx, admin, language, section.nav.key, error, path === '/admin' ? '/admin' : parentPath(ctx.path));
         }
       });
     },
@@ -174,35 +183,35 @@ export function createConsoleRouter<D>(deps: ConsoleRouterDeps, sections: readon
       paths.push(path);
       router.post(path, async (ctx) => {
         requireSameOrigin(ctx, deps);
-        const admin = await admit(ctx, true);
+        const language = pageLanguage(ctx);
+        const admin = await admit(ctx, language, true);
         if (!admin) return;
         const back = options.back?.(ctx.params) ?? parentPath(ctx.path);
+        const { t } = language;
         try {
-          if (!admin.canWrite) throw readOnly();
+          if (!admin.canWrite) throw readOnly(language);
           const body = await readBody(ctx);
-          if (body.json) throw new ConsoleError(415, 'unsupported_media_type', 'The admin console takes its own forms only.');
-          if (!csrfValid(keys, admin.sessionUid, body.fields[CSRF_FIELD])) {
-            throw new ConsoleError(403, 'csrf_refused', 'This form did not come from your admin console page, so nothing was changed. Open the page again and repeat the action.');
-          }
+          if (body.json) throw new ConsoleError(415, 'unsupported_media_type', t('console.error.formsOnly'));
+          if (!csrfValid(keys, admin.sessionUid, body.fields[CSRF_FIELD])) throw new ConsoleError(403, 'csrf_refused', t('console.error.csrfRefused'));
           const form = body.fields;
-          const base = request(ctx, admin, section.nav.key, ctx.params);
+          const base = request(ctx, admin, language, section.nav.key, ctx.params, back.split('#')[0]);
           await handler({
             ...base,
             form,
             field(name, label, max = 256) {
               const value = (form[name] ?? '').trim();
-              if (!value) throw new ConsoleError(400, 'invalid_input', `${label} is required.`);
-              if (value.length > max) throw new ConsoleError(400, 'invalid_input', `${label} is longer than ${max} characters.`);
+              if (!value) throw new ConsoleError(400, 'invalid_input', t('console.error.required', { label }));
+              if (value.length > max) throw new ConsoleError(400, 'invalid_input', t('console.error.tooLong', { label, max }));
               return value;
             },
             optional(name, max = 1024) {
               const value = (form[name] ?? '').trim();
-              if (value.length > max) throw new ConsoleError(400, 'invalid_input', `${name} is longer than ${max} characters.`);
+              if (value.length > max) throw new ConsoleError(400, 'invalid_input', t('console.error.tooLong', { label: name, max }));
               return value;
             },
           });
         } catch (error) {
-          refused(ctx, admin, section.nav.key, error, back);
+          refused(ctx, admin, language, section.nav.key, error, back);
         }
       });
     },

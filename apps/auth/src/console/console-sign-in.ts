@@ -14,6 +14,7 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 import { CONSOLE_CALLBACK_PATH, CONSOLE_PATH } from './console-paths.ts';
 import { consoleMessagePage } from '../views/console-pages.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 
 /** The console path `candidate` names, or /admin when it is not one. */
 export function consoleReturnPath(candidate: unknown): string {
@@ -42,15 +43,18 @@ export function consoleSignInUrl(issuer: string, options: { returnTo: string; ma
 /** GET /admin/callback: on to the page the sign-in started from, or a page saying it did not complete. */
 export function consoleCallback(ctx: Context): void {
   if (typeof ctx.query.error === 'string') {
+    const language = pageLanguage(ctx);
+    const { t } = language;
     ctx.status = 400;
     ctx.type = 'html';
     ctx.body = consoleMessagePage({
-      title: 'Sign-in not completed',
-      message: 'The sign-in to the admin console did not complete, so nothing was opened.',
+      language,
+      title: t('console.callback.title'),
+      message: t('console.callback.message'),
       code: 'login_required',
       links: [
-        { href: CONSOLE_PATH, label: 'Try signing in to the admin console again' },
-        { href: '/account', label: 'Go to your account page' },
+        { href: CONSOLE_PATH, label: t('console.callback.tryAgain') },
+        { href: '/account', label: t('console.goToAccountPage') },
       ],
     });
     return;

@@ -8,14 +8,15 @@ import type { ConsoleDeps } from './console-deps.ts';
 import { auditTrailUrl, CONSOLE_PATH } from './console-paths.ts';
 
 export const dashboardSection: ConsoleSection<Pick<ConsoleDeps, 'overview'>> = {
-  nav: { key: 'dashboard', href: CONSOLE_PATH, label: 'Dashboard' },
+  nav: { key: 'dashboard', href: CONSOLE_PATH },
   register(routes, deps) {
-    routes.page(CONSOLE_PATH, async ({ render }) => {
+    routes.page(CONSOLE_PATH, async ({ language, render }) => {
       const overview = await deps.overview.read();
       render({
-        title: 'Dashboard',
+        title: language.t('console.nav.dashboard'),
         body: dashboardBody({
           ...overview,
+          language,
           usersUrl: `${CONSOLE_PATH}/users`,
           auditUrl: auditTrailUrl({ event: 'login.' }),
           keysUrl: `${CONSOLE_PATH}/keys`,

@@ -5,11 +5,12 @@
  *   material;
  * - "rotate now" is confirmed on a page saying what will happen (GET), then done (POST): the
  *   service rotates, audits with the admin as actor and reloads this instance's keys; the answer
- *   is 303 to the page with a notice naming the new key.
+ *   is 303 to the page with a notice naming the new key (and until when a retired one stays
+ *   published, in UTC: a notice is text, without a local time).
  */
 import type { KeyAdmin } from '../admin/key-admin.ts';
 import type { ConsoleSection } from './console-routes.ts';
-import { consoleDate } from '../views/console-dashboard-page.ts';
+import { formatDateTime } from '@gatehouse/html/i18n';
 import { KEYS_PATH, keysBody } from './keys-page.ts';
 
 export interface KeysSectionDeps {
@@ -18,31 +19,29 @@ export interface KeysSectionDeps {
 }
 
 export const keysSection: ConsoleSection<KeysSectionDeps> = {
-  nav: { key: 'keys', href: KEYS_PATH, label: 'Signing keys' },
+  nav: { key: 'keys', href: KEYS_PATH },
   register(routes, deps) {
     routes.page(KEYS_PATH, async (request) => {
-      request.render({ title: 'Signing keys', body: keysBody({ keys: await deps.keys.list(), now: deps.clock(), readOnly: !request.viewer.canWrite }) });
+      request.render({ title: request.language.t('console.nav.keys'), body: keysBody({ language: request.language, keys: await deps.keys.list(), now: deps.clock(), readOnly: !request.viewer.canWrite }) });
     });
 
     routes.page(`${KEYS_PATH}/rotate`, async (request) => {
+      const { t } = request.language;
       const signing = (await deps.keys.list()).find((k) => k.state === 'active');
-      request.confirm('Rotate the signing key', {
-        heading: 'Rotate the signing key now?',
-        consequences: [
-          'Create a new signing key that signs every token from now on.',
-          signing ? `Retire the current key ${signing.kid}: it stays in the JWKS until the tokens it signed have expired.` : 'Retire the current key: it stays in the JWKS until the tokens it signed have expired.',
-          'Drop any pending key that was waiting to sign.',
-        ],
+      request.confirm(t('console.keys.rotate.title'), {
+        heading: t('console.keys.rotate.heading'),
+        consequences: [t('console.keys.rotate.create'), signing ? t('console.keys.rotate.retireKid', { kid: signing.kid }) : t('console.keys.rotate.retire'), t('console.keys.rotate.drop')],
         action: `${KEYS_PATH}/rotate`,
-        submitLabel: 'Rotate now',
+        submitLabel: t('console.keys.rotate.submit'),
         cancelHref: KEYS_PATH,
       });
     }, { write: true });
 
     routes.action(`${KEYS_PATH}/rotate`, async (request) => {
       const rotation = await deps.keys.rotate(request.admin.actor);
-      const retired = rotation.retired.length ? ` Retired ${rotation.retired.join(', ')}, published until ${consoleDate(rotation.retiredExpireAt)}.` : '';
-      request.redirect(KEYS_PATH, { kind: 'notice', text: `New signing key ${rotation.kid}.${retired}` });
+      const { t, locale } = request.language;
+      const retired = rotation.retired.length ? t('console.keys.flash.retired', { kids: rotation.retired.join(', '), at: formatDateTime(rotation.retiredExpireAt, locale) }) : '';
+      request.redirect(KEYS_PATH, { kind: 'notice', text: t('console.keys.flash.rotated', { kid: rotation.kid, retired }) });
     }, { back: () => KEYS_PATH });
   },
 };

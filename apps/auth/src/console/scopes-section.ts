@@ -13,7 +13,7 @@ import type { ScopeAdmin } from '../admin/scope-admin.ts';
 import { ScopePolicyError } from '../policy/scope-policy-service.ts';
 import { csrfField } from '../views/console-layout.ts';
 import type { ConsoleSection } from './console-routes.ts';
-import { ConsoleError } from './console-refusal.ts';
+import { ConsoleError, refusalText } from './console-refusal.ts';
 import { SCOPES_PATH, scopesBody } from './scopes-page.ts';
 
 export interface ScopesSectionDeps {
@@ -21,17 +21,19 @@ export interface ScopesSectionDeps {
 }
 
 export const scopesSection: ConsoleSection<ScopesSectionDeps> = {
-  nav: { key: 'scopes', href: SCOPES_PATH, label: 'Scope policies' },
+  nav: { key: 'scopes', href: SCOPES_PATH },
   register(routes, deps) {
     routes.page(SCOPES_PATH, async (request) => {
       request.render({
-        title: 'Scope policies',
-        body: scopesBody({ apiScopes: deps.scopes.apiScopes(), policies: await deps.scopes.list(), readOnly: !request.viewer.canWrite, csrf: csrfField(request.viewer) }),
+        title: request.language.t('console.nav.scopes'),
+        body: scopesBody({ language: request.language, apiScopes: deps.scopes.apiScopes(), policies: await deps.scopes.list(), readOnly: !request.viewer.canWrite, csrf: csrfField(request.viewer) }),
       });
     });
 
     routes.action(SCOPES_PATH, async (request) => {
-      const scope = request.field('scope', 'The scope');
+      const { language } = request;
+      const { t } = language;
+      const scope = request.field('scope', t('console.scopes.scope'));
       const typed = request.form.groups ?? '';
       const groups = typed.split(',').map((g) => g.trim()).filter((g) => g !== '');
       let saved;
@@ -40,34 +42,33 @@ export const scopesSection: ConsoleSection<ScopesSectionDeps> = {
       } catch (error) {
         if (!(error instanceof ScopePolicyError)) throw error;
         request.render({
-          title: 'Scope policies',
+          title: t('console.nav.scopes'),
           status: 400,
           body: scopesBody({
+            language,
             apiScopes: deps.scopes.apiScopes(),
             policies: await deps.scopes.list(),
             readOnly: false,
             csrf: csrfField(request.viewer),
-            error: { code: error.code, message: error.message, field: error.code === 'invalid_scope' ? 'scope' : 'groups' },
+            error: { code: error.code, message: refusalText(language, error.code, error.message), field: error.code === 'invalid_scope' ? 'scope' : 'groups' },
             values: { scope, groups: typed },
           }),
         });
         return;
       }
-      request.redirect(SCOPES_PATH, { kind: 'notice', text: `${saved.scope} is granted only to users in: ${saved.groups.join(', ')}.` });
+      request.redirect(SCOPES_PATH, { kind: 'notice', text: t('console.scopes.flash.restricted', { scope: saved.scope, groups: saved.groups.join(', ') }) });
     });
 
     routes.page(`${SCOPES_PATH}/:scope/clear`, async (request) => {
+      const { t } = request.language;
       const scope = request.params.scope!;
       const policy = (await deps.scopes.list()).find((p) => p.scope === scope);
-      if (!policy) throw new ConsoleError(404, 'no_policy', `Scope "${scope}" has no policy.`);
-      request.confirm(`Lift the policy of ${scope}`, {
-        heading: `Lift the policy of ${scope}?`,
-        consequences: [
-          `Grant ${scope} to every user again, not only to the groups ${policy.groups.join(', ')}.`,
-          'Tokens already issued keep the scopes they have.',
-        ],
+      if (!policy) throw new ConsoleError(404, 'no_policy', t('console.error.noPolicy', { scope }));
+      request.confirm(t('console.scopes.liftTitle', { scope }), {
+        heading: t('console.scopes.liftHeading', { scope }),
+        consequences: [t('console.scopes.liftGrant', { scope, groups: policy.groups.join(', ') }), t('console.scopes.liftTokens')],
         action: `${SCOPES_PATH}/${encodeURIComponent(scope)}/clear`,
-        submitLabel: 'Lift the policy',
+        submitLabel: t('console.scopes.lift'),
         cancelHref: SCOPES_PATH,
         danger: true,
       });
@@ -76,7 +77,7 @@ export const scopesSection: ConsoleSection<ScopesSectionDeps> = {
     routes.action(`${SCOPES_PATH}/:scope/clear`, async (request) => {
       const scope = request.params.scope!;
       await deps.scopes.clear(request.admin.actor, scope);
-      request.redirect(SCOPES_PATH, { kind: 'notice', text: `${scope} is open to every user.` });
+      request.redirect(SCOPES_PATH, { kind: 'notice', text: request.language.t('console.scopes.flash.open', { scope }) });
     }, { back: () => SCOPES_PATH });
   },
 };

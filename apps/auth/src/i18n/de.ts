@@ -2,6 +2,7 @@
 import { html } from '@gatehouse/html';
 import type { Translation } from '@gatehouse/html/i18n';
 import type { AuthCatalogue } from './en.ts';
+import { consoleDe } from './console-de.ts';
 
 const plural = (n: number, one: string, other: string) => `${n} ${n === 1 ? one : other}`;
 
@@ -544,4 +545,5 @@ export const de: Translation<AuthCatalogue> = {
   'error.last_sign_in_method': 'Dieser Anmeldedienst ist der einzige Weg in Ihr Konto und bleibt daher verknüpft.',
   'error.invalid_email': 'Geben Sie eine gültige E-Mail-Adresse ein, zum Beispiel name@example.com.',
   'error.reauth_required': 'Diese Änderung erfordert eine aktuelle Anmeldung. Melden Sie sich auf Ihrer Kontoseite erneut an.',
+  ...consoleDe,
 };

@@ -6,6 +6,7 @@
  */
 import { html, type SafeHtml } from '@gatehouse/html';
 import type { AuthErrorCode } from '../errors/auth-error.ts';
+import { consoleEn } from './console-en.ts';
 
 const plural = (n: number, one: string, other: string) => `${n} ${n === 1 ? one : other}`;
 
@@ -550,6 +551,7 @@ export const en = {
   'federated.message.account_disabled': (_: { provider: string }) => 'This account is disabled. Contact your administrator.',
   'federated.message.unknown_provider': (_: { provider: string }) => 'This sign-in provider does not exist or is turned off. Sign in another way.',
   'federated.message.already_linked': (v: { provider: string }) => `Your Gatehouse account is already linked to another ${v.provider} account. Remove that link on your account page first.`,
+  ...consoleEn,
   ...errors,
 };
 

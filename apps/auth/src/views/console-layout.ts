@@ -7,16 +7,25 @@
  * - a read-only admin (group auditors) sees a banner saying so, and the write controls are not
  *   rendered for them (`writeForm` returns nothing): the server refuses their posts too;
  * - every form that changes something carries the CSRF token (console/console-csrf.ts);
+ * - every text is the viewer's language's (`console.*` in i18n/console-en.ts), `<html lang>` says
+ *   which, and the footer holds the language switch of every page (views/layout.ts), returning to
+ *   the page (`languageReturn` for a page answering a post);
+ * - times are `<time data-local>` (PageLanguage.dateTime), so a page showing one loads
+ *   /static/local-time.js, which shows it in the browser's time zone;
  * - same-origin stylesheet and scripts only (the CSP); no inline script or style.
  */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
+import type { PageLanguage } from '../i18n/page-language.ts';
+import { languageSwitch, LOCAL_TIME_SCRIPT } from './layout.ts';
+
+/** The console's sections, each named in the catalogue as `console.nav.<key>`. */
+export type ConsoleNavKey = 'dashboard' | 'users' | 'clients' | 'scopes' | 'keys' | 'audit';
 
 /** One entry of the console's navigation (a section's, console/sections.ts). */
 export interface ConsoleNavItem {
-  key: string;
+  key: ConsoleNavKey;
   href: string;
-  label: string;
 }
 
 /** Who is looking, as the views need it. */
@@ -26,6 +35,8 @@ export interface ConsoleViewer {
   canWrite: boolean;
   /** The CSRF token every form carries. */
   csrf: string;
+  /** The language of the viewer's pages. */
+  language: PageLanguage;
 }
 
 export interface ConsoleFlashView {
@@ -37,22 +48,25 @@ export interface ConsoleFlashView {
 export interface ConsoleFrame {
   title: string;
   /** The nav key of the section the page belongs to. */
-  current: string;
+  current: ConsoleNavKey;
   nav: readonly ConsoleNavItem[];
   viewer: ConsoleViewer;
   flash?: ConsoleFlashView;
   body: SafeHtml;
   scripts?: readonly string[];
+  /** Where the language switch returns to, for a page answering a post (a console page's path). */
+  languageReturn?: string;
 }
 
-export const ROLE_LABELS = { admin: 'administrator', auditor: 'read-only auditor' } as const;
+/** "Error code: <code>…</code>" under a refusal. */
+export const errorCodeLine = (language: PageLanguage, code: string): SafeHtml => html`<p class="muted">${language.t('console.errorCode')} <code>${code}</code></p>`;
 
 /** The flash message as the top of the content shows it. */
-export function flashMessage(flash: ConsoleFlashView | undefined): SafeHtml | '' {
+export function flashMessage(flash: ConsoleFlashView | undefined, language: PageLanguage): SafeHtml | '' {
   if (!flash) return '';
   return flash.kind === 'notice'
     ? html`<p class="notice" role="status" id="flash">${flash.text}</p>`
-    : html`<div class="error" role="alert" id="flash"><p>${flash.text}</p>${flash.code ? html`<p class="muted">Error code: <code>${flash.code}</code></p>` : ''}</div>`;
+    : html`<div class="error" role="alert" id="flash"><p>${flash.text}</p>${flash.code ? errorCodeLine(language, flash.code) : ''}</div>`;
 }
 
 /** The hidden CSRF field of a console form. */
@@ -82,31 +96,38 @@ export function writeForm(viewer: ConsoleViewer, options: WriteFormOptions): Saf
 
 export function consoleLayout(frame: ConsoleFrame): string {
   const { viewer } = frame;
+  const { language } = viewer;
+  const t = language.t;
+  const flash = flashMessage(frame.flash, language);
+  const scripts = [...(frame.body.value.includes('data-local=') ? [LOCAL_TIME_SCRIPT] : []), ...(frame.scripts ?? [])];
   return html`<!doctype html>
-<html lang="en">
+<html lang="${language.locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${frame.title} · Gatehouse admin</title>
+<title>${frame.title} · ${t('console.titleSuffix')}</title>
 <link rel="stylesheet" href="/static/gatehouse.css">
 <link rel="stylesheet" href="/static/console.css">
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-${(frame.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
+${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 </head>
 <body class="console">
-<a class="skip-link" href="#content">Skip to content</a>
+<a class="skip-link" href="#content">${t('console.skipToContent')}</a>
 <header class="console-header">
-<p class="brand"><a href="/admin">Gatehouse admin</a></p>
-<nav aria-label="Admin console"><ul>
-${frame.nav.map((item) => html`<li><a href="${item.href}"${item.key === frame.current ? raw(' aria-current="page"') : ''}>${item.label}</a></li>`)}
+<p class="brand"><a href="/admin">${t('console.brand')}</a></p>
+<nav aria-label="${t('console.navLabel')}"><ul>
+${frame.nav.map((item) => html`<li><a href="${item.href}"${item.key === frame.current ? raw(' aria-current="page"') : ''}>${t(`console.nav.${item.key}`)}</a></li>`)}
 </ul></nav>
-<p class="whoami">Signed in as <strong id="console-user">${viewer.username}</strong> (<span id="console-role">${ROLE_LABELS[viewer.role]}</span>) · <a href="/account">Your account</a> · <a href="${AUTH_ROUTES.logout}">Sign out</a></p>
+<p class="whoami">${t('console.signedInAs', { username: html`<strong id="console-user">${viewer.username}</strong>`, role: html`<span id="console-role">${t(`console.role.${viewer.role}`)}</span>` })} · <a href="/account">${t('console.yourAccount')}</a> · <a href="${AUTH_ROUTES.logout}">${t('console.signOut')}</a></p>
 </header>
 <main id="content" class="console-main" tabindex="-1">
-${viewer.canWrite ? '' : html`<p class="readonly-banner" id="readonly-banner">Read-only access: you can see everything here and change nothing.</p>`}
-${flashMessage(frame.flash)}
+${viewer.canWrite ? '' : html`<p class="readonly-banner" id="readonly-banner">${t('console.readOnlyBanner')}</p>`}
+${flash}
 ${frame.body}
 </main>
+<footer class="page-footer console-footer">
+${languageSwitch(language, frame.languageReturn ?? language.returnTo)}
+</footer>
 </body>
 </html>
 `.value;

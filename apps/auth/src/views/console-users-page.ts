@@ -5,8 +5,9 @@
  * admins (`writeForm`, views/console-layout.ts); every destructive one leads to a confirmation page.
  */
 import { html, raw, type SafeHtml } from '@gatehouse/html';
-import { csrfField, writeForm, type ConsoleViewer } from './console-layout.ts';
-import { consoleDate } from './console-dashboard-page.ts';
+import type { PageLanguage } from '../i18n/page-language.ts';
+import { csrfField, errorCodeLine, writeForm, type ConsoleViewer } from './console-layout.ts';
+import { consoleTime } from './console-time.ts';
 
 export interface UserRowView {
   id: string;
@@ -28,28 +29,33 @@ export interface UserListModel {
   userHref(id: string): string;
 }
 
-const groupsText = (groups: readonly string[]) => (groups.length ? groups.join(', ') : 'none');
+const groupsText = (language: PageLanguage, groups: readonly string[]) => (groups.length ? groups.join(', ') : language.t('console.none'));
+
+const statusBadge = (language: PageLanguage, disabled: boolean): SafeHtml =>
+  disabled ? html`<span class="badge warn">${language.t('console.users.disabled')}</span>` : html`<span class="badge ok">${language.t('console.users.active')}</span>`;
 
 export function userListBody(model: UserListModel): SafeHtml {
-  return html`<h1>Users</h1>
+  const { language } = model.viewer;
+  const { t } = language;
+  return html`<h1>${t('console.nav.users')}</h1>
 <form method="get" action="/admin/users" class="search" role="search">
-<label for="user-search">Search by username or email</label>
+<label for="user-search">${t('console.users.searchLabel')}</label>
 <input id="user-search" name="q" value="${model.search}" maxlength="128" autocomplete="off" spellcheck="false">
-<button type="submit" id="user-search-submit">Search</button>
+<button type="submit" id="user-search-submit">${t('console.users.search')}</button>
 </form>
-${model.viewer.canWrite ? html`<p><a class="button" href="/admin/users/new" id="new-user">Create a user</a></p>` : ''}
+${model.viewer.canWrite ? html`<p><a class="button" href="/admin/users/new" id="new-user">${t('console.users.create')}</a></p>` : ''}
 ${
   model.users.length
-    ? html`<div class="table-wrap" role="region" aria-label="Users" tabindex="0"><table id="user-table"><caption class="visually-hidden">Users${model.search ? html` matching ${model.search}` : ''}</caption>
-<thead><tr><th scope="col">Username</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Groups</th><th scope="col">Status</th></tr></thead>
+    ? html`<div class="table-wrap" role="region" aria-label="${t('console.nav.users')}" tabindex="0"><table id="user-table"><caption class="visually-hidden">${model.search ? t('console.users.matching', { search: model.search }) : t('console.nav.users')}</caption>
+<thead><tr><th scope="col">${t('console.users.username')}</th><th scope="col">${t('console.users.name')}</th><th scope="col">${t('console.users.email')}</th><th scope="col">${t('console.users.groups')}</th><th scope="col">${t('console.users.status')}</th></tr></thead>
 <tbody>${model.users.map(
-        (u) => html`<tr><td><a href="${model.userHref(u.id)}">${u.username}</a></td><td>${u.name}</td><td>${u.email}</td><td>${groupsText(u.groups)}</td><td>${u.disabled ? html`<span class="badge warn">disabled</span>` : html`<span class="badge ok">active</span>`}</td></tr>`,
+        (u) => html`<tr><td><a href="${model.userHref(u.id)}">${u.username}</a></td><td>${u.name}</td><td>${u.email}</td><td>${groupsText(language, u.groups)}</td><td>${statusBadge(language, u.disabled)}</td></tr>`,
       )}</tbody></table></div>`
-    : html`<p id="user-table">${model.search ? 'No user matches this search.' : 'There are no users yet.'}</p>`
+    : html`<p id="user-table">${model.search ? t('console.users.noMatch') : t('console.users.noUsers')}</p>`
 }
-<nav class="pager" aria-label="Pages of users">
-${model.firstHref ? html`<a href="${model.firstHref}" id="first-page">First page</a>` : ''}
-${model.nextHref ? html`<a href="${model.nextHref}" id="next-page">Next page</a>` : ''}
+<nav class="pager" aria-label="${t('console.users.pages')}">
+${model.firstHref ? html`<a href="${model.firstHref}" id="first-page">${t('console.users.firstPage')}</a>` : ''}
+${model.nextHref ? html`<a href="${model.nextHref}" id="next-page">${t('console.users.nextPage')}</a>` : ''}
 </nav>`;
 }
 
@@ -88,81 +94,93 @@ export interface UserDetailModel {
 
 function statusSection(model: UserDetailModel): SafeHtml {
   const { user, viewer, base } = model;
-  return html`<section id="status" aria-labelledby="status-heading"><h2 id="status-heading">Status</h2>
+  const { language } = viewer;
+  const { t } = language;
+  return html`<section id="status" aria-labelledby="status-heading"><h2 id="status-heading">${t('console.users.status')}</h2>
 <dl class="profile">
-<dt>Account</dt><dd id="user-status">${user.disabledAt !== null ? html`<span class="badge warn">disabled</span> since ${consoleDate(user.disabledAt)}` : html`<span class="badge ok">active</span>`}</dd>
-<dt>Lockout</dt><dd id="user-lockout">${model.lockedUntil !== null ? html`<span class="badge warn">locked out</span> until ${consoleDate(model.lockedUntil)}` : 'not locked out'}</dd>
+<dt>${t('console.users.account')}</dt><dd id="user-status">${user.disabledAt !== null ? t('console.users.disabledSince', { badge: statusBadge(language, true), at: consoleTime(language, user.disabledAt) }) : statusBadge(language, false)}</dd>
+<dt>${t('console.users.lockout')}</dt><dd id="user-lockout">${model.lockedUntil !== null ? t('console.users.lockedUntil', { badge: html`<span class="badge warn">${t('console.users.lockedOut')}</span>`, at: consoleTime(language, model.lockedUntil) }) : t('console.users.notLockedOut')}</dd>
 </dl>
 <div class="actions">
-${user.disabledAt !== null ? writeForm(viewer, { action: `${base}/enable`, label: 'Enable', id: 'enable-user' }) : writeForm(viewer, { action: `${base}/disable`, label: 'Disable…', id: 'disable-user', danger: true, method: 'get' })}
-${writeForm(viewer, { action: `${base}/unlock`, label: 'Unlock', id: 'unlock-user' })}
-${user.disabledAt === null ? writeForm(viewer, { action: `${base}/reset-link`, label: 'Create a password-reset link', id: 'reset-link' }) : ''}
-${writeForm(viewer, { action: `${base}/remove`, label: 'Remove…', id: 'remove-user', danger: true, method: 'get' })}
+${user.disabledAt !== null ? writeForm(viewer, { action: `${base}/enable`, label: t('console.users.enable'), id: 'enable-user' }) : writeForm(viewer, { action: `${base}/disable`, label: t('console.users.disableStep'), id: 'disable-user', danger: true, method: 'get' })}
+${writeForm(viewer, { action: `${base}/unlock`, label: t('console.users.unlock'), id: 'unlock-user' })}
+${user.disabledAt === null ? writeForm(viewer, { action: `${base}/reset-link`, label: t('console.users.createResetLink'), id: 'reset-link' }) : ''}
+${writeForm(viewer, { action: `${base}/remove`, label: t('console.users.removeStep'), id: 'remove-user', danger: true, method: 'get' })}
 </div>
-<p class="muted">Unlock clears the failed sign-ins that lock this account's password and second-factor steps.</p></section>`;
+<p class="muted">${t('console.users.unlockHint')}</p></section>`;
 }
 
 function factorsSection(model: UserDetailModel): SafeHtml {
   const f = model.secondFactors;
-  return html`<section id="factors" aria-labelledby="factors-heading"><h2 id="factors-heading">Second factors</h2>
+  const { language } = model.viewer;
+  const { t } = language;
+  const used = (item: { createdAt: number; lastUsedAt: number | null }) => t('console.users.addedLastUsed', { added: consoleTime(language, item.createdAt), used: consoleTime(language, item.lastUsedAt) });
+  return html`<section id="factors" aria-labelledby="factors-heading"><h2 id="factors-heading">${t('console.users.secondFactors')}</h2>
 <dl class="profile">
-<dt>Authenticator app</dt><dd id="factor-totp">${f.totp ? 'set up' : 'not set up'}</dd>
-<dt>Recovery codes left</dt><dd id="factor-recovery">${String(f.recoveryCodesLeft)}</dd>
+<dt>${t('console.users.totp')}</dt><dd id="factor-totp">${f.totp ? t('console.users.setUp') : t('console.users.notSetUp')}</dd>
+<dt>${t('console.users.recoveryLeft')}</dt><dd id="factor-recovery">${String(f.recoveryCodesLeft)}</dd>
 </dl>
-<h3>Authenticator devices (${String(f.devices)})</h3>
-${model.devices.length ? html`<ul class="rows" id="device-list">${model.devices.map((d) => html`<li><strong>${d.name}</strong> <span class="muted">added ${consoleDate(d.createdAt)} · last used ${consoleDate(d.lastUsedAt)}</span></li>`)}</ul>` : html`<p id="device-list">No device.</p>`}
-<h3>Passkeys (${String(f.passkeys)})</h3>
-${model.passkeys.length ? html`<ul class="rows" id="passkey-list">${model.passkeys.map((p) => html`<li><strong>${p.name}</strong> <span class="muted">added ${consoleDate(p.createdAt)} · last used ${consoleDate(p.lastUsedAt)}</span></li>`)}</ul>` : html`<p id="passkey-list">No passkey.</p>`}
-${writeForm(model.viewer, { action: `${model.base}/second-factors/reset`, label: 'Reset second factors…', id: 'reset-factors', danger: true, method: 'get' })}</section>`;
+<h3>${t('console.users.devices', { n: f.devices })}</h3>
+${model.devices.length ? html`<ul class="rows" id="device-list">${model.devices.map((d) => html`<li><strong>${d.name}</strong> <span class="muted">${used(d)}</span></li>`)}</ul>` : html`<p id="device-list">${t('console.users.noDevice')}</p>`}
+<h3>${t('console.users.passkeys', { n: f.passkeys })}</h3>
+${model.passkeys.length ? html`<ul class="rows" id="passkey-list">${model.passkeys.map((p) => html`<li><strong>${p.name}</strong> <span class="muted">${used(p)}</span></li>`)}</ul>` : html`<p id="passkey-list">${t('console.users.noPasskey')}</p>`}
+${writeForm(model.viewer, { action: `${model.base}/second-factors/reset`, label: t('console.users.resetFactorsStep'), id: 'reset-factors', danger: true, method: 'get' })}</section>`;
 }
 
 function sessionsSection(model: UserDetailModel): SafeHtml {
-  return html`<section id="sessions" aria-labelledby="sessions-heading"><h2 id="sessions-heading">Sessions</h2>
+  const { language } = model.viewer;
+  const { t } = language;
+  return html`<section id="sessions" aria-labelledby="sessions-heading"><h2 id="sessions-heading">${t('console.users.sessions')}</h2>
 ${
   model.sessions.length
     ? html`<ul class="rows" id="session-list">${model.sessions.map(
-        (s) => html`<li><strong>${s.browser}</strong>${s.ip ? html` <span class="muted">from ${s.ip}</span>` : ''}<br><span class="muted">signed in ${consoleDate(s.signedInAt)} · last used ${consoleDate(s.lastUsedAt)}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></li>`,
+        (s) =>
+          html`<li><strong>${s.browser}</strong>${s.ip ? html` <span class="muted">${t('console.users.from', { ip: s.ip })}</span>` : ''}<br><span class="muted">${t('console.users.signedInLastUsed', { at: consoleTime(language, s.signedInAt), used: consoleTime(language, s.lastUsedAt) })}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></li>`,
       )}</ul>`
-    : html`<p id="session-list">No active session.</p>`
+    : html`<p id="session-list">${t('console.users.noSession')}</p>`
 }
-${model.sessions.length ? writeForm(model.viewer, { action: `${model.base}/sign-out`, label: 'Sign out everywhere…', id: 'sign-out-everywhere', danger: true, method: 'get' }) : ''}</section>`;
+${model.sessions.length ? writeForm(model.viewer, { action: `${model.base}/sign-out`, label: t('console.users.signOutStep'), id: 'sign-out-everywhere', danger: true, method: 'get' }) : ''}</section>`;
 }
 
 function grantsSection(model: UserDetailModel): SafeHtml {
-  return html`<section id="grants" aria-labelledby="grants-heading"><h2 id="grants-heading">Apps and grants</h2>
+  const { language } = model.viewer;
+  const { t } = language;
+  return html`<section id="grants" aria-labelledby="grants-heading"><h2 id="grants-heading">${t('console.users.grants')}</h2>
 ${
   model.grants.length
     ? html`<ul class="rows" id="grant-list">${model.grants.map(
-        (g) => html`<li data-client-id="${g.clientId}"><strong>${g.clientHref ? html`<a href="${g.clientHref}">${g.clientName}</a>` : g.clientName}</strong> <span class="muted">granted ${consoleDate(g.createdAt)}</span><br><span class="muted">${g.scopes.join(' ')}</span>
-${writeForm(model.viewer, { action: `${model.base}/grants/${g.id}/revoke`, label: 'Revoke…', danger: true, method: 'get', ariaLabel: `Revoke the grant of ${g.clientName}` })}</li>`,
+        (g) => html`<li data-client-id="${g.clientId}"><strong>${g.clientHref ? html`<a href="${g.clientHref}">${g.clientName}</a>` : g.clientName}</strong> <span class="muted">${t('console.users.granted', { at: consoleTime(language, g.createdAt) })}</span><br><span class="muted">${g.scopes.join(' ')}</span>
+${writeForm(model.viewer, { action: `${model.base}/grants/${g.id}/revoke`, label: t('console.users.revokeStep'), danger: true, method: 'get', ariaLabel: t('console.users.revokeLabel', { client: g.clientName }) })}</li>`,
       )}</ul>`
-    : html`<p id="grant-list">No app holds a grant of this user.</p>`
+    : html`<p id="grant-list">${t('console.users.noGrant')}</p>`
 }
-<h3>Allowed on the consent page</h3>
+<h3>${t('console.users.consents')}</h3>
 ${
   model.consents.length
     ? html`<ul class="rows" id="consent-list">${model.consents.map(
-        (c) => html`<li><strong>${c.clientHref ? html`<a href="${c.clientHref}">${c.clientName}</a>` : c.clientName}</strong> <span class="muted">allowed ${consoleDate(c.grantedAt)}</span><br><span class="muted">${c.scopes.join(' ')}</span></li>`,
+        (c) => html`<li><strong>${c.clientHref ? html`<a href="${c.clientHref}">${c.clientName}</a>` : c.clientName}</strong> <span class="muted">${t('console.users.allowed', { at: consoleTime(language, c.grantedAt) })}</span><br><span class="muted">${c.scopes.join(' ')}</span></li>`,
       )}</ul>`
-    : html`<p id="consent-list">The user has allowed no app on the consent page (first-party apps do not ask).</p>`
+    : html`<p id="consent-list">${t('console.users.noConsent')}</p>`
 }</section>`;
 }
 
 export function userDetailBody(model: UserDetailModel): SafeHtml {
   const { user } = model;
-  return html`<p><a href="/admin/users">All users</a></p>
+  const { language } = model.viewer;
+  const { t } = language;
+  return html`<p><a href="/admin/users">${t('console.users.all')}</a></p>
 <h1>${user.username}</h1>
-<section id="profile" aria-labelledby="profile-heading"><h2 id="profile-heading">Profile</h2>
+<section id="profile" aria-labelledby="profile-heading"><h2 id="profile-heading">${t('console.users.profile')}</h2>
 <dl class="profile">
-<dt>Username</dt><dd id="user-username">${user.username}</dd>
-<dt>Name</dt><dd id="user-name">${user.name}</dd>
-<dt>Email</dt><dd id="user-email">${user.email}</dd>
-<dt>Groups</dt><dd id="user-groups">${groupsText(user.groups)}</dd>
-<dt>Created</dt><dd>${consoleDate(user.createdAt)}</dd>
-<dt>Id</dt><dd><code>${user.id}</code></dd>
+<dt>${t('console.users.username')}</dt><dd id="user-username">${user.username}</dd>
+<dt>${t('console.users.name')}</dt><dd id="user-name">${user.name}</dd>
+<dt>${t('console.users.email')}</dt><dd id="user-email">${user.email}</dd>
+<dt>${t('console.users.groups')}</dt><dd id="user-groups">${groupsText(language, user.groups)}</dd>
+<dt>${t('console.users.created')}</dt><dd>${consoleTime(language, user.createdAt)}</dd>
+<dt>${t('console.users.id')}</dt><dd><code>${user.id}</code></dd>
 </dl>
-${model.viewer.canWrite ? html`<p><a href="${model.base}/edit" id="edit-user">Edit profile and groups</a></p>` : ''}
-<p><a href="${model.auditHref}" id="user-audit">Audit events of this user</a></p></section>
+${model.viewer.canWrite ? html`<p><a href="${model.base}/edit" id="edit-user">${t('console.users.edit')}</a></p>` : ''}
+<p><a href="${model.auditHref}" id="user-audit">${t('console.users.auditEvents')}</a></p></section>
 ${statusSection(model)}
 ${factorsSection(model)}
 ${sessionsSection(model)}
@@ -182,29 +200,33 @@ export interface UserFormModel {
 }
 
 export function userFormBody(model: UserFormModel): SafeHtml {
+  const { language } = model.viewer;
+  const { t } = language;
   return html`<h1>${model.heading}</h1>
-${model.error ? html`<div class="error" role="alert" id="form-error"><p>${model.error.message}</p><p class="muted">Error code: <code>${model.error.code}</code></p></div>` : ''}
+${model.error ? html`<div class="error" role="alert" id="form-error"><p>${model.error.message}</p>${errorCodeLine(language, model.error.code)}</div>` : ''}
 <form method="post" action="${model.action}" id="user-form">
 ${csrfField(model.viewer)}
-${model.withUsername ? html`<label for="username">Username</label>
+${model.withUsername ? html`<label for="username">${t('console.users.username')}</label>
 <input id="username" name="username" value="${model.values.username ?? ''}" maxlength="64" autocomplete="off" spellcheck="false" required>` : ''}
-<label for="name">Name</label>
+<label for="name">${t('console.users.name')}</label>
 <input id="name" name="name" value="${model.values.name}" maxlength="200" autocomplete="off" required>
-<label for="email">Email</label>
+<label for="email">${t('console.users.email')}</label>
 <input id="email" name="email" type="email" value="${model.values.email}" maxlength="254" autocomplete="off" required>
-<label for="groups">Groups</label>
+<label for="groups">${t('console.users.groups')}</label>
 <input id="groups" name="groups" value="${model.values.groups}" maxlength="1000" autocomplete="off" spellcheck="false" aria-describedby="groups-help">
-<p class="muted" id="groups-help">Separated by commas or spaces. <code>admins</code> may use this console; <code>auditors</code> may read it.</p>
-<div class="actions"><button type="submit" id="save-user">${model.submitLabel}</button><a class="button secondary" href="${model.cancelHref}">Cancel</a></div>
+<p class="muted" id="groups-help">${t('console.users.groupsHelp')}</p>
+<div class="actions"><button type="submit" id="save-user">${model.submitLabel}</button><a class="button secondary" href="${model.cancelHref}">${t('console.cancel')}</a></div>
 </form>`;
 }
 
 /** After creating a user or asking for a reset link: the one-time link, shown once. */
-export function resetLinkBody(model: { heading: string; intro: string; username: string; url: string; expiresAt: number; userHref: string }): SafeHtml {
+export function resetLinkBody(model: { language: PageLanguage; heading: string; intro: string; username: string; url: string; expiresAt: number; userHref: string }): SafeHtml {
+  const { language } = model;
+  const { t } = language;
   return html`<h1>${model.heading}</h1>
 <p class="notice" role="status" id="flash">${model.intro}</p>
-<p>Give this one-time link to <strong>${model.username}</strong>. It sets a new password, works once and expires at ${consoleDate(model.expiresAt)}. It is shown only now.</p>
-<p><label for="reset-link-url">Password-reset link</label>
+<p>${t('console.users.giveLink', { username: html`<strong>${model.username}</strong>`, at: consoleTime(language, model.expiresAt) })}</p>
+<p><label for="reset-link-url">${t('console.users.resetLink')}</label>
 <input id="reset-link-url" class="secret-link" value="${model.url}" readonly${raw(' spellcheck="false"')}></p>
-<p><a href="${model.userHref}" id="back-to-user">Go to the user's page</a></p>`;
+<p><a href="${model.userHref}" id="back-to-user">${t('console.users.toUser')}</a></p>`;
 }

@@ -7,7 +7,7 @@ import { AuthError } from '../../src/errors/auth-error.ts';
 
 // Every language has every key of the English catalogue, and nothing else; each message renders
 // to text without the missing-message marker.
-const SAMPLE = { n: 2, remaining: 3, others: 2, ip: '203.0.113.7', factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon', hours: 24, email: 'ada@example.org', time: '1:00', reason: 'Refused.' };
+const SAMPLE = { n: 2, sessions: 2, grants: 1, max: 64, label: 'Name', kid: 'k1', kids: 'k0', retired: '', items: 'a', removed: 'b', search: 'ada', groups: 'admins', field: 'name', method: 'none', grace: '1 h', at: 'today', added: 'today', used: 'never', badge: 'x', role: 'admin', adminGroup: 'admins', readOnlyGroup: 'auditors', admin: 'ada', account: 'ada', scopes: 'openid', remaining: 3, others: 2, ip: '203.0.113.7', factor: 'Passkey', user: 'ada', device: 'Phone', client: 'App', name: 'App', app: 'App', provider: 'Provider', id: 'req-1', wait: '5 s', username: 'ada', count: 3, minutes: 30, scope: 'openid', code: 'ABCD-EFGH', date: 'today', expires: 'soon', hours: 24, email: 'ada@example.org', time: '1:00', reason: 'Refused.' };
 
 describe('the authorization server catalogues', () => {
   it('German has exactly the English keys', () => {
@@ -27,7 +27,27 @@ describe('the authorization server catalogues', () => {
 
   it('German differs from English wherever the text is not a name', () => {
     const same = Object.keys(en).filter((key) => typeof en[key as keyof typeof en] === 'string' && en[key as keyof typeof en] === de[key as keyof typeof de]);
-    expect(same.sort()).toEqual(['account.name', 'account.section.apps', 'activate.code', 'authenticator.brand', 'authenticator.browser', 'authenticator.title', 'layout.brand', 'layout.titleSuffix']);
+    // The console's loanwords and names: Client, Logo, Name, Scope, Server, Status, Version.
+    expect(same.sort()).toEqual([
+      'account.name',
+      'account.section.apps',
+      'activate.code',
+      'authenticator.brand',
+      'authenticator.browser',
+      'authenticator.title',
+      'console.audit.client',
+      'console.clients.back',
+      'console.clients.logo',
+      'console.clients.name',
+      'console.dashboard.server',
+      'console.dashboard.version',
+      'console.nav.clients',
+      'console.scopes.scope',
+      'console.users.name',
+      'console.users.status',
+      'layout.brand',
+      'layout.titleSuffix',
+    ]);
   });
 
   it('an error shows its own message in English and the text of its code in German, with the wait of a 429', () => {

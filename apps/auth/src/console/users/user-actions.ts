@@ -10,9 +10,10 @@
  * - disable, remove, reset second factors, sign out everywhere and revoking a grant first show a
  *   confirmation page (GET) saying what they will do; the post does it;
  * - enable and unlock act at once; every success returns 303 to the user's page with a message
- *   saying what was done (console-flash.ts).
+ *   saying what was done (console-flash.ts), in the language of the post.
  */
 import type { Account } from '../../accounts/account-store.ts';
+import type { PageLanguage } from '../../i18n/page-language.ts';
 import { UserAdminError } from '../../admin/user-admin.ts';
 import { resetLinkBody, userFormBody } from '../../views/console-users-page.ts';
 import type { ConsoleActionRequest, ConsoleRoutes } from '../console-routes.ts';
@@ -26,41 +27,42 @@ const WRITE = { write: true };
 /** Groups as typed: separated by commas or white space, empty entries dropped. */
 export const parseGroups = (text: string): string[] => [...new Set(text.split(/[\s,]+/).filter(Boolean))];
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDeps): void {
   const account = (id: string): Promise<Account> => deps.users.byId(id);
 
   // --- create
   const blank = { username: '', name: '', email: '', groups: '' };
-  routes.page(`${USERS}/new`, async ({ viewer, render }) => {
-    render({ title: 'Create a user', body: userFormBody({ viewer, action: `${USERS}/new`, heading: 'Create a user', submitLabel: 'Create the user', values: blank, withUsername: true, cancelHref: USERS }) });
+  const createForm = (language: PageLanguage) => ({ action: `${USERS}/new`, heading: language.t('console.users.create'), submitLabel: language.t('console.users.createSubmit'), withUsername: true, cancelHref: USERS });
+  routes.page(`${USERS}/new`, async ({ viewer, language, render }) => {
+    const form = createForm(language);
+    render({ title: form.heading, body: userFormBody({ ...form, viewer, values: blank }) });
   }, WRITE);
   routes.action(
     `${USERS}/new`,
     async (request) => {
+      const { language } = request;
+      const { t } = language;
       const values = { username: request.optional('username', 64), name: request.optional('name', 200), email: request.optional('email', 254), groups: request.optional('groups', 1000) };
       try {
         const created = await deps.users.create(request.admin.actor, { username: values.username, name: values.name, email: values.email, groups: parseGroups(values.groups) });
         const link = await deps.issuePasswordReset(request.admin.actor, created.username);
         request.render({
-          title: 'User created',
-          body: resetLinkBody({ heading: 'User created', intro: `User ${created.username} was created.`, username: created.username, url: link.url, expiresAt: link.expiresAt, userHref: userUrl(created.id) }),
+          title: t('console.users.created.title'),
+          body: resetLinkBody({ language, heading: t('console.users.created.title'), intro: t('console.users.created.intro', { username: created.username }), username: created.username, url: link.url, expiresAt: link.expiresAt, userHref: userUrl(created.id) }),
         });
       } catch (error) {
-        showForm(request, error, { action: `${USERS}/new`, heading: 'Create a user', submitLabel: 'Create the user', values, withUsername: true, cancelHref: USERS });
+        showForm(request, error, { ...createForm(language), values });
       }
     },
     { back: () => `${USERS}/new` },
   );
 
   // --- edit
-  routes.page(`${USERS}/:id/edit`, async ({ params, viewer, render }) => {
+  const editForm = (language: PageLanguage, user: Account) => ({ action: `${userUrl(user.id)}/edit`, heading: language.t('console.users.editTitle', { username: user.username }), submitLabel: language.t('console.users.save'), withUsername: false, cancelHref: userUrl(user.id) });
+  routes.page(`${USERS}/:id/edit`, async ({ params, viewer, language, render }) => {
     const user = await account(params.id!);
-    render({
-      title: `Edit ${user.username}`,
-      body: userFormBody({ viewer, action: `${userUrl(user.id)}/edit`, heading: `Edit ${user.username}`, submitLabel: 'Save changes', values: { name: user.name, email: user.email, groups: user.groups.join(', ') }, withUsername: false, cancelHref: userUrl(user.id) }),
-    });
+    const form = editForm(language, user);
+    render({ title: form.heading, body: userFormBody({ ...form, viewer, values: { name: user.name, email: user.email, groups: user.groups.join(', ') } }) });
   }, WRITE);
   routes.action(`${USERS}/:id/edit`, async (request) => {
     const user = await account(request.params.id!);
@@ -68,24 +70,21 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
     try {
       await deps.users.update(request.admin.actor, user.username, { name: values.name, email: values.email, groups: parseGroups(values.groups) });
     } catch (error) {
-      showForm(request, error, { action: `${userUrl(user.id)}/edit`, heading: `Edit ${user.username}`, submitLabel: 'Save changes', values, withUsername: false, cancelHref: userUrl(user.id) });
+      showForm(request, error, { ...editForm(request.language, user), values });
       return;
     }
-    request.redirect(userUrl(user.id), { kind: 'notice', text: `The profile and groups of ${user.username} were saved.` });
+    request.redirect(userUrl(user.id), { kind: 'notice', text: request.language.t('console.users.flash.saved', { username: user.username }) });
   });
 
   // --- disable / enable / unlock
-  routes.page(`${USERS}/:id/disable`, async ({ params, confirm }) => {
+  routes.page(`${USERS}/:id/disable`, async ({ params, language: { t }, confirm }) => {
     const user = await account(params.id!);
-    confirm(`Disable ${user.username}`, {
-      heading: `Disable ${user.username}?`,
-      consequences: [
-        `${user.username} can no longer sign in, until an administrator enables the account again.`,
-        'Every session of the account ends now, and every app it signed in to is told (back-channel logout).',
-        "The account's grants, refresh tokens and access tokens stop working at once.",
-      ],
+    const username = user.username;
+    confirm(t('console.users.disable.title', { username }), {
+      heading: t('console.users.disable.heading', { username }),
+      consequences: [t('console.users.disable.noSignIn', { username }), t('console.users.disable.sessions'), t('console.users.disable.tokens')],
       action: `${userUrl(user.id)}/disable`,
-      submitLabel: `Disable ${user.username}`,
+      submitLabel: t('console.users.disable.title', { username }),
       cancelHref: userUrl(user.id),
       danger: true,
     });
@@ -93,34 +92,32 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
   routes.action(`${USERS}/:id/disable`, async (request) => {
     const user = await account(request.params.id!);
     const done = await deps.users.disable(request.admin.actor, user.username);
-    request.redirect(userUrl(user.id), { kind: 'notice', text: `${user.username} is disabled: ${plural(done.ended.sessions, 'session', 'sessions')} and ${plural(done.ended.grants, 'grant', 'grants')} ended.` });
+    request.redirect(userUrl(user.id), { kind: 'notice', text: request.language.t('console.users.flash.disabled', { username: user.username, sessions: done.ended.sessions, grants: done.ended.grants }) });
   });
   routes.action(`${USERS}/:id/enable`, async (request) => {
     const user = await account(request.params.id!);
     await deps.users.enable(request.admin.actor, user.username);
-    request.redirect(userUrl(user.id), { kind: 'notice', text: `${user.username} is enabled and may sign in again.` });
+    request.redirect(userUrl(user.id), { kind: 'notice', text: request.language.t('console.users.flash.enabled', { username: user.username }) });
   });
   routes.action(`${USERS}/:id/unlock`, async (request) => {
     const user = await account(request.params.id!);
     const { cleared } = await deps.users.unlock(request.admin.actor, user.username);
+    const { t } = request.language;
     request.redirect(userUrl(user.id), {
       kind: 'notice',
-      text: cleared > 0 ? `${user.username} is unlocked: ${plural(cleared, 'recorded failure was', 'recorded failures were')} cleared.` : `${user.username} had no recorded failures to clear; the account is not locked.`,
+      text: cleared > 0 ? t('console.users.flash.unlocked', { username: user.username, n: cleared }) : t('console.users.flash.notLocked', { username: user.username }),
     });
   });
 
   // --- second factors
-  routes.page(`${USERS}/:id/second-factors/reset`, async ({ params, confirm }) => {
+  routes.page(`${USERS}/:id/second-factors/reset`, async ({ params, language: { t }, confirm }) => {
     const user = await account(params.id!);
-    confirm(`Reset the second factors of ${user.username}`, {
-      heading: `Reset the second factors of ${user.username}?`,
-      consequences: [
-        'Removes the authenticator app (TOTP), every authenticator device, every passkey and every recovery code of the account.',
-        `${user.username} sets up a second factor again at the next sign-in.`,
-        'Every session, grant and refresh token of the account ends now.',
-      ],
+    const username = user.username;
+    confirm(t('console.users.resetFactors.title', { username }), {
+      heading: t('console.users.resetFactors.heading', { username }),
+      consequences: [t('console.users.resetFactors.removes'), t('console.users.resetFactors.again', { username }), t('console.users.resetFactors.ends')],
       action: `${userUrl(user.id)}/second-factors/reset`,
-      submitLabel: 'Reset second factors',
+      submitLabel: t('console.users.resetFactors.submit'),
       cancelHref: userUrl(user.id),
       danger: true,
     });
@@ -128,25 +125,28 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
   routes.action(`${USERS}/:id/second-factors/reset`, async (request) => {
     const user = await account(request.params.id!);
     const done = await deps.users.resetSecondFactors(request.admin.actor, user.username);
-    const removed = [done.totp ? 'the authenticator app' : '', done.devices ? plural(done.devices, 'device', 'devices') : '', done.passkeys ? plural(done.passkeys, 'passkey', 'passkeys') : '', done.recoveryCodes ? plural(done.recoveryCodes, 'recovery code', 'recovery codes') : ''].filter(Boolean);
+    const { t } = request.language;
+    const removed = [
+      done.totp ? t('console.users.removed.totp') : '',
+      done.devices ? t('console.users.removed.devices', { n: done.devices }) : '',
+      done.passkeys ? t('console.users.removed.passkeys', { n: done.passkeys }) : '',
+      done.recoveryCodes ? t('console.users.removed.recoveryCodes', { n: done.recoveryCodes }) : '',
+    ].filter(Boolean);
     request.redirect(userUrl(user.id), {
       kind: 'notice',
-      text: `The second factors of ${user.username} were reset (${removed.length ? `removed ${removed.join(', ')}` : 'none was set up'}); ${plural(done.sessions, 'session', 'sessions')} ended.`,
+      text: t('console.users.flash.factorsReset', { username: user.username, removed: removed.length ? t('console.users.removed.list', { items: removed.join(', ') }) : t('console.users.removed.none'), sessions: done.sessions }),
     });
   });
 
   // --- sessions and grants
-  routes.page(`${USERS}/:id/sign-out`, async ({ params, confirm }) => {
+  routes.page(`${USERS}/:id/sign-out`, async ({ params, language: { t }, confirm }) => {
     const user = await account(params.id!);
-    confirm(`Sign ${user.username} out everywhere`, {
-      heading: `Sign ${user.username} out everywhere?`,
-      consequences: [
-        'Ends every session of the account in every browser; the apps it signed in to are told (back-channel logout).',
-        "Ends the account's grants: refresh tokens stop working and access tokens are revoked.",
-        `${user.username} can sign in again.`,
-      ],
+    const username = user.username;
+    confirm(t('console.users.signOut.title', { username }), {
+      heading: t('console.users.signOut.heading', { username }),
+      consequences: [t('console.users.signOut.sessions'), t('console.users.signOut.grants'), t('console.users.signOut.again', { username })],
       action: `${userUrl(user.id)}/sign-out`,
-      submitLabel: 'Sign out everywhere',
+      submitLabel: t('console.users.signOut.submit'),
       cancelHref: userUrl(user.id),
       danger: true,
     });
@@ -154,18 +154,18 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
   routes.action(`${USERS}/:id/sign-out`, async (request) => {
     const user = await account(request.params.id!);
     const done = await deps.users.signOutEverywhere(request.admin.actor, user.username);
-    request.redirect(`${userUrl(user.id)}#sessions`, { kind: 'notice', text: `${user.username} was signed out everywhere: ${plural(done.sessions, 'session', 'sessions')} and ${plural(done.grants, 'grant', 'grants')} ended.` });
+    request.redirect(`${userUrl(user.id)}#sessions`, { kind: 'notice', text: request.language.t('console.users.flash.signedOut', { username: user.username, sessions: done.sessions, grants: done.grants }) });
   });
-  routes.page(`${USERS}/:id/grants/:grantId/revoke`, async ({ params, confirm }) => {
+  routes.page(`${USERS}/:id/grants/:grantId/revoke`, async ({ params, language: { t }, confirm }) => {
     const user = await account(params.id!);
     const { grants } = await deps.users.listGrants(user.username);
     const grant = grants.find((g) => g.id === params.grantId);
     if (!grant) throw missingGrant(user, params.grantId!);
-    confirm(`Revoke a grant of ${user.username}`, {
-      heading: `Revoke the grant of ${grant.clientId}?`,
-      consequences: [`The app ${grant.clientId} loses the access ${user.username} gave it: its refresh tokens stop working and its access tokens are revoked.`, 'The app asks for consent again at its next sign-in.'],
+    confirm(t('console.users.revoke.title', { username: user.username }), {
+      heading: t('console.users.revoke.heading', { client: grant.clientId }),
+      consequences: [t('console.users.revoke.loses', { client: grant.clientId, username: user.username }), t('console.users.revoke.again')],
       action: `${userUrl(user.id)}/grants/${encodeURIComponent(grant.id)}/revoke`,
-      submitLabel: 'Revoke the grant',
+      submitLabel: t('console.users.revoke.submit'),
       cancelHref: `${userUrl(user.id)}#grants`,
       danger: true,
     });
@@ -175,23 +175,20 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
     async (request) => {
       const user = await account(request.params.id!);
       await deps.users.revokeGrant(request.admin.actor, user.username, request.params.grantId!);
-      request.redirect(`${userUrl(user.id)}#grants`, { kind: 'notice', text: `The grant was revoked; the app's tokens for ${user.username} stop working.` });
+      request.redirect(`${userUrl(user.id)}#grants`, { kind: 'notice', text: request.language.t('console.users.flash.revoked', { username: user.username }) });
     },
     { back: (params) => `${userUrl(params.id!)}#grants` },
   );
 
   // --- remove
-  routes.page(`${USERS}/:id/remove`, async ({ params, confirm }) => {
+  routes.page(`${USERS}/:id/remove`, async ({ params, language: { t }, confirm }) => {
     const user = await account(params.id!);
-    confirm(`Remove ${user.username}`, {
-      heading: `Remove ${user.username}?`,
-      consequences: [
-        `Deletes the account ${user.username} with its second factors, devices, passkeys and recovery codes; this cannot be undone.`,
-        'Every session, grant and token of the account ends now, and every app it signed in to is told (back-channel logout).',
-        'Its audit events stay in the audit trail.',
-      ],
+    const username = user.username;
+    confirm(t('console.users.remove.title', { username }), {
+      heading: t('console.users.remove.heading', { username }),
+      consequences: [t('console.users.remove.deletes', { username }), t('console.users.remove.ends'), t('console.users.remove.audit')],
       action: `${userUrl(user.id)}/remove`,
-      submitLabel: `Remove ${user.username}`,
+      submitLabel: t('console.users.remove.title', { username }),
       cancelHref: userUrl(user.id),
       danger: true,
     });
@@ -199,23 +196,25 @@ export function registerUserActions(routes: ConsoleRoutes, deps: UsersSectionDep
   routes.action(`${USERS}/:id/remove`, async (request) => {
     const user = await account(request.params.id!);
     const done = await deps.users.remove(request.admin.actor, user.username);
-    request.redirect(USERS, { kind: 'notice', text: `${user.username} was removed: ${plural(done.sessions, 'session', 'sessions')} and ${plural(done.grants, 'grant', 'grants')} ended.` });
+    request.redirect(USERS, { kind: 'notice', text: request.language.t('console.users.flash.removed', { username: user.username, sessions: done.sessions, grants: done.grants }) });
   });
 
   // --- password-reset link
   routes.action(`${USERS}/:id/reset-link`, async (request) => {
     const user = await account(request.params.id!);
     const link = await deps.issuePasswordReset(request.admin.actor, user.username);
+    const { language } = request;
+    const heading = language.t('console.users.resetLink');
     request.render({
-      title: 'Password-reset link',
-      body: resetLinkBody({ heading: 'Password-reset link', intro: `A new password-reset link for ${user.username} was created; any earlier link stops working.`, username: user.username, url: link.url, expiresAt: link.expiresAt, userHref: userUrl(user.id) }),
+      title: heading,
+      body: resetLinkBody({ language, heading, intro: language.t('console.users.resetLinkIntro', { username: user.username }), username: user.username, url: link.url, expiresAt: link.expiresAt, userHref: userUrl(user.id) }),
     });
   });
 
   const missingGrant = (user: Account, grantId: string) => new UserAdminError('unknown_grant', `user "${user.username}" has no grant ${grantId}`);
 
   function showForm(request: ConsoleActionRequest, error: unknown, form: Omit<Parameters<typeof userFormBody>[0], 'viewer' | 'error'>): void {
-    const refusal = consoleRefusal(error);
+    const refusal = consoleRefusal(error, request.language);
     if (!refusal) throw error;
     request.render({ title: form.heading, status: refusal.status, body: userFormBody({ ...form, viewer: request.viewer, error: { message: refusal.message, code: refusal.code } }) });
   }

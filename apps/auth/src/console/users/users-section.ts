@@ -10,6 +10,7 @@
  * - the user's audit events are the audit trail filtered by the account id (auditTrailUrl `account`).
  */
 import type { Account } from '../../accounts/account-store.ts';
+import type { PageLanguage } from '../../i18n/page-language.ts';
 import { ACCOUNT_CLIENT_ID } from '../../clients/account-client.ts';
 import { userDetailBody, userListBody, type UserGrantView, type UserRowView } from '../../views/console-users-page.ts';
 import type { ConsoleSection } from '../console-routes.ts';
@@ -33,12 +34,12 @@ export const rowOf = (account: Account): UserRowView => ({
 const queryString = (value: unknown, max: number): string => (typeof value === 'string' ? value.trim().slice(0, max) : '');
 
 /** The names of the clients a user's grants and sessions name, by id (the account page's client is built in). */
-async function clientNames(deps: UsersSectionDeps, clientIds: Iterable<string>): Promise<Map<string, { name: string; known: boolean }>> {
+async function clientNames(deps: UsersSectionDeps, language: PageLanguage, clientIds: Iterable<string>): Promise<Map<string, { name: string; known: boolean }>> {
   const names = new Map<string, { name: string; known: boolean }>();
   for (const clientId of clientIds) {
     if (names.has(clientId)) continue;
     if (clientId === ACCOUNT_CLIENT_ID) {
-      names.set(clientId, { name: 'Gatehouse account page and admin console', known: false });
+      names.set(clientId, { name: language.t('console.users.accountClient'), known: false });
       continue;
     }
     try {
@@ -52,9 +53,9 @@ async function clientNames(deps: UsersSectionDeps, clientIds: Iterable<string>):
 }
 
 export const usersSection: ConsoleSection<UsersSectionDeps> = {
-  nav: { key: 'users', href: USERS_PATH, label: 'Users' },
+  nav: { key: 'users', href: USERS_PATH },
   register(routes, deps) {
-    routes.page(USERS_PATH, async ({ ctx, viewer, render }) => {
+    routes.page(USERS_PATH, async ({ ctx, viewer, language, render }) => {
       const search = queryString(ctx.query.q, 128);
       const after = queryString(ctx.query.after, 512);
       const page = await deps.users.list({ ...(search ? { search } : {}), ...(after ? { after } : {}), limit: USERS_PAGE_SIZE });
@@ -63,7 +64,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
         return `${USERS_PATH}${query ? `?${query}` : ''}`;
       };
       render({
-        title: 'Users',
+        title: language.t('console.nav.users'),
         body: userListBody({
           viewer,
           search,
@@ -78,7 +79,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
     // Before /users/:id, which would take `new` for an id.
     registerUserActions(routes, deps);
 
-    routes.page(`${USERS_PATH}/:id`, async ({ params, viewer, render }) => {
+    routes.page(`${USERS_PATH}/:id`, async ({ params, viewer, language, render }) => {
       const { account, secondFactors } = await deps.users.get(params.id!);
       const [lockedUntil, { sessions }, { grants }, devices, passkeys, consents] = await Promise.all([
         deps.users.lockedUntil(account.username),
@@ -89,7 +90,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
         deps.consents.listByAccount(account.id),
       ]);
       const meta = new Map((await deps.sessionMeta.find(sessions.flatMap((s) => (s.uid ? [s.uid] : [])))).map((m) => [m.sessionUid, m]));
-      const names = await clientNames(deps, [...grants.map((g) => g.clientId), ...consents.map((c) => c.clientId), ...sessions.flatMap((s) => s.clients.map((c) => c.clientId))]);
+      const names = await clientNames(deps, language, [...grants.map((g) => g.clientId), ...consents.map((c) => c.clientId), ...sessions.flatMap((s) => s.clients.map((c) => c.clientId))]);
       const grantViews: UserGrantView[] = grants.map((g) => ({
         id: g.id,
         clientId: g.clientId,
@@ -108,7 +109,7 @@ export const usersSection: ConsoleSection<UsersSectionDeps> = {
           sessions: sessions.map((s) => {
             const seen = s.uid ? meta.get(s.uid) : undefined;
             return {
-              browser: seen?.browser ?? 'Unknown browser',
+              browser: seen?.browser ?? language.t('console.users.unknownBrowser'),
               ip: seen?.ip ?? null,
               signedInAt: s.signedInAt,
               lastUsedAt: seen ? Math.max(seen.lastUsedAt, s.lastUsedAt ?? 0) : s.lastUsedAt,
