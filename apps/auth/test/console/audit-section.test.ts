@@ -5,6 +5,7 @@
  * shown above the form. A read-only auditor reads it too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDateTime } from '@gatehouse/html/i18n';
 import { TEST_ENGINES } from '@gatehouse/db/testing';
 import type { AuditRecord } from '../../src/audit/audit-event-store.ts';
 import { startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
@@ -54,7 +55,7 @@ describe.each(TEST_ENGINES)('admin console audit trail on %s', (engine) => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('<a href="/admin/audit" aria-current="page">Audit trail</a>');
     expect(rowsOf(page.text)).toEqual(['token.issued', 'token.issued', 'token.issued']);
-    expect(page.text).toContain('<td>2026-11-21 04:00 UTC</td>');
+    expect(page.text).toContain(`<td><time datetime="2026-11-21T04:00:00.000Z" data-local="datetime">${formatDateTime(Date.parse('2026-11-21T04:00:00Z'), 'en')}</time></td>`);
     expect(page.text).toContain('<input id="filter-user" name="user" value="alice-audit"');
     expect(page.text).toContain('<input id="filter-since" name="since" value="2026-11-21T00:00:00Z"');
     expect(page.text).toContain(`<td><a href="/admin/users/${aliceId}">alice-audit</a></td>`);
