@@ -155,7 +155,8 @@ describe('issue 33, the admin console: clients', () => {
     await enter();
     const rotated = (await text('#client-secret'))!;
     expect(rotated).not.toBe(secret);
-    expect(await text('#previous-expires')).toMatch(/^The replaced secret keeps working until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/);
+    // The time in the browser's zone and language (local-time.js), not the server's UTC.
+    expect(await text('#previous-expires')).toMatch(/^The replaced secret keeps working until [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M\.$/);
 
     await page.goto(`${stack.authUrl}/admin/clients/console-app`);
     await tabTo(page, '#remove-client');
