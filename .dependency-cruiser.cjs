@@ -28,7 +28,8 @@
  *    development outbox, whose page renders a view);
  *    auth-stores.ts (the stores' types, for the handlers);
  * 4. features: passkeys (ceremonies and their stores), admin, secrets, oidc (the protocol), federation
- *    (upstream identity providers: their registry and the sign-in with them);
+ *    (upstream identity providers: their registry and the sign-in with them); logout (what a
+ *    sign-out leaves for its pages, and "Sign out everywhere" from them);
  *    services.ts (the composed stores); interactions, cli, dev; account, authenticator, console
  *    (the admin console, on admin/'s services);
  * 5. composition: app.ts, server.ts, main.ts.
@@ -36,7 +37,7 @@
  * wherever it lives.
  */
 const AUTH = '^apps/auth/src/';
-const FEATURES = '(account|admin|authenticator|console|interactions|passkeys|cli|dev|secrets|oidc|federation)';
+const FEATURES = '(account|admin|authenticator|console|interactions|passkeys|cli|dev|secrets|oidc|federation|logout)';
 const COMPOSITION = `${AUTH}(app|services|server|main)\\.ts`;
 const LOWER = '(errors|crypto|storage|config|logging|metrics|http|views|i18n|health|accounts|audit|clients|consent|devices|keys|mfa|policy|push|recovery|regulation|revocation|sessions|mail)';
 

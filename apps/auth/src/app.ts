@@ -16,11 +16,12 @@
  * (audit/auditor.ts) writes the log line and hands the event to the audit sink (audit/audit-sink.ts).
  * Gatehouse's Koa app is in front of the mounted provider (its `callback()`, swapped on a key
  * rotation). Its order: request metrics → /healthz, /readyz → every path whose first segment is
- * not one of the own routes' goes to the current provider → the shared plumbing (http/plumbing.ts:
+ * not one of the own routes', nor one of their exact paths, goes to the current provider → the shared plumbing (http/plumbing.ts:
  * public origin → request id → request scope → access log → security headers → error handler) →
  * unrouted answers (404/405 in contract shape) → the own routes (http/route-group.ts): admin API
  * (/admin/v1, admin/http/) → admin console (/admin, console/) → static files → authenticator routes → passkey device routes →
- * account routes → the language switch (http/language-switch.ts). None of these needs oidc-provider's request context (the SSO session is read
+ * account routes → the language switch (http/language-switch.ts) → "Sign out everywhere"
+ * (logout/sign-out-everywhere.ts, by its one path under /oauth2/v1/logout). None of these needs oidc-provider's request context (the SSO session is read
  * with Session.get from the request).
  * The provider's own middleware (build()): the same plumbing → pending adapter writes
  * (oidc/pending-writes.ts) → session use (account/session-use.ts) → unrouted answers → Okta's
@@ -49,7 +50,6 @@ import { KEY_CHECK_INTERVAL_MS, keyPolicy } from './keys/key-policy.ts';
 import { checkSealedSecrets } from './secrets/sealed-survey.ts';
 import { BUILT_IN_RESPONSE_TYPES, createProvider } from './oidc/provider.ts';
 import { logoutLanding } from './oidc/logout-landing.ts';
-import { signOutEverywhere } from './oidc/sign-out-everywhere.ts';
 import { commitPendingWrites } from './oidc/pending-writes.ts';
 import { wireContract } from './oidc/wire-contract.ts';
 import { discoveryScopes } from './oidc/discovery-scopes.ts';
@@ -83,7 +83,7 @@ import { oktaKeysAlias } from './oidc/okta-keys-alias.ts';
 import { ADMIN_SCOPES } from './policy/admin-scopes.ts';
 import { createAdminApi } from './admin/http/admin-api.ts';
 import { ADMIN_BASE } from './admin/http/admin-router.ts';
-import { firstSegment, routeGroup, servedSegments, type RouteGroupPart } from './http/route-group.ts';
+import { firstSegment, routeGroup, servedPaths, servedSegments, type RouteGroupPart } from './http/route-group.ts';
 import { issuePasswordReset } from './admin/password-reset.ts';
 import { createUserAdmin } from './admin/user-admin.ts';
 import { createKeyAdmin } from './admin/key-admin.ts';
@@ -112,6 +112,7 @@ import { createMailer } from './mail/create-mailer.ts';
 import { OUTBOX_PATH, outboxRoutes } from './mail/outbox-page.ts';
 import { languageSwitchRoutes } from './http/language-switch.ts';
 import { LANGUAGE_PATH } from './i18n/locales.ts';
+import { SIGN_OUT_EVERYWHERE_PATH, signOutEverywhereRoutes } from './logout/sign-out-everywhere.ts';
 import type { DevOutbox } from './mail/dev-outbox.ts';
 
 export { KEY_CHECK_INTERVAL_MS };
@@ -267,11 +268,14 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     passkeyDeviceRoutes(handlerServices),
     accountRoutes(handlerServices),
     languageSwitchRoutes(handlerServices),
+    // "Sign out everywhere" after a sign-out: one path inside the provider's /oauth2/v1/logout.
+    { exact: signOutEverywhereRoutes(handlerServices) },
     // The development outbox's page exists only with the outbox (never in production).
     ...(mailer?.kind === 'outbox' ? [outboxRoutes(mailer as DevOutbox)] : []),
   ];
   const ownSegments = servedSegments(ownRoutes);
   if (ownSegments === undefined) throw new Error('an own route of the app does not name its first path segment');
+  const ownPaths = servedPaths(ownRoutes);
   // The sign-in pages, entered only by their paths (http/route-group.ts); the OAuth endpoints skip them.
   const signInParts = [interactionRoutes(handlerServices), passkeySignInRoutes(handlerServices)];
   const signInRoutes = routeGroup(signInParts);
@@ -307,9 +311,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(discoveryScopes([...config.api.scopes, ...ADMIN_SCOPES]));
     provider.use(discoveryUnadvertised({ responseTypes: BUILT_IN_RESPONSE_TYPES, claims: ['sid'] }));
     provider.use(formPostWithoutInlineScript);
-    // After RP-initiated logout: where the browser lands, and "Sign out everywhere" from there.
-    provider.use(logoutLanding({ issuer: config.issuer, userSessions: services.userSessions, clock }));
-    provider.use(signOutEverywhere({ ...handlerServices, config }));
+    // After RP-initiated logout: where the browser lands (its "Sign out everywhere" is an own route).
+    provider.use(logoutLanding({ issuer: config.issuer, cookieKeys: config.cookieKeys, userSessions: services.userSessions, clock }));
     provider.use(deviceGrantAnswers({ store: services.regulationStore, clock }));
     provider.use(userCodeRegulation({ regulator: services.regulator, audit }));
     provider.use(deviceSessionGuard(provider));
@@ -359,6 +362,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     Object.values(PASSKEY_PATHS),
     ACCOUNT_ROUTES,
     [LANGUAGE_PATH],
+    [SIGN_OUT_EVERYWHERE_PATH],
     [OUTBOX_PATH],
     ADMIN_ROUTE_PATTERNS,
     adminConsole.paths,
@@ -404,10 +408,11 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     ],
     clock,
   );
-  // Every request whose first path segment is not one of Gatehouse's own routes' goes to the
-  // current provider, which has its own copy of the plumbing; the rest is answered here.
+  // Every request whose first path segment is not one of Gatehouse's own routes', nor one of their
+  // exact paths, goes to the current provider, which has its own copy of the plumbing; the rest
+  // is answered here.
   app.use(async (ctx, next) => {
-    if (ownSegments.has(firstSegment(ctx.path))) return next();
+    if (ownSegments.has(firstSegment(ctx.path)) || ownPaths.has(ctx.path.toLowerCase())) return next();
     ctx.respond = false;
     await current.handler(ctx.req, ctx.res);
   });

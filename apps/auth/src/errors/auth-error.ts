@@ -61,7 +61,7 @@ export type AuthErrorCode =
   | 'passkey_required'
   | 'push_not_approved'
   | 'password_recovery_unavailable'
-  // "Sign out everywhere" after a sign-out (oidc/sign-out-everywhere.ts).
+  // "Sign out everywhere" after a sign-out (logout/sign-out-everywhere.ts).
   | 'sign_out_expired'
   | FederatedErrorCode;
 

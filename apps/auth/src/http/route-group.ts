@@ -5,8 +5,11 @@
  * Rules:
  * - each part names the first path segments it serves: a router's are read from its routes when
  *   the group is built; a plain middleware (the admin API) names its own;
+ * - a router given as `exact` serves only the literal paths of its routes, inside a first segment
+ *   that oidc-provider serves (POST /oauth2/v1/logout/everywhere beside the provider's
+ *   /oauth2/v1/logout): `servedPaths` names them, and the group is entered by those paths alone;
  * - a request whose first segment (compared without case, as @koa/router does by default) is
- *   none of them goes straight on to the next middleware (oidc-provider's endpoints, after the
+ *   none of them, and whose path is none of the exact paths (compared the same way), goes straight on to the next middleware (oidc-provider's endpoints, after the
  *   sign-in pages), untouched: no router of the group
  *   could have matched it, so none would have answered, set `Allow` or changed anything;
  * - a router with a route whose first segment is a parameter, a pattern or empty could match any
@@ -27,9 +30,15 @@ export interface SegmentRoutes {
   readonly segments: readonly string[];
 }
 
-export type RouteGroupPart = Router | SegmentRoutes;
+/** A router whose routes are literal paths inside a first segment that oidc-provider serves. */
+export interface ExactRoutes {
+  readonly exact: Router;
+}
+
+export type RouteGroupPart = Router | SegmentRoutes | ExactRoutes;
 
 const isRouter = (part: RouteGroupPart): part is Router => 'stack' in part && 'routes' in part;
+const isExact = (part: RouteGroupPart): part is ExactRoutes => 'exact' in part;
 
 /** The first segment of a path, lower-cased: `/Admin/v1/users` → `admin`. */
 export function firstSegment(path: string): string {
@@ -57,6 +66,7 @@ function routerSegments(router: Router): string[] | undefined {
 export function servedSegments(parts: readonly RouteGroupPart[]): ReadonlySet<string> | undefined {
   const segments = new Set<string>();
   for (const part of parts) {
+    if (isExact(part)) continue;
     const served = isRouter(part) ? routerSegments(part) : part.segments.map((segment) => segment.toLowerCase());
     if (served === undefined) return undefined;
     for (const segment of served) segments.add(segment);
@@ -64,13 +74,32 @@ export function servedSegments(parts: readonly RouteGroupPart[]): ReadonlySet<st
   return segments;
 }
 
+/**
+ * The paths of the parts given as `exact`, lower-cased; a route of theirs that is not a literal
+ * path (a parameter, a pattern) is refused when the group is built.
+ */
+export function servedPaths(parts: readonly RouteGroupPart[]): ReadonlySet<string> {
+  const paths = new Set<string>();
+  for (const part of parts) {
+    if (!isExact(part)) continue;
+    for (const layer of part.exact.stack) {
+      if (typeof layer.path !== 'string' || !/^(\/[a-z0-9._~-]+)+$/i.test(layer.path)) throw new Error(`an exact route must be a literal path: ${String(layer.path)}`);
+      paths.add(layer.path.toLowerCase());
+    }
+  }
+  return paths;
+}
+
 export function routeGroup(parts: readonly RouteGroupPart[]): Middleware {
+  const routerChain = (router: Router) => [router.routes() as unknown as Middleware, router.allowedMethods() as unknown as Middleware];
   const chain: Middleware[] = [];
   for (const part of parts) {
-    if (isRouter(part)) chain.push(part.routes() as unknown as Middleware, part.allowedMethods() as unknown as Middleware);
+    if (isExact(part)) chain.push(...routerChain(part.exact));
+    else if (isRouter(part)) chain.push(...routerChain(part));
     else chain.push(part.middleware);
   }
   const segments = servedSegments(parts);
+  const paths = servedPaths(parts);
   const run = (ctx: Context, next: Next): Promise<unknown> => {
     const step = (index: number): Promise<unknown> => {
       const middleware = chain[index];
@@ -80,7 +109,7 @@ export function routeGroup(parts: readonly RouteGroupPart[]): Middleware {
     return step(0);
   };
   return async function appRoutes(ctx: Context, next: Next): Promise<void> {
-    if (segments === undefined || segments.has(firstSegment(ctx.path))) await run(ctx, next);
+    if (segments === undefined || segments.has(firstSegment(ctx.path)) || paths.has(ctx.path.toLowerCase())) await run(ctx, next);
     else await next();
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Where RP-initiated logout's confirm step (POST /oauth2/v1/logout/confirm) lands the browser,
- * and what it remembers for that page (signed-out-record.ts). Rules:
+ * and what it remembers for that page (logout/signed-out-record.ts). Rules:
  * - after a sign-out that ended a session of an account, the record names the apps back-channel
  *   logout told (the account page's own client left out), the app that asked and its
  *   post-logout redirect (state included, exactly as oidc-provider built it), and the account
@@ -17,10 +17,12 @@ import { AUTH_ROUTES } from '@gatehouse/contracts';
 import type { UserSessionStore } from '../sessions/user-sessions.ts';
 import type { NotifiedClient } from '../sessions/backchannel-logout.ts';
 import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
-import { newNonce, writeSignedOutRecord, SIGNED_OUT_RECORD_MS, type SignedOutRecord } from './signed-out-record.ts';
+import { newNonce, writeSignedOutRecord, SIGNED_OUT_RECORD_MS, type SignedOutRecord } from '../logout/signed-out-record.ts';
 
 export interface LogoutLandingDeps {
   issuer: string;
+  /** The cookie keys, which sign the record. */
+  cookieKeys: readonly string[];
   userSessions: Pick<UserSessionStore, 'list'>;
   clock: () => number;
 }
@@ -49,7 +51,7 @@ export function logoutLanding(deps: LogoutLandingDeps) {
     };
     const otherApps = told.filter((client) => client.clientId !== asking?.clientId).length;
     if (toApp && otherApps === 0 && others === 0) return;
-    writeSignedOutRecord(ctx, record, now);
+    writeSignedOutRecord(ctx, deps.cookieKeys, record, now);
     if (toApp) ctx.redirect(successUrl.href);
   };
 }

@@ -15,9 +15,9 @@
  *   Gatehouse itself and is not listed), which the sign-out ends too;
  * - after the sign-out, the success page (where logout-landing.ts lands the browser) lists the
  *   apps that back-channel logout told (backchannel-logout.ts), those that did not confirm apart,
- *   leads back to the app that asked, and offers "Sign out everywhere" (sign-out-everywhere.ts)
+ *   leads back to the app that asked, and offers "Sign out everywhere" (logout/sign-out-everywhere.ts)
  *   while the account has other live sessions; what it shows travels in the signed cookie of
- *   signed-out-record.ts.
+ *   logout/signed-out-record.ts.
  */
 import type { Context } from 'koa';
 import type { KoaContextWithOIDC } from 'oidc-provider';
@@ -25,8 +25,8 @@ import type { AccountStore } from '../accounts/account-store.ts';
 import type { UserSessionStore } from '../sessions/user-sessions.ts';
 import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 import { logoutConfirmationPage, logoutPage, signedOutPage } from '../views/logout-page.ts';
-import { MAX_LISTED_APPS, readSignedOutRecord } from './signed-out-record.ts';
-import { SIGN_OUT_EVERYWHERE_PATH } from './sign-out-everywhere.ts';
+import { MAX_LISTED_APPS, readSignedOutRecord } from '../logout/signed-out-record.ts';
+import { SIGN_OUT_EVERYWHERE_PATH } from '../logout/sign-out-everywhere.ts';
 import { pageLanguage } from '../i18n/page-language.ts';
 
 /** The names of the apps the session signed in to, the account page's own client left out. */
@@ -71,9 +71,9 @@ export function logoutSource(accounts: Pick<AccountStore, 'findById'>) {
  * The success page: the apps the sign-out told, a way back to the app that asked, and "Sign out
  * everywhere" while the account has other live sessions (the record of logout-landing.ts).
  */
-export function postLogoutSuccess(deps: { userSessions: Pick<UserSessionStore, 'list'>; clock: () => number }) {
+export function postLogoutSuccess(deps: { cookieKeys: readonly string[]; userSessions: Pick<UserSessionStore, 'list'>; clock: () => number }) {
   return async function renderSignedOut(ctx: KoaContextWithOIDC): Promise<void> {
-    const record = readSignedOutRecord(ctx, deps.clock());
+    const record = readSignedOutRecord(ctx, deps.cookieKeys, deps.clock());
     const others = record?.everywhere ? (await deps.userSessions.list(record.everywhere.accountId)).length : 0;
     ctx.type = 'html';
     ctx.body = signedOutPage({

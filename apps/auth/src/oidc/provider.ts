@@ -230,7 +230,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
         // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
         logoutSource: logoutSource(deps.accounts),
         // Lists the apps back-channel logout told and offers "Sign out everywhere" (logout-source.ts).
-        postLogoutSuccessSource: postLogoutSuccess({ userSessions: deps.userSessions, clock: deps.clock }),
+        postLogoutSuccessSource: postLogoutSuccess({ cookieKeys: config.cookieKeys, userSessions: deps.userSessions, clock: deps.clock }),
       },
     },
     // oidc-provider renders every endpoint's errors with this page when the caller prefers HTML;

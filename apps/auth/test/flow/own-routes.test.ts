@@ -24,9 +24,13 @@ describe('own routes in front of the mounted provider', () => {
     { method: 'POST', path: '/authenticator/passkeys/options', status: 401, type: 'application/json; charset=utf-8' },
     { method: 'GET', path: '/account/no-such-page', status: 404, type: 'application/json; charset=utf-8', body: { error: 'not_found', error_description: 'There is nothing at this address.' } },
     { method: 'DELETE', path: '/account', status: 405, type: 'application/json; charset=utf-8', allow: 'HEAD, GET', body: { error: 'method_not_allowed', error_description: 'DELETE is not allowed here; use HEAD, GET.' } },
+    // An own route by its exact path inside the provider's /oauth2/v1/logout.
+    { method: 'POST', path: '/oauth2/v1/logout/everywhere', form: 'nonce=no-record', status: 400, type: 'application/json; charset=utf-8', body: { error: 'sign_out_expired', error_description: 'This page no longer signs you out anywhere else: it has expired or was already used. To end your other sessions, sign in and choose "Sign out other sessions" on your account page.' } },
+    { method: 'GET', path: '/oauth2/v1/logout/everywhere', status: 405, type: 'application/json; charset=utf-8', allow: 'POST', body: { error: 'method_not_allowed', error_description: 'GET is not allowed here; use POST.' } },
     // The provider's endpoints and the sign-in pages.
     { method: 'GET', path: '/.well-known/openid-configuration', status: 200, type: 'application/json; charset=utf-8' },
     { method: 'POST', path: '/oauth2/v1/token', status: 400, type: 'application/json; charset=utf-8' },
+    { method: 'GET', path: '/oauth2/v1/logout/success', status: 200, type: 'text/html; charset=utf-8' },
     { method: 'GET', path: '/interaction/no-such-interaction', status: 400, type: 'application/json; charset=utf-8' },
     { method: 'DELETE', path: '/login', status: 405, type: 'application/json; charset=utf-8', allow: 'POST', body: { error: 'method_not_allowed', error_description: 'DELETE is not allowed here; use POST.' } },
   ] as const;
@@ -34,7 +38,9 @@ describe('own routes in front of the mounted provider', () => {
   it.each(cases)('$method $path: one access line, its request id, the security headers', async (c) => {
     lines.length = 0;
     const id = `own-routes-${c.method}-${c.path.replaceAll('/', '.')}`;
-    const res = await fetch(`${server.issuer}${c.path}`, { method: c.method, headers: { accept: 'application/json', 'x-request-id': id }, redirect: 'manual' });
+    const headers: Record<string, string> = { accept: 'application/json', 'x-request-id': id };
+    if ('form' in c) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const res = await fetch(`${server.issuer}${c.path}`, { method: c.method, headers, body: 'form' in c ? c.form : null, redirect: 'manual' });
     expect(res.status).toBe(c.status);
     expect(res.headers.get('content-type')).toBe(c.type);
     expect(res.headers.get('x-request-id')).toBe(id);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstSegment, routeGroup, servedSegments } from '../../src/http/route-group.ts';
+import { firstSegment, routeGroup, servedPaths, servedSegments } from '../../src/http/route-group.ts';
 
 /** The app under test: [group] → a last middleware standing for oidc-provider's endpoints. */
 async function serveGroup(parts: Parameters<typeof routeGroup>[0], entered: string[]) {
@@ -145,6 +145,60 @@ describe('routeGroup with a route that could match any path', () => {
     const deeper = await fetch(`${server.url}/oauth2/v1/token`);
     expect(await deeper.json()).toEqual({ endpoint: '/oauth2/v1/token' });
     expect(deeper.headers.get('x-entered')).toBe('endpoint');
+  });
+});
+
+describe('routeGroup with an exact part inside a segment the endpoints serve', () => {
+  const entered: string[] = [];
+  let server: Awaited<ReturnType<typeof serveGroup>>;
+  beforeAll(async () => {
+    const everywhere = new Router();
+    everywhere.post('/oauth2/v1/logout/everywhere', (ctx: Context) => {
+      entered.push('everywhere');
+      ctx.body = { everywhere: true };
+    });
+    server = await serveGroup([{ exact: everywhere }], entered);
+  });
+  afterAll(() => server.close());
+
+  it('is entered by its exact path, without case', async () => {
+    const r = await fetch(`${server.url}/oauth2/v1/logout/everywhere`, { method: 'POST' });
+    expect(await r.json()).toEqual({ everywhere: true });
+    expect(r.headers.get('x-entered')).toBe('everywhere');
+    const upper = await fetch(`${server.url}/OAuth2/v1/logout/Everywhere`, { method: 'POST' });
+    expect(await upper.json()).toEqual({ everywhere: true });
+  });
+
+  it('answers a method its path does not offer with 405 and Allow', async () => {
+    const r = await fetch(`${server.url}/oauth2/v1/logout/everywhere`, { method: 'PUT' });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.headers.get('x-entered')).toBe('endpoint');
+  });
+
+  it('sends every other path of the same segment straight to the endpoints', async () => {
+    for (const path of ['/oauth2/v1/logout', '/oauth2/v1/logout/success', '/oauth2/v1/logout/everywhere/more']) {
+      const r = await fetch(`${server.url}${path}`, { method: 'POST' });
+      expect(await r.json()).toEqual({ endpoint: path });
+      expect(r.headers.get('x-entered')).toBe('endpoint');
+    }
+  });
+});
+
+describe('servedPaths', () => {
+  it('names the exact parts’ paths, lower-cased, and no segment', () => {
+    const exact = new Router();
+    exact.post('/OAuth2/v1/logout/everywhere', () => undefined);
+    const pages = new Router();
+    pages.get('/login', () => undefined);
+    expect([...servedPaths([pages, { exact }])]).toEqual(['/oauth2/v1/logout/everywhere']);
+    expect(servedSegments([pages, { exact }]) && [...servedSegments([pages, { exact }])!]).toEqual(['login']);
+  });
+
+  it('refuses an exact route that is not a literal path', () => {
+    const exact = new Router();
+    exact.post('/oauth2/v1/logout/:what', () => undefined);
+    expect(() => servedPaths([{ exact }])).toThrow('an exact route must be a literal path: /oauth2/v1/logout/:what');
   });
 });
 

@@ -102,6 +102,12 @@ describe('the authorization server with its metrics listener', () => {
     expect(text).not.toContain(failed.uid);
   });
 
+  it('names "Sign out everywhere", an own route inside the provider\'s /oauth2/v1/logout, by its path', async () => {
+    const refused = await request(browser(), `${server.issuer}/oauth2/v1/logout/everywhere`, { method: 'POST', ...form({ nonce: 'no-record' }) });
+    expect(refused.status).toBe(400);
+    expect(await scrape(metrics)).toContain('http_requests_total{method="POST",route="/oauth2/v1/logout/everywhere",status="400"} 1');
+  });
+
   it('counts a wrong TOTP code as an mfa failure', async () => {
     const user = await server.createUser();
     const jar = browser();

@@ -11,7 +11,7 @@
  *   list and the way back without the offer (a second post is refused), and 303 to the
  *   success page, which says how many sessions ended.
  */
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { endAccountAccess, type EndAccountAccessDeps } from '../accounts/end-account-access.ts';
@@ -26,7 +26,7 @@ import { readSignedOutRecord, writeSignedOutRecord } from './signed-out-record.t
 export const SIGN_OUT_EVERYWHERE_PATH = `${AUTH_ROUTES.logout}/everywhere`;
 
 export type SignOutEverywhereDeps = Omit<EndAccountAccessDeps, 'accessTokenTtl'> & {
-  config: { issuer: string; accessTokenTtl: number };
+  config: { issuer: string; accessTokenTtl: number; cookieKeys: readonly string[] };
   audit: Pick<Auditor, 'record'>;
 };
 
@@ -35,21 +35,25 @@ const expired = () =>
     way: { label: 'Go to your account', href: ACCOUNT_PATH, says: { way: 'account' } },
   });
 
-export function signOutEverywhere(deps: SignOutEverywhereDeps) {
-  return async function signOutEverywhereRoute(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
-    if (ctx.path !== SIGN_OUT_EVERYWHERE_PATH || ctx.method !== 'POST') return next();
-    const koa = ctx as unknown as Context;
-    requireSameOrigin(koa, deps);
-    const body = await readBody(koa);
+/**
+ * The route, served in front of oidc-provider (app.ts) by its path alone: the rest of
+ * /oauth2/v1/logout is the provider's (http/route-group.ts, `exact`).
+ */
+export function signOutEverywhereRoutes(deps: SignOutEverywhereDeps): Router {
+  const router = new Router();
+  router.post(SIGN_OUT_EVERYWHERE_PATH, async function signOutEverywhere(ctx: Context): Promise<void> {
+    requireSameOrigin(ctx, deps);
+    const body = await readBody(ctx);
     const now = deps.clock();
-    const record = readSignedOutRecord(koa, now);
+    const record = readSignedOutRecord(ctx, deps.config.cookieKeys, now);
     if (!record?.everywhere || !safeEqual(body.fields.nonce ?? '', record.everywhere.nonce)) throw expired();
     const { accountId } = record.everywhere;
     const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, accountId);
     deps.audit.record('session.logout.everywhere', { account_id: accountId, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
     const { everywhere: _used, ...kept } = record;
-    writeSignedOutRecord(koa, { ...kept, endedElsewhere: ended.sessions }, now);
+    writeSignedOutRecord(ctx, deps.config.cookieKeys, { ...kept, endedElsewhere: ended.sessions }, now);
     ctx.status = 303;
     ctx.redirect(`${AUTH_ROUTES.logout}/success`);
-  };
+  });
+  return router;
 }

@@ -1,6 +1,7 @@
 /**
  * What a finished sign-out leaves for the pages after it, in one signed, httpOnly, SameSite=Lax
- * cookie of the sign-out's paths (`/oauth2/v1/logout…`). Rules:
+ * cookie of the sign-out's paths (`/oauth2/v1/logout…`; http/signed-cookie.ts, keyed with the
+ * cookie keys, so oidc-provider's pages and Gatehouse's own routes read it alike). Rules:
  * - it names the apps back-channel logout told (at most MAX_LISTED_APPS, a name at most
  *   MAX_NAME_LENGTH characters), the app to go back to (its post-logout redirect, state included)
  *   and, until "Sign out everywhere" is used, the signed-out account and a random nonce that the
@@ -13,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
+import { signedCookie } from '../http/signed-cookie.ts';
 import type { SignedOutApp } from '../views/logout-page.ts';
 
 /** The cookie carrying the record from the confirm step to the success page and to "Sign out everywhere". */
@@ -20,7 +22,6 @@ export const SIGNED_OUT_COOKIE = 'gh_auth_signed_out';
 export const SIGNED_OUT_RECORD_MS = 10 * 60_000;
 export const MAX_LISTED_APPS = 20;
 const MAX_NAME_LENGTH = 80;
-
 
 export interface SignedOutRecord {
   apps: SignedOutApp[];
@@ -34,28 +35,13 @@ export interface SignedOutRecord {
   exp: number;
 }
 
-const cookieOptions = { signed: true, httpOnly: true, sameSite: 'lax', path: AUTH_ROUTES.logout } as const;
-
 export const newNonce = (): string => randomBytes(16).toString('base64url');
 
-export function writeSignedOutRecord(ctx: Context, record: SignedOutRecord, now: number): void {
-  const capped: SignedOutRecord = { ...record, apps: record.apps.slice(0, MAX_LISTED_APPS).map((app) => ({ ...app, name: app.name.slice(0, MAX_NAME_LENGTH) })) };
-  if (capped.back) capped.back = { ...capped.back, name: capped.back.name.slice(0, MAX_NAME_LENGTH) };
-  ctx.cookies.set(SIGNED_OUT_COOKIE, Buffer.from(JSON.stringify(capped)).toString('base64url'), { ...cookieOptions, maxAge: Math.max(0, record.exp - now) });
-}
-
-export function readSignedOutRecord(ctx: Context, now: number): SignedOutRecord | undefined {
-  const value = ctx.cookies.get(SIGNED_OUT_COOKIE, { signed: true });
-  if (!value) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
+/** The record as read back, or undefined when its shape is not a record's. */
+function parse(parsed: unknown): SignedOutRecord | undefined {
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const raw = parsed as Record<string, unknown>;
-  if (typeof raw.exp !== 'number' || raw.exp <= now || !Array.isArray(raw.apps)) return undefined;
+  if (typeof raw.exp !== 'number' || !Array.isArray(raw.apps)) return undefined;
   const apps = raw.apps.flatMap((app: { name?: unknown; confirmed?: unknown }) => (typeof app?.name === 'string' && typeof app.confirmed === 'boolean' ? [{ name: app.name, confirmed: app.confirmed }] : []));
   const record: SignedOutRecord = { apps, exp: raw.exp };
   const back = raw.back as { name?: unknown; uri?: unknown } | undefined;
@@ -64,4 +50,17 @@ export function readSignedOutRecord(ctx: Context, now: number): SignedOutRecord 
   if (typeof everywhere?.accountId === 'string' && typeof everywhere.nonce === 'string') record.everywhere = { accountId: everywhere.accountId, nonce: everywhere.nonce };
   if (typeof raw.endedElsewhere === 'number') record.endedElsewhere = raw.endedElsewhere;
   return record;
+}
+
+const cookie = (keys: readonly string[], maxAge: number) => signedCookie({ name: SIGNED_OUT_COOKIE, path: AUTH_ROUTES.logout, maxAge, keys, parse });
+
+export function writeSignedOutRecord(ctx: Context, keys: readonly string[], record: SignedOutRecord, now: number): void {
+  const capped: SignedOutRecord = { ...record, apps: record.apps.slice(0, MAX_LISTED_APPS).map((app) => ({ ...app, name: app.name.slice(0, MAX_NAME_LENGTH) })) };
+  if (capped.back) capped.back = { ...capped.back, name: capped.back.name.slice(0, MAX_NAME_LENGTH) };
+  cookie(keys, Math.max(0, record.exp - now)).set(ctx, capped);
+}
+
+export function readSignedOutRecord(ctx: Context, keys: readonly string[], now: number): SignedOutRecord | undefined {
+  const record = cookie(keys, 0).read(ctx);
+  return record !== undefined && record.exp > now ? record : undefined;
 }
