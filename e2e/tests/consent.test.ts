@@ -6,8 +6,10 @@
  * draws and serves from another loopback origin, which the page's CSP allows for images on that
  * page only), is checked with axe-core and photographed at 390 and 1280 px; Allow is
  * pressed with the keyboard only and the browser lands at the app with a code. The account page
- * then lists the app under Connected apps (checked and photographed the same way), Revoke
- * removes it, and the next authorization asks again, where Deny returns access_denied.
+ * then lists the app under Connected apps (checked and photographed the same way). Revoke, by
+ * keyboard only, opens a confirmation page (axe-core, 390 and 1280 px) whose Cancel changes
+ * nothing and whose Confirm removes the app, the message in view at 390 px; the next
+ * authorization asks again, where Deny returns access_denied.
  * No CSP workaround: every answer is enforced as sent.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,6 +23,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
 import { cspViolationsOf, launchBrowser, submitCode, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
+import { activate, expectInViewport, PHONE } from '../support/keyboard.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 const CLIENT_ID = 'movie-night';
@@ -170,15 +173,34 @@ describe('issue 29, the consent step in Chromium', () => {
     expect(await text('#result')).toBe('code received');
   });
 
-  it('the account page lists the app under Connected apps, and Revoke removes it', async () => {
+  it('the account page lists the app under Connected apps; Revoke asks first, Cancel keeps it and Confirm removes it, by keyboard', async () => {
     await page.goto(`${stack.authUrl}/account/apps`);
     expect(await text('#apps h2')).toBe('Connected apps');
     expect(await page.locator('#app-list li').count()).toBe(1);
     expect(await text('#app-list li strong')).toBe('Movie Night');
     expect(await text('#app-list li .muted')).toBe('openid profile email movies:read');
     await checkAtBothWidths(page, 'account-connected-apps');
-    await Promise.all([page.waitForURL(`${stack.authUrl}/account/apps`), page.click('#app-list li button[type=submit]')]);
+
+    // Revoke opens the confirmation page; Cancel goes back with the app still connected.
+    await page.setViewportSize(PHONE);
+    await activate(page, '#app-list li button.danger');
+    expect(new URL(page.url()).pathname).toBe('/account/apps/revoke');
+    expect(await text('h1')).toBe("Revoke this app's access?");
+    expect(await text('#confirm-subject')).toBe('Movie Night');
+    expect(await text('#confirm-consequence')).toBe('Movie Night can no longer use your account: its sign-ins and refresh tokens end at once, and it asks for your permission again the next time you use it.');
+    await checkAtBothWidths(page, 'account-confirm-revoke-app');
+    await page.setViewportSize(PHONE);
+    await activate(page, '#cancel');
+    expect(new URL(page.url()).pathname).toBe('/account/apps');
+    expect(await page.locator('#notice').count()).toBe(0);
+    expect(await text('#app-list li strong')).toBe('Movie Night');
+
+    // Confirm revokes: the app is gone and the message is in view at 390 px.
+    await activate(page, '#app-list li button.danger');
+    await activate(page, '#confirm');
+    expect(new URL(page.url()).pathname).toBe('/account/apps');
     expect(await text('#notice')).toBe("The application's access was revoked. Its sign-ins and refresh tokens ended.");
+    await expectInViewport(page, '#notice');
     expect(await text('#app-list')).toBe('No application has asked for access to your account.');
   });
 

@@ -6,8 +6,8 @@
  *   comes back to the same page);
  * - removing a push device or a passkey and creating new recovery codes also need a fresh
  *   sign-in (fresh-sign-in.ts): a stale session signs in again and comes back here;
- * - the thing named must be the account's own (a device, passkey, linked provider or another
- *   session of the account); otherwise the section page opens with an error at its top
+ * - the thing named must be the account's own (a device, passkey, linked provider, another
+ *   session of the account or an app connected to it); otherwise the section page opens with an error at its top
  *   (303, `not_found`), and "this session" cannot be ended here (sign out instead);
  * - values are taken from the query only as the action's own fields (ids of bounded length).
  */
@@ -24,6 +24,7 @@ import { linkedProviders } from './linked-providers.ts';
 import type { SignedIn } from './signed-in.ts';
 import { END_SESSION_PATH } from './end-session.ts';
 import { LINKED_PROVIDERS_REMOVE_PATH } from './remove-link.ts';
+import { CONNECTED_APPS_REVOKE_PATH, connectedApps } from './connected-apps.ts';
 
 export type ConfirmActionsDeps = AccountViewDeps & FreshSignInDeps & Pick<HandlerServices, 'clock'>;
 
@@ -138,6 +139,23 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
         fields: { session: q('session') },
         confirmLabel: t('confirm.endSessionButton'),
         cancelHref: SECTION_PATHS.sessions,
+      };
+    },
+  },
+  revokeApp: {
+    section: 'apps',
+    fresh: false,
+    async prepare(deps, { account }, q, { t }) {
+      const app = (await connectedApps(deps, account.id)).find((a) => a.clientId === q('client_id'));
+      if (!app) return { missing: t('confirm.noApp') };
+      return {
+        title: t('confirm.revokeAppTitle'),
+        subject: app.name,
+        consequence: t('confirm.revokeApp', { app: app.name }),
+        action: CONNECTED_APPS_REVOKE_PATH,
+        fields: { client_id: app.clientId },
+        confirmLabel: t('confirm.revokeAppButton'),
+        cancelHref: SECTION_PATHS.apps,
       };
     },
   },

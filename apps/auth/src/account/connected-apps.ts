@@ -4,7 +4,8 @@
  * - an app is listed while the user's consent record for it exists, with what it was allowed and
  *   when; first-party apps have no record (they are granted what they ask), so they are not
  *   listed;
- * - revoking takes same-origin posts only (403) from a signed-in session (401), and a `client_id`
+ * - the Apps page's Revoke opens a confirmation page (GET on the same path, account/confirm-actions.ts)
+ *   whose Confirm posts here; revoking takes same-origin posts only (403) from a signed-in session (401), and a `client_id`
  *   the user has a record or a grant for (else 404 not_found);
  * - it deletes the consent record, then ends every grant of the user for that client at once
  *   (sessions/user-sessions.ts endGrant): refresh tokens and codes are deleted, the grant's JWT access
@@ -13,7 +14,8 @@
  *   a form gets 303 to the Apps page with the message at its top, a JSON caller 200 `{ client_id, grants_ended }`.
  */
 import { redirectWithFlash, type FlashDeps } from './account-flash.ts';
-import { SECTION_PATHS } from '../views/account-paths.ts';
+import { ACCOUNT_CONFIRM_PATHS, SECTION_PATHS } from '../views/account-paths.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import type { Context } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
@@ -22,7 +24,8 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import type { ConnectedAppView } from '../views/account-page.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';
 
-export const CONNECTED_APPS_REVOKE_PATH = '/account/apps/revoke';
+/** The confirmation page (GET, account/confirm-actions.ts) and the revocation (POST) share the path. */
+export const CONNECTED_APPS_REVOKE_PATH = ACCOUNT_CONFIRM_PATHS.revokeApp;
 
 export type ConnectedAppsDeps = Pick<HandlerServices, 'consents' | 'clients'>;
 
@@ -61,6 +64,6 @@ export function createRevokeAppHandler(deps: RevokeAppDeps) {
       ctx.body = { client_id: clientId, grants_ended: ended };
       return;
     }
-    redirectWithFlash(ctx, deps, SECTION_PATHS.apps, { kind: 'notice', text: "The application's access was revoked. Its sign-ins and refresh tokens ended." });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.apps, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.appRevoked') });
   };
 }

@@ -41,7 +41,7 @@ export const ACCOUNT_ROUTES = [
   `${ACCOUNT_PATH}/totp/confirm`,
   `${ACCOUNT_PATH}/totp/cancel`,
   TOTP_ENROLLMENT_PATH,
-  ...Object.values(ACCOUNT_CONFIRM_PATHS).filter((path) => path !== ACCOUNT_CONFIRM_PATHS.signOutOthers && path !== END_SESSION_PATH),
+  ...Object.values(ACCOUNT_CONFIRM_PATHS).filter((path) => path !== ACCOUNT_CONFIRM_PATHS.signOutOthers && path !== END_SESSION_PATH && path !== CONNECTED_APPS_REVOKE_PATH),
   `${ACCOUNT_PATH}/sessions/sign-out-others`,
   END_SESSION_PATH,
   EMAIL_CHANGE_PATH,

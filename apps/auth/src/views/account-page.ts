@@ -304,7 +304,7 @@ ${
     ? html`<ul class="devices" id="app-list">${apps.map(
         (a) => html`<li data-client-id="${a.clientId}"><span><strong>${a.name}</strong><br><span class="muted">${a.scopes.join(' ')}</span><br>
 <span class="muted">${t('account.allowed', { at: when(f, a.grantedAt) })}${a.updatedAt !== a.grantedAt ? html` · ${t('account.changed', { at: when(f, a.updatedAt) })}` : ''}</span></span>
-<form method="post" action="/account/apps/revoke"><input type="hidden" name="client_id" value="${a.clientId}"><button type="submit" class="danger" aria-label="${t('account.revokeNamed', { name: a.name })}">${t('account.revoke')}</button></form></li>`,
+${confirmButton(ACCOUNT_CONFIRM_PATHS.revokeApp, { client_id: a.clientId }, t('account.revoke'), t('account.revokeNamed', { name: a.name }))}</li>`,
       )}</ul>`
     : html`<p id="app-list">${t('account.noApp')}</p>`
 }</section>`;

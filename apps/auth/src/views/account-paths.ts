@@ -20,4 +20,5 @@ export const ACCOUNT_CONFIRM_PATHS = {
   removeLink: `${ACCOUNT_PATH}/security/links/remove`,
   signOutOthers: `${ACCOUNT_PATH}/sessions/sign-out-others`,
   endSession: `${ACCOUNT_PATH}/sessions/end`,
+  revokeApp: `${ACCOUNT_PATH}/apps/revoke`,
 } as const;

@@ -460,6 +460,28 @@ describe.each(TEST_ENGINES)('the consent step on %s', (engine) => {
       },
     ]);
 
+    // Revoke opens a confirmation page (GET on the same path) whose Confirm posts the revocation.
+    expect(listed.text).toContain('<form method="get" action="/account/apps/revoke"><input type="hidden" name="client_id" value="third-app"><button');
+    const confirm = await request(jar, `${server.issuer}/account/apps/revoke?client_id=third-app`, { headers: { accept: 'text/html' } });
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain("<h1>Revoke this app&#39;s access?</h1>");
+    expect(confirm.text).toContain('<strong id="confirm-subject">Third &lt;App&gt;</strong>');
+    expect(confirm.text).toContain('<p id="confirm-consequence">Third &lt;App&gt; can no longer use your account: its sign-ins and refresh tokens end at once, and it asks for your permission again the next time you use it.</p>');
+    expect(confirm.text).toContain('<form method="post" action="/account/apps/revoke">\n<input type="hidden" name="client_id" value="third-app">\n<button type="submit" class="danger" id="confirm">Revoke access</button>');
+    expect(confirm.text).toContain('<a href="/account/apps" id="cancel">Cancel</a>');
+    expect(confirm.text).toContain('<a href="/account/apps" id="nav-apps" aria-current="page">');
+    const german = await request(jar, `${server.issuer}/account/apps/revoke?client_id=third-app`, { headers: { accept: 'text/html', 'accept-language': 'de' } });
+    expect(german.text).toContain('<h1>Zugriff dieser App widerrufen?</h1>');
+    expect(german.text).toContain('<button type="submit" class="danger" id="confirm">Zugriff widerrufen</button>');
+    expect(german.text).not.toContain('{{missing:');
+    // An app the account has not connected has no confirmation page: the Apps page says so.
+    const stranger = await request(jar, `${server.issuer}/account/apps/revoke?client_id=never-connected`, { headers: { accept: 'text/html' } });
+    expect(stranger.status).toBe(303);
+    expect(stranger.location).toBe('/account/apps');
+    expect((await request(jar, `${server.issuer}/account/apps`, { headers: { accept: 'text/html' } })).text).toContain('This application is not connected to your account. Nothing was revoked.');
+    // Showing the page changes nothing.
+    expect(await server.app.services.consents.find(account.id, THIRD.clientId)).toBeDefined();
+
     const crossSite = await request(jar, `${server.issuer}/account/apps/revoke`, { method: 'POST', headers: { ...form({ client_id: 'third-app' }).headers, origin: 'https://evil.example' }, body: form({ client_id: 'third-app' }).body });
     expect(crossSite.status).toBe(403);
     const signedOut = await request(new CookieJar(), `${server.issuer}/account/apps/revoke`, { method: 'POST', ...jsonBody({ client_id: 'third-app' }) });
