@@ -2,8 +2,10 @@
  * The logout confirmation in a real browser against the whole stack: a signed-in browser
  * sent to /oauth2/v1/logout without an id_token_hint (as any site could send it) is asked, on a
  * page without script, checked with axe-core and photographed at 390 and 1280 px. By keyboard
- * only: Tab reaches "Stay signed in", which keeps the session (the account page opens); back on
- * the page, Enter on the focused "Sign out" ends it, and the account page needs a sign-in again.
+ * only: Tab reaches "Sign out everywhere", the second choice, then "Stay signed in", which keeps
+ * the session (the account page opens); back on the page, Enter on the focused "Sign out" ends
+ * it, and the account page needs a sign-in again. Signed in again here and in a second browser,
+ * "Sign out everywhere" by keyboard ends both, and the page after it says so.
  * No CSP workaround: every answer is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,11 +56,15 @@ describe('issue 29, logout without id_token_hint asks the user, in Chromium', ()
     expect(await page.locator('script').count()).toBe(0);
     expect(await text('h1')).toBe('Sign out of Gatehouse?');
     expect(await text('#logout-username')).toBe(user.username);
+    expect(await text('#logout-everywhere')).toBe('Sign out everywhere');
+    expect(await text('#logout-everywhere-choice')).toBe("You are not signed in to Gatehouse anywhere else. Sign out everywhere ends every session of your account and every app's access to it: each browser, device and app must sign in again.");
     await checkAtBothWidths(page, 'logout-confirmation');
   });
 
-  it('by keyboard: Tab reaches "Stay signed in", which keeps the session', async () => {
+  it('by keyboard: Tab reaches "Sign out everywhere", then "Stay signed in", which keeps the session', async () => {
     await expect.poll(focusedId).toBe('logout-confirm');
+    await page.keyboard.press('Tab');
+    await expect.poll(focusedId).toBe('logout-everywhere');
     await page.keyboard.press('Tab');
     await expect.poll(focusedId).toBe('logout-cancel');
     await Promise.all([page.waitForURL(`${stack.authUrl}/account`), page.keyboard.press('Enter')]);
@@ -72,6 +78,38 @@ describe('issue 29, logout without id_token_hint asks the user, in Chromium', ()
     expect(await text('h1')).toBe('Signed out');
     await page.goto(`${stack.authUrl}/account`);
     expect(await text('h1')).toBe('Sign in');
+  });
+
+  it('by keyboard: "Sign out everywhere" ends this session and the one in another browser', async () => {
+    await submitPassword(page, user);
+    await submitCode(page, user);
+    await page.waitForURL(`${stack.authUrl}/account`);
+    const other = await browser.newContext();
+    try {
+      const phone = await other.newPage();
+      await phone.goto(`${stack.authUrl}/account`);
+      await submitPassword(phone, user);
+      await submitCode(phone, user);
+      await phone.waitForURL(`${stack.authUrl}/account`);
+
+      await page.goto(`${stack.authUrl}/oauth2/v1/logout`);
+      expect(await text('#logout-everywhere-choice')).toBe("You are also signed in to Gatehouse in 1 other browser or device. Sign out everywhere ends every session of your account and every app's access to it: each browser, device and app must sign in again.");
+      await checkAtBothWidths(page, 'logout-confirmation-elsewhere');
+      await expect.poll(focusedId).toBe('logout-confirm');
+      await page.keyboard.press('Tab');
+      await expect.poll(focusedId).toBe('logout-everywhere');
+      await Promise.all([page.waitForURL(`${stack.authUrl}/oauth2/v1/logout/success`), page.keyboard.press('Enter')]);
+      expect(await text('h1')).toBe('Signed out');
+      expect(await text('#ended-elsewhere')).toBe('Signed out everywhere: 1 other session ended. Every browser and device must sign in again.');
+      await checkAtBothWidths(page, 'logout-confirmation-everywhere-done');
+
+      await phone.goto(`${stack.authUrl}/account`);
+      expect((await phone.locator('h1').first().textContent())?.trim()).toBe('Sign in');
+      await page.goto(`${stack.authUrl}/account`);
+      expect(await text('h1')).toBe('Sign in');
+    } finally {
+      await other.close();
+    }
     expect(cspViolations).toEqual([]);
   });
 });

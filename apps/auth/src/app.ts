@@ -312,7 +312,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     provider.use(discoveryUnadvertised({ responseTypes: BUILT_IN_RESPONSE_TYPES, claims: ['sid'] }));
     provider.use(formPostWithoutInlineScript);
     // After RP-initiated logout: where the browser lands (its "Sign out everywhere" is an own route).
-    provider.use(logoutLanding({ issuer: config.issuer, cookieKeys: config.cookieKeys, userSessions: services.userSessions, clock }));
+    provider.use(logoutLanding({ ...handlerServices, issuer: config.issuer, cookieKeys: config.cookieKeys, accessTokenTtl: config.accessTokenTtl }));
     provider.use(deviceGrantAnswers({ store: services.regulationStore, clock }));
     provider.use(userCodeRegulation({ regulator: services.regulator, audit }));
     provider.use(deviceSessionGuard(provider));

@@ -453,6 +453,8 @@ export const de: Translation<AuthCatalogue> = {
   'logout.elsewhere': (v) =>
     `Sie sind in ${v.n === 1 ? 'einem anderen Browser oder Gerät' : `${v.n} anderen Browsern oder Geräten`} noch bei Gatehouse angemeldet. „Überall abmelden“ beendet ${v.n === 1 ? 'diese Sitzung' : 'alle'} und die Apps, die damit angemeldet sind.`,
   'logout.everywhere': 'Überall abmelden',
+  'logout.everywhereChoice': (v) =>
+    `${v.n === 0 ? 'Sie sind sonst nirgends bei Gatehouse angemeldet.' : `Sie sind außerdem ${v.n === 1 ? 'in einem anderen Browser oder Gerät' : `in ${v.n} anderen Browsern oder Geräten`} bei Gatehouse angemeldet.`} „Überall abmelden“ beendet jede Sitzung Ihres Kontos und den Zugriff jeder App darauf: Jeder Browser, jedes Gerät und jede App muss sich neu anmelden.`,
 
   'federated.linkTitle': 'Konto verknüpfen',
   'federated.matched': (v) =>

@@ -523,6 +523,8 @@ export const en = {
   'logout.elsewhere': (v: { n: number }) =>
     `You are still signed in to Gatehouse in ${v.n === 1 ? '1 other browser or device' : `${v.n} other browsers or devices`}. Signing out everywhere ends ${v.n === 1 ? 'it and the apps signed in with it' : 'them all and the apps signed in with them'}.`,
   'logout.everywhere': 'Sign out everywhere',
+  'logout.everywhereChoice': (v: { n: number }) =>
+    `${v.n === 0 ? 'You are not signed in to Gatehouse anywhere else.' : `You are also signed in to Gatehouse in ${v.n === 1 ? '1 other browser or device' : `${v.n} other browsers or devices`}.`} Sign out everywhere ends every session of your account and every app's access to it: each browser, device and app must sign in again.`,
 
   'federated.linkTitle': 'Link your account',
   'federated.matched': (v: { provider: string; username: SafeHtml }) =>

@@ -1,8 +1,11 @@
 /**
- * POST /oauth2/v1/logout/everywhere: "Sign out everywhere" on the page after a sign-out ends
- * every other session and grant of the account that just signed out (accounts/end-account-access.ts:
- * other browsers and devices must sign in again, refresh tokens answer invalid_grant, the
- * sessions' apps are told by back-channel logout). Checks, in this order:
+ * "Sign out everywhere" around a sign-out ends every other session and grant of the account that
+ * signed out (accounts/end-account-access.ts: other browsers and devices must sign in again,
+ * refresh tokens answer invalid_grant, the sessions' apps are told by back-channel logout),
+ * audited `session.logout.everywhere` (endEverywhere). It is offered twice: on the confirmation
+ * page, as the second choice beside "Sign out" (oidc/logout-landing.ts ends the rest once the
+ * sign-out is done), and on the success page after it, by this route.
+ * POST /oauth2/v1/logout/everywhere checks, in this order:
  * - same-origin posts only (403 `forbidden`), a form or JSON body (415, 413, 400 as read-body.ts);
  * - the sign-out's record (signed-out-record.ts) must be present, unexpired and still offer it,
  *   and the form's `nonce` must equal the record's: otherwise 400 `sign_out_expired`, a page
@@ -15,6 +18,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { AUTH_ROUTES } from '@gatehouse/contracts';
 import { endAccountAccess, type EndAccountAccessDeps } from '../accounts/end-account-access.ts';
+import type { EndedSessions } from '../sessions/user-sessions.ts';
 import type { Auditor } from '../audit/auditor.ts';
 import { AuthError } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
@@ -24,6 +28,15 @@ import { safeEqual } from '../crypto/safe-equal.ts';
 import { readSignedOutRecord, writeSignedOutRecord } from './signed-out-record.ts';
 
 export const SIGN_OUT_EVERYWHERE_PATH = `${AUTH_ROUTES.logout}/everywhere`;
+
+export type EndEverywhereDeps = EndAccountAccessDeps & { audit: Pick<Auditor, 'record'> };
+
+/** Ends every session and grant of the account, audited; says what ended. */
+export async function endEverywhere(deps: EndEverywhereDeps, accountId: string, ip: string): Promise<EndedSessions> {
+  const ended = await endAccountAccess(deps, accountId);
+  deps.audit.record('session.logout.everywhere', { account_id: accountId, ip, sessions: ended.sessions, grants: ended.grants });
+  return ended;
+}
 
 export type SignOutEverywhereDeps = Omit<EndAccountAccessDeps, 'accessTokenTtl'> & {
   config: { issuer: string; accessTokenTtl: number; cookieKeys: readonly string[] };
@@ -48,8 +61,7 @@ export function signOutEverywhereRoutes(deps: SignOutEverywhereDeps): Router {
     const record = readSignedOutRecord(ctx, deps.config.cookieKeys, now);
     if (!record?.everywhere || !safeEqual(body.fields.nonce ?? '', record.everywhere.nonce)) throw expired();
     const { accountId } = record.everywhere;
-    const ended = await endAccountAccess({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, accountId);
-    deps.audit.record('session.logout.everywhere', { account_id: accountId, ip: ctx.ip, sessions: ended.sessions, grants: ended.grants });
+    const ended = await endEverywhere({ ...deps, accessTokenTtl: deps.config.accessTokenTtl }, accountId, ctx.ip);
     const { everywhere: _used, ...kept } = record;
     writeSignedOutRecord(ctx, deps.config.cookieKeys, { ...kept, endedElsewhere: ended.sessions }, now);
     ctx.status = 303;

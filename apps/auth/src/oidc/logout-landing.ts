@@ -1,6 +1,10 @@
 /**
  * Where RP-initiated logout's confirm step (POST /oauth2/v1/logout/confirm) lands the browser,
  * and what it remembers for that page (logout/signed-out-record.ts). Rules:
+ * - "Sign out everywhere" on the confirmation page (`logout=everywhere`, posted with the same
+ *   xsrf token as "Sign out") ends, once the sign-out is done, every other session and grant of
+ *   the account (logout/sign-out-everywhere.ts endEverywhere); the record then says how many
+ *   sessions ended instead of offering it, and the browser always goes to the success page;
  * - after a sign-out that ended a session of an account, the record names the apps back-channel
  *   logout told (the account page's own client left out), the app that asked and its
  *   post-logout redirect (state included, exactly as oidc-provider built it), and the account
@@ -18,14 +22,14 @@ import type { UserSessionStore } from '../sessions/user-sessions.ts';
 import type { NotifiedClient } from '../sessions/backchannel-logout.ts';
 import { ACCOUNT_CLIENT_ID } from '../clients/account-client.ts';
 import { newNonce, writeSignedOutRecord, SIGNED_OUT_RECORD_MS, type SignedOutRecord } from '../logout/signed-out-record.ts';
+import { endEverywhere, type EndEverywhereDeps } from '../logout/sign-out-everywhere.ts';
 
-export interface LogoutLandingDeps {
+export type LogoutLandingDeps = EndEverywhereDeps & {
   issuer: string;
   /** The cookie keys, which sign the record. */
   cookieKeys: readonly string[];
   userSessions: Pick<UserSessionStore, 'list'>;
-  clock: () => number;
-}
+};
 
 export const LOGOUT_SUCCESS_PATH = `${AUTH_ROUTES.logout}/success`;
 
@@ -41,16 +45,18 @@ export function logoutLanding(deps: LogoutLandingDeps) {
     const target = URL.canParse(location) ? new URL(location) : undefined;
     const toApp = target !== undefined && !(target.origin === successUrl.origin && target.pathname === successUrl.pathname);
     const asking = ctx.oidc.client;
+    const ended = ctx.oidc.params?.logout === 'everywhere' ? await endEverywhere(deps, accountId, ctx.ip) : undefined;
     const now = deps.clock();
-    const others = (await deps.userSessions.list(accountId)).length;
+    const others = ended ? 0 : (await deps.userSessions.list(accountId)).length;
     const record: SignedOutRecord = {
       apps: told.map((client) => ({ name: client.clientName, confirmed: client.delivered })),
       ...(toApp && asking ? { back: { name: asking.clientName ?? asking.clientId, uri: location } } : {}),
       ...(others > 0 ? { everywhere: { accountId, nonce: newNonce() } } : {}),
+      ...(ended ? { endedElsewhere: ended.sessions } : {}),
       exp: now + SIGNED_OUT_RECORD_MS,
     };
     const otherApps = told.filter((client) => client.clientId !== asking?.clientId).length;
-    if (toApp && otherApps === 0 && others === 0) return;
+    if (toApp && otherApps === 0 && others === 0 && !ended) return;
     writeSignedOutRecord(ctx, deps.cookieKeys, record, now);
     if (toApp) ctx.redirect(successUrl.href);
   };

@@ -9,7 +9,9 @@
  *   (views/logout-page.ts logoutPage, its same-origin script presses "Sign out");
  * - anything else (no hint, a `client_id` alone, another user's or another session's hint) gets a
  *   real confirmation page without script: "Sign out" posts the library's form with its xsrf token
- *   (CSRF), "Stay signed in" leaves the session alone;
+ *   (CSRF); "Sign out everywhere", the second choice, posts the same form with `logout=everywhere`
+ *   and says how many other sessions the account has (logout-landing.ts ends them after the
+ *   sign-out); "Stay signed in" leaves the session alone;
  * - form-action allows the client's post-logout redirect origins (the confirm step redirects there);
  * - both pages list the apps this session signed in to (by name; the account page's own client is
  *   Gatehouse itself and is not listed), which the sign-out ends too;
@@ -49,7 +51,7 @@ function provenByHint(ctx: KoaContextWithOIDC): boolean {
   return typeof hint.aud === 'string' && hint.sid === session.sidFor(hint.aud);
 }
 
-export function logoutSource(accounts: Pick<AccountStore, 'findById'>) {
+export function logoutSource(deps: { accounts: Pick<AccountStore, 'findById'>; userSessions: Pick<UserSessionStore, 'list'> }) {
   return async function renderLogout(ctx: KoaContextWithOIDC, form: string): Promise<void> {
     const client = ctx.oidc.client;
     if (client) ctx.state.formActionOrigins = (client.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin);
@@ -62,8 +64,10 @@ export function logoutSource(accounts: Pick<AccountStore, 'findById'>) {
       return;
     }
     const accountId = ctx.oidc.session?.accountId;
-    const account = accountId ? await accounts.findById(accountId) : undefined;
-    ctx.body = logoutConfirmationPage(form, { ...(clientName ? { clientName } : {}), ...(account ? { username: account.username } : {}), apps, language });
+    const account = accountId ? await deps.accounts.findById(accountId) : undefined;
+    // The account's live sessions include this one.
+    const everywhere = account ? { others: Math.max(0, (await deps.userSessions.list(account.id)).length - 1) } : undefined;
+    ctx.body = logoutConfirmationPage(form, { ...(clientName ? { clientName } : {}), ...(account ? { username: account.username } : {}), ...(everywhere ? { everywhere } : {}), apps, language });
   };
 }
 

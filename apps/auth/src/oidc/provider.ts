@@ -228,7 +228,7 @@ export function createProvider(config: AuthConfig, deps: ProviderDeps): Provider
       rpInitiatedLogout: {
         enabled: true,
         // Asks the user unless a valid id_token_hint of this session proves the request (logout-source.ts).
-        logoutSource: logoutSource(deps.accounts),
+        logoutSource: logoutSource({ accounts: deps.accounts, userSessions: deps.userSessions }),
         // Lists the apps back-channel logout told and offers "Sign out everywhere" (logout-source.ts).
         postLogoutSuccessSource: postLogoutSuccess({ cookieKeys: config.cookieKeys, userSessions: deps.userSessions, clock: deps.clock }),
       },

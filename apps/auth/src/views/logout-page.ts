@@ -29,6 +29,8 @@ export interface LogoutConfirmationModel {
   username?: string;
   /** The names of the apps this browser's session signed in to (signed out with it). */
   apps?: readonly string[];
+  /** "Sign out everywhere" as the second choice, with how many other sessions the account has; absent without a signed-in account. */
+  everywhere?: { others: number };
   /** The page's language; English when absent. */
   language?: PageLanguage;
 }
@@ -44,7 +46,9 @@ function appList(apps: readonly string[], title: string, id = 'logout-apps') {
 /**
  * RP-initiated logout without a valid `id_token_hint`: anyone may have sent the browser here,
  * so the user decides (OpenID Connect RP-Initiated Logout 1.0 §2). No script: "Sign out" posts
- * oidc-provider's form (`form`, with its xsrf token); "Stay signed in" goes to the account page.
+ * oidc-provider's form (`form`, with its xsrf token); "Sign out everywhere" posts the same form
+ * with `logout=everywhere` (oidc/logout-landing.ts then ends the account's other sessions too);
+ * "Stay signed in" goes to the account page.
  */
 export function logoutConfirmationPage(form: string, model: LogoutConfirmationModel): string {
   const language = model.language ?? ENGLISH;
@@ -58,6 +62,8 @@ ${model.username ? html`<p>${t('logout.signedInAs', { username: html`<strong id=
 ${appList(model.apps ?? [], t('logout.appsToSignOut'))}
 ${raw(form)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>${t('logout.signOut')}</button>
+${model.everywhere ? html`<p class="muted" id="logout-everywhere-choice">${t('logout.everywhereChoice', { n: model.everywhere.others })}</p>
+<button type="submit" form="op.logoutForm" value="everywhere" name="logout" class="secondary" id="logout-everywhere">${t('logout.everywhere')}</button>` : ''}
 <a href="${ACCOUNT_PATH}" class="button secondary" id="logout-cancel">${t('logout.stay')}</a>`,
   });
 }

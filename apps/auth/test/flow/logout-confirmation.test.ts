@@ -15,11 +15,12 @@ describe.each(TEST_ENGINES)('logout confirmation on %s', (engine) => {
   });
   afterAll(() => server.close());
 
-  /** A browser signed in as a new user, with an ID token of APP_TWO for that session. */
-  async function signedIn(): Promise<{ jar: CookieJar; user: TestUser; idToken: string }> {
+  /** A browser signed in as a new user (or as `as`, a second browser), with an ID token of APP_TWO for that session. */
+  async function signedIn(as?: TestUser): Promise<{ jar: CookieJar; user: TestUser; idToken: string }> {
     const jar = new CookieJar();
-    const user = await server.createUser();
-    const done = await signIn(server, jar, user, authorizeUrl(server, { clientId: APP_TWO.clientId, redirectUri: APP_TWO.redirectUri }));
+    const user = as ?? (await server.createUser());
+    // A second browser of the same user signs in with the next TOTP code (a code is taken once).
+    const done = await signIn(server, jar, user, authorizeUrl(server, { clientId: APP_TWO.clientId, redirectUri: APP_TWO.redirectUri }), as ? Date.now() + 30_000 : Date.now());
     const tokens = await exchange(server, codeFrom(done.location), {}, APP_TWO);
     return { jar, user, idToken: String(tokens.body.id_token) };
   }
@@ -48,6 +49,7 @@ describe.each(TEST_ENGINES)('logout confirmation on %s', (engine) => {
     expect(page.text).toMatch(/<form id="op.logoutForm" method="post" action="[^"]+\/oauth2\/v1\/logout\/confirm"><input type="hidden" name="xsrf" value="[^"]+"\/><\/form>/);
     expect(page.text).toContain('<button type="submit" form="op.logoutForm" value="yes" name="logout" id="logout-confirm" autofocus>Sign out</button>');
     expect(page.text).toContain('<a href="/account" class="button secondary" id="logout-cancel">Stay signed in</a>');
+    expect(page.text).toContain('<p class="muted" id="logout-everywhere-choice">You are not signed in to Gatehouse anywhere else. Sign out everywhere ends');
     // "Stay signed in" only navigates to the account page: the session goes on.
     expect((await request(jar, `${server.issuer}/account`)).status).toBe(200);
     expect(await stillSignedIn(jar)).toBe(true);
@@ -65,6 +67,50 @@ describe.each(TEST_ENGINES)('logout confirmation on %s', (engine) => {
     expect(done.status).toBe(303);
     expect(done.location).toBe(`${server.issuer}/oauth2/v1/logout/success`);
     expect(await stillSignedIn(jar)).toBe(false);
+  });
+
+  it('"Sign out everywhere" is the second choice: the same form with logout=everywhere ends this session and every other one of the account', async () => {
+    const { jar, user } = await signedIn();
+    const { jar: otherJar } = await signedIn(user);
+    const page = await request(jar, logoutUrl());
+    expect(page.text).toContain('<p class="muted" id="logout-everywhere-choice">You are also signed in to Gatehouse in 1 other browser or device. Sign out everywhere ends every session of your account and every app&#39;s access to it: each browser, device and app must sign in again.</p>');
+    expect(page.text).toContain('<button type="submit" form="op.logoutForm" value="everywhere" name="logout" class="secondary" id="logout-everywhere">Sign out everywhere</button>');
+    // The choices in order: Sign out, Sign out everywhere, Stay signed in.
+    expect(page.text.indexOf('id="logout-confirm"')).toBeLessThan(page.text.indexOf('id="logout-everywhere"'));
+    expect(page.text.indexOf('id="logout-everywhere"')).toBeLessThan(page.text.indexOf('id="logout-cancel"'));
+    const german = await request(jar, logoutUrl(), { headers: { 'accept-language': 'de' } });
+    expect(german.text).toContain('Sie sind außerdem in einem anderen Browser oder Gerät bei Gatehouse angemeldet.');
+    expect(german.text).toContain('id="logout-everywhere">Überall abmelden</button>');
+    expect(german.text).not.toContain('{{missing:');
+    // The last page shown holds the form's current xsrf token.
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(german.text)![1]!;
+
+    // Without the form's xsrf token nothing ends, here or elsewhere.
+    expect((await confirm(jar, { xsrf: 'forged-by-another-site', logout: 'everywhere' })).status).toBe(400);
+    expect(await stillSignedIn(jar)).toBe(true);
+    expect(await stillSignedIn(otherJar)).toBe(true);
+
+    const done = await confirm(jar, { xsrf, logout: 'everywhere' });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe(`${server.issuer}/oauth2/v1/logout/success`);
+    expect(await stillSignedIn(jar)).toBe(false);
+    expect(await stillSignedIn(otherJar)).toBe(false);
+    await server.app.flushAudit();
+    const audited = await server.app.services.auditEvents.list({ event: { exact: 'session.logout.everywhere' }, limit: 10 });
+    expect(audited.map((event) => event.fields.sessions)).toEqual([1]);
+    const success = await request(jar, done.location!);
+    expect(success.text).toContain('<p class="notice" role="status" id="ended-elsewhere">Signed out everywhere: 1 other session ended. Every browser and device must sign in again.</p>');
+    expect(success.text).not.toContain('id="sign-out-everywhere"');
+  });
+
+  it('"Sign out" alone leaves the other sessions signed in', async () => {
+    const { jar, user } = await signedIn();
+    const { jar: otherJar } = await signedIn(user);
+    const page = await request(jar, logoutUrl());
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page.text)![1]!;
+    expect((await confirm(jar, { xsrf, logout: 'yes' })).status).toBe(303);
+    expect(await stillSignedIn(jar)).toBe(false);
+    expect(await stillSignedIn(otherJar)).toBe(true);
   });
 
   it('a client_id alone names the application but proves nothing: the page asks', async () => {
