@@ -1,7 +1,8 @@
 /**
  * Layout checks a screenshot alone would leave to the eye: at a phone's width (390 px) nothing
  * scrolls sideways and no text (a key, a code, a value) is squeezed to a character or two per
- * line; a few computed styles every page must share (form controls in the page's font).
+ * line; a section navigation stands on one row; a few computed styles every page must share
+ * (form controls in the page's font).
  */
 import type { Page } from 'playwright-core';
 
@@ -41,4 +42,25 @@ export async function controlsNotInPageFont(page: Page): Promise<string[]> {
       .filter((el) => getComputedStyle(el).fontFamily !== body && !getComputedStyle(el).fontFamily.includes('monospace'))
       .map((el) => `${el.tagName.toLowerCase()}#${el.id}: ${getComputedStyle(el).fontFamily}`);
   });
+}
+
+/**
+ * The section navigations (`.account-nav`: Profile, Security, Sessions, Apps) whose items stand
+ * on more than one line, each as its label and its items line by line (`Account sections:
+ * Profile Security Sessions | Apps`); empty when every one is a single row. A navigation that
+ * scrolls sideways inside its own box is a single row.
+ */
+export async function wrappedNavs(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('.account-nav')).flatMap((nav) => {
+      const lines = new Map<number, string[]>();
+      for (const item of Array.from(nav.querySelectorAll<HTMLElement>('li'))) {
+        const top = Math.round(item.getBoundingClientRect().top);
+        lines.set(top, [...(lines.get(top) ?? []), (item.textContent ?? '').trim()]);
+      }
+      if (lines.size <= 1) return [];
+      const rows = [...lines.entries()].sort(([a], [b]) => a - b).map(([, items]) => items.join(' '));
+      return [`${nav.getAttribute('aria-label') ?? 'nav'}: ${rows.join(' | ')}`];
+    }),
+  );
 }

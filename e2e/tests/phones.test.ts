@@ -1,6 +1,8 @@
 /**
  * Every page of the authorization server and of app-one at a phone's width (390 px) in Chromium:
  * no page scrolls sideways and no key or code is squeezed to a character or two per line; the
+ * account page's section navigation (Profile, Security, Sessions, Apps) stands on one row, in
+ * English and in German; the
  * enrollment's recovery codes stand in one column, one code to a line; form controls use the
  * page's font; a disabled button looks inactive; a card taller than the screen keeps a margin
  * above it; both apps serve their favicon; no page spells "e-mail", and counts take their plural. Each page is also checked with axe-core and
@@ -11,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
 import { confirmRecoveryCodes, cspViolationsOf, launchBrowser, navigateBy, shownTotpSecret, submitPassword, CODE_SUBMIT } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
-import { controlsNotInPageFont, PHONE, sidewaysOverflow, squeezedTexts } from '../support/layout-checks.ts';
+import { controlsNotInPageFont, PHONE, sidewaysOverflow, squeezedTexts, wrappedNavs } from '../support/layout-checks.ts';
 import { createUser, nextCode, type E2eUser } from '../support/users.ts';
 import { adminUser, signInToConsole } from '../support/admin-console.ts';
 
@@ -29,6 +31,7 @@ async function checkPage(name: string): Promise<void> {
   await page.setViewportSize(PHONE);
   expect({ name, overflow: await sidewaysOverflow(page) }).toEqual({ name, overflow: 0 });
   expect({ name, squeezed: await squeezedTexts(page) }).toEqual({ name, squeezed: [] });
+  expect({ name, wrapped: await wrappedNavs(page) }).toEqual({ name, wrapped: [] });
   expect({ name, fonts: await controlsNotInPageFont(page) }).toEqual({ name, fonts: [] });
   // One spelling on every page: "email", as Okta and Auth0 write it.
   expect({ name, hyphenated: /e-mail/i.exec((await page.locator('body').textContent()) ?? '')?.[0] }).toEqual({ name, hyphenated: undefined });
@@ -133,6 +136,20 @@ describe('every page at 390 px in Chromium', () => {
     expect(card!.y).toBeGreaterThanOrEqual(16);
   });
 
+  it('the account section navigation stands on one row, in English and in German', async () => {
+    await page.goto(`${stack.authUrl}/account/apps`);
+    expect(await page.locator('.account-nav li').allTextContents()).toEqual(['Profile', 'Security', 'Sessions', 'Apps']);
+    await checkPage('account-apps');
+    await page.setExtraHTTPHeaders({ 'accept-language': 'de-DE,de;q=0.9' });
+    try {
+      await page.goto(`${stack.authUrl}/account/apps`);
+      expect(await page.locator('.account-nav li').allTextContents()).toEqual(['Profil', 'Sicherheit', 'Sitzungen', 'Apps']);
+      await checkPage('account-apps-de');
+    } finally {
+      await page.setExtraHTTPHeaders({});
+    }
+  });
+
   it('the pages of the sign-out and the 404 page', async () => {
     await page.goto(`${stack.authUrl}/no-such-page`);
     await checkPage('auth-not-found');
@@ -190,6 +207,13 @@ describe('every page at 390 px in Chromium', () => {
     const probe = await context.newPage();
     await probe.setContent('<main><div style="width:24px"><code id="probe" style="word-break:break-all">ABCD2345EFGH</code></div></main>');
     expect(await squeezedTexts(probe)).toEqual(['code#probe: ABCD2345EFGH']);
+    await probe.close();
+  });
+
+  it('the navigation check finds a section wrapped onto a second line (the check itself can fail)', async () => {
+    const probe = await context.newPage();
+    await probe.setContent('<main><nav class="account-nav" aria-label="Account sections" style="width:200px"><ul style="display:flex;flex-wrap:wrap;list-style:none;padding:0"><li style="width:60px">Profile</li><li style="width:60px">Security</li><li style="width:60px">Sessions</li><li style="width:60px">Apps</li></ul></nav></main>');
+    expect(await wrappedNavs(probe)).toEqual(['Account sections: Profile Security Sessions | Apps']);
     await probe.close();
   });
 });
