@@ -9,15 +9,15 @@
  *   it (email-change-mail.ts, in the language of the request); the answer is 303 to the Profile page saying so; audited `account.email_change.requested`;
  * - GET /account/email/verify/<token>: a known, unexpired token (used up by this request) sets
  *   the new address, audited `account.email_changed`, and a notice goes to the old address; the
- *   page says so, with the way to the account page; anything else is 410 `reset_link_invalid`
+ *   page says so (in the reader's language), with the way to the account page; anything else is 410 `reset_link_invalid`
  *   (the link is unknown, used or expired). The link works in any browser: the token proves the
  *   mailbox, and the change was asked for by a fresh sign-in.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AuthError } from '../errors/auth-error.ts';
-import { requestLanguage } from '../i18n/page-language.ts';
+import { AuthError, type WayOn } from '../errors/auth-error.ts';
+import { pageLanguage, requestLanguage } from '../i18n/page-language.ts';
 import { formPage } from '../http/form-page.ts';
 import { readBody } from '../http/read-body.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
@@ -67,7 +67,7 @@ export function createChangeEmailHandler(deps: ChangeEmailDeps) {
           ctx.body = { pending_email: email };
           return;
         }
-        redirectWithFlash(ctx, deps, SECTION_PATHS.profile, { kind: 'notice', text: `We sent a link to ${email}. Open it to start using that address; until then your current address stays.` });
+        redirectWithFlash(ctx, deps, SECTION_PATHS.profile, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.emailLinkSent', { email }) });
       },
       async page(error, body) {
         if (body.json) return false;
@@ -83,10 +83,12 @@ export function createVerifyEmailHandler(deps: ChangeEmailDeps) {
     const token = typeof ctx.params.token === 'string' && /^[\w-]{43}$/.test(ctx.params.token) ? ctx.params.token : undefined;
     const change = token ? await deps.emailChanges.consume(digest(token), deps.clock()) : undefined;
     const account = change ? await deps.accounts.findById(change.accountId) : undefined;
+    const language = pageLanguage(ctx);
+    const way: WayOn = { label: 'Go to your account', href: SECTION_PATHS.profile, says: { way: 'account' } };
     ctx.type = 'html';
     if (!change || !account || account.disabledAt !== null) {
       ctx.status = 410;
-      ctx.body = messagePage('Link not valid', 'This link is unknown, was already used or has expired. Ask for a new one on your account page.', { code: 'reset_link_invalid', way: { label: 'Go to your account page', href: SECTION_PATHS.profile, says: { way: 'account' } } });
+      ctx.body = messagePage(language.t('account.emailVerify.invalidTitle'), language.t('account.emailVerify.invalid'), { code: 'reset_link_invalid', way, language });
       return;
     }
     const old = account.email;
@@ -94,6 +96,6 @@ export function createVerifyEmailHandler(deps: ChangeEmailDeps) {
     deps.audit.record('account.email_changed', { account_id: account.id, ip: ctx.ip });
     send(deps, emailChangedMail({ to: old, username: account.username, newEmail: change.newEmail, language: requestLanguage(ctx) }));
     ctx.status = 200;
-    ctx.body = messagePage('Email address changed', `Your account now uses ${change.newEmail}. A notice went to your previous address.`, { way: { label: 'Go to your account page', href: SECTION_PATHS.profile, says: { way: 'account' } } });
+    ctx.body = messagePage(language.t('account.emailVerify.doneTitle'), language.t('account.emailVerify.done', { email: change.newEmail }), { way, language });
   };
 }

@@ -33,7 +33,7 @@ export function createEndSessionHandler(deps: EndSessionDeps) {
     const uid = (body.fields.session ?? '').slice(0, 200);
     const refuse = (error: AuthError) => {
       if (body.json) throw error;
-      redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'error', text: error.message, code: error.code });
+      redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'error', text: pageLanguage(ctx).errorText(error), code: error.code });
     };
     if (uid === sessionUid) return refuse(new AuthError(400, 'invalid_request', 'This is the session you are using. To end it, use Sign out.'));
     const ended = uid ? await endOneSession(deps, account.id, uid) : undefined;

@@ -18,6 +18,7 @@ import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody, requireField } from '../http/read-body.ts';
+import { pageLanguage } from '../i18n/page-language.ts';
 import { normalizeDeviceName } from '../devices/device-store.ts';
 import { freshSessionAccount, type SessionDeps } from './manage.ts';
 import type { FreshSignInDeps } from '../account/fresh-sign-in.ts';
@@ -79,6 +80,6 @@ export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
       ctx.body = { removed: id };
       return;
     }
-    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: 'The passkey was removed: it no longer signs you in.' });
+    redirectWithFlash(ctx, deps, SECTION_PATHS.security, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.passkeyRemoved') });
   };
 }

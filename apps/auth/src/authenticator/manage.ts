@@ -143,7 +143,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
       ctx.body = { removed: deviceId };
       return;
     }
-    redirectWithFlash(ctx, deps, DEVICES_SECTION, { kind: 'notice', text: 'The device was removed: it can no longer approve your sign-ins.' });
+    redirectWithFlash(ctx, deps, DEVICES_SECTION, { kind: 'notice', text: pageLanguage(ctx).t('account.flash.deviceRemoved') });
   };
 }
 

@@ -7,8 +7,9 @@
  *   never sent to an unregistered address);
  * - an authorization request whose interaction is gone (the resume step, `SessionNotFound`:
  *   `invalid_request` "authorization request has expired" and its kin) is "This sign-in has expired";
- * - any other error keeps the library's description (English, as the library words it) under
- *   "Sign-in error";
+ * - any other error is "Sign-in error": on an English page with the library's description (as
+ *   the library words it), on any other page with "The request could not be completed" in its
+ *   language (the code shown below it names the error);
  * - every page offers a way on: the account page (which signs in to Gatehouse itself);
  * - the page is in the reader's language (i18n/page-language.ts).
  */
@@ -20,12 +21,12 @@ const ACCOUNT_WAY: WayOn = { label: 'Go to your account', href: '/account', says
 
 export function browserErrorPage(out: { error?: unknown; error_description?: unknown }, language: PageLanguage = ENGLISH): string {
   const code = String(out.error);
-  const description = typeof out.error_description === 'string' ? out.error_description : language.t('browserError.couldNotComplete');
+  const description = typeof out.error_description === 'string' ? out.error_description : '';
   const page = (title: string, message: string) => messagePage(title, message, { code, way: ACCOUNT_WAY, language });
   if (code === 'invalid_client') return page(language.t('browserError.unknownApp'), language.t('browserError.unknownAppText'));
   if (code === 'invalid_redirect_uri') return page(language.t('browserError.badLink'), language.t('browserError.badLinkText'));
   if (code === 'invalid_request' && /expired|not found|mismatch/.test(description)) {
     return page(language.t('browserError.expired'), language.t('browserError.expiredText'));
   }
-  return page(language.t('browserError.title'), description);
+  return page(language.t('browserError.title'), language.locale === 'en' && description ? description : language.t('browserError.couldNotComplete'));
 }

@@ -16,7 +16,8 @@
  * - every error on /activate says what happened and shows the code field again, with a stable
  *   code: `user_code_missing`, `user_code_not_found` (also for an expired code, which the
  *   store does not return one), `user_code_expired`, `user_code_used` (400), `access_denied` (the
- *   user's own Deny, 200), and the OAuth error of anything else at its status.
+ *   user's own Deny, 200), and the OAuth error of anything else at its status (the library's
+ *   English description of it on English pages only).
  */
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from '../accounts/account-store.ts';
@@ -63,8 +64,9 @@ export function deviceFlow(deps: { accounts: Pick<AccountStore, 'findById'>; aud
           const clientId = (ctx.oidc.entities.DeviceCode as { clientId?: string } | undefined)?.clientId;
           if (err.name === 'AbortedError' && clientId) deps.audit.record('device.denied', { client_id: clientId, ip: ctx.ip });
         } else {
-          const description = typeof out?.error_description === 'string' ? out.error_description : language.t('browserError.couldNotComplete');
-          problem = { code: String(out?.error ?? 'server_error'), message: language.t('activate.problem.other', { description }) };
+          // The library words its description in English: other languages say the refusal without it.
+          const description = language.locale === 'en' && typeof out?.error_description === 'string' ? out.error_description : undefined;
+          problem = { code: String(out?.error ?? 'server_error'), message: description ? language.t('activate.problem.other', { description }) : language.t('activate.problem.refused') };
         }
       }
       ctx.body = activateCodePage({ xsrf: xsrfOf(ctx), ...(typed ? { userCode: typed } : {}), ...(problem ? { problem } : {}), language });

@@ -349,7 +349,7 @@ export interface ConfirmModel {
 }
 
 export function confirmPage(f: AccountFrame, model: ConfirmModel): string {
-  return frame(f, model.title, html`<section class="confirm" aria-label="Confirm">
+  return frame(f, model.title, html`<section class="confirm" aria-label="${(f.language ?? ENGLISH).t('account.confirmSection')}">
 ${model.subject ? html`<p><strong id="confirm-subject">${model.subject}</strong></p>` : ''}
 <p id="confirm-consequence">${model.consequence}</p>
 <form method="post" action="${model.action}">

@@ -2,7 +2,7 @@
  * Changing the e-mail address on the account page over HTTP, on SQLite and PostgreSQL, with mail
  * through a real SMTP server the test starts (test/support/smtp-sink.ts): the new address is used
  * only after its one-time link is opened, the old address gets a notice, the link works once and
- * expires, each mail is in the language of the request that caused it, a bad address is refused at the top of the Profile page, and a sign-in older than
+ * expires, each mail and page is in the language of the request that caused it, a bad address is refused at the top of the Profile page, and a sign-in older than
  * AUTH_ACCOUNT_REAUTH_MAX_AGE signs in again first. Time moves only by the injected clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,7 +60,8 @@ describe.each(TEST_ENGINES)('changing the email address on %s', (engine) => {
     // Opened in any browser: the token proves the mailbox.
     const opened = await request(new CookieJar(), link);
     expect(opened.status).toBe(200);
-    expect(opened.text).toContain('Your account now uses ada.new@example.org. A notice went to your previous address.');
+    expect(opened.text).toContain('<h1>Email address changed</h1>\n<p class="" role="status">Your account now uses ada.new@example.org. A notice went to your previous address.</p>');
+    expect(opened.text).toContain('<a class="button" id="way-on" href="/account">Go to your account</a>');
     expect(await emailOf(user)).toBe('ada.new@example.org');
     const notice = await smtp.next();
     expect(notice.to).toEqual([`${user.username}@example.com`]);
@@ -69,6 +70,7 @@ describe.each(TEST_ENGINES)('changing the email address on %s', (engine) => {
 
     const again = await request(new CookieJar(), link);
     expect(again.status).toBe(410);
+    expect(again.text).toContain('<h1>Link not valid</h1>\n<p class="error" role="alert">This link is unknown, was already used or has expired. Ask for a new one on your account page.</p>');
     expect(again.text).toContain('<code>reset_link_invalid</code>');
   });
 
@@ -87,8 +89,21 @@ describe.each(TEST_ENGINES)('changing the email address on %s', (engine) => {
     );
     expect(mail.decoded).toContain('>Diese E-Mail-Adresse verwenden</a>');
 
-    // The link opened by a browser whose language is German: the notice to the old address is German too.
-    expect((await request(new CookieJar(), link, { headers: { 'accept-language': 'de' } })).status).toBe(200);
+    const profile = await request(jar, `${server.issuer}/account`, { headers: { 'accept-language': 'de' } });
+    expect(profile.text).toContain('<p class="notice" role="status" id="notice" tabindex="-1">Wir haben einen Link an ada.neu@example.org gesendet. Öffnen Sie ihn, um diese Adresse zu verwenden; bis dahin gilt Ihre bisherige Adresse.</p>');
+
+    // The link opened by a browser whose language is German: its page and the notice to the old address are German too.
+    const opened = await request(new CookieJar(), link, { headers: { 'accept-language': 'de' } });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-language')).toBe('de');
+    expect(opened.text).toContain('<html lang="de">');
+    expect(opened.text).toContain('<h1>E-Mail-Adresse geändert</h1>\n<p class="" role="status">Ihr Konto verwendet jetzt ada.neu@example.org. Ihre bisherige Adresse hat einen Hinweis erhalten.</p>');
+    expect(opened.text).toContain('<a class="button" id="way-on" href="/account">Zu Ihrem Konto</a>');
+    const again = await request(new CookieJar(), link, { headers: { 'accept-language': 'de' } });
+    expect(again.status).toBe(410);
+    expect(again.text).toContain('<h1>Link ungültig</h1>\n<p class="error" role="alert">Dieser Link ist unbekannt, wurde schon verwendet oder ist abgelaufen. Fordern Sie auf Ihrer Kontoseite einen neuen an.</p>');
+    expect(again.text).toContain('Fehlercode: <code>reset_link_invalid</code>');
+    for (const page of [profile, opened, again]) expect(page.text).not.toContain('{{missing:');
     const notice = await smtp.next();
     expect(notice.to).toEqual([`${user.username}@example.com`]);
     expect(notice.subject).toBe('Ihre E-Mail-Adresse wurde geändert');

@@ -25,6 +25,7 @@ export const de: Translation<ClientCatalogue> = {
   'landing.none': (v) => `Noch keine ${v.collection}.`,
   'landing.add': 'Hinzufügen',
   'landing.signOut': 'Abmelden',
+  'landing.manageAccount': 'Ihr Konto verwalten',
   'landing.badId': 'Die ID muss eine positive ganze Zahl sein.',
   'landing.valueRequired': (v) => `Geben Sie einen Wert für „${v.field}“ ein.`,
   'landing.added': (v) => `${v.collection} ${v.id} hinzugefügt.`,

@@ -55,6 +55,7 @@ export const en = {
   'landing.none': (v: { collection: string }) => `No ${v.collection} yet.`,
   'landing.add': 'Add',
   'landing.signOut': 'Sign out',
+  'landing.manageAccount': 'Manage your account',
   'landing.badId': 'The id must be a positive whole number.',
   'landing.valueRequired': (v: { field: string }) => `Enter a ${v.field}.`,
   'landing.added': (v: { collection: string; id: string }) => `Added ${v.collection} ${v.id}.`,

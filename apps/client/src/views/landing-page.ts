@@ -74,7 +74,7 @@ ${model.flash ? html`<p class="${model.flash.kind === 'error' ? 'error' : 'notic
 </dl>
 <h2>${model.collection}</h2>
 ${itemsSection(model)}
-<p><a href="${model.accountUrl}" id="manage-account">Manage your account</a></p>
+<p><a href="${model.accountUrl}" id="manage-account">${t('landing.manageAccount')}</a></p>
 <form method="post" action="/logout" class="logout">
 <input type="hidden" name="_csrf" value="${model.csrf}">
 <button type="submit" id="logout" class="secondary">${t('landing.signOut')}</button>
