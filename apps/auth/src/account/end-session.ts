@@ -31,13 +31,13 @@ export function createEndSessionHandler(deps: EndSessionDeps) {
     const { account, sessionUid } = await requireSession(ctx, deps);
     const body = await readBody(ctx);
     const uid = (body.fields.session ?? '').slice(0, 200);
-    const refuse = (error: AuthError) => {
+    const refuse = (error: AuthError, said: 'account.flash.sessionCurrent' | 'account.flash.sessionGone') => {
       if (body.json) throw error;
-      redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'error', text: pageLanguage(ctx).errorText(error), code: error.code });
+      redirectWithFlash(ctx, deps, SECTION_PATHS.sessions, { kind: 'error', text: pageLanguage(ctx).t(said), code: error.code });
     };
-    if (uid === sessionUid) return refuse(new AuthError(400, 'invalid_request', 'This is the session you are using. To end it, use Sign out.'));
+    if (uid === sessionUid) return refuse(new AuthError(400, 'invalid_request', 'This is the session you are using. To end it, use Sign out.'), 'account.flash.sessionCurrent');
     const ended = uid ? await endOneSession(deps, account.id, uid) : undefined;
-    if (!ended) return refuse(new AuthError(404, 'not_found', 'This session has already ended or is not one of yours. Nothing was signed out.'));
+    if (!ended) return refuse(new AuthError(404, 'not_found', 'This session has already ended or is not one of yours. Nothing was signed out.'), 'account.flash.sessionGone');
     deps.audit.record('account.session.signed_out', { account_id: account.id, ip: ctx.ip, grants: ended.grants });
     if (body.json) {
       ctx.status = 200;

@@ -177,6 +177,8 @@ export const de: Translation<AuthCatalogue> = {
   'account.noApp': 'Noch keine Anwendung hat Zugriff auf Ihr Konto angefragt.',
   'account.flash.passwordChanged': 'Ihr Passwort wurde geändert. Ihre anderen Sitzungen wurden abgemeldet.',
   'account.flash.sessionEnded': 'Die Sitzung wurde abgemeldet. Dieser Browser muss sich neu anmelden.',
+  'account.flash.sessionCurrent': 'Dies ist die Sitzung, die Sie gerade verwenden. Um sie zu beenden, melden Sie sich ab.',
+  'account.flash.sessionGone': 'Diese Sitzung ist schon beendet oder gehört nicht Ihnen. Es wurde nichts abgemeldet.',
   'account.flash.factorSaved': 'Gespeichert. Ihre nächste Anmeldung bietet diese Methode zuerst an.',
   'account.flash.unlinked': 'Die Verknüpfung wurde entfernt: Dieser Anbieter meldet Sie hier nicht mehr an.',
   'account.flash.othersSignedOut': 'Ihre anderen Sitzungen wurden abgemeldet.',

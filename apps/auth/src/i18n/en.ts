@@ -247,6 +247,8 @@ export const en = {
   'account.noApp': 'No application has asked for access to your account.',
   'account.flash.passwordChanged': 'Your password was changed. Your other sessions were signed out.',
   'account.flash.sessionEnded': 'The session was signed out. That browser must sign in again.',
+  'account.flash.sessionCurrent': 'This is the session you are using. To end it, use Sign out.',
+  'account.flash.sessionGone': 'This session has already ended or is not one of yours. Nothing was signed out.',
   'account.flash.factorSaved': 'Saved. Your next sign-in offers this method first.',
   'account.flash.unlinked': 'The provider was unlinked: it no longer signs you in here.',
   'account.flash.othersSignedOut': 'Your other sessions were signed out.',

@@ -150,6 +150,32 @@ describe.each(TEST_ENGINES)('the account sections on %s', (engine) => {
       expect((await get(jar, '/account/security')).text).toContain('<div class="error" role="alert" id="error" tabindex="-1"><p>This device is not on your account. Nothing was removed.</p><p class="muted">Error code: <code>not_found</code></p></div>');
     });
 
+    it('the messages of removing a device or a passkey, revoking an app and a refused sign-out are in the reader\'s language', async () => {
+      const user = await server.createUser();
+      const jar = browser();
+      await signedIn(user, jar);
+      const id = await accountId(user);
+      const device = await server.app.services.devices.create({ accountId: id, name: 'Diensthandy', publicKey: PUBLIC_KEY });
+      await server.app.services.passkeys.add({ id: 'cred-de', accountId: id, name: 'YubiKey', publicKey: new Uint8Array([1, 2, 3]), counter: 0, transports: [], deviceType: 'singleDevice', backedUp: false });
+      await server.app.services.consents.allow(id, 'test-app', { scopes: ['openid'] });
+      const german = { 'accept-language': 'de' };
+      const notice = async (path: string) => /<p class="(?:notice|error)" role="(?:status|alert)" id="(?:notice|error)" tabindex="-1">([^<]*)<\/p>/.exec((await request(jar, `${server.issuer}${path}`, { headers: { accept: 'text/html', ...german } })).text)?.[1];
+
+      expect((await get(jar, `/account/security/devices/remove?device_id=${device.id}`)).text).toContain('<section class="confirm" aria-label="Confirm">');
+      const confirm = await request(jar, `${server.issuer}/account/security/devices/remove?device_id=${device.id}`, { headers: { accept: 'text/html', ...german } });
+      expect(confirm.text).toContain('<section class="confirm" aria-label="Bestätigen">');
+      expect((await post(jar, '/authenticator/devices/remove', { device_id: device.id }, german)).status).toBe(303);
+      expect(await notice('/account/security')).toBe('Das Gerät wurde entfernt: Es kann Ihre Anmeldungen nicht mehr bestätigen.');
+      expect((await post(jar, '/authenticator/passkeys/remove', { credential_id: 'cred-de' }, german)).status).toBe(303);
+      expect(await notice('/account/security')).toBe('Der Passkey wurde entfernt: Er meldet Sie nicht mehr an.');
+      expect((await post(jar, '/account/apps/revoke', { client_id: 'test-app' }, german)).status).toBe(303);
+      expect(await notice('/account/apps')).toBe('Der Zugriff der Anwendung wurde widerrufen. Ihre Anmeldungen und Refresh-Tokens wurden beendet.');
+      expect((await post(jar, '/account/sessions/end', { session: 'no-such-session' }, german)).status).toBe(303);
+      const refused = await request(jar, `${server.issuer}/account/sessions`, { headers: { accept: 'text/html', ...german } });
+      expect(refused.text).toContain('<div class="error" role="alert" id="error" tabindex="-1"><p>Diese Sitzung ist schon beendet oder gehört nicht Ihnen. Es wurde nichts abgemeldet.</p><p class="muted">Fehlercode: <code>not_found</code></p></div>');
+      expect(refused.text).not.toContain('{{missing:');
+    });
+
     it("another account's device, passkey or session has no confirmation page", async () => {
       const owner = await server.createUser();
       const other = await server.createUser();

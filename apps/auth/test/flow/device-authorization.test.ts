@@ -238,6 +238,11 @@ describe.each(TEST_ENGINES)('device authorization grant on %s', (engine) => {
     expect(textOf(stale.text, 'activate-problem')).toBe('This form could not be accepted (xsrf token invalid). Enter the code your device shows to try again.');
     const retried = await request(jar, `${server.issuer}/activate`, { method: 'POST', ...form({ xsrf: xsrfOf(stale.text), user_code: 'BCDF-GHJK' }) });
     expect(problemCodeOf(retried.text)).toBe('user_code_not_found');
+    // The library's description is English: a German page says the refusal without it.
+    const german = await request(jar, `${server.issuer}/activate`, { method: 'POST', headers: { ...form({}).headers, 'accept-language': 'de' }, body: form({ xsrf: 'not-the-token', user_code: 'BCDF-GHJK' }).body });
+    expect(german.status).toBe(400);
+    expect(german.text).toContain('<p class="muted">Fehlercode: <code>invalid_request</code></p>');
+    expect(textOf(german.text, 'activate-problem')).toBe('Dieses Formular konnte nicht angenommen werden. Geben Sie den Code Ihres Geräts ein, um es erneut zu versuchen.');
   });
 
   it('a form submitted without the session it was shown in (none, or one that ended) is 400 with the way back', async () => {

@@ -97,6 +97,17 @@ describe('the pages in German and English', () => {
     expect(unknown.status).toBe(400);
     expect(h1(unknown.text)).toBe('Unbekannte Anwendung');
     expect(unknown.text).not.toContain(MISSING_MESSAGE_MARKER);
+
+    // Another refusal of the library: its description is English, so a German page says it in German.
+    const noClient = `${server.issuer}/oauth2/v1/authorize?response_type=code&scope=openid`;
+    const german = await page(new CookieJar(), noClient, 'de');
+    expect(german.status).toBe(400);
+    expect(h1(german.text)).toBe('Anmeldefehler');
+    expect(german.text).toContain('<p class="error" role="alert">Die Anfrage konnte nicht abgeschlossen werden.</p>');
+    expect(german.text).toContain('Fehlercode: <code>invalid_request</code>');
+    const english = await page(new CookieJar(), noClient);
+    expect(h1(english.text)).toBe('Sign-in error');
+    expect(english.text).toContain("<p class=\"error\" role=\"alert\">missing required parameter &#39;client_id&#39;</p>");
   });
 
   it('the forgot-password and device pages are in German', async () => {

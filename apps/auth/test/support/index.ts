@@ -5,3 +5,5 @@ export type { HttpResponse } from './cookie-jar.ts';
 export { pkcePair } from './pkce.ts';
 export { dpopKey } from './dpop.ts';
 export type { DpopKey } from './dpop.ts';
+export { literalPageText } from './page-source-text.ts';
+export type { LiteralPageText, PageSourceOptions } from './page-source-text.ts';

@@ -35,6 +35,7 @@ describe('the relying party in German', () => {
     expect(landing.text).toContain('<h1>Willkommen, <span id="user-name">Ada Lovelace</span></h1>');
     expect(landing.text).toMatch(/<dt>Zugriffstoken läuft ab<\/dt><dd id="token-expires"><time datetime="[^"]+Z" data-local="relative" title="\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC">in \d+ Minuten<\/time><\/dd>/);
     expect(landing.text).toContain('<button type="submit" id="logout" class="secondary">Abmelden</button>');
+    expect(landing.text).toMatch(/<p><a href="[^"]+" id="manage-account">Ihr Konto verwalten<\/a><\/p>/);
     expect(landing.text).not.toContain(MISSING_MESSAGE_MARKER);
     expect(landing.headers.get('content-language')).toBe('de');
     expect(landing.headers.get('vary')).toBe('Accept-Language, Cookie');
