@@ -25,6 +25,7 @@ import { takeAccountFlash } from './account-flash.ts';
 import { returnTarget } from './return-target.ts';
 import { accountReturnPath } from './account-sign-in.ts';
 import { networkOf } from './network.ts';
+import { UNKNOWN_BROWSER } from '../http/browser-label.ts';
 import { ACCOUNT_CLIENT_ID, accountClientMetadata } from '../clients/account-client.ts';
 import { accountSignInUrl } from './account-sign-in.ts';
 import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
@@ -50,7 +51,7 @@ export async function sessionsOf(deps: AccountViewDeps, signedIn: SignedIn): Pro
     const seen = s.uid ? meta.get(s.uid) : undefined;
     return {
       uid: s.uid,
-      browser: seen?.browser ?? 'Unknown browser',
+      browser: seen?.browser ?? UNKNOWN_BROWSER,
       ip: seen?.ip,
       network: seen?.ip ? networkOf(seen.ip) : undefined,
       signedInAt: s.signedInAt,

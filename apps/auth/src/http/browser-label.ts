@@ -6,8 +6,14 @@
  * - tokens are tested in an order that respects how browsers borrow each other's names (Edge
  *   and Opera say "Chrome", Chrome says "Safari", HeadlessChrome is Chrome);
  * - anything unrecognised is "Unknown browser" / "unknown system"; an empty header is
- *   "Unknown browser"; the input is cut to 512 characters before any test.
+ *   "Unknown browser"; the input is cut to 512 characters before any test;
+ * - the label is kept in English (the session list stores it); a page says it in its language
+ *   (sayBrowserLabel): the names stay, "Unknown browser" and "… on …" are the catalogue's.
  */
+import type { PageLanguage } from '../i18n/page-language.ts';
+
+export const UNKNOWN_BROWSER = 'Unknown browser';
+const ON = ' on ';
 const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\b(?:OPR|Opera)\//, 'Opera'],
@@ -29,8 +35,16 @@ const SYSTEMS: [RegExp, string][] = [
 
 export function browserLabel(userAgent: string | undefined): string {
   const ua = (userAgent ?? '').slice(0, 512);
-  if (!ua.trim()) return 'Unknown browser';
-  const browser = BROWSERS.find(([pattern]) => pattern.test(ua))?.[1] ?? 'Unknown browser';
+  if (!ua.trim()) return UNKNOWN_BROWSER;
+  const browser = BROWSERS.find(([pattern]) => pattern.test(ua))?.[1] ?? UNKNOWN_BROWSER;
   const system = SYSTEMS.find(([pattern]) => pattern.test(ua))?.[1];
-  return system ? `${browser} on ${system}` : browser;
+  return system ? `${browser}${ON}${system}` : browser;
+}
+
+/** A label of browserLabel in the page's language. */
+export function sayBrowserLabel(label: string, language: PageLanguage): string {
+  const at = label.lastIndexOf(ON);
+  const browser = at === -1 ? label : label.slice(0, at);
+  const name = browser === UNKNOWN_BROWSER ? language.t('browser.unknown') : browser;
+  return at === -1 ? name : language.t('browser.on', { browser: name, system: label.slice(at + ON.length) });
 }

@@ -26,6 +26,8 @@ export const de: Translation<AuthCatalogue> = {
   'message.errorCode': 'Fehlercode:',
   'message.request': (v) => ` · Anfrage ${v.id}`,
 
+  'browser.unknown': 'Unbekannter Browser',
+  'browser.on': (v) => `${v.browser} unter ${v.system}`,
   'way.startAgain': 'Neu beginnen',
   'way.backTo': (v) => `Zurück zu ${v.app}`,
   'way.continueTo': (v) => `Weiter zu ${v.app}`,

@@ -96,6 +96,8 @@ export const en = {
   'message.errorCode': 'Error code:',
   'message.request': (v: { id: string }) => ` · request ${v.id}`,
 
+  'browser.unknown': 'Unknown browser',
+  'browser.on': (v: { browser: string; system: string }) => `${v.browser} on ${v.system}`,
   'way.startAgain': 'Start again',
   'way.backTo': (v: { app: string }) => `Back to ${v.app}`,
   'way.continueTo': (v: { app: string }) => `Continue to ${v.app}`,

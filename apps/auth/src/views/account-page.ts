@@ -13,6 +13,7 @@ import type { Device } from '../devices/device-store.ts';
 import { ACCOUNT_CONFIRM_PATHS, ACCOUNT_SECTIONS, SECTION_PATHS, type AccountSection } from './account-paths.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
+import { sayBrowserLabel } from '../http/browser-label.ts';
 import { layout } from './layout.ts';
 import { passkeyStatus } from './passkey-status.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
@@ -275,11 +276,12 @@ function sessionLine(s: AccountSessionView, f: AccountFrame, language: PageLangu
   const { t } = language;
   const place = s.ip ? html`<br><span class="muted">${t('account.from', { ip: html`<span class="session-ip">${s.ip}</span>` })}${s.network && s.network !== s.ip ? t('account.network', { network: s.network }) : ''}</span>` : '';
   const lastUsed = s.lastUsedAt === undefined ? t('account.never') : language.dateTime(s.lastUsedAt).value.replace(/<[^>]*>/g, '');
+  const browser = sayBrowserLabel(s.browser, language);
   const end =
     !s.current && s.uid
-      ? html`<form method="get" action="${ACCOUNT_CONFIRM_PATHS.endSession}"><input type="hidden" name="session" value="${s.uid}"><button type="submit" class="danger" aria-label="${t('account.signOutSessionLabel', { browser: s.browser, at: lastUsed })}">${t('account.signOut')}</button></form>`
+      ? html`<form method="get" action="${ACCOUNT_CONFIRM_PATHS.endSession}"><input type="hidden" name="session" value="${s.uid}"><button type="submit" class="danger" aria-label="${t('account.signOutSessionLabel', { browser, at: lastUsed })}">${t('account.signOut')}</button></form>`
       : '';
-  return html`<li${s.current ? raw(' data-current') : ''}><span><strong>${s.browser}</strong>${s.current ? html` <span class="current">${t('account.thisSession')}</span>` : ''}${place}<br>
+  return html`<li${s.current ? raw(' data-current') : ''}><span><strong>${browser}</strong>${s.current ? html` <span class="current">${t('account.thisSession')}</span>` : ''}${place}<br>
 <span class="muted">${t('account.signedIn', { at: when(f, s.signedInAt) })} · ${t('account.lastUsed', { at: when(f, s.lastUsedAt) })}${s.clients.length ? html` · ${s.clients.join(', ')}` : ''}</span></span>${end}</li>`;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { browserLabel } from '../../src/http/browser-label.ts';
+import { browserLabel, sayBrowserLabel } from '../../src/http/browser-label.ts';
+import { languageFor } from '../../src/i18n/page-language.ts';
 
 describe('browserLabel', () => {
   it.each([
@@ -24,5 +25,15 @@ describe('browserLabel', () => {
 
   it('names no version, and looks only at the first 512 characters', () => {
     expect(browserLabel(`${'x'.repeat(512)} Firefox/133.0`)).toBe('Unknown browser');
+  });
+
+  it('is said in the page\'s language: the names stay, the words around them change', () => {
+    const german = languageFor('de');
+    expect(sayBrowserLabel('Chrome on Linux', german)).toBe('Chrome unter Linux');
+    expect(sayBrowserLabel('Samsung Internet on Android', german)).toBe('Samsung Internet unter Android');
+    expect(sayBrowserLabel('Unknown browser', german)).toBe('Unbekannter Browser');
+    expect(sayBrowserLabel('Unknown browser on Linux', german)).toBe('Unbekannter Browser unter Linux');
+    expect(sayBrowserLabel('curl', german)).toBe('curl');
+    for (const label of ['Chrome on Linux', 'Unknown browser', 'Unknown browser on Linux', 'curl']) expect(sayBrowserLabel(label, languageFor('en'))).toBe(label);
   });
 });

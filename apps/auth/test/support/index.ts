@@ -7,3 +7,4 @@ export { dpopKey } from './dpop.ts';
 export type { DpopKey } from './dpop.ts';
 export { literalPageText } from './page-source-text.ts';
 export type { LiteralPageText, PageSourceOptions } from './page-source-text.ts';
+export { untranslatedText, visibleText } from './untranslated.ts';

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CookieJar, startTestAuthServer, type TestAuthServer } from '@gatehouse/auth/testing';
+import { CookieJar, request, startTestAuthServer, untranslatedText, type TestAuthServer } from '@gatehouse/auth/testing';
 import { MISSING_MESSAGE_MARKER } from '@gatehouse/html/i18n';
+import { de } from '../../src/i18n/de.ts';
+import { en } from '../../src/i18n/en.ts';
 import { startClient, type ClientHarness } from '../support/client-harness.ts';
 import { startStubApi, type StubApi } from '../support/stub-api.ts';
 
@@ -37,6 +39,7 @@ describe('the relying party in German', () => {
     expect(landing.text).toContain('<button type="submit" id="logout" class="secondary">Abmelden</button>');
     expect(landing.text).toMatch(/<p><a href="[^"]+" id="manage-account">Ihr Konto verwalten<\/a><\/p>/);
     expect(landing.text).not.toContain(MISSING_MESSAGE_MARKER);
+    expect(untranslatedText(landing.text, en, de)).toEqual([]);
     expect(landing.headers.get('content-language')).toBe('de');
     expect(landing.headers.get('vary')).toBe('Accept-Language, Cookie');
 
@@ -73,5 +76,18 @@ describe('the relying party in German', () => {
     expect(h1(missing.text)).toBe('Nicht gefunden');
     expect(missing.text).toContain('Unter dieser Adresse gibt es keine Seite.');
     expect(missing.text).toContain('<a class="button" href="/" id="next-action">Zurück zur Anwendung</a>');
+    expect(untranslatedText(missing.text, en, de)).toEqual([]);
+  });
+
+  it('the signed-out page and a refused method are German, with no text of the English catalogue', async () => {
+    const signedOut = await client.get(new CookieJar(), '/signed-out', { 'accept-language': 'de' });
+    expect(signedOut.status).toBe(200);
+    expect(signedOut.text).toContain('<html lang="de">');
+    const refused = await request(new CookieJar({ 'accept-language': 'de' }), `${client.url}/signed-out`, { method: 'DELETE' });
+    expect(refused.status).toBe(405);
+    for (const page of [signedOut, refused]) {
+      expect(page.text).not.toContain(MISSING_MESSAGE_MARKER);
+      expect(untranslatedText(page.text, en, de)).toEqual([]);
+    }
   });
 });
