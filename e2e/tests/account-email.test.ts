@@ -3,8 +3,9 @@
  * real SMTP server (smtp-server on 127.0.0.1): the Profile page's form sends a link to the new
  * address and says so at the top of the page (inside the viewport at 390 px); the address shown
  * stays the old one until the link is opened; the link's page says the address changed, the old
- * address gets a notice, and the Profile page shows the new one. axe-core and screenshots at 390
- * and 1280 px on the Profile page with its message and on the link's page.
+ * address gets a notice, and the Profile page shows the new one; a German browser gets all of it,
+ * and the page of a used link, in German. axe-core and screenshots at 390 and 1280 px on the
+ * Profile page with its message and on the link's pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -69,5 +70,43 @@ describe('changing the email address in Chromium', () => {
     await activate(page, '#way-on');
     expect(await text('#profile-email')).toBe(fresh);
     expect(csp).toEqual([]);
+  });
+
+  it('in German: the message, the page of the link and the page of a used link', async () => {
+    const german = await browser.newContext({ locale: 'de-DE' });
+    const de = await german.newPage();
+    const violations = cspViolationsOf(de);
+    const said = async (selector: string) => (await de.locator(selector).first().textContent())?.trim();
+    const reader = await createUser(stack, 'email-de');
+    try {
+      await signIn(de, stack.appOneUrl, reader);
+      await de.setViewportSize(PHONE);
+      await de.goto(`${stack.authUrl}/account`);
+      const fresh = `neu-${reader.username}@example.org`;
+      await typeInto(de, '#new-email', fresh);
+      await activate(de, '#change-email');
+      expect(await said('#notice')).toBe(`Wir haben einen Link an ${fresh} gesendet. Öffnen Sie ihn, um diese Adresse zu verwenden; bis dahin gilt Ihre bisherige Adresse.`);
+      await expectInViewport(de, '#notice');
+      await checkAtBothWidths(de, 'account-email-sent-de');
+
+      const mail = await smtp.nextMail();
+      const link = /https?:\/\/\S+\/account\/email\/verify\/[A-Za-z0-9_-]{43}/.exec(mail.text)![0];
+      await de.goto(link);
+      expect(await de.getAttribute('html', 'lang')).toBe('de');
+      expect(await said('h1')).toBe('E-Mail-Adresse geändert');
+      expect(await said('[role=status]')).toBe(`Ihr Konto verwendet jetzt ${fresh}. Ihre bisherige Adresse hat einen Hinweis erhalten.`);
+      expect(await said('#way-on')).toBe('Zu Ihrem Konto');
+      await checkAtBothWidths(de, 'account-email-changed-de');
+      await smtp.nextMail();
+
+      await de.goto(link);
+      expect(await said('h1')).toBe('Link ungültig');
+      expect(await said('[role=alert]')).toBe('Dieser Link ist unbekannt, wurde schon verwendet oder ist abgelaufen. Fordern Sie auf Ihrer Kontoseite einen neuen an.');
+      await checkAtBothWidths(de, 'account-email-link-invalid-de');
+      expect(await de.content()).not.toContain('{{missing:');
+      expect(violations).toEqual([]);
+    } finally {
+      await german.close();
+    }
   });
 });

@@ -135,6 +135,7 @@ describe('the pages in German, in Chromium', () => {
     expect(await text('h1')).toMatch(/^Willkommen, /);
     expect(await text('#token-expires time')).toMatch(/^in \d+ Minuten$/);
     expect(await page.getAttribute('#token-expires time', 'title')).toMatch(/^\d\d\.\d\d\.\d{4}, \d\d:\d\d UTC$/);
+    expect(await text('#manage-account')).toBe('Ihr Konto verwalten');
     await germanPage('app-one');
   });
 
@@ -173,6 +174,7 @@ describe('the pages in German, in Chromium', () => {
     expect(await time.textContent()).toMatch(/^(jetzt|vor \d+ (Sekunden|Minuten?))$/);
     const berlin = new Intl.DateTimeFormat('de', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Berlin' }).format(instant);
     await expect.poll(() => time.getAttribute('title')).toBe(berlin);
+    expect(await text('#session-list li[data-current] strong')).toBe('Chrome unter Linux');
     await germanPage('account-sessions');
     await page.goto(`${stack.authUrl}/account/security`);
     expect(await text('h1')).toBe('Sicherheit');
