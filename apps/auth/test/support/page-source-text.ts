@@ -5,7 +5,8 @@
  *   in the place it stands (an attribute fragment inside a tag is not page text);
  * - a call that puts text on a page (`pageCalls`: messagePage, a flash, a layout's title…) takes no
  *   string literal with words as an argument, nor as a `text`, `title`, `message` or `label` of an
- *   object argument, at any depth;
+ *   object argument, at any depth (an object with `says`, a way on, names its text by that: its
+ *   `label` is the English fallback);
  * - an error code (`snake_case`) and a path are not words of a language; `allowed` names the few
  *   other exact texts a page shows as they are in every language.
  * Read with the TypeScript parser, so quotes, comments and nesting never confuse it.
@@ -103,9 +104,11 @@ function callText(argument: ts.Expression, found: (text: string) => void): void 
     return;
   }
   if (!ts.isObjectLiteralExpression(argument)) return;
+  const names = argument.properties.map((property) => property.name?.getText());
   for (const property of argument.properties) {
     if (!ts.isPropertyAssignment(property)) continue;
     const name = property.name.getText();
+    if (name === 'label' && names.includes('says')) continue;
     if (ts.isObjectLiteralExpression(property.initializer)) callText(property.initializer, found);
     else if (TEXT_PROPERTIES.has(name)) {
       const text = literalText(property.initializer);
