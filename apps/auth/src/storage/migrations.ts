@@ -503,8 +503,8 @@ export const authMigrations: Migrations = {
     async up(db: Kysely<unknown>) {
       // Many events name no account, typed username or client (every token issued names only its
       // client, a sign-in step no client): the indexes of those three filters hold only the rows
-      // that carry the value, so such an event adds no NULL entry to them (bench/README.md,
-      // "Token path"). A filter `column = ?` still finds its rows through them: it implies NOT NULL.
+      // that carry the value, so such an event adds no NULL entry to them (bench/README.md, "Token path").
+      // A filter `column = ?` still finds its rows through them: it implies NOT NULL.
       for (const column of ['account_id', 'username', 'client_id'] as const) {
         const name = `audit_events_${column === 'account_id' ? 'account' : column === 'client_id' ? 'client' : column}_time`;
         await db.schema.dropIndex(name).execute();
