@@ -20,7 +20,6 @@ import type { Context } from 'koa';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
-import { pageLanguage } from '../i18n/page-language.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import type { ConnectedAppView } from '../views/account-page.ts';
 import { requireSession, type SignedInDeps } from './signed-in.ts';

@@ -190,7 +190,6 @@ export const de: Translation<AuthCatalogue> = {
   'account.flash.emailLinkSent': (v) => `Wir haben einen Link an ${v.email} gesendet. Öffnen Sie ihn, um diese Adresse zu verwenden; bis dahin gilt Ihre bisherige Adresse.`,
   'account.flash.passkeyRemoved': 'Der Passkey wurde entfernt: Er meldet Sie nicht mehr an.',
   'account.flash.deviceRemoved': 'Das Gerät wurde entfernt: Es kann Ihre Anmeldungen nicht mehr bestätigen.',
-  'account.flash.appRevoked': 'Der Zugriff der Anwendung wurde widerrufen. Ihre Anmeldungen und Refresh-Tokens wurden beendet.',
   'confirm.noDevice': 'Dieses Gerät gehört nicht zu Ihrem Konto. Es wurde nichts entfernt.',
   'confirm.removeDeviceTitle': 'Dieses Gerät entfernen?',
   'confirm.removeDevice': 'Dieses Gerät kann Ihre Anmeldungen dann nicht mehr per Push bestätigen. Sie können es später wieder hinzufügen.',

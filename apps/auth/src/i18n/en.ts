@@ -260,7 +260,6 @@ export const en = {
   'account.flash.emailLinkSent': (v: { email: string }) => `We sent a link to ${v.email}. Open it to start using that address; until then your current address stays.`,
   'account.flash.passkeyRemoved': 'The passkey was removed: it no longer signs you in.',
   'account.flash.deviceRemoved': 'The device was removed: it can no longer approve your sign-ins.',
-  'account.flash.appRevoked': "The application's access was revoked. Its sign-ins and refresh tokens ended.",
   'confirm.noDevice': 'This device is not on your account. Nothing was removed.',
   'confirm.removeDeviceTitle': 'Remove this device?',
   'confirm.removeDevice': 'This device will no longer be able to approve your sign-ins with a push. You can add it again later.',

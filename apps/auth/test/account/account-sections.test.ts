@@ -169,7 +169,7 @@ describe.each(TEST_ENGINES)('the account sections on %s', (engine) => {
       expect((await post(jar, '/authenticator/passkeys/remove', { credential_id: 'cred-de' }, german)).status).toBe(303);
       expect(await notice('/account/security')).toBe('Der Passkey wurde entfernt: Er meldet Sie nicht mehr an.');
       expect((await post(jar, '/account/apps/revoke', { client_id: 'test-app' }, german)).status).toBe(303);
-      expect(await notice('/account/apps')).toBe('Der Zugriff der Anwendung wurde widerrufen. Ihre Anmeldungen und Refresh-Tokens wurden beendet.');
+      expect(await notice('/account/apps')).toBe('Der Zugriff der Anwendung wurde widerrufen. Ihre Anmeldungen und Refresh-Tokens sind beendet.');
       expect((await post(jar, '/account/sessions/end', { session: 'no-such-session' }, german)).status).toBe(303);
       const refused = await request(jar, `${server.issuer}/account/sessions`, { headers: { accept: 'text/html', ...german } });
       expect(refused.text).toContain('<div class="error" role="alert" id="error" tabindex="-1"><p>Diese Sitzung ist schon beendet oder gehört nicht Ihnen. Es wurde nichts abgemeldet.</p><p class="muted">Fehlercode: <code>not_found</code></p></div>');
