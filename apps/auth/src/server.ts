@@ -16,6 +16,7 @@ import { CLIENT_CHANGES_CHANNEL } from './clients/client-change-tracker.ts';
 import { createApp } from './app.ts';
 import type { SealedSecretsError } from './secrets/sealed-survey.ts';
 import { seedDevelopment } from './dev/seed.ts';
+import { createTestClock, withTestClock } from './dev/test-clock.ts';
 
 export const server: ServerModule<AuthConfig> = {
   readConfig: loadConfig,
@@ -38,13 +39,16 @@ export const server: ServerModule<AuthConfig> = {
             onListening: () => logger.info({ event: 'clients.change_listener_back' }, 'hearing client changes again'),
           })
         : undefined;
-    const services = createAuthServices(config, database, Date.now, clientChangeListener ? { clientChangeListener } : {});
+    // Whole-stack tests move the time of a server they started as a process (dev/test-clock.ts).
+    const testClock = config.testClock ? createTestClock() : undefined;
+    const clock = testClock ? testClock.now : Date.now;
+    const services = createAuthServices(config, database, clock, clientChangeListener ? { clientChangeListener } : {});
     const metrics = createMetricsRegistry();
-    const app = await createApp(config, { database, logger, services, metrics });
+    const app = await createApp(config, { database, logger, services, metrics, clock });
     const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
     return {
       logger,
-      handler: app.callback(),
+      handler: testClock ? withTestClock(testClock, app.callback()) : app.callback(),
       listen: { host: config.host, port: config.port, settings: 'AUTH_HOST/AUTH_PORT' },
       metrics: { ...config.metrics, settings: 'AUTH_METRICS_HOST/AUTH_METRICS_PORT', handler: metricsRequestListener(metrics) },
       listening: () => {

@@ -10,7 +10,8 @@
  *   opens) or AUTH_ENCRYPTION_KEY (a ring of one); setting both is refused;
  * - with NODE_ENV=production, AUTH_COOKIE_KEYS and AUTH_ENCRYPTION_KEY(S) must be set, and so must
  *   the public names AUTH_ISSUER and AUTH_API_AUDIENCE (their defaults are localhost);
- *   AUTH_DEV_SEED=true is refused (a demo user without a second factor, public client secrets);
+ *   AUTH_DEV_SEED=true is refused (a demo user without a second factor, public client secrets),
+ *   and so is AUTH_TEST_CLOCK=true (anyone could move the server's time);
  * - a variable starting with AUTH_ that this app does not read is refused, with the closest
  *   known name (packages/config unknown-variables.ts); the nginx template's AUTH_SERVER_NAME,
  *   AUTH_LISTEN, AUTH_1 and AUTH_2 are not this app's and are left alone;
@@ -121,6 +122,8 @@ export interface AuthConfig {
   readonly logLevel: string;
   /** Register the dev clients and the demo user at start (never in production unless asked). */
   readonly devSeed: boolean;
+  /** The clock whole-stack tests move over HTTP (dev/test-clock.ts); never in production. */
+  readonly testClock: boolean;
   readonly devClients: readonly DevClient[];
 
   // Observability
@@ -204,6 +207,7 @@ const Env = z.object({
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: logLevel.default('info'),
   AUTH_DEV_SEED: bool.optional(),
+  AUTH_TEST_CLOCK: bool.default(false),
   APP_ONE_URL: url.default(DEV_TOPOLOGY['app-one'].url),
   APP_TWO_URL: url.default(DEV_TOPOLOGY['app-two'].url),
 
@@ -297,6 +301,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     if (e.AUTH_DEV_SEED) {
       problems.sentence('AUTH_DEV_SEED', 'AUTH_DEV_SEED must not be true when NODE_ENV=production: it creates the demo user and registers the development clients with their public secrets');
     }
+    if (e.AUTH_TEST_CLOCK) problems.sentence('AUTH_TEST_CLOCK', 'AUTH_TEST_CLOCK must not be true when NODE_ENV=production: it lets any client move the server\'s clock');
   }
   let cookieKeys = e.AUTH_COOKIE_KEYS;
   let encryptionKeys = encryptionKeyring(e, problems);
@@ -382,6 +387,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: Loa
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     devSeed: e.AUTH_DEV_SEED ?? !production,
+    testClock: e.AUTH_TEST_CLOCK,
     devClients: Object.freeze(devClients),
 
     // Observability

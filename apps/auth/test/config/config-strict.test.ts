@@ -66,6 +66,14 @@ describe('auth configuration, strictly', () => {
     expect(loadConfig({ ...PRODUCTION, AUTH_DEV_SEED: 'false' }).devSeed).toBe(false);
   });
 
+  it('AUTH_TEST_CLOCK is off by default, may be on outside production, and production refuses it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gh-strict-'));
+    expect(loadConfig({ AUTH_DATA_DIR: dir }).testClock).toBe(false);
+    expect(loadConfig({ AUTH_DATA_DIR: dir, AUTH_TEST_CLOCK: 'true' }).testClock).toBe(true);
+    expect(refusal({ ...PRODUCTION, AUTH_TEST_CLOCK: 'true' }).message).toBe("AUTH_TEST_CLOCK must not be true when NODE_ENV=production: it lets any client move the server's clock");
+    expect(loadConfig({ ...PRODUCTION, AUTH_TEST_CLOCK: 'false' }).testClock).toBe(false);
+  });
+
   it('reads each secret from <NAME>_FILE, the trailing newline trimmed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gh-secret-'));
     const { AUTH_COOKIE_KEYS: _c, AUTH_ENCRYPTION_KEY: _k, ...rest } = PRODUCTION;
