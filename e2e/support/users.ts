@@ -19,6 +19,11 @@ export interface E2eUser {
   totpSecret?: string;
   /** Last TOTP time step used (each is accepted once per account). */
   lastStep?: number;
+  /**
+   * The time the user's authenticator app reads (epoch ms): the system clock, or the server's
+   * test clock when the test moves it (support/test-clock.ts), as a phone keeps the world's time.
+   */
+  clock?: () => number;
 }
 
 export const demoUser = (): E2eUser => ({ ...DEV_DEFAULTS.demoUser, groups: [...DEV_DEFAULTS.demoUser.groups] });
@@ -57,10 +62,11 @@ export async function createUser(stack: Pick<Stack, 'dataDir' | 'authEnv'>, labe
  */
 export async function nextCode(user: E2eUser): Promise<string> {
   if (!user.totpSecret) throw new Error(`no TOTP secret known for ${user.username}`);
-  let step = Math.floor(Date.now() / 30_000);
+  const now = user.clock ?? Date.now;
+  let step = Math.floor(now() / 30_000);
   if (user.lastStep !== undefined && step <= user.lastStep) step = user.lastStep + 1;
   const acceptedFrom = (step - 1) * 30_000;
-  if (Date.now() < acceptedFrom) await new Promise((resolve) => setTimeout(resolve, acceptedFrom - Date.now() + 50));
+  if (now() < acceptedFrom) await new Promise((resolve) => setTimeout(resolve, acceptedFrom - now() + 50));
   user.lastStep = step;
   return generate({ secret: user.totpSecret, epoch: step * 30, algorithm: 'sha1', digits: 6, period: 30 });
 }

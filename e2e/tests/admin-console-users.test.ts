@@ -5,9 +5,10 @@
  * non-admin gets the 403 page; an admin signs in through /admin and sees the dashboard; disabling
  * a user ends their session; a locked-out user is unlocked and signs in; resetting a user's
  * second factor makes them enrol again; a user created in the console sets a password through
- * the reset link the console shows. A second stack with AUTH_ADMIN_CONSOLE_MAX_AGE=5 shows a stale
- * sign-in sent through the login again, and a form posted after it refused with a page offering
- * the sign-in. No CSP workaround: every answer is enforced as sent.
+ * the reset link the console shows. A second stack, with the default AUTH_ADMIN_CONSOLE_MAX_AGE
+ * (600 s) and the authorization server's test clock (support/test-clock.ts) moved past it instead
+ * of waited for, shows a stale sign-in sent through the login again, and a form posted after it
+ * refused with a page offering the sign-in. No CSP workaround: every answer is enforced as sent.
  * Lockouts: AUTH_REGULATION_MAX_RETRIES=3 with AUTH_REGULATION_DELAY_AFTER=3 (a lock after three
  * wrong passwords, no delay before it), so the test can lock a user out in three tries.
  */
@@ -16,6 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { cspViolationsOf, launchBrowser, navigateBy, signIn, submitCode, submitPassword } from '../support/browser.ts';
+import { authClock, TEST_CLOCK_ENV, type AuthClock } from '../support/test-clock.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -223,37 +225,44 @@ describe('the admin console: shell, dashboard and users, in Chromium', () => {
   });
 });
 
-describe('the admin console with a short AUTH_ADMIN_CONSOLE_MAX_AGE, in Chromium', () => {
-  let short: Stack;
+describe('the admin console once the sign-in is older than AUTH_ADMIN_CONSOLE_MAX_AGE, in Chromium', () => {
+  /** AUTH_ADMIN_CONSOLE_MAX_AGE's default, seconds. */
+  const MAX_AGE_S = 600;
+  let aging: Stack;
+  let clock: AuthClock;
   beforeAll(async () => {
-    short = await startStack({ name: 'admin-console-stale', clientApps: false, authEnv: { AUTH_ADMIN_CONSOLE_MAX_AGE: '5' } });
+    aging = await startStack({ name: 'admin-console-stale', clientApps: false, authEnv: TEST_CLOCK_ENV });
+    clock = authClock(aging);
   });
   afterAll(async () => {
-    await short?.stop();
+    await aging?.stop();
   });
 
   it('sends a stale sign-in through the login again, and refuses a form posted after it with a page offering the sign-in', async () => {
-    const admin = await createUser(short, 'admins');
+    const admin = await createUser(aging, 'admins');
+    // The admin's authenticator app keeps the server's time.
+    admin.clock = clock.now;
     const page = await newPage();
-    await signInToConsole(page, admin, short.authUrl);
-    await page.goto(`${short.authUrl}/admin/users`);
+    await signInToConsole(page, admin, aging.authUrl);
+    await page.goto(`${aging.authUrl}/admin/users`);
     expect(await text(page, 'h1')).toBe('Users');
-    const user = await createUser(short, 'stale-target');
-    await page.goto(`${short.authUrl}/admin/users?q=${user.username}`);
+    const user = await createUser(aging, 'stale-target');
+    await page.goto(`${aging.authUrl}/admin/users?q=${user.username}`);
     await activate(page, '#user-table tbody a');
-    // Let the sign-in grow older than five seconds, as an admin who left the page open.
-    await page.waitForTimeout(6_000);
+    expect(await text(page, 'h1')).toBe(user.username);
+    // The sign-in grows older than the setting, as for an admin who left the page open.
+    await clock.advance(MAX_AGE_S + 1);
     await activate(page, '#unlock-user');
     expect(await text(page, 'h1')).toBe('Sign in again to continue');
     expect(await text(page, '#message')).toBe('Your sign-in is too old for the admin console, so nothing was changed. Sign in again, then repeat what you were doing.');
     await checkAtBothWidths(page, 'admin-console-stale-post');
 
     // A page visit is sent through the login again, and comes back to the page asked for.
-    await page.goto(`${short.authUrl}/admin/users`);
+    await page.goto(`${aging.authUrl}/admin/users`);
     expect(await text(page, 'h1')).toBe('Sign in');
     await submitPassword(page, admin);
     await submitCode(page, admin);
-    await page.waitForURL(`${short.authUrl}/admin/users`);
+    await page.waitForURL(`${aging.authUrl}/admin/users`);
     expect(await text(page, 'h1')).toBe('Users');
   });
 });
