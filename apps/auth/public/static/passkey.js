@@ -8,7 +8,9 @@
  *   With data-conditional, the ceremony also starts at once in conditional mediation (the
  *   browser offers passkeys in the username field's autofill) where the browser supports it.
  * - `form[data-passkey=register]`: its submit fetches creation options, runs the ceremony and
- *   posts `{ name, credential }` as JSON to data-register-url, then reloads the page.
+ *   posts `{ name, credential }` as JSON to data-register-url, then reloads the page. A sign-in
+ *   too old for the change (the server's `reauth_required`) shows the form's [data-passkey-reauth]
+ *   element, its words and the link that signs in again, and moves the focus to that link.
  * Without WebAuthn the buttons stay hidden and the form says why.
  * What the form says comes from its [data-passkey-status] element's data attributes, in the page's
  * language (views/passkey-status.ts): data-unsupported, data-follow, data-signing-in, data-added,
@@ -149,6 +151,16 @@ function setupRegister(lib, form, say, words) {
       await postJson(form.dataset.registerUrl || '', { name: name ? name.value : '', credential: JSON.stringify(answer) });
       say(words('added'));
       window.location.reload();
-    })().catch((error) => say(explain(error, words)));
+    })().catch((error) => {
+      const reauth = form.querySelector('[data-passkey-reauth]');
+      if (error instanceof Refusal && error.refusal === 'reauth_required' && reauth instanceof HTMLElement) {
+        say('');
+        reauth.hidden = false;
+        const link = reauth.querySelector('a');
+        if (link) link.focus();
+        return;
+      }
+      say(explain(error, words));
+    });
   });
 }

@@ -92,7 +92,8 @@ async function sectionBody(deps: AccountViewDeps, signedIn: SignedIn, frame: Acc
         linkedProviders(deps, account.id),
         preferredFactorView(deps, account),
       ]);
-      return securityPage(frame, { totpEnrolled: account.totpEnrolled, devices, recoveryCodesRemaining, passkeys, links, preferredFactor, totpEnrollment: options.totpEnrollment });
+      const passkeyReauthUrl = accountSignInUrl(deps.config.issuer, { returnTo: `${SECTION_PATHS.security}#passkeys`, maxAge: deps.config.account.reauthMaxAge });
+      return securityPage(frame, { totpEnrolled: account.totpEnrolled, devices, recoveryCodesRemaining, passkeys, passkeyReauthUrl, links, preferredFactor, totpEnrollment: options.totpEnrollment });
     }
     case 'sessions':
       return sessionsPage(frame, await sessionsOf(deps, signedIn));

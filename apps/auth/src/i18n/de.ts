@@ -161,6 +161,8 @@ export const de: Translation<AuthCatalogue> = {
   'account.noPasskey': 'Noch kein Passkey registriert.',
   'account.passkeyName': 'Name des neuen Passkeys',
   'account.addPasskey': 'Passkey hinzufügen',
+  'account.passkeyReauth': 'Für einen neuen Passkey ist eine aktuelle Anmeldung nötig, und Ihre liegt länger zurück. Melden Sie sich erneut an und fügen Sie den Passkey dann hier hinzu.',
+  'account.passkeyReauthLink': 'Erneut anmelden',
   'account.linksTitle': 'Anmeldedienste',
   'account.linksIntro': 'Konten bei anderen Identitätsanbietern, mit denen Sie sich anmelden. Wenn Sie eines entfernen, meldet es Sie hier nicht mehr an.',
   'account.noLink': 'Mit Ihrem Konto ist kein anderer Identitätsanbieter verknüpft.',

@@ -231,6 +231,8 @@ export const en = {
   'account.noPasskey': 'No passkey is registered yet.',
   'account.passkeyName': 'Name of the new passkey',
   'account.addPasskey': 'Add a passkey',
+  'account.passkeyReauth': 'Adding a passkey needs a recent sign-in, and yours is older. Sign in again, then add the passkey here.',
+  'account.passkeyReauthLink': 'Sign in again',
   'account.linksTitle': 'Sign-in providers',
   'account.linksIntro': 'Accounts at other identity providers you sign in with. Removing one stops it from signing you in here.',
   'account.noLink': 'No other identity provider is linked to your account.',

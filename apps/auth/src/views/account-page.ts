@@ -101,6 +101,11 @@ export interface SecurityModel {
   devices: Device[];
   recoveryCodesRemaining: number;
   passkeys: PasskeyView[];
+  /**
+   * The sign-in that comes back to the passkeys: "Add a passkey" needs a fresh sign-in, and the
+   * page script offers this link when the server refuses a stale one (reauth_required).
+   */
+  passkeyReauthUrl: string;
   /** The upstream identity providers the user signs in with. */
   links: LinkedProviderView[];
   /** The second factor offered first at sign-in (views/preferred-factor-section.ts). */
@@ -237,7 +242,7 @@ ${confirmButton(ACCOUNT_CONFIRM_PATHS.removeDevice, { device_id: d.id }, t('acco
 <p class="muted">${t('account.newCodesKill')}</p></section>`;
 }
 
-function passkeysSection(passkeys: readonly PasskeyView[], f: AccountFrame, language: PageLanguage): SafeHtml {
+function passkeysSection(passkeys: readonly PasskeyView[], reauthUrl: string, f: AccountFrame, language: PageLanguage): SafeHtml {
   const { t } = language;
   return html`<section id="passkeys"><h2>${t('account.passkeysTitle')}</h2>
 <p class="muted">${t('account.passkeysIntro')}</p>
@@ -254,6 +259,7 @@ ${confirmButton(ACCOUNT_CONFIRM_PATHS.removePasskey, { credential_id: p.id }, t(
 <input id="passkey-name" name="name" maxlength="64" value="Passkey" required>
 <button type="submit" id="add-passkey" data-passkey-start hidden>${t('account.addPasskey')}</button>
 ${passkeyStatus(language)}
+<p id="passkey-reauth" data-passkey-reauth hidden>${t('account.passkeyReauth')} <a href="${reauthUrl}" id="passkey-reauth-link">${t('account.passkeyReauthLink')}</a></p>
 </form></section>`;
 }
 
@@ -322,7 +328,7 @@ export function securityPage(f: AccountFrame, model: SecurityModel): string {
   return frame(f, language.t('account.section.security'), html`${passwordSection(language)}
 ${totpSection(model, language)}
 ${devicesSection(model, f, language)}
-${passkeysSection(model.passkeys, f, language)}
+${passkeysSection(model.passkeys, model.passkeyReauthUrl, f, language)}
 ${preferredFactorSection(model.preferredFactor, language)}
 ${linksSection(model.links, f, language)}`, PASSKEY_SCRIPTS);
 }

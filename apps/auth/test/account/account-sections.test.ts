@@ -289,7 +289,14 @@ describe.each(TEST_ENGINES)('the account sections on %s', (engine) => {
       }
       expect(await server.app.services.recoveryCodes.remaining(id)).toBe(before);
       // Reading the account is not a security change.
-      expect((await get(jar, '/account/security')).status).toBe(200);
+      const security = await get(jar, '/account/security');
+      expect(security.status).toBe(200);
+      // The passkey form's way on, which its script shows when adding one is refused as stale.
+      const reauth = /<p id="passkey-reauth" data-passkey-reauth hidden>Adding a passkey needs a recent sign-in, and yours is older\. Sign in again, then add the passkey here\. <a href="([^"]+)" id="passkey-reauth-link">Sign in again<\/a><\/p>/.exec(security.text);
+      expect(reauth).not.toBeNull();
+      const again = new URL(reauth![1]!.replaceAll('&amp;', '&'));
+      expect(`${again.origin}${again.pathname}`).toBe(`${server.issuer}/oauth2/v1/authorize`);
+      expect(Object.fromEntries(again.searchParams)).toEqual({ ...Object.fromEntries(url.searchParams), state: '/account/security#passkeys' });
 
       // The login page asks for the password again although the session is live.
       const login = await request(jar, stale.location!);
