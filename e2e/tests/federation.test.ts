@@ -6,7 +6,11 @@
  * (axe, 390 and 1280 px, reached by keyboard), the upstream's own login page and second factor,
  * back through the callback, where the new account is provisioned and the upstream's TOTP (amr
  * `otp`) is trusted, to app-one's landing page signed in as that account; then app-two signs in
- * by SSO without any login page. No CSP workaround: every answer is enforced as sent.
+ * by SSO without any login page. On the account page's Security section, by keyboard: that
+ * account, with no password, keeps its only way to sign in (the page says why); an account with a
+ * password, linked by the operator (`authctl user link`) to another upstream user, removes the
+ * provider through its confirmation page, after which that upstream user signing in gets an
+ * account of its own instead of this one. No CSP workaround: every answer is enforced as sent.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -16,8 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
 import { freePort, stopChild, waitUntilReady } from '../support/processes.ts';
-import { cspViolationsOf, launchBrowser, navigateBy, screenshot, submitCode } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, navigateBy, screenshot, signIn, submitCode } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
+import { activate } from '../support/keyboard.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -26,6 +31,8 @@ let browser: Browser;
 let page: Page;
 let upstreamUser: E2eUser;
 let cspViolations: string[] = [];
+/** The CSP violations of the pages opened after the first. */
+const moreCspViolations: string[][] = [];
 
 const authctl = (env: Record<string, string>, cwd: string, args: string[], input?: string): string =>
   execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), ...args], { cwd, env, ...(input === undefined ? {} : { input }) }).toString();
@@ -125,5 +132,76 @@ describe('federated sign-in in Chromium', () => {
     await page.waitForURL(`${stack.appTwoUrl}/`);
     expect(await page.textContent('#user-name')).toBe(upstreamUser.name);
     expect(cspViolations).toEqual([]);
+  });
+});
+
+/** From an app's URL, a new browser context: "Continue with Upstream Gatehouse", the upstream's login, back at the app. */
+async function signInThroughUpstream(user: E2eUser): Promise<Page> {
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  moreCspViolations.push(cspViolationsOf(other));
+  await other.goto(`${stack.appOneUrl}/`);
+  await navigateBy(other, () => other.getByRole('button', { name: 'Continue with Upstream Gatehouse' }).click());
+  expect(new URL(other.url()).origin).toBe(upstream.url);
+  await other.fill('#username', user.username);
+  await other.fill('#password', user.password);
+  await navigateBy(other, () => other.keyboard.press('Enter'));
+  await submitCode(other, user);
+  await other.waitForURL(`${stack.appOneUrl}/`);
+  return other;
+}
+
+describe('removing a sign-in provider on the account page, in Chromium', () => {
+  const linkedProviders = async (on: Page) => (await on.locator('#link-list').textContent())?.trim();
+
+  it('an account whose only way to sign in is the provider keeps it, and the Security page says why', async () => {
+    // The federated account of the first scenario: provisioned from the upstream, no password.
+    await page.goto(`${stack.authUrl}/account/security`);
+    expect(await linkedProviders(page)).toContain('Upstream Gatehouse');
+    await activate(page, '#link-list button[aria-label="Remove Upstream Gatehouse"]');
+    expect(await page.textContent('h1')).toBe('Remove this sign-in provider?');
+    await activate(page, '#confirm');
+    expect(new URL(page.url()).pathname).toBe('/account/links/remove');
+    expect((await page.textContent('#error p'))?.trim()).toBe('This provider is the only way to sign in to your account, so it stays linked. Ask your administrator for a password first.');
+    expect(await page.textContent('#error code')).toBe('last_sign_in_method');
+    expect(await linkedProviders(page)).toContain('Upstream Gatehouse');
+    await checkAtBothWidths(page, 'federation-unlink-last-method');
+  });
+
+  it('an account with a password removes the provider after its confirmation; the upstream user then gets an account of its own', async () => {
+    const upstreamOther = await createUser({ dataDir: upstream.dataDir, authEnv: upstream.env }, 'linked-upstream');
+    const users = JSON.parse(authctl(upstream.env, upstream.dataDir, ['user', 'list', '--json'])) as { items: { id: string; username: string }[] };
+    const subject = users.items.find((u) => u.username === upstreamOther.username)!.id;
+    const local = await createUser(stack, 'linked-local');
+    expect(authctl(stack.authEnv, stack.dataDir, ['user', 'link', local.username, '--idp', 'upstream', '--subject', subject])).toContain(`linked ${local.username} to the upstream user ${subject}`);
+    // The link holds: the upstream user signs in as the local account.
+    const before = await signInThroughUpstream(upstreamOther);
+    expect(await before.textContent('#user-name')).toBe(local.name);
+    await before.context().close();
+
+    const context = await browser.newContext();
+    const own = await context.newPage();
+    moreCspViolations.push(cspViolationsOf(own));
+    await signIn(own, stack.appOneUrl, local);
+    await own.goto(`${stack.authUrl}/account/security`);
+    expect(await linkedProviders(own)).toContain('Upstream Gatehouse');
+    await activate(own, '#link-list button[aria-label="Remove Upstream Gatehouse"]');
+    expect(await own.textContent('h1')).toBe('Remove this sign-in provider?');
+    expect(await own.textContent('body')).toContain('Upstream Gatehouse will no longer sign you in to this account. You can link it again by signing in with it.');
+    await checkAtBothWidths(own, 'federation-unlink-confirm');
+    await activate(own, '#confirm');
+    expect(own.url()).toBe(`${stack.authUrl}/account/security`);
+    expect(await own.textContent('#notice')).toBe('The provider was unlinked: it no longer signs you in here.');
+    expect(await linkedProviders(own)).toBe('No other identity provider is linked to your account.');
+    await checkAtBothWidths(own, 'federation-unlink-done');
+    expect(JSON.parse(authctl(stack.authEnv, stack.dataDir, ['user', 'links', local.username, '--json']))).toEqual({ items: [] });
+    await context.close();
+
+    // The same upstream user now lands as an account of its own, not the local one.
+    const after = await signInThroughUpstream(upstreamOther);
+    expect(await after.textContent('#user-name')).toBe(upstreamOther.name);
+    expect(await after.textContent('#user-email')).toBe(upstreamOther.email);
+    await after.context().close();
+    expect([...cspViolations, ...moreCspViolations.flat()]).toEqual([]);
   });
 });
