@@ -2,11 +2,12 @@
  * Test accounts. Each test gets a fresh one through the operator CLI (`authctl user add`), the way an
  * operator creates users, because TOTP replay protection and lockout are per account.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { generate } from 'otplib';
 import { DEV_DEFAULTS } from '@gatehouse/contracts';
+import { openDatabase } from '@gatehouse/db';
 import { REPO_ROOT, type Stack } from './stack.ts';
 
 export interface E2eUser {
@@ -74,4 +75,25 @@ export async function nextCode(user: E2eUser): Promise<string> {
 /** A well-formed code that is not valid now (from an hour ago). */
 export async function staleCode(user: E2eUser): Promise<string> {
   return generate({ secret: user.totpSecret!, epoch: Math.floor(Date.now() / 1000) - 3600, algorithm: 'sha1', digits: 6, period: 30 });
+}
+
+/**
+ * Leaves the account with no authenticator app and no recovery codes, as when an operator removed
+ * them: its passkeys or push devices are then its only second factor.
+ */
+export async function removeTotpAndRecoveryCodes(stack: Pick<Stack, 'authEnv'>, username: string): Promise<void> {
+  const database = openDatabase<{ accounts: { id: string; username: string; totp_secret_sealed: string | null }; recovery_codes: { account_id: string } }>(stack.authEnv.AUTH_DATABASE_URL!);
+  try {
+    const { id } = await database.db.selectFrom('accounts').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    await database.db.updateTable('accounts').set({ totp_secret_sealed: null }).where('id', '=', id).execute();
+    await database.db.deleteFrom('recovery_codes').where('account_id', '=', id).execute();
+  } finally {
+    await database.close();
+  }
+}
+
+/** A one-time password-reset link for the user, as an operator prints it (`authctl user reset-link`). */
+export function resetLink(stack: Pick<Stack, 'dataDir' | 'authEnv'>, username: string): string {
+  const printed = execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), 'user', 'reset-link', username, '--json'], { cwd: stack.dataDir, env: stack.authEnv });
+  return (JSON.parse(printed.toString()) as { url: string }).url;
 }

@@ -7,17 +7,14 @@
  * (ERR_CACHE_MISS). A passkey-only account's password-reset link asks for the passkey. axe-core
  * and screenshots at 390 and 1280 px on each page.
  */
-import { execFileSync } from 'node:child_process';
 import { webcrypto } from 'node:crypto';
-import { join } from 'node:path';
-import { openDatabase } from '@gatehouse/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
+import { startStack, type Stack } from '../support/stack.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
 import { tabTo } from '../support/admin-console.ts';
 import { CODE_SUBMIT, cspViolationsOf, launchBrowser, navigateBy, shownTotpSecret, signIn, submitCode, submitPassword } from '../support/browser.ts';
-import { createUser, nextCode, type E2eUser } from '../support/users.ts';
+import { createUser, nextCode, removeTotpAndRecoveryCodes, resetLink, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -189,20 +186,11 @@ describe('issue 34, the preferred factor in Chromium', () => {
     await Promise.all([page.waitForEvent('load'), page.click('#add-passkey')]);
     await page.waitForSelector('#passkey-list li');
     // An operator removed the authenticator app and the codes are gone: the passkey is the only factor.
-    const database = openDatabase<{ accounts: { id: string; username: string; totp_secret_sealed: string | null }; recovery_codes: { account_id: string } }>(stack.authEnv.AUTH_DATABASE_URL!);
-    try {
-      const { id } = await database.db.selectFrom('accounts').select('id').where('username', '=', owner.username).executeTakeFirstOrThrow();
-      await database.db.updateTable('accounts').set({ totp_secret_sealed: null }).where('id', '=', id).execute();
-      await database.db.deleteFrom('recovery_codes').where('account_id', '=', id).execute();
-    } finally {
-      await database.close();
-    }
-    const link = JSON.parse(
-      execFileSync(process.execPath, [join(REPO_ROOT, 'apps/auth/src/cli/main.ts'), 'user', 'reset-link', owner.username, '--json'], { cwd: stack.dataDir, env: stack.authEnv }).toString(),
-    ) as { url: string };
+    await removeTotpAndRecoveryCodes(stack, owner.username);
+    const link = resetLink(stack, owner.username);
 
     await context.clearCookies();
-    await page.goto(link.url);
+    await page.goto(link);
     expect(await h1()).toBe('Choose a new password');
     await page.waitForSelector('#reset-passkey:not([hidden])');
     expect(await page.locator('#reset-code').count()).toBe(0);

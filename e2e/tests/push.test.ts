@@ -9,16 +9,19 @@
  * down the time left (the laptop's clock is Playwright's, moved forward instead of waited for);
  * a wrong number and a denial each say what happened on both sides; "This wasn't me" leads to a
  * password change; "Add a device" moves on by itself once a device enrolls with the short code,
- * typed in lower case. Each page is checked with axe-core at 390 and 1280 px and driven by the
- * keyboard where the user acts.
+ * typed in lower case. A push-only account's password-reset link sends a push first; the phone
+ * approves it with the number the link's page shows, and the page goes on by itself to the new
+ * password, which then signs in. Each page is checked with axe-core at 390 and 1280 px and driven
+ * by the keyboard where the user acts.
  * No CSP workaround: every answer of the authorization server is enforced as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startStack, type Stack } from '../support/stack.ts';
-import { launchBrowser, navigateBy, screenshot, showMethod, signIn, submitPassword } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, navigateBy, screenshot, showMethod, signIn, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
-import { createUser, type E2eUser } from '../support/users.ts';
+import { tabTo } from '../support/keyboard.ts';
+import { createUser, removeTotpAndRecoveryCodes, resetLink, type E2eUser } from '../support/users.ts';
 
 let stack: Stack;
 let browser: Browser;
@@ -225,5 +228,68 @@ describe('issue 5, push approval in Chromium', () => {
     await card.locator(`button[data-number="${number}"]`).click();
     await laptop.waitForURL(`${stack.appOneUrl}/`, { timeout: 20_000 });
     expect((await laptop.locator('#user-name').textContent())?.trim()).toBe(user.name);
+  });
+});
+
+describe("a push-only account's password-reset link, in Chromium", () => {
+  it('sends a push first; the phone approves with the number shown, and the new password is set and signs in', async () => {
+    const resetter = await createUser(stack, 'push-reset');
+    const owner = await newPage();
+    await signIn(owner, stack.appOneUrl, resetter);
+    await owner.goto(`${stack.authUrl}/account/security`);
+    await navigateBy(owner, () => owner.click('#add-device'));
+    const enrollment = await owner.locator('#enrollment-link').getAttribute('href');
+    const resetPhone = await newPage();
+    await resetPhone.goto(enrollment!);
+    await resetPhone.waitForSelector('#enroll:not([hidden])');
+    await resetPhone.fill('#device-name', 'Reset phone');
+    await resetPhone.click('#enroll-submit');
+    await resetPhone.waitForSelector('#main:not([hidden])');
+    // An operator removed the authenticator app and the codes are gone: the phone is the only factor.
+    await removeTotpAndRecoveryCodes(stack, resetter.username);
+    const url = resetLink(stack, resetter.username);
+
+    const laptop = await newPage();
+    const csp = cspViolationsOf(laptop);
+    await laptop.goto(url);
+    expect(await laptop.locator('h1').textContent()).toBe('Choose a new password');
+    expect(await laptop.locator('#reset-code').count()).toBe(0);
+    expect(await laptop.locator('#reset-push-approved').count()).toBe(0);
+    expect((await laptop.locator('#reset-send-push').textContent())?.trim()).toBe('Send a push to my authenticator');
+    await checkAtBothWidths(laptop, 'push-reset-link');
+
+    await tabTo(laptop, '#reset-send-push');
+    await navigateBy(laptop, () => laptop.keyboard.press('Enter'));
+    expect(new URL(laptop.url()).searchParams.get('push')).toMatch(/^[\w-]+$/);
+    const number = (await laptop.locator('#push-number').textContent())?.trim();
+    expect(number).toMatch(/^\d{2}$/);
+    await checkAtBothWidths(laptop, 'push-reset-waiting');
+
+    // The phone shows the reset, never a sign-in to an app, and approves with that number.
+    const card = resetPhone.locator('.request');
+    await card.waitFor();
+    expect((await card.locator('h2').textContent())?.trim()).toContain('Password reset');
+    await pressEnterOn(resetPhone, `.request button[data-number="${number}"]`);
+    await resetPhone.waitForFunction(() => document.getElementById('result')?.textContent?.startsWith('Approved'));
+
+    // The link's page notices by itself and asks for the new password.
+    await laptop.waitForSelector('#reset-push-approved', { timeout: 20_000 });
+    expect(await laptop.locator('#reset-push-approved').textContent()).toBe('Approved on your authenticator. Choose your new password.');
+    await checkAtBothWidths(laptop, 'push-reset-approved');
+    const fresh = `push-approved ${resetter.password} passphrase`;
+    await tabTo(laptop, '#reset-new-password');
+    await laptop.keyboard.type(fresh);
+    await laptop.keyboard.press('Tab');
+    await laptop.keyboard.type(fresh);
+    await navigateBy(laptop, () => laptop.keyboard.press('Enter'));
+    expect(await laptop.locator('h1').textContent()).toBe('Password changed');
+    await checkAtBothWidths(laptop, 'push-reset-done');
+
+    // The new password signs in (the account, without an authenticator app, sets one up).
+    const again = await newPage();
+    await again.goto(`${stack.appOneUrl}/`);
+    await submitPassword(again, { ...resetter, password: fresh });
+    expect((await again.locator('h1').textContent())?.trim()).toBe('Set up two-step verification');
+    expect(csp).toEqual([]);
   });
 });
