@@ -94,7 +94,7 @@ describe('issue 34, the preferred factor in Chromium', () => {
     await page.waitForLoadState('load');
     expect(page.url().startsWith(`${stack.authUrl}/interaction/`)).toBe(true);
     expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/ERR_CACHE_MISS|Confirm Form Resubmission/);
-    expect(await h1()).toBe('This sign-in has expired');
+    expect(await h1()).toBe('You are already signed in');
     await checkAtBothWidths(page, 'preferred-factor-back-after-code');
     // Its way on goes back to the app, still signed in.
     await page.focus('#way-on');
