@@ -291,5 +291,6 @@ describe("a push-only account's password-reset link, in Chromium", () => {
     await submitPassword(again, { ...resetter, password: fresh });
     expect((await again.locator('h1').textContent())?.trim()).toBe('Set up two-step verification');
     expect(csp).toEqual([]);
-  });
+    // Two sign-ins, an enrollment and four pages checked at two widths: more than one file's default on a busy machine.
+  }, 180_000);
 });
