@@ -12,6 +12,7 @@
  * - values are taken from the query only as the action's own fields (ids of bounded length).
  */
 import { pageLanguage, type PageLanguage } from '../i18n/page-language.ts';
+import { sayBrowserLabel } from '../http/browser-label.ts';
 import type { Context } from 'koa';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
@@ -126,14 +127,15 @@ const ACTIONS: Record<keyof typeof ACCOUNT_CONFIRM_PATHS, ConfirmAction> = {
   endSession: {
     section: 'sessions',
     fresh: false,
-    async prepare(deps, signedIn, q, { t }) {
+    async prepare(deps, signedIn, q, language) {
+      const { t } = language;
       const session = (await sessionsOf(deps, signedIn)).find((s) => s.uid !== undefined && s.uid === q('session'));
       if (!session) return { missing: t('confirm.noSession') };
       if (session.current) return { missing: t('confirm.thisSession') };
       const place = session.ip ? t('confirm.from', { ip: session.ip }) : '';
       return {
         title: t('confirm.endSessionTitle'),
-        subject: `${session.browser}${place}`,
+        subject: `${sayBrowserLabel(session.browser, language)}${place}`,
         consequence: t('confirm.endSession'),
         action: END_SESSION_PATH,
         fields: { session: q('session') },

@@ -344,6 +344,8 @@ describe.each(TEST_ENGINES)('the account sections on %s', (engine) => {
       expect(confirm.status).toBe(200);
       expect(confirm.text).toContain('<h1>Sign out this session?</h1>');
       expect(confirm.text).toContain('<strong id="confirm-subject">Chrome on Linux from 198.51.100.23</strong>');
+      const german = await request(here, `${server.issuer}/account/sessions/end?session=${workUid}`, { headers: { accept: 'text/html', 'accept-language': 'de' } });
+      expect(german.text).toContain('<strong id="confirm-subject">Chrome unter Linux von 198.51.100.23</strong>');
       expect(confirm.text).toContain(`<form method="post" action="/account/sessions/end">\n<input type="hidden" name="session" value="${workUid}">`);
 
       const crossSite = await post(here, '/account/sessions/end', { session: workUid }, { origin: 'https://evil.example' });
