@@ -1,13 +1,14 @@
 /**
  * The admin console's browser steps: an account in an admin group (created with authctl, as an
- * operator makes one), the console's sign-in with the second factor, and moving the focus with
+ * operator makes one), the console's sign-in with the second factor, a browser signed in to the
+ * console of a stack of its own (what the console's test files share), and moving the focus with
  * the Tab key only, as a keyboard user does.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
-import { REPO_ROOT, type Stack } from './stack.ts';
-import { submitCode, submitPassword } from './browser.ts';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { REPO_ROOT, startStack, type Stack } from './stack.ts';
+import { cspViolationsOf, launchBrowser, submitCode, submitPassword } from './browser.ts';
 import { createUser, type E2eUser } from './users.ts';
 
 /** Runs `authctl <args>` against the stack's database; throws with its output when it fails. */
@@ -19,6 +20,45 @@ export async function authctl(stack: Pick<Stack, 'dataDir' | 'authEnv'>, args: r
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`authctl ${args.join(' ')} failed (${code}): ${output}`);
   return output;
+}
+
+/** A stack of its own (no client apps) and a browser page signed in to its console as a new admin. */
+export interface ConsoleSession {
+  readonly stack: Stack;
+  readonly browser: Browser;
+  readonly context: BrowserContext;
+  readonly page: Page;
+  readonly admin: E2eUser;
+  /** The page's CSP violations, as they happen. */
+  readonly csp: string[];
+}
+
+/**
+ * Starts the stack `name`, opens a browser (its context made with `context`) and signs in to the
+ * console as a new admin labelled `admin`. What was opened before a failure is closed again.
+ */
+export async function openConsoleSession(options: { name: string; admin: string; context?: BrowserContextOptions }): Promise<ConsoleSession> {
+  const opened: { stack?: Stack; browser?: Browser; context?: BrowserContext } = {};
+  try {
+    const stack = (opened.stack = await startStack({ name: options.name, clientApps: false }));
+    const browser = (opened.browser = await launchBrowser());
+    const context = (opened.context = await browser.newContext(options.context));
+    const page = await context.newPage();
+    const csp = cspViolationsOf(page);
+    const admin = await adminUser(stack, options.admin);
+    await signInToConsole(page, stack, admin);
+    return { stack, browser, context, page, admin, csp };
+  } catch (error) {
+    await closeConsoleSession(opened);
+    throw error;
+  }
+}
+
+/** Closes what openConsoleSession opened (any part may be missing). */
+export async function closeConsoleSession(session: Partial<Pick<ConsoleSession, 'stack' | 'browser' | 'context'>>): Promise<void> {
+  await session.context?.close();
+  await session.browser?.close();
+  await session.stack?.stop();
 }
 
 /** A fresh user in `group` (admins: may change things; auditors: reads only). */

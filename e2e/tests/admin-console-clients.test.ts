@@ -13,9 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oidc from 'openid-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkAtBothWidths } from '../support/axe.ts';
-import { cspViolationsOf, launchBrowser, navigateBy } from '../support/browser.ts';
-import { adminUser, signInToConsole, tabTo } from '../support/admin-console.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { navigateBy } from '../support/browser.ts';
+import { closeConsoleSession, openConsoleSession, tabTo } from '../support/admin-console.ts';
+import type { Stack } from '../support/stack.ts';
 import type { E2eUser } from '../support/users.ts';
 
 /** The relying party's callback: a server of the test's own, which keeps the URL it was called with. */
@@ -38,19 +38,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => rp.listen(0, '127.0.0.1', resolve));
   REDIRECT_URI = `http://127.0.0.1:${(rp.address() as AddressInfo).port}/console-app/callback`;
-  stack = await startStack({ name: 'admin-console-clients', clientApps: false });
-  browser = await launchBrowser();
-  context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-  page = await context.newPage();
-  csp = cspViolationsOf(page);
-  admin = await adminUser(stack, 'console-clients');
-  await signInToConsole(page, stack, admin);
+  ({ stack, browser, context, page, admin, csp } = await openConsoleSession({ name: 'admin-console-clients', admin: 'console-clients', context: { permissions: ['clipboard-read', 'clipboard-write'] } }));
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
+  await closeConsoleSession({ stack, browser, context });
   rp?.close();
 });
 

@@ -11,10 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkAtBothWidths } from '../support/axe.ts';
-import { cspViolationsOf, launchBrowser, navigateBy } from '../support/browser.ts';
-import { adminUser, signInToConsole, tabTo } from '../support/admin-console.ts';
-import { startStack, type Stack } from '../support/stack.ts';
-import { createUser, type E2eUser } from '../support/users.ts';
+import { navigateBy } from '../support/browser.ts';
+import { closeConsoleSession, openConsoleSession, tabTo } from '../support/admin-console.ts';
+import type { Stack } from '../support/stack.ts';
+import { createUser } from '../support/users.ts';
 
 /** What a message missing from a catalogue renders as (@gatehouse/html/i18n MISSING_MESSAGE_MARKER). */
 const MISSING_MESSAGE_MARKER = '{{missing:';
@@ -23,24 +23,13 @@ let stack: Stack;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let admin: E2eUser;
 let csp: string[];
 
 beforeAll(async () => {
-  stack = await startStack({ name: 'admin-console-german', clientApps: false });
-  browser = await launchBrowser();
-  context = await browser.newContext({ locale: 'de-DE', timezoneId: 'Europe/Berlin' });
-  page = await context.newPage();
-  csp = cspViolationsOf(page);
-  admin = await adminUser(stack, 'console-de');
-  await signInToConsole(page, stack, admin);
+  ({ stack, browser, context, page, csp } = await openConsoleSession({ name: 'admin-console-german', admin: 'console-de', context: { locale: 'de-DE', timezoneId: 'Europe/Berlin' } }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(() => closeConsoleSession({ stack, browser, context }));
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 const enter = () => navigateBy(page, () => page.keyboard.press('Enter'));

@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkAtBothWidths } from '../support/axe.ts';
-import { cspViolationsOf, launchBrowser, navigateBy } from '../support/browser.ts';
-import { adminUser, signInToConsole, tabTo } from '../support/admin-console.ts';
-import { startStack, type Stack } from '../support/stack.ts';
+import { cspViolationsOf, navigateBy } from '../support/browser.ts';
+import { adminUser, closeConsoleSession, openConsoleSession, signInToConsole, tabTo } from '../support/admin-console.ts';
+import type { Stack } from '../support/stack.ts';
 import type { E2eUser } from '../support/users.ts';
 
 let stack: Stack;
@@ -22,20 +22,10 @@ let admin: E2eUser;
 let csp: string[];
 
 beforeAll(async () => {
-  stack = await startStack({ name: 'admin-console-keys-audit', clientApps: false });
-  browser = await launchBrowser();
-  context = await browser.newContext();
-  page = await context.newPage();
-  csp = cspViolationsOf(page);
-  admin = await adminUser(stack, 'console-keys');
-  await signInToConsole(page, stack, admin);
+  ({ stack, browser, context, page, admin, csp } = await openConsoleSession({ name: 'admin-console-keys-audit', admin: 'console-keys' }));
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await stack?.stop();
-});
+afterAll(() => closeConsoleSession({ stack, browser, context }));
 
 const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
 const enter = () => navigateBy(page, () => page.keyboard.press('Enter'));
