@@ -12,7 +12,8 @@
  * - POST /authenticator/api/requests/:id/report: "this wasn't me" after this device refused the
  *   push (push-report.ts) → 200 with where to change the password.
  * A pending request shows the client name, the browser's IP, its browser and system as a label
- * ("Chrome on Linux", http/browser-label.ts; the raw user agent is never shown to the user), the
+ * ("Chrome on Linux", http/browser-label.ts, said in the language of the authenticator's request:
+ * its page's cookie or Accept-Language, "Chrome unter Linux"; the raw user agent is never shown), the
  * seconds left and the choices, never which choice is right.
  */
 import type { Context } from 'koa';
@@ -22,7 +23,8 @@ import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '.
 import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { openEventStream } from '../http/event-stream.ts';
-import { browserLabel } from '../http/browser-label.ts';
+import { browserLabel, sayBrowserLabel } from '../http/browser-label.ts';
+import { requestLanguage, type PageLanguage } from '../i18n/page-language.ts';
 import { reportPush, type PushReportDeps } from '../push/push-report.ts';
 import { FORGOT_PASSWORD_PATH } from '../account/forgot-password.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
@@ -36,13 +38,13 @@ export const EVENTS_MAX_AGE_MS = 10 * 60_000;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function requestView(push: PushTransaction, now: number) {
+function requestView(push: PushTransaction, now: number, language: PageLanguage) {
   return {
     id: push.id,
     client_name: push.clientName,
     ip: push.ip,
     user_agent: push.userAgent,
-    browser: browserLabel(push.userAgent),
+    browser: sayBrowserLabel(browserLabel(push.userAgent), language),
     created_at: iso(push.createdAt),
     expires_at: iso(push.expiresAt),
     expires_in: Math.max(0, Math.ceil((push.expiresAt - now) / 1000)),
@@ -52,12 +54,13 @@ function requestView(push: PushTransaction, now: number) {
 
 type ListingDeps = Pick<HandlerServices, 'accounts' | 'pushes' | 'clock'>;
 
-async function listing(deps: ListingDeps, device: Device) {
+/** The device's pending requests; their browser labels in `language` (the authenticator page's). */
+async function listing(deps: ListingDeps, device: Device, language: PageLanguage) {
   const [account, pending] = await Promise.all([deps.accounts.findById(device.accountId), deps.pushes.listPending(device.accountId)]);
   const now = deps.clock();
   return {
     device: { id: device.id, name: device.name, username: account?.username ?? '' },
-    requests: pending.map((push) => requestView(push, now)),
+    requests: pending.map((push) => requestView(push, now, language)),
   };
 }
 
@@ -102,7 +105,7 @@ export function createRequestsHandler(deps: RequestsDeps) {
   return async function requests(ctx: Context): Promise<void> {
     const device = await authenticateDevice(ctx, deps);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await listing(deps, device);
+    ctx.body = await listing(deps, device, requestLanguage(ctx));
   };
 }
 
@@ -111,6 +114,7 @@ export type EventsDeps = RequestsDeps & Pick<HandlerServices, 'devices' | 'pushH
 export function createEventsHandler(deps: EventsDeps) {
   return async function events(ctx: Context): Promise<void> {
     const device = await authenticateDevice(ctx, deps);
+    const language = requestLanguage(ctx);
     const stream = openEventStream(ctx);
     const streamClosed = deps.metrics.pushStreamOpened();
 
@@ -126,7 +130,7 @@ export function createEventsHandler(deps: EventsDeps) {
             close();
             return;
           }
-          const data = JSON.stringify(await listing(deps, device));
+          const data = JSON.stringify(await listing(deps, device, language));
           if (data !== last && !closed) stream.write(`event: requests\ndata: ${data}\n\n`);
           last = data;
         })

@@ -38,15 +38,18 @@ describe('push: what the phone shows, the time left, a wrong number against a de
     const { id } = await waitingPush(user, CHROME_ON_LINUX);
     offset += 15_000;
     try {
-      const [request] = (await authenticator.list()).json<{ requests: Record<string, unknown>[] }>().requests;
-      expect(request).toMatchObject({ id, browser: 'Chrome on Linux', expires_in: 45 });
+      const [pending] = (await authenticator.list()).json<{ requests: Record<string, unknown>[] }>().requests;
+      expect(pending).toMatchObject({ id, browser: 'Chrome on Linux', expires_in: 45 });
+      // Said in the language of the authenticator's request (its page's), like the account page's sessions.
+      const german = await request(browser(), `${server.issuer}/authenticator/api/requests?${await authenticator.signedQuery()}`, { headers: { accept: 'application/json', 'accept-language': 'de' } });
+      expect(german.json<{ requests: Record<string, unknown>[] }>().requests[0]).toMatchObject({ id, browser: 'Chrome unter Linux' });
     } finally {
       offset -= 15_000;
     }
     const page = await request(browser(), `${server.issuer}/authenticator`);
     expect(page.text).toContain('id="not-me-button"');
     const script = await request(browser(), `${server.issuer}/authenticator/app.js`);
-    expect(script.text).toContain("['Browser', r.browser || 'Unknown browser', 'browser']");
+    expect(script.text).toContain("[say('browser'), r.browser || say('unknownBrowser'), 'browser']");
     expect(script.text).not.toContain('r.user_agent');
   });
 
