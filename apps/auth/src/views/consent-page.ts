@@ -2,6 +2,7 @@ import { html } from '@gatehouse/html';
 import type { ScopeDescription } from '../consent/scope-descriptions.ts';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { stepError } from './step-error.ts';
 import { scopeText } from './scope-text.ts';
 
 export interface ConsentPageModel {
@@ -12,6 +13,10 @@ export interface ConsentPageModel {
   /** Who is signed in (the account that would grant). */
   username: string;
   scopes: ScopeDescription[];
+  /** A refusal of the step's form (interactions/step-refusal.ts). */
+  error?: string;
+  /** The error's stable code, named under the message (docs/spec.md §7). */
+  errorCode?: string;
   /** The page's language (i18n/page-language.ts). */
   language?: PageLanguage;
 }
@@ -40,6 +45,7 @@ export function consentPage(model: ConsentPageModel): string {
 <ul class="scopes" id="consent-scopes">${model.scopes.map(
       (s) => html`<li data-scope="${s.scope}">${scopeText(s, language)}${s.description === s.scope ? '' : html` <code>${s.scope}</code>`}</li>`,
     )}</ul>
+${stepError(model, language)}
 <form method="post" action="/consent">
 <input type="hidden" name="uid" value="${model.uid}">
 <button type="submit" name="decision" value="allow" id="consent-allow" autofocus>${t('consent.allow')}</button>

@@ -1,6 +1,7 @@
 import { html } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { stepError } from './step-error.ts';
 import { passkeyStatus } from './passkey-status.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { providerButtons, type FederatedProviderButton } from './federated-pages.ts';
@@ -50,8 +51,7 @@ export function loginPage(model: LoginPageModel): string {
     languageReturn: `/interaction/${model.uid}`,
     body: html`<h1>${t('login.title')}</h1>
 ${clientLine(model.client, language)}
-${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+${stepError(model, language)}
 ${model.linking ? html`<p class="notice" role="status" id="linking-notice">${t('login.linking', { provider: model.linking.providerName })}</p>` : ''}
 <form method="post" action="/login" autocomplete="on">
 <input type="hidden" name="uid" value="${model.uid}">

@@ -1,6 +1,7 @@
 import { html, raw, type SafeHtml } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { stepError } from './step-error.ts';
 import { passkeyStatus } from './passkey-status.ts';
 import { COUNTDOWN_SCRIPT, countdown } from './countdown.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';
@@ -131,8 +132,7 @@ ${intro(offered, model.username, language)}`;
     languageReturn: `/interaction/${model.uid}`,
     body: html`${heading}
 ${model.notice ? html`<p class="notice" role="status">${model.notice}</p>` : ''}
-${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+${stepError(model, language)}
 ${methodBlock(offered, model.uid, true, true, language)}
 ${
   others.length
@@ -172,8 +172,7 @@ ${brand}
 ${countdown({ id: 'push-expiry', seconds: waiting.expiresInSeconds, lead: t('mfa.requestExpiresIn'), expired: t('mfa.requestExpired'), language })}
 <p><a href="${waiting.pollUrl}">${t('mfa.approvedContinue')}</a></p>
 </div>
-${model.error ? html`<p class="error" role="alert">${model.error}</p>` : ''}
-${model.errorCode ? html`<p class="muted">${t('message.errorCode')} <code>${model.errorCode}</code></p>` : ''}
+${stepError(model, language)}
 <p class="muted">${t('mfa.orCode')}</p>
 ${codeForm(model.uid, false, language)}
 ${others.includes('recovery') ? recoveryBox(model.uid, false, language) : ''}`,

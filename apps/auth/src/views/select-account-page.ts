@@ -1,12 +1,17 @@
 import { html } from '@gatehouse/html';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
 import { layout } from './layout.ts';
+import { stepError } from './step-error.ts';
 
 export interface SelectAccountPageModel {
   uid: string;
   clientName: string;
   /** The account of this browser's session. */
   username: string;
+  /** A refusal of the step's form (interactions/step-refusal.ts). */
+  error?: string;
+  /** The error's stable code, named under the message (docs/spec.md §7). */
+  errorCode?: string;
   /** The page's language (i18n/page-language.ts). */
   language?: PageLanguage;
 }
@@ -36,6 +41,7 @@ export function selectAccountPage(model: SelectAccountPageModel): string {
     languageReturn: `/interaction/${model.uid}`,
     body: html`<h1>${t('selectAccount.title')}</h1>
 <p class="muted">${t('selectAccount.continueTo', { client: html`<strong id="select-account-client">${model.clientName}</strong>` })}</p>
+${stepError(model, language)}
 <form method="post" action="/select-account">
 <input type="hidden" name="uid" value="${model.uid}">
 <button type="submit" name="choice" value="continue" id="select-account-continue" autofocus>${t('selectAccount.continueAs', { username: html`<span id="select-account-username" class="account-name">${model.username}</span>` })}</button>
