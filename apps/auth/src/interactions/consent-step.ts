@@ -9,6 +9,8 @@
  *   it), in plain words (consent/scope-descriptions.ts);
  * - a JSON caller gets `{ status: 'consent_required', interaction, next: '/consent', client,
  *   logo_uri (null when none), scopes: [{ scope, description }] }`;
+ * - a refusal of its form redirected here (step-refusal.ts) is shown on it once, with its status,
+ *   message and code;
  * - Allow ends in a redirect to the client: this page's form-action allows its origin.
  */
 import { pageLanguage } from '../i18n/page-language.ts';
@@ -18,7 +20,8 @@ import { OIDC_SCOPES } from '@gatehouse/contracts';
 import { describeScopes, type ScopeDescription } from '../consent/scope-descriptions.ts';
 import { consentPage } from '../views/consent-page.ts';
 import { clientBranding, redirectOrigin, type Interaction } from './interaction-state.ts';
-import { respond } from './respond.ts';
+import { errorBody, respond } from './respond.ts';
+import type { AuthError } from '../errors/auth-error.ts';
 import type { HandlerServices } from './deps.ts';
 
 /** Where the consent form posts (not a contracts route: only this server's own page uses it). */
@@ -52,7 +55,7 @@ export async function consentRequest(provider: Provider, interaction: Interactio
   };
 }
 
-export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { provider: Provider }, interaction: Interaction, json: boolean): Promise<void> {
+export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { provider: Provider }, interaction: Interaction, json: boolean, error?: AuthError): Promise<void> {
   const request = await consentRequest(deps.provider, interaction);
   const [client, account] = await Promise.all([clientBranding(deps.provider, interaction), deps.accounts.findById(request.accountId)]);
   const scopes: ScopeDescription[] = describeScopes(request.scopes);
@@ -62,9 +65,10 @@ export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { 
   respond(
     ctx,
     json,
-    200,
+    error?.status ?? 200,
     () =>
       consentPage({
+        ...(error ? { error: pageLanguage(ctx).errorText(error), errorCode: error.code } : {}),
         uid: interaction.uid,
         clientName: client.name,
         ...(client.logoUri ? { logoUri: client.logoUri } : {}),
@@ -72,6 +76,6 @@ export async function renderConsentStep(ctx: Context, deps: ConsentStepDeps & { 
         scopes,
         language: pageLanguage(ctx),
       }),
-    { status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes },
+    { ...(error ? errorBody(error) : {}), status: 'consent_required', interaction: interaction.uid, next: CONSENT_PATH, client: client.name, logo_uri: client.logoUri ?? null, scopes },
   );
 }

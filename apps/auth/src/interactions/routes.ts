@@ -92,7 +92,7 @@ async function renderLogin(ctx: Context, provider: Provider, uid: string, deps: 
 /** The refusal kept for `step` (step-refusal.ts), its headers (Retry-After) set on the answer showing it. */
 function refusalOf(ctx: Context, refusal: StepRefusal | undefined, step: RefusedStep): StepRefusal | undefined {
   if (refusal?.step !== step) return undefined;
-  for (const [name, value] of Object.entries(refusal.error.headers)) ctx.set(name, value);
+  for (const [name, value] of Object.entries(refusal.error?.headers ?? {})) ctx.set(name, value);
   return refusal;
 }
 
@@ -100,18 +100,19 @@ function refusalOf(ctx: Context, refusal: StepRefusal | undefined, step: Refused
  * Renders the step an interaction is at: the account selection for the `select_account` prompt,
  * the consent page for the `consent` prompt, the second factor once the password passed, the
  * password step otherwise (HTML, or JSON for API clients). A refusal of the step redirected here
- * (step-refusal.ts) is shown with its status; one of a step the interaction has left is not.
+ * (step-refusal.ts) is shown with its status, a notice with 200; one of a step the interaction has
+ * left is not.
  */
 export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDeps & LoginProvidersDeps & Omit<MfaStepDeps, 'provider'> & Pick<HandlerServices, 'mailer'>) {
   return async function renderInteraction(ctx: Context, provider: Provider, uid: string, refusal?: StepRefusal): Promise<void> {
     const interaction = await provider.Interaction.find(uid);
     const json = responseFormat(ctx) === 'json';
     if (interaction?.prompt.name === 'select_account') {
-      await renderSelectAccountStep(ctx, { ...deps, provider }, interaction, json);
+      await renderSelectAccountStep(ctx, { ...deps, provider }, interaction, json, refusalOf(ctx, refusal, 'select_account')?.error);
       return;
     }
     if (interaction?.prompt.name === 'consent') {
-      await renderConsentStep(ctx, { ...deps, provider }, interaction, json);
+      await renderConsentStep(ctx, { ...deps, provider }, interaction, json, refusalOf(ctx, refusal, 'consent')?.error);
       return;
     }
     // The password passed (the password step redirects here, post/redirect/get): the second factor.
@@ -132,15 +133,16 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
           interaction,
           pending,
           json,
-          status: refused?.error.status ?? 200,
-          ...(refused ? { error: { code: refused.error.code, message: refused.error.message, headers: refused.error.headers } } : {}),
+          status: refused?.error?.status ?? 200,
+          ...(refused?.error ? { error: { code: refused.error.code, message: refused.error.message, headers: refused.error.headers } } : {}),
+          ...(refused?.notice ? { notice: pageLanguage(ctx).t(refused.notice) } : {}),
           ...(using ? { using } : {}),
         },
       );
       return;
     }
     const refused = refusalOf(ctx, refusal, 'login');
-    if (interaction && refused) {
+    if (interaction && refused?.error) {
       await showLoginRefusal(ctx, { ...deps, provider: () => provider }, { interaction, json, ...(refused.username === undefined ? {} : { username: refused.username }) }, refused.error);
       return;
     }

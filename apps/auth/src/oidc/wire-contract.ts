@@ -4,7 +4,9 @@
  * - `GET /oauth2/v1/authorize` (and the device flow's /activate confirmation and resume) that needs an account selection, a login or a consent answers 200
  *   with that step's page itself instead of a 303 to the interaction URL (so does a resume that
  *   needs the next step: the consent after a login, the login after "Use another account"); the
- *   interaction is created, stored and cookie-bound by oidc-provider exactly as usual;
+ *   interaction is created, stored and cookie-bound by oidc-provider exactly as usual; a resume
+ *   inside a browser's form post keeps the 303 to that step (post/redirect/get,
+ *   interactions/post-redirect-get.ts);
  * - the interaction and resume cookies are scoped to `/` instead of `/interaction/<uid>` and
  *   `/oauth2/v1/authorize/<uid>`, so `/login` and `/mfa/verify` receive them; they stay signed,
  *   httpOnly and SameSite=Lax, and the resume step still checks them; binding a new interaction
@@ -15,6 +17,7 @@ import type { Context, Next } from 'koa';
 import type { Provider } from 'oidc-provider';
 import { COOKIE_NAMES } from './provider.ts';
 import { rememberStarted } from '../interactions/browser-interactions.ts';
+import { resumesWithSeeOther } from '../interactions/post-redirect-get.ts';
 
 /** The client of the request oidc-provider is handling (its authorization request's client_id). */
 function clientIdOf(ctx: Context): string {
@@ -48,6 +51,7 @@ export function wireContract(provider: Provider, deps: WireContractDeps) {
     if (!route || !REDIRECTING_ROUTES.has(route) || ctx.status !== 303) return;
     const location = ctx.response.get('Location');
     const interaction = /^\/interaction\/([\w-]+)$/.exec(location);
+    if (interaction && resumesWithSeeOther(ctx.req)) return;
     if (interaction) {
       ctx.remove('Location');
       await deps.renderInteraction(ctx, provider, interaction[1]!);

@@ -70,6 +70,37 @@ describe.each(TEST_ENGINES)('the code step redirects after its post on %s', (eng
     expect(back.text).toMatch(/<a [^>]*id="way-on" href="http:\/\/127\.0\.0\.1:9\/">Continue to Test App<\/a>/);
   });
 
+  it('"Start over" from a browser: 303 to /interaction/<uid>, which shows the new key with its notice once; a reload shows the same key without it; each press audited once', async () => {
+    const { account, jar, uid, secret } = await enrollingSignIn();
+    const restarted = await request(jar, `${server.issuer}/mfa/enrollment/restart`, navigation({ uid }));
+    expect(restarted.status).toBe(303);
+    expect(restarted.location).toBe(`/interaction/${uid}`);
+    expect(restarted.text).not.toContain('This is a new key.');
+    const shown = await request(jar, `${server.issuer}/interaction/${uid}`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('<p class="notice" role="status">This is a new key. Remove the old Gatehouse entry from your authenticator app, then scan this QR code.</p>');
+    const fresh = keyOf(shown.text)!;
+    expect(fresh).not.toBe(secret);
+    expect(await server.app.services.totpEnrollments.pendingSecret(account.id)).toBe(fresh);
+    const german = await request(jar, `${server.issuer}/mfa/enrollment/restart`, navigation({ uid }));
+    expect(german.status).toBe(303);
+    const shownInGerman = await request(jar, `${server.issuer}/interaction/${uid}`, { headers: { 'accept-language': 'de' } });
+    expect(shownInGerman.status).toBe(200);
+    expect(shownInGerman.text).toContain('<p class="notice" role="status">Das ist ein neuer Schlüssel.');
+    const newest = keyOf(shownInGerman.text)!;
+    expect(newest).not.toBe(fresh);
+    const reload = await request(jar, `${server.issuer}/interaction/${uid}`);
+    expect(reload.status).toBe(200);
+    expect(reload.text).not.toContain('class="notice"');
+    expect(keyOf(reload.text)).toBe(newest);
+    expect(audited('login.mfa.enrollment_restarted', account.id)).toHaveLength(2);
+    // The newest key signs in.
+    clock.now += 31_000;
+    const verified = await request(jar, `${server.issuer}/mfa/verify`, navigation({ uid, code: await server.app.services.totp.generate(newest, clock.now) }));
+    expect(verified.status).toBe(303);
+    expect((await request(jar, `${server.issuer}/interaction/${uid}`)).text).toContain('<h1>Save your recovery codes</h1>');
+  });
+
   it('an API client keeps the 200 with the codes; "Start over" is audited with the account and IP', async () => {
     const { account, jar, uid, secret } = await enrollingSignIn();
     const restarted = await request(jar, `${server.issuer}/mfa/enrollment/restart`, { method: 'POST', ...form({ uid }) });

@@ -33,7 +33,7 @@ import { renderRecoveryCodesStep } from '../recovery-codes-step.ts';
 import { federationState } from '../federated/federation-state.ts';
 import { federatedError } from '../federated/federated-refusal.ts';
 import { MFA_ACR } from '../../mfa/acr.ts';
-import { interactionPath, redirectsAfterPost, seeOther } from '../post-redirect-get.ts';
+import { interactionPath, redirectsAfterPost, resumeSeesOther, seeOther } from '../post-redirect-get.ts';
 
 export const AMR = {
   totp: ['pwd', 'otp'],
@@ -151,10 +151,12 @@ export async function endLogin(ctx: Context, deps: Pick<HandlerServices, 'provid
  * redirect to the client directly. The resume cookie (scoped to `/`) was sent with this request,
  * so oidc-provider's own binding check applies unchanged. When the authorization needs another
  * step (the consent after a login), the resume's redirect to that interaction is answered with
- * the step itself (oidc/wire-contract.ts), for JSON callers too.
+ * the step itself (oidc/wire-contract.ts), for JSON callers and API clients; a browser's form
+ * post keeps the 303 to it (post/redirect/get, post-redirect-get.ts).
  */
 export async function resumeAuthorization(ctx: Context, next: Next, returnTo: string, origins: string[], json: boolean): Promise<void> {
   ctx.state.formActionOrigins = origins;
+  if (redirectsAfterPost(ctx, json)) resumeSeesOther(ctx.req);
   ctx.method = 'GET';
   ctx.url = new URL(returnTo).pathname;
   await next();

@@ -17,6 +17,10 @@
  *   endpoint: HTML pages name the code, docs/spec.md §7); a counter regression is also
  *   audited `passkey.clone_suspected`; the failure that starts a lock is audited `login.lockout`;
  * - a disabled account is refused (403 account_disabled);
+ * - a browser's form post (the page's script submits the assertion) gets 303 to
+ *   `/interaction/<uid>` for any of these refusals, which shows that login page once with its
+ *   status (step-refusal.ts: Back and reload never post the assertion again); the post counted
+ *   it, the page counts nothing; API clients and JSON get the page or body itself;
  * - success is audited `login.passkey.success` and ends like the second factor: oidc-provider's
  *   302 to the client with `code` and `state`, and the SSO session cookie.
  */
@@ -28,6 +32,7 @@ import { readBody, requireField } from '../../http/read-body.ts';
 import type { HandlerServices } from '../deps.ts';
 import { loadInteraction } from '../interaction-state.ts';
 import { showLoginRefusal } from '../login/login-refusal.ts';
+import { redirectRefusal, type StepRefusalDeps } from '../step-refusal.ts';
 import { finishLogin, passkeyAmr } from '../mfa/complete-login.ts';
 import { regulateAttempt, type RegulateAttemptDeps, type RegulatedAttempt } from '../../regulation/regulate-attempt.ts';
 import { passwordKeys } from '../../regulation/regulation-keys.ts';
@@ -36,7 +41,7 @@ import { PasskeyAssertionRefused, verifyAuthentication } from '../../passkeys/au
 import { ceremonyDeps, type CeremonyServices } from '../../passkeys/ceremony-deps.ts';
 import { CREDENTIAL_MAX } from '../../passkeys/read-credential.ts';
 
-export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices' | 'federation' | 'mailer'>;
+export type PasswordlessLoginDeps = CeremonyServices & RegulateAttemptDeps & StepRefusalDeps & Pick<HandlerServices, 'provider' | 'accounts' | 'knownDevices' | 'federation' | 'mailer'>;
 
 /** The IP's counter alone, for an assertion whose credential is unknown. */
 const ipKeys = (ip: string): string[] => passwordKeys({ username: '', ip, device: undefined }).filter((key) => key.startsWith('ip:'));
@@ -59,7 +64,9 @@ export function createPasswordlessLoginHandler(deps: PasswordlessLoginDeps) {
         deps.metrics.login('passkey', 'success');
         await finishLogin(ctx, next, deps, { interaction, json: body.json }, account.account.id, account.amr);
       },
-      page: (error, { body, interaction }) => showLoginRefusal(ctx, deps, { interaction, json: body.json }, error),
+      page: async (error, { body, interaction }) =>
+        (error.code !== 'interaction_expired' && redirectRefusal(ctx, deps, { uid: interaction.uid, json: body.json }, { step: 'login', error })) ||
+        showLoginRefusal(ctx, deps, { interaction, json: body.json }, error),
     });
   };
 }
