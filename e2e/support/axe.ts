@@ -17,8 +17,9 @@ export interface AxeViolation {
 /** Runs axe-core on the page; answers the serious and critical violations (empty when none). */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // The pages' CSP allows no inline script, so axe is injected as an evaluated string, which
-  // playwright runs through the DevTools protocol, outside the page's CSP.
-  await page.evaluate(axe.source);
+  // playwright runs through the DevTools protocol, outside the page's CSP; once per document (the
+  // same page is checked at both widths).
+  if (!(await page.evaluate(() => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function'))) await page.evaluate(axe.source);
   const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
     violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
   };
