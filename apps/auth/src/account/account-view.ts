@@ -25,14 +25,14 @@ import { takeAccountFlash } from './account-flash.ts';
 import { returnTarget } from './return-target.ts';
 import { accountReturnPath } from './account-sign-in.ts';
 import { networkOf } from './network.ts';
-import { UNKNOWN_BROWSER } from '../http/browser-label.ts';
+import { UNKNOWN_BROWSER } from '../views/browser-label.ts';
 import { ACCOUNT_CLIENT_ID, accountClientMetadata } from '../clients/account-client.ts';
 import { accountSignInUrl } from './account-sign-in.ts';
 import { connectedApps, type ConnectedAppsDeps } from './connected-apps.ts';
 import { linkedProviders, type LinkedProvidersDeps } from './linked-providers.ts';
 import { recordSessionUse, type SessionUseDeps } from './session-use.ts';
 import { preferredFactorView } from './preferred-factor-view.ts';
-import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from './signed-in.ts';
+import { currentSession, notSignedIn, type SignedIn, type SignedInDeps } from '../interactions/signed-in.ts';
 
 export type AccountViewDeps = SignedInDeps & SessionUseDeps & ConnectedAppsDeps & LinkedProvidersDeps & Pick<HandlerServices, 'config' | 'clock' | 'devices' | 'recoveryCodes' | 'passkeys' | 'userSessions' | 'clients' | 'factorPreferences'>;
 

@@ -29,7 +29,7 @@ import { emailChangedMail, emailVerificationMail } from './email-change-mail.ts'
 import { redirectWithFlash } from './account-flash.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { requireFreshSignIn, type FreshSignInDeps } from './fresh-sign-in.ts';
-import { requireSession } from './signed-in.ts';
+import { requireSession } from '../interactions/signed-in.ts';
 
 export const EMAIL_CHANGE_PATH = '/account/email';
 export const EMAIL_VERIFY_ROUTE = '/account/email/verify/:token';

@@ -26,7 +26,7 @@ import type { HandlerServices } from '../interactions/deps.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { newPassword } from './new-password.ts';
 import { requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
-import { requireSession } from './signed-in.ts';
+import { requireSession } from '../interactions/signed-in.ts';
 
 export type ChangePasswordDeps = AccountViewDeps & OriginDeps & ReauthenticateDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit'>;
 

@@ -12,7 +12,7 @@
  * - values are taken from the query only as the action's own fields (ids of bounded length).
  */
 import { pageLanguage, type PageLanguage } from '../i18n/page-language.ts';
-import { sayBrowserLabel } from '../http/browser-label.ts';
+import { sayBrowserLabel } from '../views/browser-label.ts';
 import type { Context } from 'koa';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
@@ -22,7 +22,7 @@ import { redirectWithFlash } from './account-flash.ts';
 import { accountFrame, pageSession, sessionsOf, type AccountViewDeps } from './account-view.ts';
 import { requireFreshSignIn, type FreshSignInDeps } from './fresh-sign-in.ts';
 import { linkedProviders } from './linked-providers.ts';
-import type { SignedIn } from './signed-in.ts';
+import type { SignedIn } from '../interactions/signed-in.ts';
 import { END_SESSION_PATH } from './end-session.ts';
 import { LINKED_PROVIDERS_REMOVE_PATH } from './remove-link.ts';
 import { CONNECTED_APPS_REVOKE_PATH, connectedApps } from './connected-apps.ts';

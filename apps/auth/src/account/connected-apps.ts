@@ -22,7 +22,7 @@ import { AuthError, invalidRequest } from '../errors/auth-error.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import type { ConnectedAppView } from '../views/account-page.ts';
-import { requireSession, type SignedInDeps } from './signed-in.ts';
+import { requireSession, type SignedInDeps } from '../interactions/signed-in.ts';
 
 /** The confirmation page (GET, account/confirm-actions.ts) and the revocation (POST) share the path. */
 export const CONNECTED_APPS_REVOKE_PATH = ACCOUNT_CONFIRM_PATHS.revokeApp;

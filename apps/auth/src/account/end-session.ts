@@ -19,7 +19,7 @@ import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
 import { redirectWithFlash, type FlashDeps } from './account-flash.ts';
-import { requireSession, type SignedInDeps } from './signed-in.ts';
+import { requireSession, type SignedInDeps } from '../interactions/signed-in.ts';
 
 export const END_SESSION_PATH = `${SECTION_PATHS.sessions}/end`;
 

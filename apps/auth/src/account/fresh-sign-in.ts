@@ -13,7 +13,7 @@ import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
 import { AuthError } from '../errors/auth-error.ts';
 import { accountSignInUrl } from './account-sign-in.ts';
-import type { SignedIn } from './signed-in.ts';
+import type { SignedIn } from '../interactions/signed-in.ts';
 
 export type FreshSignInDeps = {
   clock: () => number;

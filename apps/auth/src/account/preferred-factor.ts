@@ -19,7 +19,7 @@ import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
 import { preferableFactors } from './preferred-factor-view.ts';
-import { requireSession } from './signed-in.ts';
+import { requireSession } from '../interactions/signed-in.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';
 

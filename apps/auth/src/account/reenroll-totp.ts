@@ -37,7 +37,7 @@ import { qrSvg } from '../mfa/qr.ts';
 import { recoveryCodesPage } from '../views/devices-page.ts';
 import { renderAccount, pageSession, type AccountViewDeps } from './account-view.ts';
 import { requireCurrentFactor, requireCurrentPassword, type ReauthenticateDeps } from './reauthenticate.ts';
-import { requireSession, type SignedIn } from './signed-in.ts';
+import { requireSession, type SignedIn } from '../interactions/signed-in.ts';
 import { requireFreshSignIn, type FreshSignInDeps } from './fresh-sign-in.ts';
 import { redirectWithFlash } from './account-flash.ts';
 import { SECTION_PATHS } from '../views/account-paths.ts';

@@ -18,7 +18,7 @@ import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
 import { renderAccount, type AccountViewDeps } from './account-view.ts';
-import { requireSession } from './signed-in.ts';
+import { requireSession } from '../interactions/signed-in.ts';
 
 export const LINKED_PROVIDERS_REMOVE_PATH = '/account/links/remove';
 

@@ -4,12 +4,12 @@
  * after the endpoint ran. Rules:
  * - only a signed-in session that the request did not end is recorded, and only by an answer
  *   below 400 (a refused request changes nothing);
- * - the User-Agent is kept as a short label (http/browser-label.ts), never the raw header;
+ * - the User-Agent is kept as a short label (views/browser-label.ts), never the raw header;
  * - a failure to record is logged and never fails the request.
  */
 import type { Context, Next } from 'koa';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { browserLabel } from '../http/browser-label.ts';
+import { browserLabel } from '../views/browser-label.ts';
 
 interface SeenSession {
   uid?: unknown;

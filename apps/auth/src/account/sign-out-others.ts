@@ -13,7 +13,7 @@ import { endAccountAccess } from '../accounts/end-account-access.ts';
 import { requireSameOrigin, type OriginDeps } from '../http/same-origin.ts';
 import { readBody } from '../http/read-body.ts';
 import type { HandlerServices } from '../interactions/deps.ts';
-import { requireSession, type SignedInDeps } from './signed-in.ts';
+import { requireSession, type SignedInDeps } from '../interactions/signed-in.ts';
 
 export type SignOutOthersDeps = SignedInDeps & OriginDeps & Pick<HandlerServices, 'userSessions' | 'sessionMeta' | 'backchannelLogout' | 'revocations' | 'audit' | 'clock'> & {
   config: Pick<HandlerServices['config'], 'issuer' | 'accessTokenTtl' | 'cookieKeys'>;

@@ -12,7 +12,7 @@
  * - POST /authenticator/api/requests/:id/report: "this wasn't me" after this device refused the
  *   push (push-report.ts) → 200 with where to change the password.
  * A pending request shows the client name, the browser's IP, its browser and system as a label
- * ("Chrome on Linux", http/browser-label.ts, said in the language of the authenticator's request:
+ * ("Chrome on Linux", views/browser-label.ts, said in the language of the authenticator's request:
  * its page's cookie or Accept-Language, "Chrome unter Linux"; the raw user agent is never shown), the
  * seconds left and the choices, never which choice is right.
  */
@@ -23,7 +23,7 @@ import { enrollMessage, parsePublicKey, verifySignature, type Decision } from '.
 import { answerPush, type PushAnswerDeps } from '../push/push-answer.ts';
 import type { PushTransaction } from '../push/push-store.ts';
 import { openEventStream } from '../http/event-stream.ts';
-import { browserLabel, sayBrowserLabel } from '../http/browser-label.ts';
+import { browserLabel, sayBrowserLabel } from '../views/browser-label.ts';
 import { requestLanguage, type PageLanguage } from '../i18n/page-language.ts';
 import { reportPush, type PushReportDeps } from '../push/push-report.ts';
 import { FORGOT_PASSWORD_PATH } from '../account/forgot-password.ts';

@@ -30,7 +30,7 @@ import { renderRecoveryCodesStep } from './recovery-codes-step.ts';
 import { takeRefusal, type RefusedStep, type StepRefusal, type StepRefusalDeps } from './step-refusal.ts';
 import { showLoginRefusal } from './login/login-refusal.ts';
 import { showSignedInAlready } from './signed-in-already.ts';
-import type { SignedInDeps } from '../account/signed-in.ts';
+import type { SignedInDeps } from './signed-in.ts';
 import { isMfaMethod } from '../mfa/factor-order.ts';
 import { AuthError } from '../errors/auth-error.ts';
 

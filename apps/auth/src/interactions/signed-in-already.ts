@@ -3,7 +3,7 @@
  * - it answers only the GET of an interaction page that cannot go on (interaction_expired), for a
  *   browser (HTML; JSON keeps the 400), when this browser started that interaction
  *   (browser-interactions.ts) and holds an SSO session of an enabled account
- *   (account/signed-in.ts);
+ *   (signed-in.ts);
  * - it is 200 "You are already signed in", naming the session's user, with one way on: "Continue
  *   to <app>", the home of the app the interaction was for (its display name; the origin of its
  *   first registered redirect URI, browser-interactions.ts appHome): a registered address only,
@@ -13,7 +13,7 @@
  */
 import type { Context } from 'koa';
 import { responseFormat } from '@gatehouse/http';
-import { currentSession, type SignedInDeps } from '../account/signed-in.ts';
+import { currentSession, type SignedInDeps } from './signed-in.ts';
 import { pageLanguage } from '../i18n/page-language.ts';
 import { messagePage } from '../views/message-page.ts';
 import { appHome, startedClient } from './browser-interactions.ts';

@@ -13,7 +13,7 @@ import type { Device } from '../devices/device-store.ts';
 import { ACCOUNT_CONFIRM_PATHS, ACCOUNT_SECTIONS, SECTION_PATHS, type AccountSection } from './account-paths.ts';
 import { PASSKEY_PATHS } from './passkey-paths.ts';
 import { ENGLISH, type PageLanguage } from '../i18n/page-language.ts';
-import { sayBrowserLabel } from '../http/browser-label.ts';
+import { sayBrowserLabel } from './browser-label.ts';
 import { layout } from './layout.ts';
 import { passkeyStatus } from './passkey-status.ts';
 import { PASSKEY_SCRIPTS } from './login-page.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserLabel, sayBrowserLabel } from '../../src/http/browser-label.ts';
+import { browserLabel, sayBrowserLabel } from '../../src/views/browser-label.ts';
 import { languageFor } from '../../src/i18n/page-language.ts';
 
 describe('browserLabel', () => {

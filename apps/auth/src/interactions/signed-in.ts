@@ -11,7 +11,7 @@
 import type { Context } from 'koa';
 import type { Account } from '../accounts/account-store.ts';
 import { AuthError } from '../errors/auth-error.ts';
-import type { HandlerServices } from '../interactions/deps.ts';
+import type { HandlerServices } from './deps.ts';
 
 export interface SignedIn {
   account: Account;
