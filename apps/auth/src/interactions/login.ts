@@ -9,7 +9,7 @@
  *   counts, and the one that starts a lock is audited `login.lockout` once; a disabled account is
  *   403 (login/check-password.ts);
  * - success answers 200 with the second-factor page, with the TOTP enrollment and its recovery
- *   codes when the account has no TOTP (login/prepare-second-factor.ts, mfa-step.ts); a browser's
+ *   codes when the account has no second factor at all (login/prepare-second-factor.ts, mfa-step.ts); a browser's
  *   form post (a navigation: `Sec-Fetch-Dest: document`) gets 303 to `/interaction/<uid>`, which
  *   shows that page (post/redirect/get: Back and reload never post the password again); API
  *   clients and JSON keep the 200 of the wire contract;

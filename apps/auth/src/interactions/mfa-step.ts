@@ -9,6 +9,7 @@ import { respond } from './respond.ts';
 import { orderFactors, type MfaMethod } from '../mfa/factor-order.ts';
 import type { AuthConfig } from '../config/config.ts';
 import type { HandlerServices } from './deps.ts';
+import { accountFactors, hasSecondFactor, type AccountFactors, type AccountFactorsDeps } from './mfa/account-factors.ts';
 
 /** Where a browser (GET, completes the login) and its script (GET, state only) follow a push. */
 export const pushPollPath = (id: string): string => `/mfa/push/${encodeURIComponent(id)}`;
@@ -17,13 +18,14 @@ export { ENROLLMENT_RESTART_PATH };
 export const RECOVERY_CODES_SAVED_PATH = '/mfa/recovery-codes/saved';
 export const pushStatusPath = (id: string): string => `${pushPollPath(id)}/status`;
 
-export type MfaStepDeps = Pick<HandlerServices, 'provider' | 'box' | 'totp' | 'totpEnrollments' | 'devices' | 'recoveryCodes' | 'passkeys' | 'factorPreferences' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
+export type MfaStepDeps = AccountFactorsDeps & Pick<HandlerServices, 'provider' | 'box' | 'accounts' | 'totp' | 'totpEnrollments' | 'factorPreferences' | 'clock'> & { config: Pick<AuthConfig, 'issuer'> };
 
 /**
  * Renders the second-factor challenge (and the TOTP enrollment when one is pending: the
  * account's kept secret, the same on every view, with "Start over"). The methods
- * offered are TOTP always, push when the account has a device, passkey when it has a WebAuthn
- * credential, recovery when it has unused codes; the page offers one first, alone (the method in
+ * offered are TOTP when the account has it or enrols it, push when it has a device, passkey when
+ * it has a WebAuthn credential, recovery when it has unused codes (TOTP alone when it has none of
+ * them any more: its code is refused and the sign-in starts over); the page offers one first, alone (the method in
  * use on this page, else the preferred one, else the one used last: mfa/factor-order.ts) and the
  * others behind "Try another method"; with a PENDING `push` the page is the WAITING page (the
  * number and its poller). The JSON body lists the methods in their fixed order.
@@ -56,13 +58,9 @@ export async function renderMfaStep(
     const otpauthUri = deps.totp.uri(secret, { issuer: `Gatehouse (${issuerName})`, label: pending.username });
     enrollment = { secret, otpauthUri, qrSvg: json ? '' : await qrSvg(otpauthUri) };
   }
-  const [devices, recoveryCodes, passkeys, preference] = await Promise.all([
-    deps.devices.countByAccount(pending.accountId),
-    deps.recoveryCodes.remaining(pending.accountId),
-    deps.passkeys.countByAccount(pending.accountId),
-    deps.factorPreferences.find(pending.accountId),
-  ]);
-  const methods: MfaMethod[] = ['totp', ...(devices > 0 ? (['push'] as const) : []), ...(passkeys > 0 ? (['passkey'] as const) : []), ...(recoveryCodes > 0 ? (['recovery'] as const) : [])];
+  const [account, preference] = await Promise.all([deps.accounts.findById(pending.accountId), deps.factorPreferences.find(pending.accountId)]);
+  const factors = await accountFactors(deps, { id: pending.accountId, totpEnrolled: account?.totpEnrolled ?? false });
+  const methods = offeredMethods(factors, enrollment !== undefined);
   const order = orderFactors(methods, { using: options.using, preferred: preference.preferred, lastUsed: preference.lastUsed });
   const waiting = push?.state === 'PENDING' ? push : undefined;
   // The page's forms (a code, a recovery code) succeed with a 302 to the client, and Chromium
@@ -111,4 +109,15 @@ export async function renderMfaStep(
         }
       : {}),
   });
+}
+
+/** The account's methods in their fixed order (TOTP, push, passkey, recovery). */
+function offeredMethods(factors: AccountFactors, enrolling: boolean): MfaMethod[] {
+  if (!enrolling && !hasSecondFactor(factors)) return ['totp'];
+  return [
+    ...(factors.totp || enrolling ? (['totp'] as const) : []),
+    ...(factors.devices > 0 ? (['push'] as const) : []),
+    ...(factors.passkeys > 0 ? (['passkey'] as const) : []),
+    ...(factors.recoveryCodes > 0 ? (['recovery'] as const) : []),
+  ];
 }

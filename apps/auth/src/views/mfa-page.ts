@@ -21,7 +21,7 @@ export interface MfaPageModel {
   error?: string;
   /** The error's stable code, named under the message (docs/spec.md §7). */
   errorCode?: string;
-  /** Present while the user has no TOTP yet: the page shows the QR code and the secret (the same on every view). */
+  /** Present while the account enrols its first second factor (TOTP): the page shows the QR code and the secret (the same on every view). */
   enrollment?: { secret: string; otpauthUri: string; qrSvg: string };
   /** A message that is not an error (e.g. a new key after "Start over"). */
   notice?: string;

@@ -10,7 +10,7 @@
  *   federatedContinuePage), not a redirect: this request is the last hop of the upstream's form
  *   post, whose form-action would refuse the redirect to the app;
  * - otherwise a Gatehouse factor is asked: the second-factor page of the password step (TOTP
- *   enrollment and recovery codes for an account without TOTP), whose success ends with amr
+ *   enrollment and recovery codes for an account without any second factor), whose success ends with amr
  *   `fed` and the factor's methods.
  */
 import type { Context, Next } from 'koa';
