@@ -176,7 +176,7 @@ export function createAccountPageHandler(deps: AccountViewDeps) {
 export function accountCallback(ctx: Context): void {
   const error = typeof ctx.query.error === 'string' ? ctx.query.error : undefined;
   if (error) {
-    throw new AuthError(400, 'login_required', 'The sign-in to your account page did not complete. Open /account to try again.');
+    throw new AuthError(400, 'login_required', 'The sign-in to your account page did not complete. Open /account to try again.', { detail: 'login_required.accountSignInIncomplete' });
   }
   ctx.status = 303;
   ctx.redirect(accountReturnPath(ctx.query.state));

@@ -54,10 +54,10 @@ export function createChangeEmailHandler(deps: ChangeEmailDeps) {
     await formPage(ctx, {
       read: () => readBody(ctx),
       async run(body) {
-        if (!deps.mailer) throw new AuthError(404, 'not_found', 'Email addresses cannot be changed here: this server sends no mail. Ask your administrator.');
+        if (!deps.mailer) throw new AuthError(404, 'not_found', 'Email addresses cannot be changed here: this server sends no mail. Ask your administrator.', { detail: 'not_found.emailChangeWithoutMail' });
         const email = (body.fields.email ?? '').trim();
         if (!EMAIL.safeParse(email).success) throw new AuthError(400, 'invalid_email', 'Enter a valid email address, such as name@example.com.');
-        if (email.toLowerCase() === account.email.toLowerCase()) throw new AuthError(400, 'invalid_email', 'This is already your email address.');
+        if (email.toLowerCase() === account.email.toLowerCase()) throw new AuthError(400, 'invalid_email', 'This is already your email address.', { detail: 'invalid_email.unchanged' });
         const token = randomBytes(32).toString('base64url');
         await deps.emailChanges.start({ accountId: account.id, newEmail: email, tokenHash: digest(token), expiresAt: deps.clock() + LINK_TTL_MS });
         send(deps, emailVerificationMail({ to: email, username: account.username, url: `${deps.config.issuer}${EMAIL_CHANGE_PATH}/verify/${token}`, expiresInHours: LINK_TTL_MS / 3600_000, language: requestLanguage(ctx) }));

@@ -55,7 +55,7 @@ export function createRevokeAppHandler(deps: RevokeAppDeps) {
     if (!/^[A-Za-z0-9._-]{1,128}$/.test(clientId)) throw invalidRequest('Field "client_id" is required.');
     const revoked = await deps.consents.revoke(account.id, clientId);
     const grants = (await deps.userSessions.listGrants(account.id)).filter((g) => g.clientId === clientId);
-    if (!revoked && grants.length === 0) throw new AuthError(404, 'not_found', 'No such application is connected to your account.');
+    if (!revoked && grants.length === 0) throw new AuthError(404, 'not_found', 'No such application is connected to your account.', { detail: 'not_found.connectedApp' });
     let ended = 0;
     for (const grant of grants) if (await deps.userSessions.endGrant(account.id, grant.id)) ended += 1;
     deps.audit.record('consent.revoked', { account_id: account.id, client_id: clientId, ip: ctx.ip, grants: ended });

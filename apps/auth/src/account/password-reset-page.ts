@@ -198,7 +198,7 @@ export function createResetPushHandler(deps: PasswordResetPageDeps) {
     const token = takeToken(ctx, PASSWORD_RESET_PUSH_ROUTE);
     requireSameOrigin(ctx, deps);
     const account = await liveAccount(deps, token);
-    if (!(await resetFactor(deps, account, token))?.push) throw new AuthError(400, 'push_unavailable', 'This reset does not use a push. Use the form of the reset page.');
+    if (!(await resetFactor(deps, account, token))?.push) throw new AuthError(400, 'push_unavailable', 'This reset does not use a push. Use the form of the reset page.', { detail: 'push_unavailable.resetWithoutPush' });
     const push = await sendResetPush(ctx, deps, account);
     if (responseFormat(ctx) === 'json') {
       ctx.status = 200;

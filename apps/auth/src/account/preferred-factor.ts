@@ -34,9 +34,9 @@ export function createPreferredFactorHandler(deps: PreferredFactorDeps) {
       read: () => readBody(ctx),
       async run(body) {
         const choice = body.fields.factor ?? '';
-        if (choice !== 'last_used' && !isPreferableFactor(choice)) throw invalidRequest('Choose one of the listed sign-in methods.');
+        if (choice !== 'last_used' && !isPreferableFactor(choice)) throw invalidRequest('Choose one of the listed sign-in methods.', 'invalid_request.preferredFactor');
         if (choice !== 'last_used' && !(await preferableFactors(deps, account)).includes(choice)) {
-          throw new AuthError(400, 'factor_not_enrolled', 'Your account does not have this method. Add it on this page first, or choose another one.');
+          throw new AuthError(400, 'factor_not_enrolled', 'Your account does not have this method. Add it on this page first, or choose another one.', { detail: 'factor_not_enrolled.preferredFactor' });
         }
         await deps.factorPreferences.setPreferred(account.id, choice === 'last_used' ? null : choice);
         deps.audit.record('account.preferred_factor_set', { account_id: account.id, ip: ctx.ip, factor: choice });

@@ -148,7 +148,7 @@ export function createConfirmTotpHandler(deps: ReenrollTotpDeps) {
         const keys = secondFactorKeys({ username: account.username, ip: ctx.ip, device: deps.knownDevices.recognise(ctx, account.id) });
         const attempt = await regulateAttempt(deps, { keys });
         const step = await deps.totp.verify(secret, (body.fields.code ?? '').replace(/[\s-]/g, ''), deps.clock());
-        if (step === null) return attempt.fail(new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.'));
+        if (step === null) return attempt.fail(new AuthError(401, 'invalid_code', 'This code is not correct. Enter the code your new authenticator app shows now.', { detail: 'invalid_code.newAuthenticatorApp' }));
         await deps.accounts.setTotpSecret(account.id, secret);
         await deps.accounts.consumeTotpStep(account.id, step);
         await deps.totpEnrollments.clearSecret(account.id);

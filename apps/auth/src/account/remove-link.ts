@@ -33,7 +33,7 @@ export function createRemoveLinkHandler(deps: RemoveLinkDeps) {
     const provider = body.fields.provider ?? '';
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(provider)) throw invalidRequest('Field "provider" is required.');
     const links = await deps.accountLinks.listByAccount(account.id);
-    if (!links.some((link) => link.provider === provider)) throw new AuthError(404, 'not_found', 'Your account is not linked to this provider.');
+    if (!links.some((link) => link.provider === provider)) throw new AuthError(404, 'not_found', 'Your account is not linked to this provider.', { detail: 'not_found.providerLink' });
     if (!hasPassword(account.passwordHash) && links.length === 1) {
       const refusal = new AuthError(409, 'last_sign_in_method', 'This provider is the only way to sign in to your account, so it stays linked. Ask your administrator for a password first.');
       if (body.json) throw refusal;

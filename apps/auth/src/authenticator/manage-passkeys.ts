@@ -74,7 +74,7 @@ export function createRemovePasskeyHandler(deps: ManagePasskeysDeps) {
     const body = await readBody(ctx);
     const id = body.fields.credential_id ?? '';
     if (!/^[\w-]{1,1400}$/.test(id)) throw invalidRequest('Field "credential_id" is required.');
-    if (!(await deps.passkeys.remove(account.id, id))) throw new AuthError(404, 'not_found', 'No such passkey on your account.');
+    if (!(await deps.passkeys.remove(account.id, id))) throw new AuthError(404, 'not_found', 'No such passkey on your account.', { detail: 'not_found.passkey' });
     deps.audit.record('passkey.removed', { account_id: account.id, credential_id: id, via: 'devices_page' });
     if (body.json || responseFormat(ctx) === 'json') {
       ctx.body = { removed: id };

@@ -135,7 +135,7 @@ export function createRemoveDeviceHandler(deps: RemoveDeviceDeps) {
     const body = await readBody(ctx);
     const deviceId = body.fields.device_id ?? '';
     if (!/^[\w-]{1,64}$/.test(deviceId)) throw invalidRequest('Field "device_id" is required.');
-    if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.');
+    if (!(await deps.devices.remove(account.id, deviceId))) throw new AuthError(404, 'not_found', 'No such device on your account.', { detail: 'not_found.device' });
     deps.audit.record('device.removed', { account_id: account.id, device_id: deviceId, via: 'devices_page' });
     // Open event streams of the removed device re-check it now and end with `event: revoked`.
     deps.pushHub.notify(account.id);

@@ -79,6 +79,36 @@ export type FederatedErrorCode =
   | 'already_linked'
   | 'last_sign_in_method';
 
+/**
+ * One refusal of a code that the code's own page text says too generically, named
+ * `<code>.<detail>`: pages in other languages than English show the catalogue's
+ * `error.<code>.<detail>` (i18n/en.ts) instead of `error.<code>`; English pages show the error's
+ * own message.
+ */
+export const ERROR_DETAILS = [
+  'invalid_request.selectAccountChoice',
+  'invalid_request.consentDecision',
+  'invalid_request.preferredFactor',
+  'invalid_code.recoveryCode',
+  'invalid_code.newAuthenticatorApp',
+  'code_replayed.recoveryCode',
+  'factor_not_enrolled.totp',
+  'factor_not_enrolled.preferredFactor',
+  'invalid_email.unchanged',
+  'not_found.device',
+  'not_found.passkey',
+  'not_found.connectedApp',
+  'not_found.providerLink',
+  'not_found.emailChangeWithoutMail',
+  'not_found.pushOfSignIn',
+  'login_required.accountSignInIncomplete',
+  'push_unavailable.resetWithoutPush',
+] as const;
+
+export type ErrorDetail = (typeof ERROR_DETAILS)[number];
+
+export const isErrorDetail = (value: unknown): value is ErrorDetail => (ERROR_DETAILS as readonly unknown[]).includes(value);
+
 /** A link on an error page that leads on from it ("Start again", "Back to <app>"). */
 export interface WayOn {
   /** The English label. */
@@ -91,14 +121,17 @@ export interface WayOn {
 export class AuthError extends HttpError<AuthErrorCode> {
   /** Where the error page leads (HTML only; the JSON answer is unchanged). */
   readonly way: WayOn | undefined;
+  /** Which refusal of its code this is, for the pages of other languages (ErrorDetail). */
+  readonly detail: ErrorDetail | undefined;
 
-  constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown; way?: WayOn } = {}) {
+  constructor(status: number, code: AuthErrorCode, message: string, options: { headers?: Record<string, string>; cause?: unknown; way?: WayOn; detail?: ErrorDetail } = {}) {
     super(status, code, message, options);
     this.way = options.way;
+    this.detail = options.detail;
   }
 }
 
-export const invalidRequest = (message: string): AuthError => new AuthError(400, 'invalid_request', message);
+export const invalidRequest = (message: string, detail?: ErrorDetail): AuthError => new AuthError(400, 'invalid_request', message, detail ? { detail } : {});
 export const interactionExpired = (way?: WayOn): AuthError =>
   new AuthError(400, 'interaction_expired', 'This sign-in page has expired, or it was opened in a browser that did not start it. Nothing was signed in: start the sign-in again.', way ? { way } : {});
 /** 429 with Retry-After; the message counts seconds under a minute (a progressive delay), minutes otherwise. */

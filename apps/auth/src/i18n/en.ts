@@ -5,7 +5,7 @@
  * language other than English, where an error's own, more specific English message is not shown.
  */
 import { html, type SafeHtml } from '@gatehouse/html';
-import type { AuthErrorCode } from '../errors/auth-error.ts';
+import type { AuthErrorCode, ErrorDetail } from '../errors/auth-error.ts';
 import { consoleEn } from './console-en.ts';
 
 const plural = (n: number, one: string, other: string) => `${n} ${n === 1 ? one : other}`;
@@ -75,6 +75,27 @@ const errors = {
   'error.invalid_email': 'Enter a valid email address, such as name@example.com.',
   'error.reauth_required': 'This change needs a recent sign-in. Sign in again on your account page.',
 } satisfies Record<`error.${AuthErrorCode}`, string>;
+
+/** The refusals their code's text says too generically (ErrorDetail): shown in other languages only. */
+const errorDetails = {
+  'error.invalid_request.selectAccountChoice': 'Field "choice" must be "continue" or "another".',
+  'error.invalid_request.consentDecision': 'Field "decision" must be "allow" or "deny".',
+  'error.invalid_request.preferredFactor': 'Choose one of the listed sign-in methods.',
+  'error.invalid_code.recoveryCode': 'That recovery code is not valid.',
+  'error.invalid_code.newAuthenticatorApp': 'This code is not correct. Enter the code your new authenticator app shows now.',
+  'error.code_replayed.recoveryCode': 'That recovery code was already used. Each recovery code works once.',
+  'error.factor_not_enrolled.totp': 'This account has no authenticator app set up. Use another method.',
+  'error.factor_not_enrolled.preferredFactor': 'Your account does not have this method. Add it on this page first, or choose another one.',
+  'error.invalid_email.unchanged': 'This is already your email address.',
+  'error.not_found.device': 'No such device on your account.',
+  'error.not_found.passkey': 'No such passkey on your account.',
+  'error.not_found.connectedApp': 'No such application is connected to your account.',
+  'error.not_found.providerLink': 'Your account is not linked to this provider.',
+  'error.not_found.emailChangeWithoutMail': 'Email addresses cannot be changed here: this server sends no mail. Ask your administrator.',
+  'error.not_found.pushOfSignIn': 'No such push request for this sign-in.',
+  'error.login_required.accountSignInIncomplete': 'The sign-in to your account page did not complete. Open /account to try again.',
+  'error.push_unavailable.resetWithoutPush': 'This reset does not use a push. Use the form of the reset page.',
+} satisfies Record<`error.${ErrorDetail}`, string>;
 
 export const en = {
   'layout.brand': 'Gatehouse',
@@ -575,6 +596,7 @@ export const en = {
   'federated.message.already_linked': (v: { provider: string }) => `Your Gatehouse account is already linked to another ${v.provider} account. Remove that link on your account page first.`,
   ...consoleEn,
   ...errors,
+  ...errorDetails,
 };
 
 /** The keys and message shapes every language of the authorization server's pages has. */

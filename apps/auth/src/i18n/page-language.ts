@@ -10,7 +10,8 @@
  * - a mail is written in the language of the request that causes it (requestLanguage): the
  *   account keeps no language, and that request is the reader's latest choice;
  * - English error pages show the error's own message; other languages show the text of its code
- *   (`error.<code>`), with the wait of a 429 from its Retry-After.
+ *   (`error.<code>`), with the wait of a 429 from its Retry-After, or the text of the refusal it
+ *   names when its code's text says it too generically (`error.<code>.<detail>`, ErrorDetail).
  */
 import type { Context } from 'koa';
 import type { SafeHtml } from '@gatehouse/html';
@@ -27,7 +28,7 @@ export interface PageLanguage extends Translator<AuthCatalogue, Locale> {
   /** An instant relative to `now` ("5 minutes ago"), the absolute time as its title. */
   relative(ms: number, now: number): SafeHtml;
   /** What an error page or a form says about a refusal. */
-  errorText(error: { code: string; message: string; headers: Readonly<Record<string, string>> }): string;
+  errorText(error: { code: string; message: string; headers: Readonly<Record<string, string>>; detail?: string | undefined }): string;
 }
 
 const CATALOGUES = { en, de } as const;
@@ -59,6 +60,7 @@ export function languageFor(locale: Locale, returnTo?: string): PageLanguage {
           return t.t('error.tooManyAttemptsWait', { wait });
         }
       }
+      if (error.detail !== undefined && error.detail.startsWith(`${error.code}.`) && t.has(`error.${error.detail}`)) return t.text(`error.${error.detail}`);
       return t.text(`error.${error.code}`);
     },
   };

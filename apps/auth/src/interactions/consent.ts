@@ -42,7 +42,7 @@ export function createConsentHandler(deps: ConsentDeps) {
       },
       async run({ body, interaction }) {
         const decision = body.fields.decision;
-        if (decision !== 'allow' && decision !== 'deny') throw invalidRequest('Field "decision" must be "allow" or "deny".');
+        if (decision !== 'allow' && decision !== 'deny') throw invalidRequest('Field "decision" must be "allow" or "deny".', 'invalid_request.consentDecision');
         const request = await consentRequest(provider, interaction);
         let returnTo: string;
         if (decision === 'deny') {

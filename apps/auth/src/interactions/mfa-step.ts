@@ -39,7 +39,7 @@ export async function renderMfaStep(
     json: boolean;
     status: number;
     /** The refusal shown; its headers (Retry-After of a 429) give the wait in other languages. */
-    error?: { code: string; message: string; headers?: Readonly<Record<string, string>> };
+    error?: { code: string; message: string; headers?: Readonly<Record<string, string>>; detail?: string | undefined };
     push?: PushTransaction;
     /** The method the refused request used: it stays first (a recovery code's box stays open). */
     using?: MfaMethod;

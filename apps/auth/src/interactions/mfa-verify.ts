@@ -64,6 +64,6 @@ async function renderRefusal(ctx: Context, deps: MfaStepDeps & StepRefusalDeps, 
   const method = request.body.fields.method ?? 'totp';
   const using = isMfaMethod(method) ? method : undefined;
   if (redirectRefusal(ctx, deps, { uid: interaction.uid, json }, { step: 'mfa', error, ...(using ? { using } : {}) })) return true;
-  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message, headers: error.headers }, ...(using ? { using } : {}) });
+  await renderMfaStep(ctx, deps, { interaction, pending, json, status: error.status, error: { code: error.code, message: error.message, headers: error.headers, detail: error.detail }, ...(using ? { using } : {}) });
   return true;
 }

@@ -35,7 +35,7 @@ async function loadPush(ctx: Context, deps: LoadPushDeps): Promise<{ interaction
   const id = String(ctx.params.id ?? '');
   const push = id.length <= 64 ? await deps.pushes.find(id) : undefined;
   if (!push || push.interactionUid !== interaction.uid || push.accountId !== pending.accountId) {
-    throw new AuthError(404, 'not_found', 'No such push request for this sign-in.');
+    throw new AuthError(404, 'not_found', 'No such push request for this sign-in.', { detail: 'not_found.pushOfSignIn' });
   }
   return { interaction, pending, push };
 }

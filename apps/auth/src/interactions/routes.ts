@@ -134,7 +134,7 @@ export function interactionRenderer(deps: ConsentStepDeps & SelectAccountStepDep
           pending,
           json,
           status: refused?.error?.status ?? 200,
-          ...(refused?.error ? { error: { code: refused.error.code, message: refused.error.message, headers: refused.error.headers } } : {}),
+          ...(refused?.error ? { error: { code: refused.error.code, message: refused.error.message, headers: refused.error.headers, detail: refused.error.detail } } : {}),
           ...(refused?.notice ? { notice: pageLanguage(ctx).t(refused.notice) } : {}),
           ...(using ? { using } : {}),
         },

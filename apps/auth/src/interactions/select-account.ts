@@ -46,7 +46,7 @@ export function createSelectAccountHandler(deps: SelectAccountDeps) {
       },
       async run({ body, interaction }) {
         const choice = body.fields.choice;
-        if (!isChoice(choice)) throw invalidRequest('Field "choice" must be "continue" or "another".');
+        if (!isChoice(choice)) throw invalidRequest('Field "choice" must be "continue" or "another".', 'invalid_request.selectAccountChoice');
         deps.audit.record('login.account_selected', {
           account_id: String(interaction.session?.accountId ?? ''),
           client_id: String(interaction.params.client_id ?? ''),

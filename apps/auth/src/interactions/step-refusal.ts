@@ -7,7 +7,7 @@
  *   (docs/spec.md §4.2); so does a post whose answer is the step with a notice ("Start over" of a
  *   TOTP enrollment);
  * - the refusal travels in a signed cookie (`gh_auth_refusal`, path `/interaction`, one minute;
- *   http/signed-cookie.ts): the interaction, the step, the status, code and message, Retry-After,
+ *   http/signed-cookie.ts): the interaction, the step, the status, code, detail and message, Retry-After,
  *   and the username as read (password step) or the method in use (second factor); a notice
  *   travels as its catalogue key, one of NOTICES; never a password or a code;
  * - the next GET of that interaction's page reads and clears it and shows the refusal once, with
@@ -19,7 +19,7 @@
  */
 import type { Context } from 'koa';
 import type { AuthConfig } from '../config/config.ts';
-import { AuthError, type AuthErrorCode } from '../errors/auth-error.ts';
+import { AuthError, isErrorDetail, type AuthErrorCode } from '../errors/auth-error.ts';
 import { signedCookie } from '../http/signed-cookie.ts';
 import { interactionPath, redirectsAfterPost, seeOther } from './post-redirect-get.ts';
 
@@ -48,6 +48,7 @@ interface Kept {
   step: RefusedStep;
   status?: number;
   code?: string;
+  detail?: string;
   message?: string;
   retryAfter?: string;
   username?: string;
@@ -65,7 +66,7 @@ function parse(value: unknown): Kept | undefined {
   if (!v || typeof v.uid !== 'string' || !STEPS.includes(v.step)) return undefined;
   if (v.notice !== undefined) return isNotice(v.notice) ? { uid: v.uid, step: v.step as RefusedStep, notice: v.notice } : undefined;
   if (typeof v.code !== 'string' || typeof v.message !== 'string') return undefined;
-  if (typeof v.status !== 'number' || v.status < 400 || v.status > 499 || !optional(v.retryAfter) || !optional(v.username) || !optional(v.using)) return undefined;
+  if (typeof v.status !== 'number' || v.status < 400 || v.status > 499 || !optional(v.retryAfter) || (v.detail !== undefined && !isErrorDetail(v.detail)) || !optional(v.username) || !optional(v.using)) return undefined;
   return v as Kept;
 }
 
@@ -86,6 +87,7 @@ export function redirectRefusal(ctx: Context, deps: StepRefusalDeps, request: { 
     step: refusal.step,
     status: error.status,
     code: error.code,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
     message: error.message.slice(0, MAX_TEXT),
     ...(retryAfter === undefined ? {} : { retryAfter }),
     ...(refusal.username === undefined ? {} : { username: refusal.username.slice(0, MAX_TEXT) }),
@@ -119,7 +121,7 @@ export function takeRefusal(ctx: Context, deps: StepRefusalDeps, uid: string): S
   return {
     step: kept.step,
     // The code was one of ours when the cookie was signed.
-    error: new AuthError(kept.status, kept.code as AuthErrorCode, kept.message, { headers }),
+    error: new AuthError(kept.status, kept.code as AuthErrorCode, kept.message, { headers, ...(isErrorDetail(kept.detail) ? { detail: kept.detail } : {}) }),
     ...(kept.username === undefined ? {} : { username: kept.username }),
     ...(kept.using === undefined ? {} : { using: kept.using }),
   };

@@ -3,7 +3,7 @@ import { MISSING_MESSAGE_MARKER } from '@gatehouse/html/i18n';
 import { de } from '../../src/i18n/de.ts';
 import { en } from '../../src/i18n/en.ts';
 import { languageFor } from '../../src/i18n/page-language.ts';
-import { AuthError } from '../../src/errors/auth-error.ts';
+import { AuthError, ERROR_DETAILS } from '../../src/errors/auth-error.ts';
 
 // Every language has every key of the English catalogue, and nothing else; each message renders
 // to text without the missing-message marker.
@@ -58,6 +58,17 @@ describe('the authorization server catalogues', () => {
     expect(languageFor('de').errorText(wait)).toBe('Zu viele Versuche. Versuchen Sie es in 2 Minuten erneut.');
     const short = new AuthError(429, 'too_many_attempts', 'x', { headers: { 'Retry-After': '1' } });
     expect(languageFor('de').errorText(short)).toBe('Zu viele Versuche. Versuchen Sie es in 1 Sekunde erneut.');
+  });
+
+  it('a refusal its code says too generically shows its own text in German, its message in English', () => {
+    const choice = new AuthError(400, 'invalid_request', 'Field "choice" must be "continue" or "another".', { detail: 'invalid_request.selectAccountChoice' });
+    expect(languageFor('en').errorText(choice)).toBe('Field "choice" must be "continue" or "another".');
+    expect(languageFor('de').errorText(choice)).toBe('Wählen Sie „Weiter als …“ oder „Anderes Konto verwenden“.');
+    // A detail of another code is not this error's: the code's own text.
+    expect(languageFor('de').errorText({ code: 'invalid_code', message: 'x', headers: {}, detail: 'invalid_request.selectAccountChoice' })).toBe('Dieser Code ist nicht richtig.');
+    for (const detail of ERROR_DETAILS) {
+      expect(languageFor('de').text(`error.${detail}`), detail).not.toBe(languageFor('de').text(`error.${detail.split('.')[0]!}`));
+    }
   });
 
   it('a key the catalogue lacks renders as the marker', () => {

@@ -11,7 +11,7 @@
  * - push refusals (denied, expired, rate-limited) never count.
  */
 import type { Context } from 'koa';
-import { AuthError } from '../../errors/auth-error.ts';
+import { AuthError, type ErrorDetail } from '../../errors/auth-error.ts';
 import type { AuditFields } from '../../audit/audit-events.ts';
 import type { SecondFactorMethod } from '../../metrics/auth-metrics.ts';
 import type { HandlerServices } from '../deps.ts';
@@ -23,7 +23,7 @@ export type MfaFailure = AuditFields['login.mfa.failure']['reason'];
 
 /** One regulated second-factor attempt: `fail` counts it and throws the 401. */
 export interface MfaAttempt {
-  fail(code: MfaFailure, message: string): Promise<never>;
+  fail(code: MfaFailure, message: string, detail?: ErrorDetail): Promise<never>;
 }
 
 export type SecondFactorAttemptDeps = RegulateAttemptDeps & Pick<HandlerServices, 'knownDevices'>;
@@ -36,8 +36,8 @@ export async function regulateSecondFactor(ctx: Context, deps: SecondFactorAttem
     lockout: { username: pending.username, account_id: pending.accountId, ip: ctx.ip, step: 'mfa', known_device: device !== undefined },
   });
   return {
-    fail: (code, message) =>
-      attempt.fail(new AuthError(401, code, message), () => {
+    fail: (code, message, detail) =>
+      attempt.fail(new AuthError(401, code, message, detail ? { detail } : {}), () => {
         deps.audit.record('login.mfa.failure', { account_id: pending.accountId, ip: ctx.ip, reason: code, method });
         deps.metrics.secondFactor(method, 'failure');
       }),

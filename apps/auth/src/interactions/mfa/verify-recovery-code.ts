@@ -23,8 +23,8 @@ export async function verifyRecoveryCode(
 ): Promise<void> {
   const { pending } = request;
   const result = await deps.recoveryCodes.consume(pending.accountId, code);
-  if (result === 'used') return attempt.fail('code_replayed', 'That recovery code was already used. Each recovery code works once.');
-  if (result !== 'accepted') return attempt.fail('invalid_code', 'That recovery code is not valid.');
+  if (result === 'used') return attempt.fail('code_replayed', 'That recovery code was already used. Each recovery code works once.', 'code_replayed.recoveryCode');
+  if (result !== 'accepted') return attempt.fail('invalid_code', 'That recovery code is not valid.', 'invalid_code.recoveryCode');
   deps.audit.record('recovery.used', { account_id: pending.accountId, ip: ctx.ip });
   await completeLogin(ctx, next, deps, request, pending.accountId, { method: 'recovery' });
 }

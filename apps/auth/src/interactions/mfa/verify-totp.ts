@@ -32,7 +32,7 @@ export async function verifyTotp(ctx: Context, next: Next, deps: VerifyTotpDeps,
   if (!secret) {
     const account = await deps.accounts.findById(pending.accountId);
     if (account && hasSecondFactor(await accountFactors(deps, account))) {
-      throw new AuthError(400, 'factor_not_enrolled', 'This account has no authenticator app set up. Use another method.');
+      throw new AuthError(400, 'factor_not_enrolled', 'This account has no authenticator app set up. Use another method.', { detail: 'factor_not_enrolled.totp' });
     }
     throw new AuthError(400, 'password_required', 'No second factor is set up for this account; sign in again.');
   }
