@@ -274,6 +274,32 @@ describe('federated sign-in with an upstream OpenID Connect provider', () => {
     expect(redirect.searchParams.get('error')).toBe('access_denied');
   });
 
+  it('“Back to the app” posted by a browser (a navigation) is answered once: 302 to the client with access_denied and the state, then Back and a re-post show that the sign-in is over', async () => {
+    const jar = new CookieJar();
+    const uid = uidIn((await request(jar, authorizeUrl(server, { state: 'st-cancel' }))).text);
+    const start = await request(jar, `${server.issuer}/login/federated/acme`, { method: 'POST', ...form({ uid }) });
+    const refused = await request(jar, await upstreamSignIn(new CookieJar(), start.location!, 'cancel'));
+    expect(refused.status).toBe(403);
+    expect(refused.text).toContain('<form method="post" action="/login/federated-cancel">');
+
+    const navigation = { method: 'POST', headers: { ...form({ uid }).headers, origin: server.issuer, 'sec-fetch-dest': 'document', accept: 'text/html' }, body: form({ uid }).body };
+    const back = await request(jar, `${server.issuer}/login/federated-cancel`, navigation);
+    // The sign-in ends at the client: oidc-provider's redirect, a GET there (as for every step's end).
+    expect(back.status).toBe(302);
+    const expected = new URLSearchParams({ error: 'access_denied', error_description: 'The user went back to the application without signing in.', state: 'st-cancel', iss: server.issuer });
+    expect(back.location).toBe(`${server.testClient.redirectUri}?${expected.toString()}`);
+
+    // Back to the federated page, or a reload of the post: the sign-in is over, said once more, never a second redirect.
+    const shown = await request(jar, `${server.issuer}/interaction/${uid}`, { headers: { accept: 'text/html' } });
+    expect(shown.status).toBe(400);
+    expect(shown.text).toContain('<h1>This sign-in has expired</h1>');
+    expect(shown.text).toContain('Error code: <code>interaction_expired</code>');
+    const repost = await request(jar, `${server.issuer}/login/federated-cancel`, navigation);
+    expect(repost.status).toBe(400);
+    expect(repost.location).toBeNull();
+    expect(repost.text).toContain('Error code: <code>interaction_expired</code>');
+  });
+
   it('refuses an attempt older than five minutes, while the interaction lives on', async () => {
     const hank = upstream.addUser({ username: 'hank', email: 'hank@acme.test', emailVerified: true, amr: ['mfa'] });
     const jar = new CookieJar();
