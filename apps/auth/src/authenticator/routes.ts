@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { pageLanguage } from '../i18n/page-language.ts';
 import { authenticatorPage } from '../views/authenticator-page.ts';
+import { MANIFEST_PATH, serveAuthenticatorManifest } from './manifest.ts';
 import { ENROLL_DONE_PATH, ENROLL_STATUS_PATH } from '../views/devices-page.ts';
 import { PASSKEY_PATHS } from '../views/passkey-paths.ts';
 import { createRegisterHandler as createPasskeyRegisterHandler, createRegistrationOptionsHandler, createRemovePasskeyHandler, type ManagePasskeysDeps } from './manage-passkeys.ts';
@@ -22,6 +23,7 @@ import {
 
 const AUTHENTICATOR_PATHS = {
   app: '/authenticator',
+  manifest: MANIFEST_PATH,
   devices: DEVICES_PATH,
   enroll: `${DEVICES_PATH}/enroll`,
   enrollStatus: ENROLL_STATUS_PATH,
@@ -48,6 +50,7 @@ export function authenticatorRoutes(deps: AuthenticatorRoutesDeps): Router {
     ctx.type = 'html';
     ctx.body = authenticatorPage(pageLanguage(ctx));
   });
+  router.get(AUTHENTICATOR_PATHS.manifest, serveAuthenticatorManifest);
 
   router.get(AUTHENTICATOR_PATHS.devices, redirectDevicesPage);
   router.post(AUTHENTICATOR_PATHS.enroll, createEnrollHandler(deps));

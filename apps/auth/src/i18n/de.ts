@@ -307,6 +307,7 @@ export const de: Translation<AuthCatalogue> = {
 
   'authenticator.title': 'Authenticator',
   'authenticator.brand': 'Gatehouse Authenticator',
+  'authenticator.manifestDescription': 'Gatehouse-Anmeldungen auf diesem Gerät bestätigen.',
   'authenticator.loading': 'Wird geladen …',
   'authenticator.accountPage': 'Ihre Kontoseite',
   'authenticator.enrollTitle': 'Dieses Gerät einrichten',

@@ -398,6 +398,7 @@ export const en = {
 
   'authenticator.title': 'Authenticator',
   'authenticator.brand': 'Gatehouse Authenticator',
+  'authenticator.manifestDescription': 'Approve Gatehouse sign-ins on this device.',
   'authenticator.loading': 'Loading…',
   'authenticator.accountPage': 'your account page',
   'authenticator.enrollTitle': 'Set up this device',

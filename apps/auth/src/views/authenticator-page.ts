@@ -79,7 +79,7 @@ export function authenticatorPage(language: PageLanguage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="theme-color" content="#4f46e5">
 <title>${t('authenticator.title')} · ${t('layout.titleSuffix')}</title>
-<link rel="manifest" href="/authenticator/manifest.webmanifest">
+<link rel="manifest" href="/authenticator/manifest.webmanifest" crossorigin="use-credentials">
 <link rel="icon" href="/authenticator/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/gatehouse.css">
 <script type="module" src="/authenticator/app.js"></script>

@@ -1,7 +1,8 @@
 /**
  * The authorization server's same-origin files (the CSP allows nothing else): the stylesheet, the
  * page scripts, and the web authenticator (module script, the signed-message module it shares
- * with the server, service worker, manifest, icon). They live as real files under public/, at
+ * with the server, service worker, icon; its manifest is in the request's language,
+ * authenticator/manifest.ts). They live as real files under public/, at
  * the path of their URL; this list is the only way in (@gatehouse/static-assets has the rules).
  * The WebAuthn pages also load @simplewebauthn/browser's UMD bundle (global
  * `SimpleWebAuthnBrowser`), served from its installed package, never from a CDN.
@@ -42,7 +43,6 @@ export const AUTH_STATIC_ASSETS: readonly StaticAsset[] = [
   { path: '/authenticator/signed-message.js', type: JS, cacheControl: 'no-cache' },
   // The worker controls /authenticator itself, which lies outside its default scope /authenticator/.
   { path: '/authenticator/sw.js', type: JS, cacheControl: 'no-cache', headers: { 'Service-Worker-Allowed': '/authenticator' } },
-  { path: '/authenticator/manifest.webmanifest', type: 'application/manifest+json', cacheControl: HOUR },
   { path: '/authenticator/icon.svg', type: 'image/svg+xml', cacheControl: HOUR },
 ];
 

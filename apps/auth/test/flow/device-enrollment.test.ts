@@ -145,7 +145,7 @@ describe('enrolling a web authenticator', () => {
     const page = await request(jar, `${server.issuer}/authenticator`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('<script type="module" src="/authenticator/app.js"></script>');
-    expect(page.text).toContain('<link rel="manifest" href="/authenticator/manifest.webmanifest">');
+    expect(page.text).toContain('<link rel="manifest" href="/authenticator/manifest.webmanifest" crossorigin="use-credentials">');
     expect(page.text).not.toMatch(/<script>/);
     const script = await request(jar, `${server.issuer}/authenticator/app.js`);
     expect(script.headers.get('content-type')).toMatch(/^application\/javascript/);

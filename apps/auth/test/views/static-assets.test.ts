@@ -51,7 +51,6 @@ describe('the static-assets route of the authorization server', () => {
       '/authenticator/app.js',
       '/authenticator/signed-message.js',
       '/authenticator/sw.js',
-      '/authenticator/manifest.webmanifest',
       '/authenticator/icon.svg',
     ]);
   });
@@ -73,7 +72,6 @@ describe('the static-assets route of the authorization server', () => {
     ['/authenticator/app.js', 'application/javascript; charset=utf-8', 'no-cache'],
     ['/authenticator/signed-message.js', 'application/javascript; charset=utf-8', 'no-cache'],
     ['/authenticator/sw.js', 'application/javascript; charset=utf-8', 'no-cache'],
-    ['/authenticator/manifest.webmanifest', 'application/manifest+json; charset=utf-8', 'public, max-age=3600'],
     ['/authenticator/icon.svg', 'image/svg+xml', 'public, max-age=3600'],
   ])('GET %s: 200, %s, Cache-Control %s, a content ETag and the page security headers', async (path, type, cache) => {
     const res = await raw(server.issuer, 'GET', path);
