@@ -4,7 +4,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 /** A numbered, ordered set of migrations, e.g. `{ '001_initial': { up } }`. */
 export type Migrations = Record<string, Migration>;
 
-/** Error raised when a migration fails; the database is left at the last good step. */
+/** Error raised when a migration fails; the database is left as it was before the run (one transaction on both engines). */
 export class MigrationError extends Error {
   readonly code = 'migration_failed';
 }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { TransactionalDdlSqliteDialect } from './sqlite-dialect.ts';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
 import { listenForChanges, type ChangeListener, type ChangeListenerOptions } from './pg-change-listener.ts';
@@ -127,7 +128,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   if (target.engine === 'sqlite') {
     if (target.path !== ':memory:') mkdirSync(dirname(target.path), { recursive: true });
     const sqlite = openSqlite(target.path);
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Schema>({ dialect: new TransactionalDdlSqliteDialect({ database: sqlite }) });
     // An in-memory database is private to its one connection: there, reads run on it directly.
     const snapshots = target.path === ':memory:' ? undefined : sqliteSnapshotReader(target.path, () => sqlite.writes());
     const readNow: SqliteReadNow = snapshots ? (sql, parameters) => snapshots.read(sql, parameters) : (sql, parameters) => sqlite.prepare(sql).all(parameters) as unknown[];

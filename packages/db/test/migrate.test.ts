@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { openDatabase, pendingMigrations, prepareSchema, SchemaBehindError, type Database, type Migrations } from '../src/index.ts';
+import { MigrationError, openDatabase, pendingMigrations, prepareSchema, SchemaBehindError, type Database, type Migrations } from '../src/index.ts';
 import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
 
 const table = (name: string) => ({
@@ -40,6 +40,29 @@ describe.each(TEST_ENGINES)('migrations as their own step on %s', (engine) => {
     await prepareSchema(db, 'app', v2, { mode: 'auto', ...options });
     await expect(prepareSchema(db, 'app', v2, { mode: 'manual', ...options })).resolves.toBeUndefined();
     expect(await pendingMigrations(db, 'app', v2)).toEqual([]);
+  });
+
+  it('a migration that fails halfway leaves the database as before the run, and the fixed run applies it', async () => {
+    target = await createTestDatabase(engine);
+    const db = connect();
+    const halfway: Migrations = {
+      ...v1,
+      '002_b': {
+        async up(db: Kysely<unknown>) {
+          await db.schema.createTable('b').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+          throw new Error('second statement refused');
+        },
+      },
+    };
+    const error = await prepareSchema(db, 'app', halfway, { mode: 'auto', ...options }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect((error as MigrationError).message).toBe('migration 002_b of app failed: second statement refused');
+    expect(await pendingMigrations(db, 'app', halfway)).toEqual(['001_a', '002_b']);
+    const tables = (await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('app_migrations'));
+    expect(tables).toEqual([]);
+    await prepareSchema(db, 'app', { ...v1, '002_b': table('b') }, { mode: 'auto', ...options });
+    expect(await pendingMigrations(db, 'app', { ...v1, '002_b': table('b') })).toEqual([]);
+    expect((await db.introspection.getTables()).map((t) => t.name).filter((name) => !name.startsWith('app_migrations')).sort()).toEqual(['a', 'b']);
   });
 
 });
