@@ -9,6 +9,7 @@ import { generate } from 'otplib';
 import { DEV_DEFAULTS } from '@gatehouse/contracts';
 import { openDatabase } from '@gatehouse/db';
 import { REPO_ROOT, type Stack } from './stack.ts';
+import type { AuthClock } from './test-clock.ts';
 
 export interface E2eUser {
   username: string;
@@ -21,10 +22,10 @@ export interface E2eUser {
   /** Last TOTP time step used (each is accepted once per account). */
   lastStep?: number;
   /**
-   * The time the user's authenticator app reads (epoch ms): the system clock, or the server's
-   * test clock when the test moves it (support/test-clock.ts), as a phone keeps the world's time.
+   * The server's test clock when the test moves it (support/test-clock.ts): the user's
+   * authenticator app reads its time, as a phone keeps the world's time; else the system clock.
    */
-  clock?: () => number;
+  clock?: AuthClock;
 }
 
 export const demoUser = (): E2eUser => ({ ...DEV_DEFAULTS.demoUser, groups: [...DEV_DEFAULTS.demoUser.groups] });
@@ -55,26 +56,45 @@ export async function createUser(stack: Pick<Stack, 'dataDir' | 'authEnv'>, labe
   return user;
 }
 
+const STEP_MS = 30_000;
+/**
+ * How long before its step ends a code of the previous step is still offered: at least this long
+ * is left for the page to submit it before the server's window moves past it.
+ */
+const PREVIOUS_STEP_MIN_LEFT_MS = 15_000;
+
 /**
  * A code for the user's authenticator that this account has not used yet, and that the server
- * accepts now. The server refuses a step it has seen (replay) and accepts one step ahead at most
- * (apps/auth/src/mfa/totp.ts), so after two codes within one 30 s step the third has to wait for
- * the clock, as a person would wait for the app's next code: up to one step, and only then.
+ * accepts now. The server accepts the current step and one step either side, and refuses a step
+ * not later than the last one the account used (apps/auth/src/mfa/totp.ts, consumeTotpStep), so:
+ * - the first code is of the previous step while at least PREVIOUS_STEP_MIN_LEFT_MS of the current
+ *   step is left (three codes then fit in the window), else of the current step;
+ * - each next code is of the step after the last one used;
+ * - a step more than one ahead of the server's time needs the clock: with a test clock
+ *   (E2eUser.clock) the server's time is moved on by that wait (less than one step, in whole
+ *   seconds), else the test waits for it, as a person waits for the app's next code.
  */
 export async function nextCode(user: E2eUser): Promise<string> {
   if (!user.totpSecret) throw new Error(`no TOTP secret known for ${user.username}`);
-  const now = user.clock ?? Date.now;
-  let step = Math.floor(now() / 30_000);
-  if (user.lastStep !== undefined && step <= user.lastStep) step = user.lastStep + 1;
-  const acceptedFrom = (step - 1) * 30_000;
-  if (now() < acceptedFrom) await new Promise((resolve) => setTimeout(resolve, acceptedFrom - now() + 50));
+  const now = user.clock ? user.clock.now : Date.now;
+  const at = now();
+  const current = Math.floor(at / STEP_MS);
+  const earliest = STEP_MS - (at % STEP_MS) >= PREVIOUS_STEP_MIN_LEFT_MS ? current - 1 : current;
+  const step = user.lastStep === undefined ? earliest : Math.max(earliest, user.lastStep + 1);
+  const acceptedFrom = (step - 1) * STEP_MS;
+  if (now() < acceptedFrom) {
+    const waitMs = acceptedFrom - now() + 50;
+    if (user.clock) await user.clock.advance(Math.ceil(waitMs / 1000));
+    else await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
   user.lastStep = step;
   return generate({ secret: user.totpSecret, epoch: step * 30, algorithm: 'sha1', digits: 6, period: 30 });
 }
 
 /** A well-formed code that is not valid now (from an hour ago). */
 export async function staleCode(user: E2eUser): Promise<string> {
-  return generate({ secret: user.totpSecret!, epoch: Math.floor(Date.now() / 1000) - 3600, algorithm: 'sha1', digits: 6, period: 30 });
+  const now = user.clock ? user.clock.now() : Date.now();
+  return generate({ secret: user.totpSecret!, epoch: Math.floor(now / 1000) - 3600, algorithm: 'sha1', digits: 6, period: 30 });
 }
 
 /**

@@ -46,7 +46,7 @@ beforeAll(async () => {
   }));
   user = await createUser(stack, 'fresh');
   // The user's authenticator app keeps the server's time.
-  user.clock = clock.now;
+  user.clock = clock;
 });
 
 afterAll(async () => {

@@ -241,7 +241,7 @@ describe('the admin console once the sign-in is older than AUTH_ADMIN_CONSOLE_MA
   it('sends a stale sign-in through the login again, and refuses a form posted after it with a page offering the sign-in', async () => {
     const admin = await createUser(aging, 'admins');
     // The admin's authenticator app keeps the server's time.
-    admin.clock = clock.now;
+    admin.clock = clock;
     const page = await newPage();
     await signInToConsole(page, admin, aging.authUrl);
     await page.goto(`${aging.authUrl}/admin/users`);
