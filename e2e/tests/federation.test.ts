@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ARTIFACTS, REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
+import { ARTIFACTS, COMPILE_CACHE_ENV, REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
 import { freePort, stopChild, waitUntilReady } from '../support/processes.ts';
 import { cspViolationsOf, launchBrowser, navigateBy, screenshot, signIn, submitCode } from '../support/browser.ts';
 import { checkAtBothWidths } from '../support/axe.ts';
@@ -47,6 +47,7 @@ async function startUpstream(): Promise<typeof upstream> {
     HOME: process.env.HOME ?? dataDir,
     NODE_ENV: 'development',
     LOG_LEVEL: 'debug',
+    ...COMPILE_CACHE_ENV,
     AUTH_PORT: String(port),
     AUTH_METRICS_PORT: '0',
     AUTH_ISSUER: url,
