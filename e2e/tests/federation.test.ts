@@ -64,8 +64,13 @@ async function startUpstream(): Promise<typeof upstream> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({ name: 'federation' });
-  upstream = await startUpstream();
+  // The two are independent until the operator adds the upstream: they start side by side (and
+  // what did start is stopped by afterAll when the other fails).
+  const [downstream, upstreamStarted] = await Promise.allSettled([startStack({ name: 'federation' }), startUpstream()]);
+  if (downstream.status === 'fulfilled') stack = downstream.value;
+  if (upstreamStarted.status === 'fulfilled') upstream = upstreamStarted.value;
+  if (downstream.status === 'rejected') throw downstream.reason;
+  if (upstreamStarted.status === 'rejected') throw upstreamStarted.reason;
   const callback = `${stack.authUrl}/login/federated/upstream/callback`;
   const added = authctl(upstream.env, upstream.dataDir, ['client', 'add', 'gatehouse-downstream', '--first-party', '--redirect-uri', callback, '--name', 'Gatehouse downstream']);
   const secret = /client_secret: (\S+)/.exec(added)?.[1];
