@@ -210,10 +210,13 @@ describe('issue 34, the preferred factor in Chromium', () => {
     expect(await h1()).toBe('Password changed');
     await checkAtBothWidths(page, 'preferred-factor-reset-done');
 
-    // The new password signs in (the account, without an authenticator app, sets one up).
+    // The new password alone adds no factor: the sign-in asks for the passkey, the account's
+    // only one, and offers no authenticator-app set-up or code.
     await page.goto(`${stack.appOneUrl}/`);
     await submitPassword(page, { ...owner, password: fresh });
-    expect(await h1()).toBe('Set up two-step verification');
+    expect(await h1()).toBe("Confirm it's you");
+    await page.waitForSelector('#use-passkey:not([hidden])');
+    expect(await page.locator('#totp-factor').count()).toBe(0);
     expect(cspViolations).toEqual([]);
   });
 });

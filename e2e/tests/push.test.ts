@@ -285,11 +285,14 @@ describe("a push-only account's password-reset link, in Chromium", () => {
     expect(await laptop.locator('h1').textContent()).toBe('Password changed');
     await checkAtBothWidths(laptop, 'push-reset-done');
 
-    // The new password signs in (the account, without an authenticator app, sets one up).
+    // The new password alone adds no factor: the sign-in asks for the push, the account's only
+    // factor, and offers no authenticator-app set-up or code.
     const again = await newPage();
     await again.goto(`${stack.appOneUrl}/`);
     await submitPassword(again, { ...resetter, password: fresh });
-    expect((await again.locator('h1').textContent())?.trim()).toBe('Set up two-step verification');
+    expect((await again.locator('h1').textContent())?.trim()).toBe("Confirm it's you");
+    expect(await again.locator('#send-push').count()).toBe(1);
+    expect(await again.locator('#totp-factor').count()).toBe(0);
     expect(csp).toEqual([]);
     // Two sign-ins, an enrollment and four pages checked at two widths: more than one file's default on a busy machine.
   }, 180_000);
