@@ -50,8 +50,8 @@ async function newPage(options: { withoutEventSource?: boolean } = {}) {
 
 /** Activates a control with the keyboard: focus, then Enter. */
 async function pressEnterOn(page: Page, selector: string): Promise<void> {
-  await page.locator(selector).focus();
-  await page.keyboard.press('Enter');
+  // Focus and key press as one action on the element the selector names when it is pressed.
+  await page.locator(selector).press('Enter');
 }
 
 /** From an app's URL to the WAITING page of a push; returns the number shown. */

@@ -305,12 +305,16 @@ function revoked() {
 /** @param {RequestList} data */
 function render(data) {
   const list = $('requests');
-  while (list.firstChild) list.removeChild(list.firstChild);
+  // A card already shown stays as it is, so a refreshed list never takes the focus from a button
+  // or drops a press on its way; only requests that ended leave, and new ones are added.
+  const listed = new Set(data.requests.map((r) => r.id));
+  for (const div of Array.from(list.children)) if (!listed.has(div.getAttribute('data-request-id') ?? '')) list.removeChild(div);
+  const shown = new Set(Array.from(list.children).map((div) => div.getAttribute('data-request-id')));
   $('empty').hidden = data.requests.length > 0;
   const now = performance.now();
   for (const r of data.requests) {
     if (!deadlines.has(r.id)) deadlines.set(r.id, now + r.expires_in * 1000);
-    list.appendChild(card(r));
+    if (!shown.has(r.id)) list.appendChild(card(r));
   }
   for (const id of [...deadlines.keys()]) if (!data.requests.some((r) => r.id === id)) deadlines.delete(id);
   tickCountdowns();
