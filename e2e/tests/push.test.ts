@@ -59,7 +59,7 @@ async function signInWithPush(laptop: Page, appUrl: string): Promise<string> {
   await laptop.goto(`${appUrl}/`);
   await submitPassword(laptop, user);
   await showMethod(laptop, '#send-push');
-  await Promise.all([laptop.waitForLoadState('load'), laptop.click('#send-push')]);
+  await navigateBy(laptop, () => laptop.click('#send-push'));
   const number = (await laptop.locator('#push-number').textContent())?.trim();
   expect(number).toMatch(/^\d{2}$/);
   return number!;
@@ -76,7 +76,7 @@ describe('issue 5, push approval in Chromium', () => {
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
     expect(owner.url()).toBe(`${stack.authUrl}/account/security`);
     expect((await owner.locator('#devices h2').first().textContent())?.trim()).toBe('Authenticator devices');
-    await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
+    await navigateBy(owner, () => owner.click('#add-device'));
     const link = await owner.locator('#enrollment-link').getAttribute('href');
     expect(link).toMatch(new RegExp(`^${stack.authUrl}/authenticator#enroll=[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$`));
     // The account got its recovery codes with the TOTP enrollment of its first sign-in.
@@ -210,7 +210,7 @@ describe('issue 5, push approval in Chromium', () => {
 
   it('an authenticator without EventSource falls back to polling and still approves', async () => {
     await owner.goto(`${stack.authUrl}/authenticator/devices`);
-    await Promise.all([owner.waitForLoadState('load'), owner.click('#add-device')]);
+    await navigateBy(owner, () => owner.click('#add-device'));
     expect(await owner.locator('#recovery-codes').count()).toBe(0);
     const link = await owner.locator('#enrollment-link').getAttribute('href');
     const tablet = await newPage({ withoutEventSource: true });

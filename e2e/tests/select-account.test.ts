@@ -16,7 +16,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { REPO_ROOT, startStack, type Stack } from '../support/stack.ts';
-import { cspViolationsOf, launchBrowser, screenshot, submitCode, submitPassword } from '../support/browser.ts';
+import { cspViolationsOf, launchBrowser, navigateBy, screenshot, submitCode, submitPassword } from '../support/browser.ts';
 import { checkAtBothWidths, seriousViolations } from '../support/axe.ts';
 import { createUser, type E2eUser } from '../support/users.ts';
 
@@ -143,7 +143,7 @@ describe('issue 29, prompt=select_account in Chromium', () => {
     await page.goto(authorizeUrl('switch', 'select_account'));
     await expect.poll(focusedId).toBe('select-account-continue');
     await page.keyboard.press('Tab');
-    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await navigateBy(page, () => page.keyboard.press('Enter'));
     expect(await text('h1')).toBe('Sign in');
     await submitPassword(page, second);
     // The previous account is signed out by the server's own form (posted by its same-origin script), then the app gets its code.
