@@ -1,26 +1,31 @@
 /**
  * `pnpm dev`: the `dev` script of every app (apps/*), all at once, in one log stream, with as few
  * processes as the start allows (bench/README.md, "Start-up"). Rules:
- * - each script runs the way `pnpm run dev` runs it: `sh -c <script>` in the app's folder, with
- *   the app's and the root's `node_modules/.bin` first on PATH; no package manager process is
- *   started per app (each would cost as much CPU as an app's own start);
+ * - a script of the form `node --watch-path=<folder>… [--watch-preserve-output] <entry>` runs its
+ *   entry with the Node running this script, without Node's watcher process: this process watches
+ *   those folders and restarts the app on a change (@gatehouse/devlog startWatchedProcess); an app
+ *   that fails waits for the next change, as under Node's watcher, and the others keep running;
+ * - any other script runs the way `pnpm run dev` runs it: `sh -c <script>` in the app's folder,
+ *   with the app's and the root's `node_modules/.bin` on PATH after this Node's own folder; its
+ *   exit stops the others, and this exits with its code;
+ * - no package manager process is started per app (each would cost as much CPU as an app's own start);
  * - every line an app writes is prefixed with its package name (`@gatehouse/auth:dev: `);
  * - a script that ends in `| gatehouse-devlog` runs without that pipe, and the lines its command
  *   writes to stdout are formatted here by the same formatter (@gatehouse/devlog formatLogLine):
  *   the output is what the pipe prints, without a Node process per app to print it; run on its
- *   own (`pnpm --filter <app> dev`), the script still pipes;
+ *   own (`pnpm --filter <app> dev`), the script still pipes and Node's watcher watches;
  * - Node's compile cache is on for every process below this one (NODE_COMPILE_CACHE, in
  *   `node_modules/.cache/node-compile-cache` unless already set): a start reuses the code V8
  *   compiled at the one before, and a changed file is compiled again (the cache is keyed by content);
- * - SIGINT/SIGTERM stop every app (its whole process group); an app that exits (a dev script
- *   restarts its server on change, so only a failure ends one) stops the others, and this exits
- *   with its code.
+ * - SIGINT/SIGTERM stop every app (its whole process group), and this exits once they have.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { formatLogLine } from '@gatehouse/devlog';
+import { watchedNodeScript } from '@gatehouse/devlog/dev-script';
+import { startWatchedProcess, type WatchedProcess } from '@gatehouse/devlog/watched-process';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -51,46 +56,75 @@ const env = {
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
 };
 
-const children: ChildProcess[] = [];
+/** Every app's stop, and whether it has ended. */
+const running: { stop(): Promise<void> }[] = [];
 let stopping = false;
 
-function stop(code: number): void {
-  if (!stopping) {
-    stopping = true;
-    process.exitCode = code;
-    for (const child of children) {
-      if (child.exitCode !== null || child.signalCode !== null) continue;
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // Its group is gone already.
-      }
-    }
-  }
-  if (children.every((child) => child.exitCode !== null || child.signalCode !== null)) process.exit(process.exitCode ?? code);
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  await Promise.all(running.map((app) => app.stop()));
+  process.exit(process.exitCode ?? code);
 }
 
-for (const app of devApps()) {
+function pipeOutput(app: DevApp, child: ChildProcess): void {
   const label = `${app.name}:dev: `;
-  const child = spawn('sh', ['-c', app.script], {
-    cwd: app.dir,
-    env: { ...env, PATH: [join(app.dir, 'node_modules', '.bin'), join(ROOT, 'node_modules', '.bin'), env.PATH].join(delimiter) },
-    // A group of its own, so stopping it reaches the watcher, the server and the log formatter alike.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   for (const [stream, out, format] of [
     [child.stdout!, process.stdout, app.format],
     [child.stderr!, process.stderr, false],
   ] as const) {
     createInterface({ input: stream }).on('line', (line) => out.write(`${(format ? formatLogLine(line) : line).replace(/^/gm, label)}\n`));
   }
-  child.on('exit', (code, signal) => {
-    if (!stopping) process.stderr.write(`${label}exited ${signal ?? `with code ${code}`}\n`);
-    stop(stopping ? (process.exitCode as number | undefined) ?? 0 : (code ?? 1));
-  });
-  children.push(child);
 }
 
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
+/** Resolves when the process has exited (at once when it has already). */
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((done) => child.once('exit', () => done()));
+
+for (const app of devApps()) {
+  const label = `${app.name}:dev: `;
+  // The apps run with the Node running this (the repository's pinned one), found first on PATH.
+  const appEnv = { ...env, PATH: [dirname(process.execPath), join(app.dir, 'node_modules', '.bin'), join(ROOT, 'node_modules', '.bin'), env.PATH].join(delimiter) };
+  const watched = watchedNodeScript(app.script, app.dir);
+  if (watched) {
+    const server: WatchedProcess = startWatchedProcess({
+      command: process.execPath,
+      args: watched.args,
+      cwd: app.dir,
+      env: appEnv,
+      watch: watched.watch,
+      onStart: (child) => pipeOutput(app, child),
+      onExit: (code, signal) => process.stderr.write(`${label}exited ${signal ?? `with code ${code}`}; waiting for a change to restart\n`),
+      onRestart: (file) => process.stderr.write(`${label}restarting (${file} changed)\n`),
+    });
+    running.push({ stop: () => server.stop() });
+    continue;
+  }
+  const child = spawn('sh', ['-c', app.script], {
+    cwd: app.dir,
+    env: appEnv,
+    // A group of its own, so stopping it reaches the watcher, the server and the log formatter alike.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  pipeOutput(app, child);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    process.stderr.write(`${label}exited ${signal ?? `with code ${code}`}\n`);
+    void stop(code ?? 1);
+  });
+  running.push({
+    async stop() {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // Its group is gone already.
+      }
+      await exited(child);
+    },
+  });
+}
+
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
