@@ -44,8 +44,13 @@ export const server: ServerModule<AuthConfig> = {
     const clock = testClock ? testClock.now : Date.now;
     const services = createAuthServices(config, database, clock, clientChangeListener ? { clientChangeListener } : {});
     const metrics = createMetricsRegistry();
+    // The development seed starts before the app is built: its slowest part, the demo user's
+    // argon2id hash, runs in the thread pool while the app is built on the event loop
+    // (bench/README.md, "Start-up"). A failure of either stops the start; the app's is reported first.
+    const seeding = config.devSeed ? seedDevelopment(config, services) : undefined;
+    seeding?.catch(() => undefined);
     const app = await createApp(config, { database, logger, services, metrics, clock });
-    const seeded = config.devSeed ? await seedDevelopment(config, services) : undefined;
+    const seeded = await seeding;
     return {
       logger,
       handler: testClock ? withTestClock(testClock, app.callback()) : app.callback(),
