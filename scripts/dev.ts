@@ -17,7 +17,8 @@
  * - Node's compile cache is on for every process below this one (NODE_COMPILE_CACHE, in
  *   `node_modules/.cache/node-compile-cache` unless already set): a start reuses the code V8
  *   compiled at the one before, and a changed file is compiled again (the cache is keyed by content);
- * - SIGINT/SIGTERM stop every app (its whole process group), and this exits once they have.
+ * - SIGINT/SIGTERM stop every app (its whole process group; SIGKILL for one still there after 5 s),
+ *   and this exits once they have.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { formatLogLine } from '@gatehouse/devlog';
 import { watchedNodeScript } from '@gatehouse/devlog/dev-script';
-import { startWatchedProcess, type WatchedProcess } from '@gatehouse/devlog/watched-process';
+import { endProcessGroup, startWatchedProcess } from '@gatehouse/devlog/watched-process';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -56,16 +57,15 @@ const env = {
   NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
 };
 
-/** Every app's stop, and whether it has ended. */
+/** How to stop each app (resolves once it has ended). */
 const running: { stop(): Promise<void> }[] = [];
 let stopping = false;
 
 async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
-  process.exitCode = code;
   await Promise.all(running.map((app) => app.stop()));
-  process.exit(process.exitCode ?? code);
+  process.exit(code);
 }
 
 function pipeOutput(app: DevApp, child: ChildProcess): void {
@@ -78,17 +78,13 @@ function pipeOutput(app: DevApp, child: ChildProcess): void {
   }
 }
 
-/** Resolves when the process has exited (at once when it has already). */
-const exited = (child: ChildProcess) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((done) => child.once('exit', () => done()));
-
 for (const app of devApps()) {
   const label = `${app.name}:dev: `;
   // The apps run with the Node running this (the repository's pinned one), found first on PATH.
   const appEnv = { ...env, PATH: [dirname(process.execPath), join(app.dir, 'node_modules', '.bin'), join(ROOT, 'node_modules', '.bin'), env.PATH].join(delimiter) };
   const watched = watchedNodeScript(app.script, app.dir);
   if (watched) {
-    const server: WatchedProcess = startWatchedProcess({
+    const server = startWatchedProcess({
       command: process.execPath,
       args: watched.args,
       cwd: app.dir,
@@ -114,16 +110,7 @@ for (const app of devApps()) {
     process.stderr.write(`${label}exited ${signal ?? `with code ${code}`}\n`);
     void stop(code ?? 1);
   });
-  running.push({
-    async stop() {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        // Its group is gone already.
-      }
-      await exited(child);
-    },
-  });
+  running.push({ stop: () => endProcessGroup(child) });
 }
 
 process.on('SIGINT', () => void stop(0));

@@ -77,6 +77,22 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Ends a process started in a group of its own: SIGTERM to the group, SIGKILL after `stopMs`;
+ * resolves once the process has exited (at once when it has already).
+ */
+export function endProcessGroup(target: ChildProcess, stopMs = 5_000): Promise<void> {
+  if (ended(target)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => signalGroup(target, 'SIGKILL'), stopMs);
+    target.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    signalGroup(target, 'SIGTERM');
+  });
+}
+
 export function startWatchedProcess(options: WatchedProcessOptions): WatchedProcess {
   const settleMs = options.settleMs ?? 100;
   const stopMs = options.stopMs ?? 5_000;
@@ -98,18 +114,6 @@ export function startWatchedProcess(options: WatchedProcessOptions): WatchedProc
     });
   }
 
-  function end(target: ChildProcess): Promise<void> {
-    if (ended(target)) return Promise.resolve();
-    return new Promise((resolve) => {
-      const kill = setTimeout(() => signalGroup(target, 'SIGKILL'), stopMs);
-      target.once('exit', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      signalGroup(target, 'SIGTERM');
-    });
-  }
-
   let restartChain = Promise.resolve();
   function restart(): void {
     pending = undefined;
@@ -119,7 +123,7 @@ export function startWatchedProcess(options: WatchedProcessOptions): WatchedProc
       const previous = child;
       if (previous) {
         restarting.add(previous);
-        await end(previous);
+        await endProcessGroup(previous, stopMs);
       }
       if (!stopping) start();
     });
@@ -147,7 +151,7 @@ export function startWatchedProcess(options: WatchedProcessOptions): WatchedProc
       if (pending) clearTimeout(pending);
       for (const leave of unsubscribe) leave();
       await restartChain;
-      if (child) await end(child);
+      if (child) await endProcessGroup(child, stopMs);
     },
   };
 }
