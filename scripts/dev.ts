@@ -15,8 +15,9 @@
  *   the output is what the pipe prints, without a Node process per app to print it; run on its
  *   own (`pnpm --filter <app> dev`), the script still pipes and Node's watcher watches;
  * - Node's compile cache is on for every process below this one (NODE_COMPILE_CACHE, in
- *   `node_modules/.cache/node-compile-cache` unless already set): a start reuses the code V8
- *   compiled at the one before, and a changed file is compiled again (the cache is keyed by content);
+ *   `node_modules/.cache/node-compile-cache` unless already set; `pnpm install` fills it,
+ *   scripts/compile-dev.ts): a start reuses the code V8 compiled at the install or the start
+ *   before, and a changed file is compiled again (the cache is keyed by content);
  * - SIGINT/SIGTERM stop every app (its whole process group; SIGKILL for one still there after 5 s),
  *   and this exits once they have.
  */
@@ -26,6 +27,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { formatLogLine } from '@gatehouse/devlog';
 import { watchedNodeScript } from '@gatehouse/devlog/dev-script';
+import { devCompileCacheDir } from '@gatehouse/devlog/compile-cache';
 import { endProcessGroup, startWatchedProcess } from '@gatehouse/devlog/watched-process';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -54,7 +56,7 @@ function devApps(): DevApp[] {
 
 const env = {
   ...process.env,
-  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? join(ROOT, 'node_modules', '.cache', 'node-compile-cache'),
+  NODE_COMPILE_CACHE: devCompileCacheDir(ROOT),
 };
 
 /** How to stop each app (resolves once it has ended). */
