@@ -4,8 +4,12 @@
  * Rules:
  * - the command runs from the repository root in a process group of its own, with every app's
  *   data (databases, development secrets) and Node's compile cache (NODE_COMPILE_CACHE, which
- *   scripts/dev.ts keeps when it is set) in `dataDir`: a fresh folder measures a first start, cold
- *   as after a fresh clone, and the same folder again measures a warm one, which reuses that cache;
+ *   scripts/dev.ts keeps when it is set) in `dataDir`: a fresh folder measures a first start,
+ *   and the same folder again measures a warm one, which reuses that cache;
+ * - a first start is measured cold (nothing compiled: as after a `git pull` that changed every
+ *   file) or as after `pnpm install` (prepareAsAfterInstall: the install's last step, the root
+ *   `postinstall`, run through pnpm with the same environment first, so pnpm's own code and the
+ *   dev servers' modules are in the folder's cache as an install leaves them; no data yet);
  * - each server is polled every `pollMs` (25 ms); a server counts as ready at its first 200,
  *   and the figure is the time of the last of the four;
  * - then every process the command started is stopped (its process group and each group below
@@ -13,10 +17,11 @@
  *   after `stopMs`) and waited for, so the ports are free for the next run; a run past
  *   `timeoutMs` fails with the command's output.
  *
- * `node bench/src/dev-ready.ts [runs]`: `runs` first starts (each in a fresh folder) and `runs`
- * warm starts (all in one folder that a first start has filled), one line each.
+ * `node bench/src/dev-ready.ts [runs]`: `runs` cold first starts, `runs` first starts after an
+ * install (each in a fresh folder) and `runs` warm starts (all in one folder that a first start
+ * has filled), one line each.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +30,13 @@ import { DEV_TOPOLOGY } from '@gatehouse/contracts';
 const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 
 /**
- * `pnpm dev`: the pnpm that runs this script when there is one (pnpm names itself in
- * `npm_execpath`), else the pinned pnpm through npx, whose own start is then part of the figure.
+ * pnpm: the pnpm that runs this script when there is one (pnpm names itself in `npm_execpath`),
+ * else the pinned pnpm through npx, whose own start is then part of the figure.
  */
-function defaultCommand(): readonly string[] {
-  const pnpm = process.env.npm_execpath;
-  if (pnpm && /pnpm\.c?js$/.test(pnpm)) return [process.execPath, pnpm, 'dev'];
-  return ['npx', '-y', 'pnpm@10.34.9', 'dev'];
+function pnpm(): readonly string[] {
+  const script = process.env.npm_execpath;
+  if (script && /pnpm\.c?js$/.test(script)) return [process.execPath, script];
+  return ['npx', '-y', 'pnpm@10.34.9'];
 }
 
 export interface DevReadyOptions {
@@ -62,6 +67,17 @@ export function devDataEnv(dataDir: string): Record<string, string> {
     API_DATABASE_URL: `sqlite:${join(dataDir, 'api.db')}`,
     CLIENT_DATA_DIR: join(dataDir, 'client'),
   };
+}
+
+/**
+ * Leaves `dataDir` as `pnpm install` leaves a fresh clone for `pnpm dev`: the install's last step
+ * (the root `postinstall`, scripts/compile-dev.ts) run through pnpm, with the environment a
+ * measurement gives the command.
+ */
+export function prepareAsAfterInstall(dataDir: string): void {
+  const [command, ...args] = [...pnpm(), 'run', '--silent', 'postinstall'];
+  const result = spawnSync(command!, args, { cwd: REPO_ROOT, env: { ...process.env, ...devDataEnv(dataDir), FORCE_COLOR: '0' }, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`pnpm run postinstall failed (${result.signal ?? result.status}):\n${result.stdout}${result.stderr}`);
 }
 
 async function answers200(url: string, signal: AbortSignal): Promise<boolean> {
@@ -131,7 +147,7 @@ async function stopAll(child: ChildProcess, stopMs: number): Promise<void> {
 }
 
 export async function measureDevReady(options: DevReadyOptions): Promise<DevReady> {
-  const [command, ...args] = options.command ?? defaultCommand();
+  const [command, ...args] = options.command ?? [...pnpm(), 'dev'];
   const pollMs = options.pollMs ?? 25;
   const timeoutMs = options.timeoutMs ?? 60_000;
   // A server left from elsewhere would answer for the one being measured.
@@ -177,21 +193,24 @@ export async function measureDevReady(options: DevReadyOptions): Promise<DevRead
   return { ms: Math.max(...Object.values(ready)), servers: ready };
 }
 
-/** `runs` first starts and `runs` warm starts, one line each. */
+/** `runs` cold first starts, `runs` first starts after an install and `runs` warm starts, one line each. */
 async function cli(runs: number): Promise<void> {
   const describe = (r: DevReady) => `${String(r.ms).padStart(5)} ms  (${Object.entries(r.servers).map(([name, ms]) => `${name} ${ms}`).join(', ')})`;
-  for (let i = 1; i <= runs; i++) {
+  const inFreshFolder = async (label: string, install: boolean) => {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-dev-ready-'));
     try {
-      console.log(`first start ${i}: ${describe(await measureDevReady({ dataDir: dir }))}`);
+      if (install) prepareAsAfterInstall(dir);
+      console.log(`${label}: ${describe(await measureDevReady({ dataDir: dir }))}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }
+  };
+  for (let i = 1; i <= runs; i++) await inFreshFolder(`cold first start      ${i}`, false);
+  for (let i = 1; i <= runs; i++) await inFreshFolder(`first start (install) ${i}`, true);
   const warm = mkdtempSync(join(tmpdir(), 'gatehouse-dev-ready-'));
   try {
     await measureDevReady({ dataDir: warm });
-    for (let i = 1; i <= runs; i++) console.log(`warm start  ${i}: ${describe(await measureDevReady({ dataDir: warm }))}`);
+    for (let i = 1; i <= runs; i++) console.log(`warm start            ${i}: ${describe(await measureDevReady({ dataDir: warm }))}`);
   } finally {
     rmSync(warm, { recursive: true, force: true });
   }
