@@ -16,8 +16,9 @@ import { compileModules, devCompileCacheDir } from '@gatehouse/devlog/compile-ca
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-/** Per app: what its dev start imports, in its order (auth's preload step comes before its server module). */
+/** Per app: what its dev start imports, in its order (auth's preload step comes before its server module); `dev`: scripts/dev.ts's own. */
 const DEV_MODULES: Readonly<Record<string, readonly string[]>> = {
+  dev: ['packages/devlog/src/format-log-line.ts', 'packages/devlog/src/dev-script.ts', 'packages/devlog/src/watched-process.ts'],
   auth: ['packages/runtime/src/index.ts', 'apps/auth/src/oidc/deferred-list-format.ts', 'apps/auth/src/server.ts'],
   api: ['apps/api/src/server.ts'],
   client: ['apps/client/src/dev-apps.ts'],

@@ -14,7 +14,7 @@
  *   writes to stdout are formatted here by the same formatter (@gatehouse/devlog formatLogLine):
  *   the output is what the pipe prints, without a Node process per app to print it; run on its
  *   own (`pnpm --filter <app> dev`), the script still pipes and Node's watcher watches;
- * - Node's compile cache is on for every process below this one (NODE_COMPILE_CACHE, in
+ * - Node's compile cache is on for this process and every process below it (NODE_COMPILE_CACHE, in
  *   `node_modules/.cache/node-compile-cache` unless already set; `pnpm install` fills it,
  *   scripts/compile-dev.ts): a start reuses the code V8 compiled at the install or the start
  *   before, and a changed file is compiled again (the cache is keyed by content);
@@ -23,14 +23,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { formatLogLine } from '@gatehouse/devlog';
-import { watchedNodeScript } from '@gatehouse/devlog/dev-script';
 import { devCompileCacheDir } from '@gatehouse/devlog/compile-cache';
-import { endProcessGroup, startWatchedProcess } from '@gatehouse/devlog/watched-process';
 
 const ROOT = resolve(import.meta.dirname, '..');
+
+// This process uses the cache too: the modules below are imported once it is on.
+enableCompileCache(devCompileCacheDir(ROOT));
+const { formatLogLine } = await import('@gatehouse/devlog');
+const { watchedNodeScript } = await import('@gatehouse/devlog/dev-script');
+const { endProcessGroup, startWatchedProcess } = await import('@gatehouse/devlog/watched-process');
 
 interface DevApp {
   readonly name: string;
