@@ -193,27 +193,31 @@ export async function measureDevReady(options: DevReadyOptions): Promise<DevRead
   return { ms: Math.max(...Object.values(ready)), servers: ready };
 }
 
+/** Runs `run` with a fresh data folder under `parent`, removed afterwards. */
+export async function inFreshDataDir<T>(parent: string, run: (dataDir: string) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(parent, 'gatehouse-dev-ready-'));
+  try {
+    return await run(dataDir);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** `runs` cold first starts, `runs` first starts after an install and `runs` warm starts, one line each. */
 async function cli(runs: number): Promise<void> {
   const describe = (r: DevReady) => `${String(r.ms).padStart(5)} ms  (${Object.entries(r.servers).map(([name, ms]) => `${name} ${ms}`).join(', ')})`;
-  const inFreshFolder = async (label: string, install: boolean) => {
-    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-dev-ready-'));
-    try {
-      if (install) prepareAsAfterInstall(dir);
-      console.log(`${label}: ${describe(await measureDevReady({ dataDir: dir }))}`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  for (let i = 1; i <= runs; i++) await inFreshFolder(`cold first start      ${i}`, false);
-  for (let i = 1; i <= runs; i++) await inFreshFolder(`first start (install) ${i}`, true);
-  const warm = mkdtempSync(join(tmpdir(), 'gatehouse-dev-ready-'));
-  try {
-    await measureDevReady({ dataDir: warm });
-    for (let i = 1; i <= runs; i++) console.log(`warm start            ${i}: ${describe(await measureDevReady({ dataDir: warm }))}`);
-  } finally {
-    rmSync(warm, { recursive: true, force: true });
+  const line = async (label: string, dataDir: string) => console.log(`${label}: ${describe(await measureDevReady({ dataDir }))}`);
+  for (let i = 1; i <= runs; i++) await inFreshDataDir(tmpdir(), (dir) => line(`cold first start      ${i}`, dir));
+  for (let i = 1; i <= runs; i++) {
+    await inFreshDataDir(tmpdir(), (dir) => {
+      prepareAsAfterInstall(dir);
+      return line(`first start (install) ${i}`, dir);
+    });
   }
+  await inFreshDataDir(tmpdir(), async (dir) => {
+    await measureDevReady({ dataDir: dir });
+    for (let i = 1; i <= runs; i++) await line(`warm start            ${i}`, dir);
+  });
 }
 
 if (import.meta.filename === process.argv[1]) await cli(Number(process.argv[2] ?? 3));

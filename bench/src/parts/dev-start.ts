@@ -6,11 +6,9 @@
  *   whose compile cache the install's last step filled), a warm start (that folder again) and,
  *   for information, a cold first start (a fresh folder, nothing compiled).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Figure } from '../budgets.ts';
 import type { Context } from '../context.ts';
-import { measureDevReady, prepareAsAfterInstall, type DevReady } from '../dev-ready.ts';
+import { inFreshDataDir, measureDevReady, prepareAsAfterInstall, type DevReady } from '../dev-ready.ts';
 
 export const DEV_FIRST = 'pnpm dev ready, first start after install';
 export const DEV_WARM = 'pnpm dev ready, warm start';
@@ -18,22 +16,13 @@ export const DEV_COLD = 'pnpm dev ready, cold first start';
 
 const note = (ready: DevReady) => Object.entries(ready.servers).map(([name, ms]) => `${name} ${ms} ms`).join(', ');
 
-async function inFreshFolder<T>(context: Context, run: (dataDir: string) => Promise<T>): Promise<T> {
-  const dataDir = mkdtempSync(join(context.processes.dir, 'dev-'));
-  try {
-    return await run(dataDir);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 export async function devStart(context: Context): Promise<Figure[]> {
   const figure = (name: string, ready: DevReady): Figure => {
     context.log(`  ${name}: ${ready.ms} ms (${note(ready)})`);
     return { name, value: ready.ms, unit: 'ms', note: note(ready) };
   };
-  const cold = figure(DEV_COLD, await inFreshFolder(context, (dataDir) => measureDevReady({ dataDir })));
-  return inFreshFolder(context, async (dataDir) => {
+  const cold = figure(DEV_COLD, await inFreshDataDir(context.processes.dir, (dataDir) => measureDevReady({ dataDir })));
+  return inFreshDataDir(context.processes.dir, async (dataDir) => {
     prepareAsAfterInstall(dataDir);
     const first = figure(DEV_FIRST, await measureDevReady({ dataDir }));
     const warm = figure(DEV_WARM, await measureDevReady({ dataDir }));
