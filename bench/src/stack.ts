@@ -11,6 +11,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@gatehouse/db/testing';
 import { freePort, stopChild, waitUntilReady as waitUntil } from '@gatehouse/e2e/processes';
+import { processCpu } from './process-cpu.ts';
 
 export const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -23,14 +24,6 @@ export { buildForProduction as buildApps } from '@gatehouse/e2e/processes';
 export function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
   return kb / 1024;
-}
-
-/** A process's command name and CPU time (user + system) so far, µs, from /proc (clock ticks of 10 ms). */
-function processCpu(pid: number | string): { command: string; micros: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const close = stat.lastIndexOf(')');
-  const fields = stat.slice(close + 2).split(' ');
-  return { command: stat.slice(stat.indexOf('(') + 1, close), micros: (Number(fields[11]) + Number(fields[12])) * 10_000 };
 }
 
 /** CPU time (user + system) a process has used so far, µs (Linux /proc; clock ticks of 10 ms). */
