@@ -70,7 +70,7 @@ export function ratioFigure(comparison: Comparison, subject?: CpuMeter, baseline
   const perOp = (micros: number, meter: CpuMeter) => (micros / Math.max(1, meter.ops)).toFixed(0);
   const cpu = (meter: CpuMeter) =>
     `${meter.perOp().toFixed(0)} µs (event loop ${perOp(meter.threads.eventLoop, meter)}, V8 helpers ${perOp(meter.threads.v8Helpers, meter)}, libuv pool ${perOp(meter.threads.libuvPool, meter)})` +
-    (meter.postgresMicros === undefined ? '' : ` + PostgreSQL ${(meter.postgresMicros / Math.max(1, meter.ops)).toFixed(0)} µs`);
+    (meter.postgresMicros === undefined ? '' : ` + PostgreSQL ${perOp(meter.postgresMicros, meter)} µs`);
   const parts = [`${rate(comparison.subject).trim()} vs ${rate(comparison.baseline).trim()} /s`, `pairs ${comparison.pairs.map((p) => p.toFixed(2)).join(' ')}`];
   if (subject) parts.push(`server CPU/op ${cpu(subject)}${baseline ? ` vs ${cpu(baseline)}` : ''}`);
   return { name: comparison.name, value: comparison.ratio, unit: '×', note: parts.join('; ') };
