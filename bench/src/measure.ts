@@ -25,8 +25,9 @@ export class CpuMeter {
   constructor(engine?: Engine) {
     if (engine === 'postgres') this.postgresMicros = 0;
   }
-  perOp(): number {
-    return this.micros / Math.max(1, this.ops);
+  /** `micros` (this meter's, by default) per operation. */
+  perOp(micros = this.micros): number {
+    return micros / Math.max(1, this.ops);
   }
   reset(): void {
     this.micros = this.ops = 0;
@@ -67,7 +68,7 @@ export function roundLogger(log: (line: string) => void, name: string, unit: str
 
 /** A comparison as a figure: the ratio, with both rates, the pairs and the CPU per operation as its note. */
 export function ratioFigure(comparison: Comparison, subject?: CpuMeter, baseline?: CpuMeter): Figure {
-  const perOp = (micros: number, meter: CpuMeter) => (micros / Math.max(1, meter.ops)).toFixed(0);
+  const perOp = (micros: number, meter: CpuMeter) => meter.perOp(micros).toFixed(0);
   const cpu = (meter: CpuMeter) =>
     `${meter.perOp().toFixed(0)} µs (event loop ${perOp(meter.threads.eventLoop, meter)}, V8 helpers ${perOp(meter.threads.v8Helpers, meter)}, libuv pool ${perOp(meter.threads.libuvPool, meter)})` +
     (meter.postgresMicros === undefined ? '' : ` + PostgreSQL ${perOp(meter.postgresMicros, meter)} µs`);
