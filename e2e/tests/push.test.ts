@@ -94,6 +94,10 @@ describe('issue 5, push approval in Chromium', () => {
     expect(await phone.locator('#device-info').textContent()).toContain(`E2E phone · account ${user.username}`);
     // Installable: the service worker controls /authenticator.
     await phone.waitForFunction(async () => (await navigator.serviceWorker.getRegistration('/authenticator'))?.active?.state === 'activated');
+    // The owner's "Add a device" page advances by itself once the code is used; wait for that
+    // navigation to end before leaving, or the two navigations race.
+    await owner.waitForURL(`${stack.authUrl}/authenticator/devices/enroll/done`, { timeout: 20_000 });
+    expect(await owner.locator('#enroll-done').textContent()).toBe('E2E phone is set up: it can now approve your sign-ins.');
     await owner.goto(`${stack.authUrl}/account/security`);
     expect(await owner.locator('#device-list').textContent()).toContain('E2E phone');
 
