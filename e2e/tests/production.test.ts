@@ -305,15 +305,18 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
 
   it('rolling restart of an auth instance during a burst of POSTs on kept-alive connections through nginx: 0 errors, exit code 0 (issue 30)', async () => {
     // nginx never retries a POST it has sent, so every one must be answered: the draining
-    // instance answers what arrives on its kept-alive connections with Connection: close and
-    // closes only connections that stayed idle (packages/runtime graceful-shutdown.ts).
+    // instance answers what arrives on its kept-alive connections with Connection: close and,
+    // with TRUST_PROXY, leaves idle ones for nginx to close first (packages/runtime run-server.ts).
+    // SIGTERM comes once the burst is steady: nginx opens a new upstream connection only while
+    // its pool grows, and one it opens in the instant the listener closes is reset by the kernel
+    // (a limit of closing a listener, not of the drain; deploy/README.md, "Shutdown").
     const victim = stack.instances['auth-1'];
     const statuses: number[] = [];
     let sent = 0;
     const worker = async () => {
-      while (sent < 400) {
+      while (sent < 600) {
         sent += 1;
-        if (sent === 120) victim.child.kill('SIGTERM');
+        if (sent === 300) victim.child.kill('SIGTERM');
         const r = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('api', stack.apiClientSecret) },
@@ -326,7 +329,7 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     await Promise.all(Array.from({ length: 12 }, worker));
     expect(await victim.exited()).toBe(0);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect(statuses).toHaveLength(400);
+    expect(statuses).toHaveLength(600);
     // The restart of the rolling restart; later tests use both instances, and nginx sends auth-1
     // nothing until its fail_timeout (5 s) has passed: wait until it serves again.
     await victim.restart();

@@ -49,6 +49,7 @@ export const server: ServerModule<ApiSettings> = {
       logger,
       handler: app.handler(),
       listen: { host: config.host, port: config.port, settings: 'API_HOST/API_PORT' },
+      behindProxy: config.trustProxy,
       metrics: { ...config.metrics, settings: 'API_METRICS_HOST/API_METRICS_PORT', handler: metricsRequestListener(metrics) },
       listening: () =>
         logger.info(

@@ -63,6 +63,7 @@ export const server: ServerModule<AuthConfig> = {
       // Key checks and purges, never on a request (packages/runtime periodic-tasks.ts).
       periodic: app.maintenance,
       closeStreams: () => services.streams.closeAll(),
+      behindProxy: config.trustProxy,
       close: async () => {
         // Back-channel retries still waiting are audited as dropped, then the audit trail is stored.
         await app.shutdown();

@@ -32,6 +32,7 @@ export function clientServer(options: { logTo?: DestinationStream } = {}): Serve
         logger,
         handler: app.callback(),
         listen: { host: config.host, port: config.port, settings: 'CLIENT_HOST/CLIENT_PORT' },
+        behindProxy: config.trustProxy,
         metrics: { ...config.metrics, settings: 'CLIENT_METRICS_HOST/CLIENT_METRICS_PORT', handler: metricsRequestListener(metrics) },
         listening: () =>
           logger.info(

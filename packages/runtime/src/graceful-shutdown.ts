@@ -6,9 +6,10 @@
  *   kept-alive connection while draining, carries `Connection: close` and is finished, so the
  *   proxy reconnects elsewhere for its next request;
  * - a kept-alive connection is closed only once it has been idle for `idleCloseMs` (1 s) while
- *   draining: a proxy (nginx) reuses its most recent connections first, so one that sat idle
- *   that long is not about to carry a request, whereas closing the instant a response ends would
- *   race a POST already on its way (nginx answers that one 502, and never retries a POST);
+ *   draining: closing the instant a response ends would race a request already on its way;
+ *   behind a proxy the caller passes the server's keepAliveTimeout, which the proxy's own idle
+ *   timeout is below, so the proxy closes first (nginx answers a POST sent on a connection that
+ *   closes under it 502, and never retries a POST; run-server.ts);
  * - long-lived streams (Server-Sent Events) are ended by `closeStreams`, which sends them a
  *   `retry:` hint, so browsers and resource servers reconnect to another instance;
  * - in-flight requests finish, for at most `timeoutMs`; past that the remaining connections are

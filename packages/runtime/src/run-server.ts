@@ -6,6 +6,11 @@
  *   preload ran) → what `preload` returned runs → configuration → `start` (logger, database,
  *   app) → the metrics listener → the server's listener → background work and periodic tasks
  *   start → shutdown on SIGTERM/SIGINT;
+ * - behind a proxy, the proxy closes an idle pooled connection before the app would (nginx's
+ *   upstream keepalive_timeout, 4 s in the template, under Node's keepAliveTimeout, 5 s); a
+ *   draining server keeps that order and closes an idle connection only after keepAliveTimeout,
+ *   since a POST nginx sends on a connection that closes under it is answered 502 and never
+ *   retried; without a proxy (browsers, `pnpm dev`) the drain's 1 s stands;
  * - a failure the operator fixes prints one report from here, `<name>: <message>` (a refused
  *   configuration lists one problem a line), no stack, and the process exits 1: an error whose
  *   stable `code` is one of {@link ONE_LINE_FAILURES} (refused configuration, schema behind,
@@ -55,6 +60,11 @@ export interface StartedServer {
   readonly background?: readonly { start(): void; stop(): void | Promise<void> }[];
   /** Ends open event streams with a reconnect hint. */
   readonly closeStreams?: () => void;
+  /**
+   * The listener's clients are a reverse proxy's pooled connections (TRUST_PROXY): while draining,
+   * an idle one is closed only once it has been idle as long as the server's keepAliveTimeout.
+   */
+  readonly behindProxy?: boolean;
   /** Last step of shutdown, once no request is in flight: flush, close the database. */
   readonly close: () => Promise<void>;
 }
@@ -210,6 +220,7 @@ export async function runServer<Config>(options: RunServerOptions<Config>): Prom
   const shutdownOptions = {
     servers: [server],
     logger: started.logger,
+    ...(started.behindProxy ? { idleCloseMs: server.keepAliveTimeout } : {}),
     ...(started.closeStreams ? { closeStreams: started.closeStreams } : {}),
     cleanup: async () => {
       await periodic?.stop();

@@ -1,10 +1,11 @@
 /**
  * runServer, the one start-up path: the preload step runs before the server module is evaluated;
  * failures the operator fixes are one line and exit 1; the server and /metrics answer on their
- * own listeners; shutdown stops the background work before the module's close, then exits 0.
+ * own listeners; shutdown stops the background work before the module's close, then exits 0;
+ * behind a proxy the drain leaves an idle connection open for keepAliveTimeout.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runServer, type RunningServer, type StartedServer } from '../src/index.ts';
 
@@ -236,5 +237,27 @@ describe('runServer: running and shutdown', () => {
     await expect(shutdown('SIGTERM')).rejects.toEqual(new Exit(0));
     expect(plan.events.slice(5)).toEqual(['streams closed', 'feed stopped', 'closed']);
     expect([server.listening, metrics.listening]).toEqual([false, false]);
+  });
+
+  it("behind a proxy, a draining server closes an idle kept-alive connection only after its keepAliveTimeout, not after the drain's 1 s", async () => {
+    // The proxy's own idle timeout is below keepAliveTimeout, so it closes first and never sends
+    // a request on a connection that is closing under it.
+    plan.start = async () => started({ behindProxy: true, listening: (server) => void (server.keepAliveTimeout = 1_600) });
+    const { server, shutdown } = await run();
+    const socket = connect(portOf(server), '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    let closedAt: number | undefined;
+    const closed = new Promise<void>((resolve) => socket.on('close', () => ((closedAt = Date.now()), resolve())));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    await vi.waitFor(() => expect(received).toMatch(/\r\n\r\napp$/));
+    const idleFrom = Date.now();
+
+    const done = shutdown('SIGTERM').catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 1_250));
+    expect(closedAt).toBeUndefined();
+    await closed;
+    expect(closedAt! - idleFrom).toBeGreaterThanOrEqual(1_550);
+    expect(await done).toEqual(new Exit(0));
   });
 });
