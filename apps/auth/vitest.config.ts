@@ -1,15 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { appSuiteConfig } from '../../vitest.app-suites.ts';
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // Two files at a time: most of a file's time is spent waiting on PostgreSQL, SQLite and HTTP,
-    // and vitest's default on two cores is one worker.
-    maxWorkers: 2,
-    // The files share one module graph per worker instead of importing the server's again each:
-    // no file mocks a module or patches a global, and fake timers are restored after each test.
-    isolate: false,
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
-});
+export default appSuiteConfig({ hookTimeout: 30_000 });
