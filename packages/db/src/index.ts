@@ -1,5 +1,5 @@
 export { openDatabase } from './open-database.ts';
-export type { Database, DeferredSync, Engine, OpenDatabaseOptions, PoolStats, PostgresDatabase, SqliteDatabase, SqliteReadNow } from './open-database.ts';
+export type { Database, DeferredSync, Engine, OpenDatabaseOptions, PoolStats, PostgresDatabase, QueryRunner, SqliteDatabase, SqliteReadNow } from './open-database.ts';
 export type { LogSync } from './sqlite-log-sync.ts';
 export type { ChangeListener, ChangeListenerOptions } from './pg-change-listener.ts';
 export { parseDatabaseUrl, databaseUrlProblem, redactUrl, DatabaseUrlError } from './database-url.ts';

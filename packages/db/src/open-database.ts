@@ -1,14 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
 import { TransactionalDdlSqliteDialect } from './sqlite-dialect.ts';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
 import { listenForChanges, type ChangeListener, type ChangeListenerOptions } from './pg-change-listener.ts';
 import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
 import { coalescedSync, walDatasync, type LogSync } from './sqlite-log-sync.ts';
-import { openSqlite } from './sqlite-driver.ts';
+import { openSqlite, type OpenSqlite } from './sqlite-driver.ts';
+import { runImmediatelyOn } from './sqlite-immediate.ts';
 import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
 /** The engines Gatehouse stores data in. */
@@ -53,10 +54,13 @@ export interface SqliteDatabase<Schema = unknown> extends OpenDatabase<Schema> {
   readonly readNowVersion: () => number;
   /**
    * A number that moves whenever another connection has committed to the file (another process:
-   * the operator CLI, another server), read at once; this process's own commits leave it (SQLite's
+   * the operator CLI, another server); this process's own commits leave it (SQLite's
    * `PRAGMA data_version` on this process's connection). For rows this process keeps across
    * requests and whose own changes it tracks itself (the token endpoint's client rows), so that
-   * a change by anyone else is still seen by the next request.
+   * a change by anyone else is still seen by the next request. Read at the first call of an
+   * event-loop turn and kept for that turn: the requests answered in one turn arrived together,
+   * and each read takes and releases the log's read lock, which costs system calls (bench/README.md,
+   * "Token path"); a commit by another process is seen from the next turn on.
    */
   readonly othersVersion: () => number;
   /**
@@ -69,7 +73,7 @@ export interface SqliteDatabase<Schema = unknown> extends OpenDatabase<Schema> {
    * reads, and a crash of the machine (not of the process) could lose them, with nobody having been
    * told they were stored. For hot writes (the token endpoint's refresh-token rotations).
    */
-  readonly deferredSync: DeferredSync<Schema> | undefined;
+  readonly deferredSync: DeferredSync | undefined;
 }
 
 /** An open PostgreSQL database, with the notifications only a server engine offers. */
@@ -89,10 +93,17 @@ export interface PostgresDatabase<Schema = unknown> extends OpenDatabase<Schema>
  */
 export type Database<Schema = unknown> = SqliteDatabase<Schema> | PostgresDatabase<Schema>;
 
+/** What runs a query: the database, a Kysely transaction, or a deferred commit's transaction. */
+export type QueryRunner = Pick<Kysely<unknown>, 'executeQuery'>;
+
 /** See {@link SqliteDatabase.deferredSync}. */
-export interface DeferredSync<Schema> {
-  /** Runs `work` in one transaction committed without waiting for the disk. */
-  transaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T>;
+export interface DeferredSync {
+  /**
+   * Runs `work` in one transaction committed without waiting for the disk. `work` runs its
+   * queries on `trx` (a precompiled query's `on`, or `trx.executeQuery(query)`); the connection
+   * is held for it, so no other query joins the transaction.
+   */
+  transaction<T>(work: (trx: QueryRunner) => Promise<T>): Promise<T>;
   /** Resolves once every commit made before the call is on disk. */
   sync: LogSync;
 }
@@ -109,6 +120,55 @@ export interface OpenDatabaseOptions {
   onConnectionError?: (error: Error) => void;
   /** Longest wait for a new PostgreSQL connection, ms (default 5000). */
   connectTimeoutMs?: number;
+}
+
+/** `read`'s value, read at the first call of an event-loop turn and kept until the turn ends. */
+function oncePerTurn(read: () => number): () => number {
+  let kept: number | undefined;
+  const forget = () => {
+    kept = undefined;
+  };
+  return () => {
+    if (kept === undefined) {
+      kept = read();
+      setImmediate(forget);
+    }
+    return kept;
+  };
+}
+
+/** A {@link QueryRunner} on the SQLite connection itself: each query runs at once. */
+function immediateRunnerOf(sqlite: Pick<OpenSqlite, 'execute'>): QueryRunner {
+  const run = <R>(query: CompiledQuery<R> | Compilable<R>): Promise<QueryResult<R>> => {
+    const compiled = 'compile' in query ? query.compile() : query;
+    try {
+      return Promise.resolve(sqlite.execute(compiled.sql, compiled.parameters) as QueryResult<R>);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
+  return { executeQuery: run };
+}
+
+/**
+ * `work` in one transaction of the connection, committed with synchronous = NORMAL and FULL again
+ * after it, also when the work or the commit fails. The caller holds the connection. NORMAL and
+ * BEGIN run together, and COMMIT and FULL, with no await between: no other statement of this
+ * process commits while the connection is NORMAL.
+ */
+async function withoutSyncOnCommit<T>(sqlite: Pick<OpenSqlite, 'execute' | 'inTransaction'>, trx: QueryRunner, work: (trx: QueryRunner) => Promise<T>): Promise<T> {
+  try {
+    sqlite.execute('PRAGMA synchronous = NORMAL', []);
+    sqlite.execute('BEGIN', []);
+    const result = await work(trx);
+    sqlite.execute('COMMIT', []);
+    return result;
+  } catch (error) {
+    if (sqlite.inTransaction()) sqlite.execute('ROLLBACK', []);
+    throw error;
+  } finally {
+    sqlite.execute('PRAGMA synchronous = FULL', []);
+  }
 }
 
 const INT8_OID = 20;
@@ -136,17 +196,11 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     const readNowVersion = snapshots ? () => snapshots.version() : () => sqlite.writes();
     // An in-memory database has no log on disk: it has nothing to defer.
     const log = target.path === ':memory:' ? undefined : walDatasync(target.path);
-    const deferredSync: DeferredSync<Schema> | undefined = log && {
-      // One connection for the three statements: no other commit runs while it is NORMAL.
-      transaction: (work) =>
-        db.connection().execute(async (connection) => {
-          await sql`PRAGMA synchronous = NORMAL`.execute(connection);
-          try {
-            return await connection.transaction().execute(work);
-          } finally {
-            await sql`PRAGMA synchronous = FULL`.execute(connection);
-          }
-        }),
+    const onConnection = immediateRunnerOf(sqlite);
+    const deferredSync: DeferredSync | undefined = log && {
+      // The connection is taken from Kysely for the whole transaction (no other query joins it or
+      // runs while it is NORMAL), and its statements run on it at once (sqlite-immediate.ts).
+      transaction: (work) => db.connection().execute(() => withoutSyncOnCommit(sqlite, onConnection, work)),
       sync: coalescedSync(log.flush),
     };
     const close = async () => {
@@ -155,8 +209,9 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
       await log?.close();
     };
     // In memory no other connection can reach the data.
-    const othersVersion = target.path === ':memory:' ? () => 0 : () => sqlite.dataVersion();
+    const othersVersion = target.path === ':memory:' ? () => 0 : oncePerTurn(() => sqlite.dataVersion());
     const database: SqliteDatabase<Schema> = { db, engine: 'sqlite', readNow, readNowVersion, othersVersion, deferredSync, poolStats: () => undefined, close };
+    runImmediatelyOn(db, sqlite);
     return database;
   }
   const pg = pgDriver();

@@ -1,5 +1,5 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 
 type Params = readonly unknown[];
 type SqliteValue = null | number | bigint | string | Uint8Array;
@@ -57,6 +57,20 @@ export interface OpenSqlite extends SqliteDatabase {
   writes(): number;
   /** This connection's `PRAGMA data_version`: it moves when another connection commits, never for its own commits. */
   dataVersion(): number;
+  /** Whether a transaction is open on the connection (BEGIN run, COMMIT or ROLLBACK not yet). */
+  inTransaction(): boolean;
+  /**
+   * Runs one statement through the statement cache and answers what Kysely's SQLite driver
+   * answers for it: its rows when it returns columns, else the rows changed and the last insert id.
+   */
+  execute(sql: string, parameters: readonly unknown[]): QueryResult<unknown>;
+}
+
+/** Kysely's answer for a statement run with these parameters (as its SqliteConnection gives it). */
+function executeStatement(statement: SqliteStatement, parameters: readonly unknown[]): QueryResult<unknown> {
+  if (statement.reader) return { rows: statement.all(parameters) as unknown[] };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { insertId: lastInsertRowid === undefined || lastInsertRowid === null ? undefined : BigInt(lastInsertRowid), numAffectedRows: changes === undefined || changes === null ? undefined : BigInt(changes), rows: [] };
 }
 
 export function openSqlite(path: string): OpenSqlite {
@@ -70,14 +84,7 @@ export function openSqlite(path: string): OpenSqlite {
   const cache = new Map<string, SqliteStatement>();
   const dataVersion = db.prepare('PRAGMA data_version');
   dataVersion.setReturnArrays(true);
-  return {
-    writes: () => writes,
-    dataVersion: () => (dataVersion.get() as unknown as [number])[0],
-    close: () => {
-      cache.clear();
-      db.close();
-    },
-    prepare: (sql: string) => {
+  const prepare = (sql: string): SqliteStatement => {
       const cached = cache.get(sql);
       if (cached) {
         // Map order is insertion order: re-inserting marks it most recently used.
@@ -91,6 +98,16 @@ export function openSqlite(path: string): OpenSqlite {
       cache.set(sql, shared);
       if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       return shared;
+  };
+  return {
+    writes: () => writes,
+    dataVersion: () => (dataVersion.get() as unknown as [number])[0],
+    inTransaction: () => db.isTransaction,
+    execute: (sql, parameters) => executeStatement(prepare(sql), parameters),
+    close: () => {
+      cache.clear();
+      db.close();
     },
+    prepare,
   };
 }

@@ -1,12 +1,15 @@
 /**
  * Database.othersVersion on SQLite (src/open-database.ts): it moves when another connection (another
- * process) commits to the file, and never for this process's own commits or for a transaction in progress.
+ * process) commits to the file, and never for this process's own commits or for a transaction in progress;
+ * it is read once per event-loop turn.
  */
 import { DatabaseSync } from 'node:sqlite';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/index.ts';
 import { createTestDatabase, onEngine, type TestDatabase } from '../src/testing.ts';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 interface Schema {
   things: { id: number; name: string };
@@ -40,14 +43,35 @@ describe('othersVersion on SQLite', () => {
     const other = new DatabaseSync(target.url.slice('sqlite:'.length));
     try {
       other.exec("update things set name = 'elsewhere' where id = 1");
+      await nextTurn();
       const second = version();
       expect(second).not.toBe(first);
       expect(version()).toBe(second);
       // A read by the other connection is no change.
       other.prepare('select name from things').all();
+      await nextTurn();
       expect(version()).toBe(second);
       other.exec("insert into things (id, name) values (2, 'two')");
+      await nextTurn();
       expect(version()).not.toBe(second);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('keeps the value read first for the rest of the turn, and reads again in the next one', async () => {
+    const version = onEngine(database, 'sqlite').othersVersion;
+    await nextTurn();
+    const first = version();
+    const other = new DatabaseSync(target.url.slice('sqlite:'.length));
+    try {
+      other.exec("insert into things (id, name) values (3, 'three')");
+      // The same turn: the commit is seen from the next one on.
+      expect(version()).toBe(first);
+      await Promise.resolve();
+      expect(version()).toBe(first);
+      await nextTurn();
+      expect(version()).not.toBe(first);
     } finally {
       other.close();
     }

@@ -87,15 +87,16 @@ describe('Database.deferredSync on SQLite', () => {
     await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations);
     const deferred = onEngine(database, 'sqlite').deferredSync!;
     expect(await synchronous(database.db)).toBe(2);
+    const db = database.db;
     const seen = await deferred.transaction(async (trx) => {
-      await trx.insertInto('tokens').values({ id: 'a', value: 'one' }).execute();
-      return (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(trx)).rows[0]!.synchronous;
+      await trx.executeQuery(db.insertInto('tokens').values({ id: 'a', value: 'one' }));
+      return (await trx.executeQuery(sql<{ synchronous: number }>`PRAGMA synchronous`.compile(db))).rows[0]!.synchronous;
     });
     expect(seen).toBe(1);
     expect(await synchronous(database.db)).toBe(2);
     await expect(
       deferred.transaction(async (trx) => {
-        await trx.insertInto('tokens').values({ id: 'b', value: 'two' }).execute();
+        await trx.executeQuery(db.insertInto('tokens').values({ id: 'b', value: 'two' }));
         throw new Error('work failed');
       }),
     ).rejects.toThrow('work failed');
@@ -108,7 +109,7 @@ describe('Database.deferredSync on SQLite', () => {
     database = openDatabase<Schema>(target.url);
     await migrateToLatest(database.db as Kysely<unknown>, 'test', migrations);
     const sqlite = onEngine(database, 'sqlite');
-    await sqlite.deferredSync!.transaction((trx) => trx.insertInto('tokens').values({ id: 'r', value: 'rotated' }).execute());
+    await sqlite.deferredSync!.transaction((trx) => trx.executeQuery(sqlite.db.insertInto('tokens').values({ id: 'r', value: 'rotated' })));
     const path = target.url.slice('sqlite:'.length);
     expect(existsSync(`${path}-wal`)).toBe(true);
     await Promise.all([sqlite.deferredSync!.sync(), sqlite.deferredSync!.sync()]);

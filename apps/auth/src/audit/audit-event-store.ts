@@ -11,7 +11,7 @@
  *   when it resolves, without holding every request of the process for the fsync of each batch
  *   (bench/README.md, "Token path").
  */
-import { precompileSql, type DeferredSync, type Engine } from '@gatehouse/db';
+import { precompileSql, type DeferredSync, type Engine, type QueryRunner } from '@gatehouse/db';
 import { sql, type Kysely } from 'kysely';
 import type { AuthSchema } from '../storage/schema.ts';
 
@@ -61,36 +61,51 @@ export interface AuditEventStore {
   countSince(events: readonly string[], sinceMs: number): Promise<Record<string, number>>;
 }
 
-/** The stored columns, in the order of each row's JSON array in {@link appendSql}. */
+/** The stored columns, in the order of {@link rowValues}. */
 const COLUMNS = ['occurred_at', 'event', 'account_id', 'username', 'client_id', 'actor_kind', 'actor', 'ip', 'fields', 'request_id'] as const;
 
+/** A record's values, in the order of {@link COLUMNS}. */
+function rowValues(r: AuditRecord): unknown[] {
+  return [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields), r.requestId ?? null];
+}
+
 /**
- * One statement for any batch: the rows come as one JSON array of arrays (parameter 1), inserted
- * in array order. Fixed text per engine, so one prepared statement serves every batch size.
+ * PostgreSQL: one statement for any batch (one round trip): the rows come as one JSON array of
+ * arrays (parameter 1), inserted in array order; fixed text, so one prepared statement serves every
+ * batch size.
  */
-function appendSql(engine: Engine): string {
-  const columns = COLUMNS.join(', ');
-  if (engine === 'postgres') {
-    const values = COLUMNS.map((name, i) => (name === 'occurred_at' ? `(r.v ->> ${i})::bigint` : `r.v ->> ${i}`)).join(', ');
-    return `insert into audit_events (${columns}) select ${values} from json_array_elements($1::json) with ordinality as r(v, n) order by r.n`;
-  }
-  const values = COLUMNS.map((_, i) => `json_extract(r.value, '$[${i}]')`).join(', ');
-  return `insert into audit_events (${columns}) select ${values} from json_each(?1) as r order by r.key`;
+function appendJsonSql(): string {
+  const values = COLUMNS.map((name, i) => (name === 'occurred_at' ? `(r.v ->> ${i})::bigint` : `r.v ->> ${i}`)).join(', ');
+  return `insert into audit_events (${COLUMNS.join(', ')}) select ${values} from json_array_elements($1::json) with ordinality as r(v, n) order by r.n`;
+}
+
+/**
+ * SQLite: one prepared insert of one row, run for each row of a batch in one transaction: SQLite
+ * has no round trip to save, and taking a JSON text apart cost it more than the inserts.
+ */
+function appendRowSql(): string {
+  return `insert into audit_events (${COLUMNS.join(', ')}) values (${COLUMNS.map((_, i) => `?${i + 1}`).join(', ')})`;
 }
 
 /** `deferredSync`: SQLite on a file (Database.deferredSync); without it every append is a normal commit. */
-export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine, deferredSync?: DeferredSync<AuthSchema>): AuditEventStore {
+export function createAuditEventStore(db: Kysely<AuthSchema>, engine: Engine, deferredSync?: DeferredSync): AuditEventStore {
   // Run for every batch of the sink (about every 100 ms under load): built once, not per batch.
-  const insertRows = precompileSql(db, appendSql(engine));
+  const insert = precompileSql(db, engine === 'postgres' ? appendJsonSql() : appendRowSql());
+  const insertEach = async (records: readonly AuditRecord[], trx: QueryRunner) => {
+    for (const record of records) await insert(rowValues(record), trx);
+  };
   return {
     async append(records) {
       if (records.length === 0) return;
-      const rows = JSON.stringify(records.map((r) => [r.occurredAt, r.event, r.accountId, r.username, r.clientId, r.actorKind, r.actor, r.ip, JSON.stringify(r.fields), r.requestId ?? null]));
-      if (!deferredSync) {
-        await insertRows([rows]);
+      if (engine === 'postgres') {
+        await insert([JSON.stringify(records.map(rowValues))]);
         return;
       }
-      await deferredSync.transaction((trx) => insertRows([rows], trx));
+      if (!deferredSync) {
+        await db.transaction().execute((trx) => insertEach(records, trx));
+        return;
+      }
+      await deferredSync.transaction((trx) => insertEach(records, trx));
       await deferredSync.sync();
     },
 

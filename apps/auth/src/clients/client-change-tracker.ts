@@ -4,9 +4,10 @@
  *   kept at one version is reused only while `version()` returns that same version;
  * - `version()` is undefined when nothing may be reused (PostgreSQL with nobody listening);
  * - the source is the database's own (clientChangeSource): on SQLite the version that moves
- *   when another process commits to the file (Database.othersVersion, read at once), so this
- *   process's own commits to other tables (tokens, sessions, the audit trail) leave the kept rows
- *   in use while authctl or another server changing anything is seen by the next request; on
+ *   when another process commits to the file (Database.othersVersion, read once per event-loop
+ *   turn), so this process's own commits to other tables (tokens, sessions, the audit trail) leave
+ *   the kept rows in use while authctl or another server changing anything is seen by the requests
+ *   of the next turn; on
  *   PostgreSQL the change listener of the channel the triggers of migration 016 notify
  *   (pg-change-listener.ts in @gatehouse/db);
  * - this process's own writes to clients or policies move it at once (`changed()`), without

@@ -28,9 +28,9 @@
  *   are stored or neither (a failure between them would lose the client its refresh token;
  *   bench/README.md, "Token path").
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { DeferredSync, Engine } from '@gatehouse/db';
+import type { DeferredSync, Engine, QueryRunner } from '@gatehouse/db';
 import { toOidcClientMetadata, type ClientStore } from '../clients/client-store.ts';
 import type { AuthSchema } from '../storage/schema.ts';
 import type { Consumption, PayloadRow, PayloadStore, PayloadValues } from './payload-store.ts';
@@ -55,7 +55,7 @@ export interface OidcAdapterDeps {
    * SQLite on a file: the rotations' group transaction commits without waiting for the disk on the
    * event loop, and its callers are answered once the log is synced (SqliteDatabase.deferredSync).
    */
-  deferredSync?: DeferredSync<AuthSchema>;
+  deferredSync?: DeferredSync;
 }
 
 /** An adapter of one model that can also store a row only if none is stored (replay-detection.ts). */
@@ -116,14 +116,14 @@ export function createOidcAdapter(deps: OidcAdapterDeps): OidcAdapter {
   // SQLite: the rotations of the requests of one event-loop turn share one transaction
   // (group-commit.ts); on a file its wait for the disk runs off the event loop (deferredSync).
   type Rotation = { consumed: Consumption; stored: PayloadValues };
-  const rotate = async (trx: Transaction<AuthSchema>, items: readonly Rotation[]) => {
+  const rotate = async (trx: QueryRunner, items: readonly Rotation[]) => {
     for (const { consumed, stored } of items) {
       await payloads.consume(consumed, trx);
       await payloads.upsert(stored, trx);
     }
   };
   const deferred = deps.deferredSync;
-  const inTransaction = deferred ? deferred.transaction : <T>(work: (trx: Transaction<AuthSchema>) => Promise<T>) => deps.db.transaction().execute(work);
+  const inTransaction = deferred ? deferred.transaction : <T>(work: (trx: QueryRunner) => Promise<T>) => deps.db.transaction().execute(work);
   const rotations = createGroupCommit<Rotation>((items) => inTransaction((trx) => rotate(trx, items)), deferred?.sync);
 
   /** Commits the request's held consumption, if any, before another adapter call. */

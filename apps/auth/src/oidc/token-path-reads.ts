@@ -16,8 +16,8 @@
  * - every write through the wrapped payload store drops the payload rows kept for the request;
  * - a client row with its policy rows (read alone or with a refresh token) is reused across
  *   requests while the version of the clients and policies stays (clients/client-change-tracker.ts),
- *   at most CLIENT_ROWS_KEPT rows; a change by any process moves the version, and a missing client
- *   is never kept;
+ *   at most CLIENT_ROWS_KEPT rows; a change by any process moves the version (another process's on
+ *   SQLite from the next event-loop turn: Database.othersVersion), and a missing client is never kept;
  * - nothing is answered that the database would not have answered in the same request: a removed
  *   client, a disabled account, a policy change or a revocation acts at the very next request.
  */
