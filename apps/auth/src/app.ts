@@ -15,7 +15,8 @@
  * Every audit event the app emits is stored too: the Auditor in the deps of whatever emits one
  * (audit/auditor.ts) writes the log line and hands the event to the audit sink (audit/audit-sink.ts).
  * Gatehouse's Koa app is in front of the mounted provider (its `callback()`, swapped on a key
- * rotation). Its order: request metrics → /healthz, /readyz → every path whose first segment is
+ * rotation); the server's listener (`handler()`, http/provider-front.ts) sends the provider's
+ * requests to it directly, with their metrics, and the rest to the Koa chain. The chain's order: request metrics → /healthz, /readyz → every path whose first segment is
  * not one of the own routes', nor one of their exact paths, goes to the current provider → the shared plumbing (http/plumbing.ts:
  * public origin → request id → request scope → access log → security headers → error handler) →
  * unrouted answers (404/405 in contract shape) → the own routes (http/route-group.ts): admin API
@@ -38,7 +39,7 @@ import Koa, { type Middleware } from 'koa';
 import type { Provider } from 'oidc-provider';
 import type { Database } from '@gatehouse/db';
 import { periodicTasks, type PeriodicTasks } from '@gatehouse/runtime';
-import { createMetricsRegistry, httpMetrics, readBuildInfo, registerBuildInfo, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
+import { createMetricsRegistry, httpMetrics, httpMetricsRecorder, readBuildInfo, registerBuildInfo, registerDatabasePoolMetrics, type ReadinessChecks, type Registry } from '@gatehouse/metrics';
 import type { AuthConfig } from './config/config.ts';
 import type { AuthSchema } from './storage/schema.ts';
 import type { Logger } from './logging/logger.ts';
@@ -100,6 +101,8 @@ import { authRouteName } from './http/route-name.ts';
 import { PASSKEY_PATHS } from './views/passkey-paths.ts';
 import { ADMIN_ROUTE_PATTERNS } from './admin/http/admin-paths.ts';
 import { healthRoutes } from './health/health-routes.ts';
+import { providerFront } from './http/provider-front.ts';
+import type { RequestListener } from 'node:http';
 import { createAuditSink } from './audit/audit-sink.ts';
 import { createAuditor } from './audit/auditor.ts';
 import { createIdentityProviderService } from './federation/identity-provider-service.ts';
@@ -142,6 +145,12 @@ export interface AppDeps {
 }
 
 export interface AuthApp extends Koa {
+  /**
+   * The server's request listener: the current provider's requests go to it directly, with their
+   * request metrics, and every other one to the Koa chain (http/provider-front.ts). Koa's
+   * `callback()` is the chain alone, which hands the provider's requests on itself.
+   */
+  handler(): RequestListener;
   /** The services the app runs on (stores, regulator); used by tests. */
   readonly services: AuthServices;
   /**
@@ -367,7 +376,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     ADMIN_ROUTE_PATTERNS,
     adminConsole.paths,
   ]);
-  app.use(httpMetrics({ registry: metrics, route: routeName }));
+  // One recorder for the chain's metrics middleware and for the provider's requests that skip the chain (handler()).
+  const metricsRecorder = httpMetricsRecorder(metrics);
+  app.use(httpMetrics({ registry: metrics, route: routeName, recorder: metricsRecorder }));
   // One entry per dependency; /readyz names each (add a check here, nothing else changes).
   const readiness: ReadinessChecks = {
     database: () => services.ping(),
@@ -376,7 +387,8 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
     migrations: async () => (await services.pendingMigrations()).length === 0,
   };
   // Entered only by its own paths, like the other route groups (http/route-group.ts).
-  app.use(routeGroup([{ middleware: healthRoutes(readiness).routes() as unknown as Middleware, segments: [AUTH_ROUTES.health, AUTH_ROUTES.ready].map(firstSegment) }]));
+  const healthSegments = [AUTH_ROUTES.health, AUTH_ROUTES.ready].map(firstSegment);
+  app.use(routeGroup([{ middleware: healthRoutes(readiness).routes() as unknown as Middleware, segments: healthSegments }]));
   const maintenance = periodicTasks(
     [
       // A failed check (database down) keeps the keys in use; the next period tries again.
@@ -411,8 +423,9 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   // Every request whose first path segment is not one of Gatehouse's own routes', nor one of their
   // exact paths, goes to the current provider, which has its own copy of the plumbing; the rest
   // is answered here.
+  const isOwnPath = (path: string) => ownSegments.has(firstSegment(path)) || ownPaths.has(path.toLowerCase());
   app.use(async (ctx, next) => {
-    if (ownSegments.has(firstSegment(ctx.path)) || ownPaths.has(ctx.path.toLowerCase())) return next();
+    if (isOwnPath(ctx.path)) return next();
     ctx.respond = false;
     await current.handler(ctx.req, ctx.res);
   });
@@ -420,6 +433,16 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   // A path of an own route that no route answers gets the contract's 404 or 405 (http/unrouted.ts).
   app.use(unroutedAnswers);
   app.use(routeGroup(ownRoutes));
+  // The server's listener: the provider's requests skip the chain above, which would only hand them on (http/provider-front.ts).
+  const handler = () =>
+    providerFront({
+      chain: app.callback(),
+      answeredHere: (path) => healthSegments.includes(firstSegment(path)) || isOwnPath(path),
+      provider: () => current.handler,
+      recorder: metricsRecorder,
+      route: routeName,
+    });
+  Object.defineProperty(app, 'handler', { value: handler });
   Object.defineProperty(app, 'services', { value: services });
   Object.defineProperty(app, 'reloadKeys', { value: reloadKeys });
   Object.defineProperty(app, 'maintenance', { value: maintenance });

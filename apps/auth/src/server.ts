@@ -53,7 +53,7 @@ export const server: ServerModule<AuthConfig> = {
     const seeded = await seeding;
     return {
       logger,
-      handler: testClock ? withTestClock(testClock, app.callback()) : app.callback(),
+      handler: testClock ? withTestClock(testClock, app.handler()) : app.handler(),
       listen: { host: config.host, port: config.port, settings: 'AUTH_HOST/AUTH_PORT' },
       metrics: { ...config.metrics, settings: 'AUTH_METRICS_HOST/AUTH_METRICS_PORT', handler: metricsRequestListener(metrics) },
       listening: () => {

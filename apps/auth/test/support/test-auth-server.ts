@@ -112,7 +112,8 @@ export async function startTestAuthServer(options: TestAuthServerOptions = {}): 
       ? createAuthServices(config, database, options.clock, { ...(options.tokenPathReads ? { tokenPathReads: options.tokenPathReads } : {}), ...(listener ? { clientChangeListener: listener } : {}) })
       : undefined;
   const app = await createApp(config, { database, logger: options.logger ?? createLogger({ level: 'silent' }), clock: options.clock, metrics: options.metrics, ...(options.mailer !== undefined ? { mailer: options.mailer } : {}), ...(options.fetch ? { fetch: options.fetch } : {}), ...(chosen ? { services: chosen } : {}) });
-  server.on('request', app.callback());
+  // The server's own listener (app.handler(), as server.ts uses it).
+  server.on('request', app.handler());
   const { services } = app;
   const clock = options.clock ?? Date.now;
 
