@@ -9,7 +9,7 @@ import { listenForChanges, type ChangeListener, type ChangeListenerOptions } fro
 import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
 import { coalescedSync, walDatasync, type LogSync } from './sqlite-log-sync.ts';
 import { openSqlite, type OpenSqlite } from './sqlite-driver.ts';
-import { runImmediatelyOn } from './sqlite-immediate.ts';
+import { runOnPoolDirectly, runOnSqliteDirectly } from './direct-queries.ts';
 import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
 /** The engines Gatehouse stores data in. */
@@ -138,7 +138,7 @@ function oncePerTurn(read: () => number): () => number {
 }
 
 /** A {@link QueryRunner} on the SQLite connection itself: each query runs at once. */
-function immediateRunnerOf(sqlite: Pick<OpenSqlite, 'execute'>): QueryRunner {
+function connectionRunner(sqlite: Pick<OpenSqlite, 'execute'>): QueryRunner {
   const run = <R>(query: CompiledQuery<R> | Compilable<R>): Promise<QueryResult<R>> => {
     const compiled = 'compile' in query ? query.compile() : query;
     try {
@@ -196,10 +196,10 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     const readNowVersion = snapshots ? () => snapshots.version() : () => sqlite.writes();
     // An in-memory database has no log on disk: it has nothing to defer.
     const log = target.path === ':memory:' ? undefined : walDatasync(target.path);
-    const onConnection = immediateRunnerOf(sqlite);
+    const onConnection = connectionRunner(sqlite);
     const deferredSync: DeferredSync | undefined = log && {
       // The connection is taken from Kysely for the whole transaction (no other query joins it or
-      // runs while it is NORMAL), and its statements run on it at once (sqlite-immediate.ts).
+      // runs while it is NORMAL), and its statements run on it at once (direct-queries.ts).
       transaction: (work) => db.connection().execute(() => withoutSyncOnCommit(sqlite, onConnection, work)),
       sync: coalescedSync(log.flush),
     };
@@ -211,7 +211,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     // In memory no other connection can reach the data.
     const othersVersion = target.path === ':memory:' ? () => 0 : oncePerTurn(() => sqlite.dataVersion());
     const database: SqliteDatabase<Schema> = { db, engine: 'sqlite', readNow, readNowVersion, othersVersion, deferredSync, poolStats: () => undefined, close };
-    runImmediatelyOn(db, sqlite);
+    runOnSqliteDirectly(db, sqlite);
     return database;
   }
   const pg = pgDriver();
@@ -236,6 +236,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
   pool.on('connect', (client) => client.on('error', (error) => options.onConnectionError?.(error)));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   nameStatementsOf(db, statementNames);
+  runOnPoolDirectly(db, pool);
   const listeners = new Set<ChangeListener>();
   const database: PostgresDatabase<Schema> = {
     db,

@@ -9,15 +9,15 @@
  *   (sqlite-driver.ts) serves it prepared;
  * - it runs on the database it was compiled for, or on `on` (a transaction of that database);
  * - on PostgreSQL it runs as a named prepared statement, parsed once per connection
- *   (pg-named-statements.ts); on SQLite the driver's cache already keeps it prepared, and it runs
- *   at once when no transaction holds the connection (sqlite-immediate.ts).
+ *   (pg-named-statements.ts); on SQLite the driver's cache already keeps it prepared; on both it
+ *   runs without Kysely's executor outside a transaction (direct-queries.ts).
  * Why: building and compiling a Kysely query costs about as much as running it on SQLite, on the
  * API read and on the token endpoint alike (bench/README.md, "Token path").
  */
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { SqliteReadNow } from './open-database.ts';
 import { nameStatement } from './pg-named-statements.ts';
-import { immediateRunner } from './sqlite-immediate.ts';
+import { directRunner } from './direct-queries.ts';
 
 /** Runs the precompiled query with these values, on its database or on `on` (a transaction of it). */
 export type PrecompiledQuery<K extends string, R> = (values: Readonly<Record<K, unknown>>, on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>>;
@@ -40,10 +40,10 @@ function compileWithSentinels<K extends string, R>(names: readonly K[], build: (
 export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: readonly K[], build: (values: Record<K, never>) => Compilable<R>): PrecompiledQuery<K, R> {
   const { compiled, order } = compileWithSentinels(names, build);
   nameStatement(db, compiled.sql);
-  const immediate = immediateRunner(db);
+  const direct = directRunner(db);
   return (values, on) => {
     const parameters = order.map((name) => values[name]);
-    return (on === undefined ? immediate?.<R>(compiled.sql, parameters) : undefined) ?? (on ?? db).executeQuery<R>({ ...compiled, parameters });
+    return (on === undefined ? direct?.<R>(compiled.sql, parameters) : undefined) ?? (on ?? db).executeQuery<R>({ ...compiled, parameters });
   };
 }
 
@@ -54,8 +54,8 @@ export function precompile<DB, K extends string, R>(db: Kysely<DB>, names: reado
  */
 export function precompileSql<R>(db: Pick<Kysely<unknown>, 'executeQuery'>, sqlText: string): (parameters: readonly unknown[], on?: Pick<Kysely<unknown>, 'executeQuery'>) => Promise<QueryResult<R>> {
   nameStatement(db, sqlText);
-  const immediate = immediateRunner(db);
-  return (parameters, on) => (on === undefined ? immediate?.<R>(sqlText, parameters) : undefined) ?? (on ?? db).executeQuery<R>(CompiledQuery.raw(sqlText, [...parameters]));
+  const direct = directRunner(db);
+  return (parameters, on) => (on === undefined ? direct?.<R>(sqlText, parameters) : undefined) ?? (on ?? db).executeQuery<R>(CompiledQuery.raw(sqlText, [...parameters]));
 }
 
 /** The same, for a read run at once on SQLite (Database.readNow): the same SQL text, so the same prepared statement. */

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StatementSync } from 'node:sqlite';
+import { SqliteAdapter, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { Database, Engine } from './open-database.ts';
 
@@ -126,4 +128,46 @@ export async function createPostgresOutage(url: string): Promise<PostgresOutage>
     },
     close: stop,
   };
+}
+
+type StatementMethod = 'run' | 'all' | 'get' | 'iterate';
+
+/**
+ * What a statement record leaves out: transaction control and SQLite's data-version check, which
+ * the drivers run around the statements.
+ */
+const NOT_RECORDED = /^\s*(begin|commit|rollback|pragma data_version)\s*$/i;
+
+/**
+ * Records the SQL text of every statement that reaches the engine behind `db` (a Kysely instance
+ * made by openDatabase) until `stop()`, its transactions' statements included, whichever way it
+ * went there (Kysely's executor or direct-queries.ts). On SQLite node:sqlite's statement methods
+ * are wrapped, so every connection of the process is counted; on PostgreSQL the query method of the
+ * pools' connections (pg's Client subclasses), not that of a plain pg.Client (a change listener,
+ * this module's own administration).
+ */
+export function recordStatements(db: Kysely<never>): { statements: string[]; stop(): void } {
+  const statements: string[] = [];
+  const record = (text: unknown) => {
+    if (typeof text === 'string' && !NOT_RECORDED.test(text)) statements.push(text);
+  };
+  if (db.getExecutor().adapter instanceof SqliteAdapter) {
+    const prototype = StatementSync.prototype as unknown as Record<StatementMethod, (this: StatementSync, ...args: unknown[]) => unknown>;
+    const originals = { run: prototype.run, all: prototype.all, get: prototype.get, iterate: prototype.iterate };
+    for (const name of Object.keys(originals) as StatementMethod[]) {
+      const original = originals[name];
+      prototype[name] = function (this: StatementSync, ...args: unknown[]) {
+        record(this.sourceSQL);
+        return original.apply(this, args);
+      };
+    }
+    return { statements, stop: () => Object.assign(prototype, originals) };
+  }
+  const prototype = pg.Client.prototype as unknown as { query: (this: pg.Client, ...args: unknown[]) => unknown };
+  const original = prototype.query;
+  prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (Object.getPrototypeOf(this) !== pg.Client.prototype) record(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text);
+    return original.apply(this, args);
+  };
+  return { statements, stop: () => (prototype.query = original) };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_ENGINES, createPostgresOutage, createTestDatabase } from '@gatehouse/db/testing';
+import { TEST_ENGINES, createPostgresOutage, createTestDatabase, recordStatements } from '@gatehouse/db/testing';
 import { Registry } from '@gatehouse/metrics';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import { createAuditEventStore } from '../../src/audit/audit-event-store.ts';
@@ -13,7 +13,6 @@ import { createAuditor } from '../../src/audit/auditor.ts';
 import { createAuditSpool } from '../../src/audit/audit-spool.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
-import { recordStatements } from '../support/statements.ts';
 
 const T = Date.parse('2026-11-21T08:00:00.000Z');
 

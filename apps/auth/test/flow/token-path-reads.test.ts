@@ -6,8 +6,7 @@
  * again, a revoked grant, a scope policy change, a disabled account and a removed client.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { recordStatements } from '../support/statements.ts';
+import { recordStatements, TEST_ENGINES } from '@gatehouse/db/testing';
 import { APP_TWO, authorizeUrl, basic, codeFrom, CookieJar, decodeJwt, exchange, refresh, request, signIn, startServer, type TestAuthServer } from '../support/flow.ts';
 
 const SCOPE = 'openid profile email movies:read movies:write';

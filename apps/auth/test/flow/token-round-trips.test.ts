@@ -5,8 +5,7 @@
  * account, a policy change or a removed client acts at the very next request.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_ENGINES } from '@gatehouse/db/testing';
-import { recordStatements as recordDatabaseStatements } from '../support/statements.ts';
+import { recordStatements as recordDatabaseStatements, TEST_ENGINES } from '@gatehouse/db/testing';
 import { authorizeUrl, basic, codeFrom, CookieJar, exchange, refresh, request, signIn, startServer, type TestAuthServer, type TestUser } from '../support/flow.ts';
 
 /** Records the SQL text of every statement the server's database runs (its transactions included). */

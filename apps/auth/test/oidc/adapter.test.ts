@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
-import { TEST_ENGINES } from '@gatehouse/db/testing';
+import { recordStatements, TEST_ENGINES } from '@gatehouse/db/testing';
 import { createClientRowReader, createClientStore } from '../../src/clients/client-store.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
 import { createOidcAdapter } from '../../src/oidc/adapter.ts';
@@ -10,7 +10,6 @@ import { createPayloadStore } from '../../src/oidc/payload-store.ts';
 import { createTokenPathReads } from '../../src/oidc/token-path-reads.ts';
 import { createAccountStore } from '../../src/accounts/account-store.ts';
 import { useAuthDatabase } from '../support/auth-test-database.ts';
-import { recordStatements } from '../support/statements.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 9));
 const T = 1_790_000_000_000;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChangeListener, Database } from '@gatehouse/db';
-import { createTestDatabase, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
+import { createTestDatabase, recordStatements, TEST_ENGINES, type TestDatabase } from '@gatehouse/db/testing';
 import { createClientRowReader, createClientStore } from '../../src/clients/client-store.ts';
 import { CLIENT_CHANGES_CHANNEL, clientChangeSource, createClientChangeTracker } from '../../src/clients/client-change-tracker.ts';
 import { createSecretBox } from '../../src/crypto/secret-box.ts';
@@ -12,7 +12,6 @@ import { createScopePolicyStore } from '../../src/policy/scope-policy-store.ts';
 import { createTokenPathReads, POLICY_ROWS_COLUMN } from '../../src/oidc/token-path-reads.ts';
 import { openAuthDatabase } from '../../src/storage/open-auth-database.ts';
 import type { AuthSchema } from '../../src/storage/schema.ts';
-import { recordStatements } from '../support/statements.ts';
 
 const box = createSecretBox(Buffer.alloc(32, 5));
 const NOW = 1_790_000_000_000;
