@@ -1,29 +1,14 @@
-import { sql, type Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, precompile, precompileSql, type Database, type SqliteDatabase } from '../src/index.ts';
-import { createTestDatabase, onEngine, TEST_ENGINES, type TestDatabase } from '../src/testing.ts';
-
-interface Schema {
-  things: { id: number; name: string };
-}
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { precompile, precompileSql } from '../src/index.ts';
+import { onEngine, TEST_ENGINES } from '../src/testing.ts';
+import { thingsDatabase } from './things-database.ts';
 
 describe.each(TEST_ENGINES)('precompiled queries run without Kysely\'s executor on %s (direct-queries.ts)', (engine) => {
-  let target: TestDatabase;
-  let database: Database<Schema>;
-  let db: Kysely<Schema>;
-
-  beforeEach(async () => {
-    target = await createTestDatabase(engine);
-    database = openDatabase<Schema>(target.url);
-    db = database.db as Kysely<Schema>;
-    await sql`create table things (id integer primary key, name text not null)`.execute(db);
-  });
-  afterEach(async () => {
-    await database.close();
-    await target.drop();
-  });
+  const things = thingsDatabase(engine);
 
   it('answer what Kysely answers for the same statement: rows, rows changed, last insert id', async () => {
+    const { db } = things;
     const insert = precompile(db, ['id', 'name'], (v) => db.insertInto('things').values({ id: v.id, name: v.name }));
     const rename = precompile(db, ['name'], (v) => db.updateTable('things').set({ name: v.name }));
     const byName = precompile(db, ['name'], (v) => db.selectFrom('things').select(['id', 'name']).where('name', '=', v.name).orderBy('id'));
@@ -48,6 +33,7 @@ describe.each(TEST_ENGINES)('precompiled queries run without Kysely\'s executor 
   });
 
   it("skip Kysely's executor outside a transaction, and go through it inside one", async () => {
+    const { db } = things;
     const byId = precompile(db, ['id'], (v) => db.selectFrom('things').select('name').where('id', '=', v.id));
     const executor = Object.getPrototypeOf(db.getExecutor()) as { executeQuery: (...args: unknown[]) => unknown };
     const original = executor.executeQuery;
@@ -67,6 +53,7 @@ describe.each(TEST_ENGINES)('precompiled queries run without Kysely\'s executor 
   });
 
   it('never join a transaction in progress: its rollback takes only its own rows', async () => {
+    const { db } = things;
     const insert = precompile(db, ['id', 'name'], (v) => db.insertInto('things').values({ id: v.id, name: v.name }));
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -92,24 +79,13 @@ describe.each(TEST_ENGINES)('precompiled queries run without Kysely\'s executor 
 });
 
 describe('precompiled queries on SQLite run at once when no transaction holds the connection (direct-queries.ts)', () => {
-  let target: TestDatabase;
-  let database: SqliteDatabase<Schema>;
-  let db: Kysely<Schema>;
+  const things = thingsDatabase('sqlite');
 
-  beforeEach(async () => {
-    target = await createTestDatabase('sqlite');
-    database = onEngine(openDatabase<Schema>(target.url), 'sqlite');
-    db = database.db;
-    await sql`create table things (id integer primary key, name text not null)`.execute(db);
-  });
-  afterEach(async () => {
-    await database.close();
-    await target.drop();
-  });
-
-  const count = () => (database.readNow('select count(*) as n from things', []) as { n: number }[])[0]!.n;
+  const count = () => (onEngine(things.database, 'sqlite').readNow('select count(*) as n from things', []) as { n: number }[])[0]!.n;
 
   it('runs before its promise is awaited while no transaction is open, and rejects with the engine error', async () => {
+    const { db } = things;
+    const database = onEngine(things.database, 'sqlite');
     const insert = precompile(db, ['id', 'name'], (v) => db.insertInto('things').values({ id: v.id, name: v.name }));
     const stored = insert({ id: 1, name: 'a' });
     // Another connection already sees it: the statement ran inside the call.
@@ -119,6 +95,8 @@ describe('precompiled queries on SQLite run at once when no transaction holds th
   });
 
   it('a deferred commit holds the connection: a query made during it runs after the commit', async () => {
+    const { db } = things;
+    const database = onEngine(things.database, 'sqlite');
     const insert = precompile(db, ['id', 'name'], (v) => db.insertInto('things').values({ id: v.id, name: v.name }));
     const order: string[] = [];
     let outside: Promise<unknown> | undefined;

@@ -4,34 +4,19 @@
  * it is read once per event-loop turn.
  */
 import { DatabaseSync } from 'node:sqlite';
-import { sql, type Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/index.ts';
-import { createTestDatabase, onEngine, type TestDatabase } from '../src/testing.ts';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/index.ts';
+import { onEngine } from '../src/testing.ts';
+import { thingsDatabase, type ThingsSchema } from './things-database.ts';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
-interface Schema {
-  things: { id: number; name: string };
-}
-
 describe('othersVersion on SQLite', () => {
-  let target: TestDatabase;
-  let database: Database<Schema>;
-  let db: Kysely<Schema>;
-
-  beforeEach(async () => {
-    target = await createTestDatabase('sqlite');
-    database = openDatabase<Schema>(target.url);
-    db = database.db as Kysely<Schema>;
-    await sql`create table things (id integer primary key, name text not null)`.execute(db);
-  });
-  afterEach(async () => {
-    await database.close();
-    await target.drop();
-  });
+  const things = thingsDatabase('sqlite');
 
   it("stays through this process's own commits and moves on each commit by another connection", async () => {
+    const { database, db } = things;
     const version = onEngine(database, 'sqlite').othersVersion;
     const first = version();
     await db.insertInto('things').values({ id: 1, name: 'one' }).execute();
@@ -40,7 +25,7 @@ describe('othersVersion on SQLite', () => {
     });
     expect(version()).toBe(first);
 
-    const other = new DatabaseSync(target.url.slice('sqlite:'.length));
+    const other = new DatabaseSync(things.url.slice('sqlite:'.length));
     try {
       other.exec("update things set name = 'elsewhere' where id = 1");
       await nextTurn();
@@ -60,10 +45,11 @@ describe('othersVersion on SQLite', () => {
   });
 
   it('keeps the value read first for the rest of the turn, and reads again in the next one', async () => {
+    const { database, db } = things;
     const version = onEngine(database, 'sqlite').othersVersion;
     await nextTurn();
     const first = version();
-    const other = new DatabaseSync(target.url.slice('sqlite:'.length));
+    const other = new DatabaseSync(things.url.slice('sqlite:'.length));
     try {
       other.exec("insert into things (id, name) values (3, 'three')");
       // The same turn: the commit is seen from the next one on.
@@ -78,7 +64,7 @@ describe('othersVersion on SQLite', () => {
   });
 
   it('is fixed in memory, where no other connection reaches the data', async () => {
-    const memory = openDatabase<Schema>('sqlite::memory:');
+    const memory = openDatabase<ThingsSchema>('sqlite::memory:');
     try {
       const version = onEngine(memory, 'sqlite').othersVersion;
       const first = version();
