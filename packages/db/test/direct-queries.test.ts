@@ -85,7 +85,6 @@ describe('precompiled queries on SQLite run at once when no transaction holds th
 
   it('runs before its promise is awaited while no transaction is open, and rejects with the engine error', async () => {
     const { db } = things;
-    const database = onEngine(things.database, 'sqlite');
     const insert = precompile(db, ['id', 'name'], (v) => db.insertInto('things').values({ id: v.id, name: v.name }));
     const stored = insert({ id: 1, name: 'a' });
     // Another connection already sees it: the statement ran inside the call.

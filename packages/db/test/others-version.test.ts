@@ -45,7 +45,7 @@ describe('othersVersion on SQLite', () => {
   });
 
   it('keeps the value read first for the rest of the turn, and reads again in the next one', async () => {
-    const { database, db } = things;
+    const { database } = things;
     const version = onEngine(database, 'sqlite').othersVersion;
     await nextTurn();
     const first = version();
