@@ -13,7 +13,7 @@
  * Why: Kysely hands a connection to each query through a chain of awaits (on SQLite a lock too),
  * which cost more than running the prepared statement (bench/README.md, "Token path").
  */
-import type { QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type pgModule from 'pg';
 import type { OpenSqlite } from './sqlite-driver.ts';
 
@@ -27,16 +27,27 @@ export function directRunner(db: object): DirectQuery | undefined {
   return runners.get(db);
 }
 
+/** The statement run on the SQLite connection now, its answer or its error as a settled promise. */
+function executeNow<R>(sqlite: Pick<OpenSqlite, 'execute'>, sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  try {
+    return Promise.resolve(sqlite.execute(sql, parameters) as QueryResult<R>);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
 /** Lets the precompiled queries of `db` run at once on this SQLite connection. */
 export function runOnSqliteDirectly(db: object, sqlite: Pick<OpenSqlite, 'inTransaction' | 'execute'>): void {
-  runners.set(db, <R>(sql: string, parameters: readonly unknown[]): Promise<QueryResult<R>> | undefined => {
-    if (sqlite.inTransaction()) return undefined;
-    try {
-      return Promise.resolve(sqlite.execute(sql, parameters) as QueryResult<R>);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  });
+  runners.set(db, <R>(sql: string, parameters: readonly unknown[]) => (sqlite.inTransaction() ? undefined : executeNow<R>(sqlite, sql, parameters)));
+}
+
+/** Runs every query given to it at once on this SQLite connection (a transaction the caller holds). */
+export function sqliteConnectionRunner(sqlite: Pick<OpenSqlite, 'execute'>): Pick<Kysely<unknown>, 'executeQuery'> {
+  const executeQuery = <R>(query: CompiledQuery<R> | Compilable<R>): Promise<QueryResult<R>> => {
+    const compiled = 'compile' in query ? query.compile() : query;
+    return executeNow<R>(sqlite, compiled.sql, compiled.parameters);
+  };
+  return { executeQuery };
 }
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);

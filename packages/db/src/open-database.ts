@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { Kysely, PostgresDialect, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import { TransactionalDdlSqliteDialect } from './sqlite-dialect.ts';
 import type pgModule from 'pg';
 import { parseDatabaseUrl, type DatabaseTarget } from './database-url.ts';
@@ -9,7 +9,7 @@ import { listenForChanges, type ChangeListener, type ChangeListenerOptions } fro
 import { nameStatementsOf, namingClient, type StatementNames } from './pg-named-statements.ts';
 import { coalescedSync, walDatasync, type LogSync } from './sqlite-log-sync.ts';
 import { openSqlite, type OpenSqlite } from './sqlite-driver.ts';
-import { runOnPoolDirectly, runOnSqliteDirectly } from './direct-queries.ts';
+import { runOnPoolDirectly, runOnSqliteDirectly, sqliteConnectionRunner } from './direct-queries.ts';
 import { sqliteSnapshotReader } from './sqlite-snapshot-reader.ts';
 
 /** The engines Gatehouse stores data in. */
@@ -137,19 +137,6 @@ function oncePerTurn(read: () => number): () => number {
   };
 }
 
-/** A {@link QueryRunner} on the SQLite connection itself: each query runs at once. */
-function connectionRunner(sqlite: Pick<OpenSqlite, 'execute'>): QueryRunner {
-  const run = <R>(query: CompiledQuery<R> | Compilable<R>): Promise<QueryResult<R>> => {
-    const compiled = 'compile' in query ? query.compile() : query;
-    try {
-      return Promise.resolve(sqlite.execute(compiled.sql, compiled.parameters) as QueryResult<R>);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  };
-  return { executeQuery: run };
-}
-
 /**
  * `work` in one transaction of the connection, committed with synchronous = NORMAL and FULL again
  * after it, also when the work or the commit fails. The caller holds the connection. NORMAL and
@@ -196,7 +183,7 @@ export function openDatabase<Schema = unknown>(url: string, options: OpenDatabas
     const readNowVersion = snapshots ? () => snapshots.version() : () => sqlite.writes();
     // An in-memory database has no log on disk: it has nothing to defer.
     const log = target.path === ':memory:' ? undefined : walDatasync(target.path);
-    const onConnection = connectionRunner(sqlite);
+    const onConnection = sqliteConnectionRunner(sqlite);
     const deferredSync: DeferredSync | undefined = log && {
       // The connection is taken from Kysely for the whole transaction (no other query joins it or
       // runs while it is NORMAL), and its statements run on it at once (direct-queries.ts).
