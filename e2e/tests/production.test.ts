@@ -307,38 +307,60 @@ describe('issue 8: several instances on PostgreSQL behind a TLS-terminating ngin
     // nginx never retries a POST it has sent, so every one must be answered: the draining
     // instance answers what arrives on its kept-alive connections with Connection: close and,
     // with TRUST_PROXY, leaves idle ones for nginx to close first (packages/runtime run-server.ts).
-    // SIGTERM comes once the burst is steady: nginx opens a new upstream connection only while
-    // its pool grows, and one it opens in the instant the listener closes is reset by the kernel
-    // (a limit of closing a listener, not of the drain; deploy/README.md, "Shutdown").
+    // What no app can answer is a connection nginx opens in the instant the listener closes: the
+    // kernel resets it (deploy/README.md, "Shutdown"). nginx opens one only while its pool of
+    // upstream connections grows, so the pool is made whole first: both instances paused while
+    // 24 POSTs arrive, nginx holds 12 connections to each, as many as the burst's 12 workers
+    // can ever use at once.
     const victim = stack.instances['auth-1'];
+    const tokenRequest = () =>
+      fetch(`${stack.authUrl}/oauth2/v1/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('api', stack.apiClientSecret) },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
+      });
+    const auths = [stack.instances['auth-1'], stack.instances['auth-2']];
+    for (const instance of auths) instance.child.kill('SIGSTOP');
+    let warming: Promise<Response[]>;
+    try {
+      warming = Promise.all(Array.from({ length: 24 }, tokenRequest));
+      for (let i = 0; i < 200 && auths.some((instance) => establishedTo(instance.port) < 12); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      for (const instance of auths) instance.child.kill('SIGCONT');
+    }
+    expect(auths.map((instance) => ({ name: instance.name, pooled: establishedTo(instance.port) >= 12 }))).toEqual(auths.map(({ name }) => ({ name, pooled: true })));
+    expect((await warming).map((r) => r.status)).toEqual(Array.from({ length: 24 }, () => 200));
+
     const statuses: number[] = [];
     let sent = 0;
     const worker = async () => {
-      while (sent < 600) {
+      while (sent < 400) {
         sent += 1;
-        if (sent === 300) victim.child.kill('SIGTERM');
-        const r = await fetch(`${stack.authUrl}/oauth2/v1/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth('api', stack.apiClientSecret) },
-          body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'movies:read' }),
-        }).catch(() => undefined);
+        if (sent === 150) victim.child.kill('SIGTERM');
+        const r = await tokenRequest().catch(() => undefined);
         await r?.arrayBuffer();
         statuses.push(r?.status ?? 0);
       }
     };
-    await Promise.all(Array.from({ length: 12 }, worker));
-    expect(await victim.exited()).toBe(0);
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    expect(statuses).toHaveLength(600);
-    // The restart of the rolling restart; later tests use both instances, and nginx sends auth-1
-    // nothing until its fail_timeout (5 s) has passed: wait until it serves again.
-    await victim.restart();
     let back = false;
-    for (let i = 0; i < 60 && !back; i += 1) {
-      const r = await fetch(`${stack.authUrl}/.well-known/openid-configuration`);
-      await r.arrayBuffer();
-      back = (await stack.servedBy(r.headers.get('x-request-id') ?? '')).includes('auth-1');
-      if (!back) await new Promise((resolve) => setTimeout(resolve, 250));
+    try {
+      await Promise.all(Array.from({ length: 12 }, worker));
+      expect(await victim.exited()).toBe(0);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      expect(statuses).toHaveLength(400);
+    } finally {
+      // The restart of the rolling restart, even after a failure, so later tests find both
+      // instances: nginx sends auth-1 nothing until its fail_timeout (5 s) has passed, so wait
+      // until it serves again.
+      if (victim.child.exitCode === null && victim.child.signalCode === null) victim.child.kill('SIGKILL');
+      await victim.exited();
+      await victim.restart();
+      for (let i = 0; i < 60 && !back; i += 1) {
+        const r = await fetch(`${stack.authUrl}/.well-known/openid-configuration`);
+        await r.arrayBuffer();
+        back = (await stack.servedBy(r.headers.get('x-request-id') ?? '')).includes('auth-1');
+        if (!back) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     }
     expect(back).toBe(true);
   });
@@ -380,6 +402,15 @@ async function clientCredentialsToken(): Promise<string> {
   const body = (await response.json()) as { access_token: string };
   if (response.status !== 200) throw new Error(`client_credentials answered ${response.status}: ${JSON.stringify(body)}`);
   return body.access_token;
+}
+
+/** Established TCP connections whose server end is 127.0.0.1:<port> (Linux /proc/net/tcp; state 01). */
+function establishedTo(port: number): number {
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  return readFileSync('/proc/net/tcp', 'utf8').split('\n').filter((line) => {
+    const fields = line.trim().split(/\s+/);
+    return fields[1] === local && fields[3] === '01';
+  }).length;
 }
 
 /** Threads of libuv's pool in a process (Linux /proc: they are named libuv-worker). */
