@@ -423,7 +423,7 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   // Every request whose first path segment is not one of Gatehouse's own routes', nor one of their
   // exact paths, goes to the current provider, which has its own copy of the plumbing; the rest
   // is answered here.
-  const isOwnPath = (path: string) => ownSegments.has(firstSegment(path)) || ownPaths.has(path.toLowerCase());
+  const isOwnPath = (path: string, first = firstSegment(path)) => ownSegments.has(first) || ownPaths.has(path.toLowerCase());
   app.use(async (ctx, next) => {
     if (isOwnPath(ctx.path)) return next();
     ctx.respond = false;
@@ -437,7 +437,10 @@ export async function createApp(config: AuthConfig, deps: AppDeps): Promise<Auth
   const handler = () =>
     providerFront({
       chain: app.callback(),
-      answeredHere: (path) => healthSegments.includes(firstSegment(path)) || isOwnPath(path),
+      answeredHere: (path) => {
+        const first = firstSegment(path);
+        return healthSegments.includes(first) || isOwnPath(path, first);
+      },
       provider: () => current.handler,
       recorder: metricsRecorder,
       route: routeName,
