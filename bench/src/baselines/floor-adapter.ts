@@ -11,7 +11,8 @@
  * - the client floor (`client`, budget 3b) reads Client from the engine on every lookup, by
  *   primary key, one statement (a removed client must stop at once); the clients it reads are
  *   written there once, before any measurement; its tokens stay in memory;
- * - nothing else: no grant, session or account row, no index but the primary keys, no audit, no log.
+ * - nothing else: no grant, session or account row, no index but the primary keys, no audit, no log
+ *   (checked-floor.ts is the refresh floor with those, reported beside the budget).
  * Not a server to run: a consumption reaches the engine only with the rotation that follows it.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';

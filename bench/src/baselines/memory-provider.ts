@@ -18,6 +18,9 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
 import { Provider, type Configuration } from 'oidc-provider';
+import { checkedFloor as createCheckedFloor, type CheckedFloor, type CheckedFloorEngine } from './checked-floor.ts';
+import { postgresCheckedFloor } from './checked-floor-postgres.ts';
+import { sqliteCheckedFloor } from './checked-floor-sqlite.ts';
 import { floorAdapter, type FloorEngine, type FloorKind } from './floor-adapter.ts';
 import { postgresFloor } from './postgres-floor.ts';
 import { sqliteFloor } from './sqlite-floor.ts';
@@ -25,10 +28,14 @@ import { sqliteFloor } from './sqlite-floor.ts';
 const chains = Number(process.argv[2] ?? 16);
 const audience = process.argv[3] ?? 'http://127.0.0.1:9/api';
 const databaseUrl = process.argv[4];
-const kind = process.argv[5] as FloorKind | undefined;
-if (databaseUrl !== undefined && kind !== 'refresh' && kind !== 'client') throw new Error(`a floor's kind is refresh or client, not ${kind}`);
+const kind = process.argv[5] as FloorKind | 'checked' | undefined;
+if (databaseUrl !== undefined && kind !== 'refresh' && kind !== 'client' && kind !== 'checked') throw new Error(`a floor's kind is refresh, checked or client, not ${kind}`);
+const sqlitePath = databaseUrl?.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : undefined;
 const floor: FloorEngine | undefined =
-  databaseUrl === undefined ? undefined : databaseUrl.startsWith('sqlite:') ? sqliteFloor(databaseUrl.slice('sqlite:'.length), kind!) : await postgresFloor(databaseUrl, kind!);
+  databaseUrl === undefined || kind === 'checked' ? undefined : sqlitePath !== undefined ? sqliteFloor(sqlitePath, kind!) : await postgresFloor(databaseUrl, kind!);
+const checkedEngine: CheckedFloorEngine | undefined =
+  databaseUrl === undefined || kind !== 'checked' ? undefined : sqlitePath !== undefined ? sqliteCheckedFloor(sqlitePath) : await postgresCheckedFloor(databaseUrl);
+const checked: CheckedFloor | undefined = checkedEngine && createCheckedFloor(checkedEngine);
 const API_SCOPES = 'movies:read movies:write';
 const secrets = { app: randomBytes(24).toString('base64url'), api: randomBytes(24).toString('base64url') };
 const appClient = { client_id: 'app', client_secret: secrets.app, redirect_uris: ['http://127.0.0.1:9/callback'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic' } as const;
@@ -46,10 +53,10 @@ const port = (server.address() as AddressInfo).port;
 const issuer = `http://127.0.0.1:${port}`;
 
 const configuration: Configuration = {
-  ...(floor ? { adapter: floorAdapter(floor) } : {}),
+  ...(floor ? { adapter: floorAdapter(floor) } : checked ? { adapter: checked.adapter } : {}),
   jwks: { keys: [jwk] } as Configuration['jwks'],
   clients: clientFloor ? [{ ...appClient }] : [{ ...appClient }, { ...machineClient }],
-  findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+  findAccount: async (_ctx, sub) => (checked && !checked.accountEnabled(sub) ? undefined : { accountId: sub, claims: async () => ({ sub }) }),
   clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
   routes: { token: '/oauth2/v1/token' },
   rotateRefreshToken: true,
@@ -67,6 +74,7 @@ const configuration: Configuration = {
 };
 const provider = new Provider(issuer, configuration);
 server.on('request', provider.callback());
+if (checked) provider.on('grant.success', (ctx) => checked.audit({ occurredAt: Date.now(), event: 'token.issued', clientId: ctx.oidc.client?.clientId ?? null, fields: JSON.stringify({ client_id: ctx.oidc.client?.clientId, grant_type: String(ctx.oidc.params?.grant_type ?? '') }) }));
 
 const client = await provider.Client.find('app');
 const refreshTokens: string[] = [];
@@ -76,6 +84,7 @@ for (let i = 0; i < chains; i++) {
   grant.addOIDCScope('openid');
   grant.addResourceScope(audience, API_SCOPES);
   const grantId = await grant.save();
+  const session = checkedEngine ? await checkedSession(accountId, grantId) : undefined;
   const token = new provider.RefreshToken({
     accountId,
     client: client!,
@@ -84,11 +93,25 @@ for (let i = 0; i < chains; i++) {
     gty: 'authorization_code',
     authTime: Math.floor(Date.now() / 1000),
     resource: audience,
+    ...(session ? { sessionUid: session.uid, sid: session.sid, expiresWithSession: true } : {}),
   } as never);
   refreshTokens.push(await token.save());
 }
+
+/** The checked floor's account of a chain, enabled, and the SSO session its tokens expire with. */
+async function checkedSession(accountId: string, grantId: string): Promise<{ uid: string; sid: string }> {
+  await checkedEngine!.saveAccount(accountId);
+  const uid = randomBytes(16).toString('base64url');
+  const sid = randomBytes(16).toString('base64url');
+  // oidc-provider's types leave out the Session constructor's payload and save's time to live.
+  const Session = provider.Session as unknown as new (payload: object) => { save(ttl: number): Promise<string> };
+  const session = new Session({ jti: randomBytes(16).toString('base64url'), uid, accountId, loginTs: Math.floor(Date.now() / 1000), authorizations: { app: { sid, grantId } } });
+  await session.save(14 * 86_400);
+  return { uid, sid };
+}
+
 process.send?.({ port, secrets, refreshTokens });
 process.on('disconnect', () => {
   server.closeAllConnections();
-  server.close(() => void (floor?.close() ?? Promise.resolve()).finally(() => process.exit(0)));
+  server.close(() => void (floor?.close() ?? checked?.flush().then(() => checkedEngine!.close()) ?? Promise.resolve()).finally(() => process.exit(0)));
 });

@@ -68,7 +68,7 @@ export function sqliteFloor(path: string, kind: FloorKind): FloorEngine {
 }
 
 /** fdatasync of `<path>-wal` in libuv's pool, one at a time, shared by the commits that arrive meanwhile. */
-function walSync(path: string): { afterCommit: () => Promise<void>; close: () => Promise<void> } {
+export function walSync(path: string): { afterCommit: () => Promise<void>; close: () => Promise<void> } {
   let handle: FileHandle | undefined;
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;

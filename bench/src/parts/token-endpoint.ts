@@ -4,7 +4,10 @@
  * - Gatehouse is compared directly with the floor of the same grant on the same engine
  *   (floor-adapter.ts): the memory baseline plus the least durable work our guarantees require
  *   there for that grant, one process per grant and engine, started on first use;
- * - each floor is also compared with the memory baseline, for information, in fewer rounds;
+ * - each floor is also compared with the memory baseline, for information, in fewer rounds; the
+ *   refresh floor also with the checked refresh floor (checked-floor.ts: the same plus the grant,
+ *   session and account checks and the audit row of apps/auth), for information, in as many rounds
+ *   as the budget's: it shows how much of the budget those guarantees take on their own;
  * - a refresh chain follows its own rotations (each request presents the token the last answer
  *   gave); any other answer than 200 with the three tokens fails the run;
  * - Gatehouse's chains start from real sign-ins, one user per chain; the baselines mint theirs.
@@ -24,6 +27,7 @@ export type Grant = 'refresh grant' | 'client_credentials';
 /** The figure of Gatehouse against its floor (a budget) and of the floor against the memory baseline (reported). */
 export const tokenFigure = (grant: Grant, engine: Engine) => `${grant} (${engine}) vs its floor`;
 const floorFigure = (grant: Grant, engine: Engine) => `${grant} floor (${engine}) vs memory baseline`;
+const checkedFigure = (engine: Engine) => `refresh grant checked floor (${engine}) vs its floor`;
 
 interface TokenTarget extends Target {
   readonly app: { clientId: string; clientSecret: string };
@@ -60,7 +64,7 @@ function clientCredentialsScript(target: TokenTarget) {
 type ProviderMessage = { port: number; secrets: { app: string; api: string }; refreshTokens: string[] };
 
 /** oidc-provider with its memory adapter (baselines/memory-provider.ts); with a floor, the floor of that kind on that engine. */
-async function provider(context: Context, name: string, engine: Engine | undefined, floor?: { url: string; kind: FloorKind }): Promise<TokenTarget> {
+async function provider(context: Context, name: string, engine: Engine | undefined, floor?: { url: string; kind: FloorKind | 'checked' }): Promise<TokenTarget> {
   const { sqlite } = await context.stacks();
   const args = [String(context.settings.tokenConnections), sqlite.audience, ...(floor ? [floor.url, floor.kind] : [])];
   const forked = await context.processes.fork<ProviderMessage>(name, './baselines/memory-provider.ts', args);
@@ -83,6 +87,15 @@ function floor(context: Context, grant: Grant, engine: Engine): Promise<TokenTar
     const stacks = await context.stacks();
     const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, `floor-${kind}.db`)}` : stacks.postgres.databaseUrl.auth;
     return provider(context, `floor-${kind}-${engine}`, engine, { url, kind });
+  });
+}
+
+/** The checked refresh floor on `engine` (checked-floor.ts), in a database file or tables of its own. */
+function checkedFloor(context: Context, engine: Engine): Promise<TokenTarget> {
+  return context.shared(`floor-checked-${engine}`, async () => {
+    const stacks = await context.stacks();
+    const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, 'floor-checked.db')}` : stacks.postgres.databaseUrl.auth;
+    return provider(context, `floor-checked-${engine}`, engine, { url, kind: 'checked' });
   });
 }
 
@@ -120,6 +133,11 @@ export async function tokenGrant(context: Context, grant: Grant): Promise<Figure
   }
   for (const engine of engines) {
     figures.push(await compareTargets(context, floorFigure(grant, engine), `${grant} floor (${engine}) vs memory`, await floor(context, grant, engine), await memoryBaseline(context), grant, context.settings.infoRounds));
+  }
+  if (grant === 'refresh grant') {
+    for (const engine of engines) {
+      figures.push(await compareTargets(context, checkedFigure(engine), `refresh grant checked floor (${engine}) vs floor`, await checkedFloor(context, engine), await floor(context, grant, engine), grant, context.settings.rounds));
+    }
   }
   return figures;
 }
