@@ -6,8 +6,9 @@
  *   there for that grant, one process per grant and engine, started on first use;
  * - each floor is also compared with the memory baseline, for information, in fewer rounds; the
  *   refresh floor also with the checked refresh floor (checked-floor.ts: the same plus the grant,
- *   session and account checks and the audit row of apps/auth), for information, in as many rounds
- *   as the budget's: it shows how much of the budget those guarantees take on their own;
+ *   session and account checks and the audit row of apps/auth), and Gatehouse with the checked
+ *   floor, for information, in as many rounds as the budget's: they show how much of the budget
+ *   those guarantees take on their own, and how much Gatehouse's own code takes;
  * - a refresh chain follows its own rotations (each request presents the token the last answer
  *   gave); any other answer than 200 with the three tokens fails the run;
  * - Gatehouse's chains start from real sign-ins, one user per chain; the baselines mint theirs.
@@ -28,6 +29,7 @@ export type Grant = 'refresh grant' | 'client_credentials';
 export const tokenFigure = (grant: Grant, engine: Engine) => `${grant} (${engine}) vs its floor`;
 const floorFigure = (grant: Grant, engine: Engine) => `${grant} floor (${engine}) vs memory baseline`;
 const checkedFigure = (engine: Engine) => `refresh grant checked floor (${engine}) vs its floor`;
+const againstCheckedFigure = (engine: Engine) => `refresh grant (${engine}) vs the checked floor`;
 
 interface TokenTarget extends Target {
   readonly app: { clientId: string; clientSecret: string };
@@ -136,7 +138,9 @@ export async function tokenGrant(context: Context, grant: Grant): Promise<Figure
   }
   if (grant === 'refresh grant') {
     for (const engine of engines) {
-      figures.push(await compareTargets(context, checkedFigure(engine), `refresh grant checked floor (${engine}) vs floor`, await checkedFloor(context, engine), await floor(context, grant, engine), grant, context.settings.rounds));
+      const checked = await checkedFloor(context, engine);
+      figures.push(await compareTargets(context, checkedFigure(engine), `refresh grant checked floor (${engine}) vs floor`, checked, await floor(context, grant, engine), grant, context.settings.rounds));
+      figures.push(await compareTargets(context, againstCheckedFigure(engine), `refresh grant (${engine}) vs checked floor`, await gatehouse(context, engine, true), checked, grant, context.settings.rounds));
     }
   }
   return figures;
