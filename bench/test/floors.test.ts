@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Processes } from '../src/stack.ts';
 
-// The checked refresh floor (src/baselines/checked-floor.ts) on SQLite, as the suite starts it: a
-// refresh passes only with its account enabled and its session present, and each answer is audited.
+// The refresh floors on SQLite, started as the suite starts them: the refresh floor
+// (src/baselines/floor-adapter.ts) rotates durably; the checked refresh floor (checked-floor.ts)
+// passes a refresh only with its account enabled and its session present, and audits each answer.
 type Started = { port: number; secrets: { app: string }; refreshTokens: string[] };
 
 let processes: Processes | undefined;
@@ -26,12 +27,37 @@ async function refresh(floor: Started, token: string) {
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+async function start(kind: 'refresh' | 'checked'): Promise<{ floor: Started; file: string }> {
+  dir = mkdtempSync(join(tmpdir(), 'gatehouse-floors-'));
+  const file = join(dir, `${kind}.db`);
+  processes = new Processes(dir);
+  const { message } = await processes.fork<Started>(kind, './baselines/memory-provider.ts', ['3', 'http://127.0.0.1:9/api', `sqlite:${file}`, kind]);
+  return { floor: message, file };
+}
+
+describe('the refresh floor', () => {
+  it("stores each rotation with the consumption of the token it replaces, and a reuse deletes the grant's tokens", async () => {
+    const { floor, file } = await start('refresh');
+    const rotated = await refresh(floor, floor.refreshTokens[0]!);
+    expect(rotated.status).toBe(200);
+    expect((await refresh(floor, rotated.body.refresh_token!)).status).toBe(200);
+    const db = new DatabaseSync(file, { readOnly: true });
+    const rows = () => db.prepare('select count(*) as n, count(consumed_at) as consumed from bench_floor_refresh_tokens').get();
+    try {
+      // Three minted, two rotated to, the two presented consumed.
+      expect(rows()).toEqual({ n: 5, consumed: 2 });
+      expect(await refresh(floor, floor.refreshTokens[0]!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+      // The reuse revoked the first chain's grant: its three tokens are gone, the other chains' two stay.
+      expect(rows()).toEqual({ n: 2, consumed: 0 });
+    } finally {
+      db.close();
+    }
+  }, 30_000);
+});
+
 describe('the checked refresh floor', () => {
   it('rotates with a grant, a session and an enabled account, refuses a disabled account or an ended session, and stores one audit row per answer', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gatehouse-checked-floor-'));
-    const file = join(dir, 'checked.db');
-    processes = new Processes(dir);
-    const { message: floor } = await processes.fork<Started>('checked', './baselines/memory-provider.ts', ['3', 'http://127.0.0.1:9/api', `sqlite:${file}`, 'checked']);
+    const { floor, file } = await start('checked');
     const [first, second, third] = floor.refreshTokens as [string, string, string];
 
     const rotated = await refresh(floor, first);
@@ -52,7 +78,7 @@ describe('the checked refresh floor', () => {
     }
 
     // Stopping it writes the audit rows that wait.
-    await processes.stop();
+    await processes!.stop();
     const after = new DatabaseSync(file, { readOnly: true });
     try {
       expect(after.prepare('select event, client_id as clientId, fields from bench_checked_audit order by id').all()).toEqual([

@@ -5,28 +5,14 @@
  * `-wal` file has run in libuv's pool; an audit batch is one transaction of one insert per row
  * (as apps/auth's audit/audit-event-store.ts on SQLite).
  */
-import { DatabaseSync } from 'node:sqlite';
 import type { CheckedFloorEngine } from './checked-floor.ts';
 import { ACCOUNTS, AUDIT, AUDIT_COLUMNS, auditValues, INSERT_COLUMNS, insertValues, PAYLOADS, schema, tokenWithRelated, tokenWithRelatedSql } from './checked-floor-sql.ts';
 import type { TokenRow } from './floor-adapter.ts';
-import { walSync } from './sqlite-floor.ts';
+import { openDurably } from './sqlite-floor.ts';
 
 export function sqliteCheckedFloor(path: string): CheckedFloorEngine {
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const { db, durably, close } = openDurably(path);
   for (const statement of schema('id integer primary key autoincrement')) db.exec(statement);
-  const sync = walSync(path);
-  const durably = (work: () => void): Promise<void> => {
-    db.exec('begin');
-    try {
-      work();
-      db.exec('commit');
-    } catch (error) {
-      db.exec('rollback');
-      throw error;
-    }
-    return sync.afterCommit();
-  };
   const read = db.prepare(tokenWithRelatedSql('?'));
   const findGrant = db.prepare(`select payload, consumed_at as consumedAt, expires_at as expiresAt from ${PAYLOADS} where model = 'Grant' and id = ?`);
   const findSession = db.prepare(`select payload, consumed_at as consumedAt, expires_at as expiresAt from ${PAYLOADS} where model = 'Session' and uid = ?`);
@@ -52,9 +38,6 @@ export function sqliteCheckedFloor(path: string): CheckedFloorEngine {
       }),
     deleteToken: (id) => durably(() => void remove.run(id)),
     deleteTokensOfGrant: (grantId) => durably(() => void removeOfGrant.run(grantId)),
-    close: async () => {
-      await sync.close();
-      db.close();
-    },
+    close,
   };
 }

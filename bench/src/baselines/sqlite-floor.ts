@@ -14,26 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { FloorEngine, FloorKind, TokenRow } from './floor-adapter.ts';
 
 export function sqliteFloor(path: string, kind: FloorKind): FloorEngine {
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
-  const sync = walSync(path);
-
-  /** Runs `work` in one transaction and resolves once its commit is on disk. */
-  const durably = (work: () => void): Promise<void> => {
-    db.exec('begin');
-    try {
-      work();
-      db.exec('commit');
-    } catch (error) {
-      db.exec('rollback');
-      throw error;
-    }
-    return sync.afterCommit();
-  };
-  const close = async () => {
-    await sync.close();
-    db.close();
-  };
+  const { db, durably, close } = openDurably(path);
 
   if (kind === 'client') {
     db.exec('create table if not exists bench_floor_clients (id text primary key, metadata text not null)');
@@ -67,8 +48,41 @@ export function sqliteFloor(path: string, kind: FloorKind): FloorEngine {
   };
 }
 
+/** A floor's database file, as the rules above open it, with its durable transactions. */
+export interface DurableDatabase {
+  readonly db: DatabaseSync;
+  /** Runs `work` in one transaction and resolves once its commit is on disk. */
+  durably(work: () => void): Promise<void>;
+  /** Waits for the sync that runs, then closes the file. */
+  close(): Promise<void>;
+}
+
+export function openDurably(path: string): DurableDatabase {
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;');
+  const sync = walSync(path);
+  return {
+    db,
+    durably(work) {
+      db.exec('begin');
+      try {
+        work();
+        db.exec('commit');
+      } catch (error) {
+        db.exec('rollback');
+        throw error;
+      }
+      return sync.afterCommit();
+    },
+    async close() {
+      await sync.close();
+      db.close();
+    },
+  };
+}
+
 /** fdatasync of `<path>-wal` in libuv's pool, one at a time, shared by the commits that arrive meanwhile. */
-export function walSync(path: string): { afterCommit: () => Promise<void>; close: () => Promise<void> } {
+function walSync(path: string): { afterCommit: () => Promise<void>; close: () => Promise<void> } {
   let handle: FileHandle | undefined;
   let running: Promise<void> | undefined;
   let next: Promise<void> | undefined;
