@@ -84,20 +84,15 @@ const memoryBaseline = (context: Context) => context.shared('memory-baseline', (
 
 /** The floor of `grant` on `engine`: refresh tokens in the engine for the refresh grant, the client row for client_credentials. */
 function floor(context: Context, grant: Grant, engine: Engine): Promise<TokenTarget> {
-  const kind: FloorKind = grant === 'refresh grant' ? 'refresh' : 'client';
+  return floorOfKind(context, grant === 'refresh grant' ? 'refresh' : 'client', engine);
+}
+
+/** A floor of `kind` on `engine` (the checked refresh floor: checked-floor.ts), in a database file or tables of its own. */
+function floorOfKind(context: Context, kind: FloorKind | 'checked', engine: Engine): Promise<TokenTarget> {
   return context.shared(`floor-${kind}-${engine}`, async () => {
     const stacks = await context.stacks();
     const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, `floor-${kind}.db`)}` : stacks.postgres.databaseUrl.auth;
     return provider(context, `floor-${kind}-${engine}`, engine, { url, kind });
-  });
-}
-
-/** The checked refresh floor on `engine` (checked-floor.ts), in a database file or tables of its own. */
-function checkedFloor(context: Context, engine: Engine): Promise<TokenTarget> {
-  return context.shared(`floor-checked-${engine}`, async () => {
-    const stacks = await context.stacks();
-    const url = engine === 'sqlite' ? `sqlite:${join(context.processes.dir, 'floor-checked.db')}` : stacks.postgres.databaseUrl.auth;
-    return provider(context, `floor-checked-${engine}`, engine, { url, kind: 'checked' });
   });
 }
 
@@ -138,7 +133,7 @@ export async function tokenGrant(context: Context, grant: Grant): Promise<Figure
   }
   if (grant === 'refresh grant') {
     for (const engine of engines) {
-      const checked = await checkedFloor(context, engine);
+      const checked = await floorOfKind(context, 'checked', engine);
       figures.push(await compareTargets(context, checkedFigure(engine), `refresh grant checked floor (${engine}) vs floor`, checked, await floor(context, grant, engine), grant, context.settings.rounds));
       figures.push(await compareTargets(context, againstCheckedFigure(engine), `refresh grant (${engine}) vs checked floor`, await gatehouse(context, engine, true), checked, grant, context.settings.rounds));
     }
