@@ -20,7 +20,7 @@
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { createMemoryAdapter } from 'oidc-provider/lib/adapters/memory_adapter.js';
-import type { TokenRow } from './floor-adapter.ts';
+import { heldConsumptions, payloadOfRow as payloadOf, type TokenRow } from './floor-adapter.ts';
 
 /** The longest an audit row waits for its batch (apps/auth: audit/audit-sink.ts, BATCH_WINDOW_MS). */
 export const AUDIT_WINDOW_MS = 100;
@@ -84,14 +84,6 @@ export interface CheckedFloor {
 
 const nothing = async () => undefined;
 
-/** A row's payload as oidc-provider reads it, or undefined when it has expired. */
-function payloadOf(row: TokenRow | undefined): AdapterPayload | undefined {
-  if (!row || (row.expiresAt !== null && row.expiresAt <= Date.now())) return undefined;
-  const payload = JSON.parse(row.payload) as AdapterPayload;
-  if (row.consumedAt !== null) payload.consumed = Math.floor(row.consumedAt / 1000);
-  return payload;
-}
-
 /** The row apps/auth would store for a payload: its keys beside it. */
 function modelRow(id: string, payload: AdapterPayload, expiresIn: number | undefined): ModelRow {
   const { consumed: _consumed, ...rest } = payload;
@@ -113,8 +105,7 @@ export function checkedFloor(engine: CheckedFloorEngine): CheckedFloor {
   const grants = new Map<string, TokenRow | undefined>();
   const sessions = new Map<string, TokenRow | undefined>();
   const accounts = new Map<string, { disabledAt: number | null } | undefined>();
-  const grantOf = new Map<string, string>();
-  const consumedByGrant = new Map<string, { id: string; at: number }>();
+  const held = heldConsumptions();
 
   function take<T>(kept: Map<string, T>, key: string): { value: T } | undefined {
     if (!kept.has(key)) return undefined;
@@ -129,24 +120,17 @@ export function checkedFloor(engine: CheckedFloorEngine): CheckedFloor {
       if (!read) return undefined;
       const payload = payloadOf(read.token);
       if (!payload) return undefined;
-      if (typeof payload.grantId === 'string') {
-        grantOf.set(id, payload.grantId);
-        grants.set(payload.grantId, read.grant);
-      }
+      held.found(id, payload);
+      if (typeof payload.grantId === 'string') grants.set(payload.grantId, read.grant);
       if (typeof payload.sessionUid === 'string') sessions.set(payload.sessionUid, read.session);
       if (typeof payload.accountId === 'string') accounts.set(payload.accountId, read.account);
       return payload;
     },
     async consume(id) {
-      const grantId = grantOf.get(id);
-      grantOf.delete(id);
-      if (grantId === undefined) throw new Error(`checked floor: consume of a refresh token not found first (${id})`);
-      consumedByGrant.set(grantId, { id, at: Date.now() });
+      held.consume(id);
     },
     async upsert(id, payload, expiresIn) {
-      const consumed = typeof payload.grantId === 'string' ? consumedByGrant.get(payload.grantId) : undefined;
-      if (consumed) consumedByGrant.delete(payload.grantId!);
-      await engine.storeToken(modelRow(id, payload, expiresIn), consumed);
+      await engine.storeToken(modelRow(id, payload, expiresIn), held.takeFor(payload));
     },
     destroy: (id) => engine.deleteToken(id),
     revokeByGrantId: (grantId) => engine.deleteTokensOfGrant(grantId),

@@ -63,30 +63,61 @@ export function floorAdapter(engine: FloorEngine): (model: string) => Adapter {
 
 const nothing = async () => undefined;
 
-function refreshTokenAdapter(engine: RefreshFloorEngine): Adapter {
+/** A stored row's payload as oidc-provider reads it (its consumption as `consumed`), or undefined when absent or expired. */
+export function payloadOfRow(row: TokenRow | undefined): AdapterPayload | undefined {
+  if (!row || (row.expiresAt !== null && row.expiresAt <= Date.now())) return undefined;
+  const payload = JSON.parse(row.payload) as AdapterPayload;
+  if (row.consumedAt !== null) payload.consumed = Math.floor(row.consumedAt / 1000);
+  return payload;
+}
+
+/**
+ * A refresh token's consumption, held from oidc-provider's `consume` until the rotation that
+ * follows it stores the grant's next token (the floors' rule above).
+ */
+export interface HeldConsumptions {
+  /** A token was read: its grant, for its consumption. */
+  found(id: string, payload: AdapterPayload): void;
+  consume(id: string): void;
+  /** The consumption to store with a new token of the payload's grant, now taken. */
+  takeFor(payload: AdapterPayload): { id: string; at: number } | undefined;
+}
+
+export function heldConsumptions(): HeldConsumptions {
   const grantOf = new Map<string, string>();
-  /** A refresh token consumed, by its grant: stored with the grant's next refresh token. */
   const consumedByGrant = new Map<string, { id: string; at: number }>();
   return {
-    async find(id) {
-      const row = await engine.readToken(id);
-      if (!row || (row.expiresAt !== null && row.expiresAt <= Date.now())) return undefined;
-      const payload = JSON.parse(row.payload) as AdapterPayload;
-      if (row.consumedAt !== null) payload.consumed = Math.floor(row.consumedAt / 1000);
+    found(id, payload) {
       if (typeof payload.grantId === 'string') grantOf.set(id, payload.grantId);
-      return payload;
     },
-    async consume(id) {
+    consume(id) {
       const grantId = grantOf.get(id);
       grantOf.delete(id);
       if (grantId === undefined) throw new Error(`floor: consume of a refresh token not found first (${id})`);
       consumedByGrant.set(grantId, { id, at: Date.now() });
     },
-    async upsert(id, payload, expiresIn) {
-      const { consumed: _consumed, ...rest } = payload;
+    takeFor(payload) {
       const consumed = typeof payload.grantId === 'string' ? consumedByGrant.get(payload.grantId) : undefined;
       if (consumed) consumedByGrant.delete(payload.grantId!);
-      await engine.storeToken({ id, payload: JSON.stringify(rest), expiresAt: typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null }, consumed);
+      return consumed;
+    },
+  };
+}
+
+function refreshTokenAdapter(engine: RefreshFloorEngine): Adapter {
+  const held = heldConsumptions();
+  return {
+    async find(id) {
+      const payload = payloadOfRow(await engine.readToken(id));
+      if (payload) held.found(id, payload);
+      return payload;
+    },
+    async consume(id) {
+      held.consume(id);
+    },
+    async upsert(id, payload, expiresIn) {
+      const { consumed: _consumed, ...rest } = payload;
+      await engine.storeToken({ id, payload: JSON.stringify(rest), expiresAt: typeof expiresIn === 'number' ? Date.now() + expiresIn * 1000 : null }, held.takeFor(payload));
     },
     destroy: (id) => engine.deleteToken(id),
     revokeByGrantId: (grantId) => engine.deleteTokensOfGrant(grantId),
